@@ -1,0 +1,108 @@
+# chanscope — build, test, demo, bench, install.
+#   make            build ./chanscope (optimised)
+#   make test       everything under -fsanitize=address,undefined + the CLI tests
+#   make demo       render the bundled example trace
+#   make bench      speed and memory figures on large generated traces
+#   make fuzz       libFuzzer harnesses (FUZZ_SECONDS=N each)
+#   make install    PREFIX=/usr/local DESTDIR=
+# Dependencies are Debian packages found with pkg-config; `make deps` installs
+# them with apt-get when run as root, and prints the command otherwise.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CC      ?= cc
+VERSION := 0.1.0
+
+PKGS      := glfw3 glew cglm libgvc libcgraph egl gl jansson libxxhash libelf libgif
+TEST_PKGS := cmocka
+DEB_PKGS  := build-essential pkg-config libglfw3-dev libglew-dev libcglm-dev libgraphviz-dev \
+             graphviz libstb-dev libegl-dev libegl1-mesa-dev libgl-dev libegl-mesa0 \
+             libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core libjansson-dev libxxhash-dev \
+             libelf-dev libgif-dev libcmocka-dev xz-utils golang-1.19-go \
+             xvfb xauth x11-utils xdotool imagemagick libxml2-utils clang libclang-rt-14-dev
+
+BUILD := build
+STAMP := $(BUILD)/.deps-ok
+
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lstb -lm -lpthread -ldl
+TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
+TEST_LIBS   = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+CSTD    := -std=c11 -D_GNU_SOURCE -DCS_VERSION=\"$(VERSION)\"
+CFLAGS  ?= -O2 -g
+SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
+
+LIB_SRCS := $(wildcard core/*.c decode/*.c layout/*.c render/*.c export/*.c)
+CLI_SRCS := $(wildcard cli/*.c)
+SHADERS  := $(wildcard shaders/*.vert shaders/*.frag)
+GEN_SRCS := $(if $(SHADERS),$(BUILD)/gen/shaders.c)
+TEST_SRCS := $(wildcard tests/test_*.c)
+
+REL_OBJS  := $(patsubst %.c,$(BUILD)/rel/%.o,$(LIB_SRCS) $(GEN_SRCS:$(BUILD)/%=%))
+ASAN_OBJS := $(patsubst %.c,$(BUILD)/asan/%.o,$(LIB_SRCS) $(GEN_SRCS:$(BUILD)/%=%))
+REL_CLI   := $(patsubst %.c,$(BUILD)/rel/%.o,$(CLI_SRCS))
+ASAN_CLI  := $(patsubst %.c,$(BUILD)/asan/%.o,$(CLI_SRCS))
+TEST_BINS := $(patsubst tests/%.c,$(BUILD)/asan/tests/%,$(TEST_SRCS))
+
+.PHONY: all deps test demo bench fuzz install clean
+all: chanscope
+
+deps: $(STAMP)
+$(STAMP):
+	@mkdir -p $(BUILD)
+	@if pkg-config --exists $(PKGS) $(TEST_PKGS) && command -v Xvfb >/dev/null && command -v xdotool >/dev/null \
+	    && command -v xmllint >/dev/null && command -v dot >/dev/null && command -v clang >/dev/null \
+	    && test -x /usr/lib/go-1.19/bin/go && test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
+	    && command -v convert >/dev/null; then touch $@; \
+	elif [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian packages: $(DEB_PKGS)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEB_PKGS) >/dev/null \
+	    && touch $@; \
+	else echo "missing dependencies; run as root: apt-get install $(DEB_PKGS)"; exit 1; fi
+
+chanscope: $(STAMP) $(REL_OBJS) $(REL_CLI)
+	$(CC) $(CFLAGS) -o $@ $(REL_OBJS) $(REL_CLI) $(PKG_LIBS)
+
+$(BUILD)/asan/chanscope: $(STAMP) $(ASAN_OBJS) $(ASAN_CLI)
+	$(CC) $(CFLAGS) $(SAN) -o $@ $(ASAN_OBJS) $(ASAN_CLI) $(PKG_LIBS)
+
+$(BUILD)/rel/%.o: %.c | $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+$(BUILD)/rel/gen/%.o: $(BUILD)/gen/%.c | $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+$(BUILD)/asan/%.o: %.c | $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c $< -o $@
+$(BUILD)/asan/gen/%.o: $(BUILD)/gen/%.c | $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c $< -o $@
+$(BUILD)/asan/tests/%: tests/%.c tests/testlib.h $(ASAN_OBJS) | $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -O1 $(SAN) $(TEST_CFLAGS) -o $@ $< $(ASAN_OBJS) $(PKG_LIBS) $(TEST_LIBS)
+
+$(BUILD)/gen/shaders.c: $(SHADERS) tools/embed.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed.sh $(SHADERS) > $@.tmp && mv $@.tmp $@
+
+test: $(STAMP) chanscope $(BUILD)/asan/chanscope $(TEST_BINS)
+	@sh tests/run.sh $(BUILD)/asan $(TEST_BINS)
+
+demo: chanscope
+	@sh tools/demo.sh
+
+bench: chanscope
+	@sh tools/bench.sh
+
+install: chanscope
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 chanscope $(DESTDIR)$(PREFIX)/bin/chanscope
+
+clean:
+	rm -rf $(BUILD)/rel $(BUILD)/asan $(BUILD)/gen chanscope
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

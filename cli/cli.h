@@ -1,0 +1,66 @@
+/* cli/cli.h — what the chanscope commands share: the command table, loading a
+ * trace with the common options, and the one place errors are printed.
+ *
+ * Exit status of every command: 0 ok, 1 bad input (or failed output), 2 usage.
+ *
+ * API
+ *   int cli_report(const cs_err *err, const char *path)   prints "path:offset: msg", returns exit status
+ *   int cli_usage(const char *cmd, const char *fmt, ...)  prints a usage error, returns 2
+ *   bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
+ *   void cli_unload(cs_file *f, cs_model *m, cs_stats *s)
+ *   bool cli_trace_opt(int opt, const char *arg, cli_trace_opts *o)   handles the shared options
+ *   CLI_TRACE_LONGOPTS / CLI_TRACE_HELP                               their getopt_long entries and help text
+ */
+#ifndef CLI_H
+#define CLI_H
+
+#include "../core/cs.h"
+#include "../core/file.h"
+#include "../core/model.h"
+#include "../core/stats.h"
+#include "../decode/decode.h"
+
+#include <getopt.h>
+
+typedef struct cli_cmd {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+} cli_cmd;
+
+/* Options every command that reads a trace accepts. */
+typedef struct cli_trace_opts {
+    const char *path;
+    const char *binary; /* --binary */
+    int jobs;           /* -j */
+    bool strict;        /* --strict */
+    bool quiet;         /* -q: no warnings, no progress */
+    bool no_model;      /* set by commands that need only events/stats */
+    dec_event_fn *on_event;
+    void *event_ud;
+} cli_trace_opts;
+
+enum { CLI_OPT_BINARY = 1000, CLI_OPT_STRICT };
+
+#define CLI_TRACE_LONGOPTS                                       \
+    {"binary", required_argument, NULL, CLI_OPT_BINARY},         \
+    {"jobs", required_argument, NULL, 'j'},                      \
+    {"strict", no_argument, NULL, CLI_OPT_STRICT},               \
+    {"quiet", no_argument, NULL, 'q'}
+
+#define CLI_TRACE_HELP                                                               \
+    "  -j, --jobs N       decode with N threads (default: number of cores)\n"        \
+    "      --strict       treat a truncated trace as an error\n"                     \
+    "      --binary PATH  Go binary to symbolize PCs of Go 1.5/1.6 traces\n"        \
+    "  -q, --quiet        no warnings or progress bar on stderr\n"
+
+int cli_report(const cs_err *err, const char *path);
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool cli_trace_opt(int opt, const char *arg, cli_trace_opts *o);
+bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err);
+void cli_unload(cs_file *f, cs_model *m, cs_stats *s);
+
+/* Commands (one file each: cli/cmd_<name>.c). */
+int cli_cmd_info(int argc, char **argv);
+
+#endif

@@ -1,0 +1,88 @@
+/* cli/common.c — shared option handling, trace loading with a progress bar,
+ * and the single place where errors reach the user. */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cli_report(const cs_err *err, const char *path)
+{
+    const char *p = path ? path : "chanscope";
+    if (err->offset != CS_NO_OFFSET)
+        fprintf(stderr, "%s:%llu: %s\n", p, (unsigned long long)err->offset, err->msg);
+    else
+        fprintf(stderr, "%s: %s\n", p, err->msg);
+    if (getenv("CHANSCOPE_DEBUG"))
+        fprintf(stderr, "  (%s, raised at source line %d)\n", cs_code_name(err->code), err->src_line);
+    return err->code == CS_E_USAGE ? 2 : 1;
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "chanscope %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\nTry 'chanscope %s --help'.\n", cmd);
+    va_end(ap);
+    return 2;
+}
+
+bool cli_trace_opt(int opt, const char *arg, cli_trace_opts *o)
+{
+    switch (opt) {
+    case CLI_OPT_BINARY: o->binary = arg; return true;
+    case CLI_OPT_STRICT: o->strict = true; return true;
+    case 'q': o->quiet = true; return true;
+    case 'j': {
+        char *end;
+        long v = strtol(arg, &end, 10);
+        if (*end || v < 1 || v > 256)
+            return false;
+        o->jobs = (int)v;
+        return true;
+    }
+    }
+    return false;
+}
+
+static void progress(void *ud, uint64_t done, uint64_t total)
+{
+    (void)ud;
+    if (!total)
+        return;
+    int pct = (int)(done * 100 / total), bar = pct * 30 / 100;
+    fprintf(stderr, "\rdecoding [%.*s%*s] %3d%%", bar, "==============================", 30 - bar, "", pct);
+    if (done >= total)
+        fputs("\r\033[K", stderr);
+}
+
+bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
+{
+    cs_model_init(m);
+    if (s)
+        memset(s, 0, sizeof *s);
+    if (!cs_file_map(o->path, f, err))
+        return false;
+    bool show_progress = !o->quiet && f->size > 50u * 1024 * 1024 && isatty(2);
+    dec_desc d = {
+        .path = o->path, .jobs = o->jobs, .strict = o->strict, .no_model = o->no_model,
+        .binary = o->binary, .on_event = o->on_event, .event_ud = o->event_ud,
+        .on_progress = show_progress ? progress : NULL,
+    };
+    if (!dec_trace_load(&d, f, m, s, err))
+        return false;
+    if (m->warning[0] && !o->quiet)
+        fprintf(stderr, "%s: warning: %s\n", o->path, m->warning);
+    return true;
+}
+
+void cli_unload(cs_file *f, cs_model *m, cs_stats *s)
+{
+    cs_model_deinit(m);
+    cs_stats_deinit(s);
+    cs_file_unmap(f);
+}

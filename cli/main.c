@@ -1,0 +1,49 @@
+/* cli/main.c — chanscope's entry point: `chanscope COMMAND [options] TRACE`.
+ * Finds the command in the table and runs it; each command parses its own
+ * options with getopt_long and prints its own --help. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef CS_VERSION
+#define CS_VERSION "0.1.0"
+#endif
+
+static const cli_cmd commands[] = {
+    {"info", "format, version, size and counts of a trace", cli_cmd_info},
+};
+
+static void usage(FILE *to)
+{
+    fputs("usage: chanscope COMMAND [options] TRACE\n\n"
+          "chanscope turns Go execution traces (Go 1.5 to 1.25) into pictures of\n"
+          "concurrency: who runs when, and who talks to whom over which channel.\n\n"
+          "Commands:\n", to);
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fputs("\nRun 'chanscope COMMAND --help' for a command's options.\n"
+          "Exit status: 0 ok, 1 bad input, 2 usage error.\n", to);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+        printf("chanscope %s\n", CS_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "chanscope: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

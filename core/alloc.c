@@ -1,0 +1,95 @@
+/* core/alloc.c — the counting allocator behind cs_alloc(). Each block carries
+ * a 16-byte header with its size so frees can be subtracted; counters are
+ * atomic because decoders run on worker threads. */
+#include "cs.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HDR 16 /* keeps 16-byte alignment of the user pointer */
+
+static _Atomic size_t cur_bytes, peak_bytes;
+
+static void account(size_t add, size_t sub)
+{
+    size_t now = atomic_fetch_add(&cur_bytes, add) + add;
+    if (sub)
+        now = atomic_fetch_sub(&cur_bytes, sub) - sub;
+    size_t peak = atomic_load(&peak_bytes);
+    while (now > peak && !atomic_compare_exchange_weak(&peak_bytes, &peak, now)) {
+    }
+}
+
+void *cs_alloc(size_t n)
+{
+    if (n > SIZE_MAX - HDR)
+        return NULL;
+    unsigned char *p = malloc(n + HDR);
+    if (!p)
+        return NULL;
+    memcpy(p, &n, sizeof n);
+    account(n, 0);
+    return p + HDR;
+}
+
+void *cs_calloc(size_t n, size_t size)
+{
+    if (size && n > (SIZE_MAX - HDR) / size)
+        return NULL;
+    void *p = cs_alloc(n * size);
+    if (p)
+        memset(p, 0, n * size);
+    return p;
+}
+
+void *cs_realloc(void *p, size_t n)
+{
+    if (!p)
+        return cs_alloc(n);
+    if (n > SIZE_MAX - HDR)
+        return NULL;
+    unsigned char *base = (unsigned char *)p - HDR;
+    size_t old;
+    memcpy(&old, base, sizeof old);
+    unsigned char *q = realloc(base, n + HDR);
+    if (!q)
+        return NULL;
+    memcpy(q, &n, sizeof n);
+    account(n, old);
+    return q + HDR;
+}
+
+void cs_free(void *p)
+{
+    if (!p)
+        return;
+    unsigned char *base = (unsigned char *)p - HDR;
+    size_t old;
+    memcpy(&old, base, sizeof old);
+    atomic_fetch_sub(&cur_bytes, old);
+    free(base);
+}
+
+size_t cs_alloc_current(void) { return atomic_load(&cur_bytes); }
+size_t cs_alloc_peak(void) { return atomic_load(&peak_bytes); }
+
+bool cs_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem, cs_err *err)
+{
+    if (need <= *cap)
+        return true;
+    uint64_t ncap = *cap ? *cap : 16;
+    while (ncap < need)
+        ncap *= 2;
+    if (ncap > UINT32_MAX)
+        ncap = UINT32_MAX;
+    if (ncap < need || ncap > SIZE_MAX / elem)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "array of %u elements is too large", need);
+    void *p = cs_realloc(*arr, (size_t)ncap * elem);
+    if (!p)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory growing an array to %llu elements",
+                       (unsigned long long)ncap);
+    *arr = p;
+    *cap = (uint32_t)ncap;
+    return true;
+}

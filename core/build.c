@@ -1,0 +1,231 @@
+/* core/build.c — the model builder of build.h. Spans are appended in event
+ * order with their goroutine beside them and grouped per goroutine by a
+ * counting sort in cs_mb_finish(), so the hot path is an append. */
+#include "build.h"
+
+#include <string.h>
+
+bool cs_mb_init(cs_mb *mb, cs_model *m, cs_err *err)
+{
+    memset(mb, 0, sizeof *mb);
+    mb->m = m;
+    /* index 0 of goroutines and edges means "none" */
+    if (!cs_grow((void **)&m->g, &m->cap_g, 1, sizeof *m->g, err) ||
+        !cs_grow((void **)&m->edges, &m->cap_edges, 1, sizeof *m->edges, err) ||
+        !cs_grow((void **)&m->chans, &m->cap_chans, 1, sizeof *m->chans, err) ||
+        !cs_grow((void **)&mb->cur, &mb->cap_cur, 1, sizeof *mb->cur, err))
+        return false;
+    memset(&m->g[0], 0, sizeof m->g[0]);
+    memset(&m->edges[0], 0, sizeof m->edges[0]);
+    memset(&m->chans[0], 0, sizeof m->chans[0]);
+    m->n_g = m->n_edges = m->n_chans = 1;
+    return cs_model_intern(m, "", 0, err) == 0 && err->code == CS_OK;
+}
+
+void cs_mb_deinit(cs_mb *mb)
+{
+    cs_free(mb->cur);
+    cs_free(mb->span_g);
+    memset(mb, 0, sizeof *mb);
+}
+
+uint32_t cs_mb_g(cs_mb *mb, uint64_t goid, cs_err *err)
+{
+    cs_model *m = mb->m;
+    uint32_t i;
+    if (cs_map_get(&m->g_index, goid, &i))
+        return i;
+    if (!cs_grow((void **)&m->g, &m->cap_g, m->n_g + 1, sizeof *m->g, err) ||
+        !cs_grow((void **)&mb->cur, &mb->cap_cur, m->n_g + 1, sizeof *mb->cur, err))
+        return 0;
+    i = m->n_g;
+    if (!cs_map_put(&m->g_index, goid, i, err))
+        return 0;
+    m->n_g++;
+    m->g[i] = (cs_goroutine){.goid = goid, .create_ns = CS_T_NONE, .start_ns = CS_T_NONE,
+                             .end_ns = CS_T_NONE};
+    mb->cur[i] = (cs_mb_cur){.t0 = CS_T_NONE, .block_ts = CS_T_NONE};
+    return i;
+}
+
+static bool span_close(cs_mb *mb, uint32_t gi, int64_t t, cs_err *err)
+{
+    cs_model *m = mb->m;
+    cs_mb_cur *c = &mb->cur[gi];
+    if (c->state == CS_ST_NONE || c->t0 == CS_T_NONE || t <= c->t0)
+        return true;
+    uint32_t n = m->n_span, cap = m->cap_span;
+    if (n + 1 > cap) {
+        uint32_t c0 = cap, c1 = cap, c2 = cap, c3 = cap;
+        if (!cs_grow((void **)&m->span_t0, &c0, n + 1, sizeof *m->span_t0, err) ||
+            !cs_grow((void **)&m->span_t1, &c1, n + 1, sizeof *m->span_t1, err) ||
+            !cs_grow((void **)&m->span_state, &c2, n + 1, 1, err) ||
+            !cs_grow((void **)&m->span_reason, &c3, n + 1, 1, err) ||
+            !cs_grow((void **)&mb->span_g, &mb->cap_span_g, n + 1, sizeof *mb->span_g, err))
+            return false;
+        m->cap_span = c0;
+    }
+    m->span_t0[n] = c->t0;
+    m->span_t1[n] = t;
+    m->span_state[n] = c->state;
+    m->span_reason[n] = c->reason;
+    mb->span_g[n] = gi;
+    m->n_span = n + 1;
+    return true;
+}
+
+static bool set_idx(cs_mb *mb, int64_t t, uint32_t gi, cs_state st, cs_reason r,
+                    cs_sid reason_name, uint32_t stack, cs_err *err)
+{
+    cs_model *m = mb->m;
+    cs_mb_cur *c = &mb->cur[gi];
+    if (!span_close(mb, gi, t, err))
+        return false;
+    c->state = (uint8_t)st;
+    c->reason = (uint8_t)r;
+    c->t0 = t;
+    if (st == CS_ST_BLOCKED) {
+        c->block_ts = t;
+        c->block_stack = stack;
+        c->reason_name = reason_name;
+    }
+    cs_goroutine *g = &m->g[gi];
+    if (st == CS_ST_RUNNING && g->start_ns == CS_T_NONE)
+        g->start_ns = t;
+    if (st == CS_ST_NONE) {
+        g->end_ns = t;
+        g->flags |= CS_G_ENDED;
+    }
+    if (g->create_ns == CS_T_NONE) { /* first seen without a creation event */
+        g->create_ns = t;
+        g->flags |= CS_G_AT_START;
+    }
+    return true;
+}
+
+bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err)
+{
+    uint32_t gi = cs_mb_g(mb, d->goid, err);
+    if (!gi)
+        return false;
+    uint32_t parent = 0;
+    if (d->parent_goid != CS_NO_GOID && !cs_map_get(&mb->m->g_index, d->parent_goid, &parent))
+        parent = 0;
+    cs_goroutine *g = &mb->m->g[gi];
+    g->create_ns = d->t;
+    g->parent = parent;
+    if (d->pc)
+        g->pc = d->pc;
+    if (d->name)
+        g->name = d->name;
+    if (d->at_start)
+        g->flags |= CS_G_AT_START;
+    cs_state st = d->state ? d->state : CS_ST_RUNNABLE;
+    mb->cur[gi].block_ts = st == CS_ST_BLOCKED ? CS_T_NONE : mb->cur[gi].block_ts;
+    if (!set_idx(mb, d->t, gi, st, d->reason, 0, 0, err))
+        return false;
+    if (st == CS_ST_BLOCKED && d->at_start)
+        mb->cur[gi].block_ts = CS_T_NONE; /* it was waiting before the trace began */
+    return true;
+}
+
+bool cs_mb_set(cs_mb *mb, int64_t t, uint64_t goid, cs_state st, cs_reason r,
+               cs_sid reason_name, uint32_t stack, cs_err *err)
+{
+    uint32_t gi = cs_mb_g(mb, goid, err);
+    return gi && set_idx(mb, t, gi, st, r, reason_name, stack, err);
+}
+
+bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
+                   uint32_t stack, cs_err *err)
+{
+    cs_model *m = mb->m;
+    uint32_t to = cs_mb_g(mb, to_goid, err);
+    if (!to)
+        return false;
+    uint32_t from = 0;
+    if (from_goid != CS_NO_GOID && !(from = cs_mb_g(mb, from_goid, err)))
+        return false;
+    if (!cs_grow((void **)&m->edges, &m->cap_edges, m->n_edges + 1, sizeof *m->edges, err))
+        return false;
+    const cs_mb_cur *c = &mb->cur[to];
+    m->edges[m->n_edges++] = (cs_edge){
+        .ts = t, .block_ts = c->block_ts, .from = from, .to = to, .stack = stack,
+        .block_stack = c->block_stack, .reason_name = c->reason_name, .reason = c->reason};
+    if (!set_idx(mb, t, to, CS_ST_RUNNABLE, CS_R_NONE, 0, 0, err))
+        return false;
+    mb->cur[to].block_ts = CS_T_NONE;
+    mb->cur[to].block_stack = 0;
+    mb->cur[to].reason_name = 0;
+    return true;
+}
+
+bool cs_mb_name(cs_mb *mb, uint64_t goid, uint64_t pc, cs_sid name, cs_err *err)
+{
+    uint32_t gi = cs_mb_g(mb, goid, err);
+    if (!gi)
+        return false;
+    cs_goroutine *g = &mb->m->g[gi];
+    if (!g->name && name) {
+        g->name = name;
+        g->pc = pc;
+    }
+    return true;
+}
+
+static bool is_system(const char *name)
+{
+    return name[0] == 0 ||
+           (strncmp(name, "runtime.", 8) == 0 && strcmp(name, "runtime.main") != 0);
+}
+
+/* Counting sort of spans by goroutine, stable, so each goroutine's spans stay
+ * in time order. Needs a second copy of the columns for a moment. */
+static bool group_spans(cs_mb *mb, cs_err *err)
+{
+    cs_model *m = mb->m;
+    uint32_t n = m->n_span;
+    for (uint32_t i = 0; i < m->n_g; i++)
+        m->g[i].span_count = 0;
+    for (uint32_t s = 0; s < n; s++)
+        m->g[mb->span_g[s]].span_count++;
+    uint32_t acc = 0;
+    for (uint32_t i = 0; i < m->n_g; i++) {
+        m->g[i].span_first = acc;
+        acc += m->g[i].span_count;
+    }
+    int64_t *t0 = cs_alloc((size_t)n * sizeof *t0 + 1), *t1 = cs_alloc((size_t)n * sizeof *t1 + 1);
+    uint8_t *st = cs_alloc((size_t)n + 1), *rs = cs_alloc((size_t)n + 1);
+    uint32_t *fill = cs_calloc(m->n_g, sizeof *fill);
+    if (!t0 || !t1 || !st || !rs || !fill) {
+        cs_free(t0), cs_free(t1), cs_free(st), cs_free(rs), cs_free(fill);
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory grouping %u spans", n);
+    }
+    for (uint32_t s = 0; s < n; s++) {
+        uint32_t gi = mb->span_g[s];
+        uint32_t d = m->g[gi].span_first + fill[gi]++;
+        t0[d] = m->span_t0[s];
+        t1[d] = m->span_t1[s];
+        st[d] = m->span_state[s];
+        rs[d] = m->span_reason[s];
+    }
+    cs_free(fill);
+    cs_free(m->span_t0), cs_free(m->span_t1), cs_free(m->span_state), cs_free(m->span_reason);
+    m->span_t0 = t0, m->span_t1 = t1, m->span_state = st, m->span_reason = rs;
+    m->cap_span = n;
+    return true;
+}
+
+bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)
+{
+    cs_model *m = mb->m;
+    for (uint32_t i = 1; i < m->n_g; i++)
+        if (!span_close(mb, i, t_end, err))
+            return false;
+    if (!group_spans(mb, err))
+        return false;
+    for (uint32_t i = 1; i < m->n_g; i++)
+        if (is_system(cs_model_str(m, m->g[i].name)))
+            m->g[i].flags |= CS_G_SYSTEM;
+    return true;
+}

@@ -1,0 +1,64 @@
+/* core/build.h — the model builder both decoder families feed: goroutine
+ * creation, state changes and wake-ups, in event order. It turns them into
+ * per-goroutine spans and wake-up edges; decoders never touch span arrays.
+ *
+ * API
+ *   bool cs_mb_init(cs_mb *mb, cs_model *m, cs_err *err)       m must be cs_model_init'ed
+ *   uint32_t cs_mb_g(cs_mb *mb, uint64_t goid, cs_err *err)   index of goid, added if new; 0 on error
+ *   bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err)
+ *   bool cs_mb_set(cs_mb *mb, int64_t t, uint64_t goid, cs_state st, cs_reason r,
+ *                  cs_sid reason_name, uint32_t stack, cs_err *err)
+ *   bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
+ *                      uint32_t stack, cs_err *err)
+ *   bool cs_mb_name(cs_mb *mb, uint64_t goid, uint64_t pc, cs_sid name, cs_err *err)
+ *   bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)   closes spans, groups them per goroutine
+ *   void cs_mb_deinit(cs_mb *mb)                              frees the builder, not the model
+ * CS_NO_GOID stands for "no goroutine" (legacy G 0 as unblocker, 1.22+ -1).
+ */
+#ifndef CS_BUILD_H
+#define CS_BUILD_H
+
+#include "model.h"
+
+#define CS_NO_GOID UINT64_MAX
+
+typedef struct cs_mb_cur {
+    int64_t t0;           /* start of the open span */
+    int64_t block_ts;     /* when it started waiting, CS_T_NONE */
+    uint32_t block_stack;
+    cs_sid reason_name;
+    uint8_t state, reason;
+    uint8_t pad[2];
+} cs_mb_cur;
+
+typedef struct cs_mb {
+    cs_model *m;
+    cs_mb_cur *cur;       /* per goroutine index */
+    uint32_t cap_cur;
+    uint32_t *span_g;     /* goroutine of each span, until finish groups them */
+    uint32_t cap_span_g;
+} cs_mb;
+
+typedef struct cs_mb_create_desc {
+    int64_t t;
+    uint64_t goid;
+    uint64_t parent_goid; /* CS_NO_GOID when unknown (e.g. existed at start) */
+    uint64_t pc;          /* entry PC, 0 unknown */
+    cs_sid name;          /* entry function, 0 unknown */
+    cs_state state;       /* initial state; 0 means runnable */
+    cs_reason reason;     /* when state is blocked */
+    bool at_start;        /* existed when tracing started */
+} cs_mb_create_desc;
+
+bool cs_mb_init(cs_mb *mb, cs_model *m, cs_err *err);
+uint32_t cs_mb_g(cs_mb *mb, uint64_t goid, cs_err *err);
+bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err);
+bool cs_mb_set(cs_mb *mb, int64_t t, uint64_t goid, cs_state st, cs_reason r,
+               cs_sid reason_name, uint32_t stack, cs_err *err);
+bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
+                   uint32_t stack, cs_err *err);
+bool cs_mb_name(cs_mb *mb, uint64_t goid, uint64_t pc, cs_sid name, cs_err *err);
+bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err);
+void cs_mb_deinit(cs_mb *mb);
+
+#endif

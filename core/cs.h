@@ -1,0 +1,73 @@
+/* core/cs.h — the few things every stage of chanscope shares: the error value,
+ * the counting allocator, growable arrays and the write callback.
+ *
+ * API
+ *   CS_FAIL(err, code, off, fmt, ...)   fill *err (records __LINE__), evaluate to false
+ *   void *cs_alloc(size_t n) / cs_calloc(n, sz) / cs_realloc(p, n) / cs_free(p)
+ *   size_t cs_alloc_peak(void) / cs_alloc_current(void)
+ *   bool cs_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem, cs_err *err)
+ *   typedef size_t cs_write_fn(void *ctx, const void *data, size_t n)
+ *
+ * Errors are values: the function that finds a problem fills a cs_err and
+ * returns false (or NULL); callers pass it up untouched; only cli/main.c
+ * prints it, as "file:offset: message". Nothing below main prints or exits.
+ */
+#ifndef CS_H
+#define CS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum cs_code {
+    CS_OK = 0,
+    CS_E_USAGE,       /* bad command line (exit 2) */
+    CS_E_IO,          /* open/read/write/rename failed */
+    CS_E_NOMEM,       /* allocation failed or would exceed a limit */
+    CS_E_FORMAT,      /* not a Go trace at all */
+    CS_E_VERSION,     /* a Go trace, but of a version we do not read */
+    CS_E_CORRUPT,     /* bytes that no runtime writes */
+    CS_E_TRUNCATED,   /* the file ends in the middle of something */
+    CS_E_INVALID,     /* well-formed, but Go's validation rejects it */
+    CS_E_GL,          /* OpenGL / EGL / GLFW failure */
+    CS_E_INTERNAL     /* a bug in chanscope */
+} cs_code;
+
+#define CS_NO_OFFSET UINT64_MAX
+
+typedef struct cs_err {
+    cs_code code;
+    uint64_t offset;   /* byte offset in the input, CS_NO_OFFSET when none */
+    int src_line;      /* line of chanscope's source that raised it */
+    char msg[160];     /* fixed, so reporting out-of-memory needs no memory */
+} cs_err;
+
+/* Fills *err unless it already holds an error (the first error wins).
+ * Always returns false, so `return CS_FAIL(...)` reads naturally. */
+bool cs_err_set(cs_err *err, cs_code code, uint64_t offset, int line,
+                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+#define CS_FAIL(err, code, off, ...) cs_err_set((err), (code), (off), __LINE__, __VA_ARGS__)
+
+/* Human name of a code, e.g. "corrupt trace". */
+const char *cs_code_name(cs_code code);
+
+/* Counting allocator: every allocation in chanscope goes through these so
+ * tests and benchmarks can read the peak (like Redis's zmalloc). Sizes of
+ * zero are allowed; cs_free(NULL) is a no-op. */
+void *cs_alloc(size_t n);
+void *cs_calloc(size_t n, size_t size);
+void *cs_realloc(void *p, size_t n);
+void cs_free(void *p);
+size_t cs_alloc_current(void);
+size_t cs_alloc_peak(void);
+
+/* Makes room for `need` elements of `elem` bytes in *arr (capacity *cap),
+ * doubling. May reallocate *arr: pointers into it are invalid afterwards.
+ * Returns false with CS_E_NOMEM on overflow or allocation failure. */
+bool cs_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem, cs_err *err);
+
+/* Writers write through a callback (stb_image_write's _to_func idea).
+ * Returns the number of bytes written; anything less than n is an error. */
+typedef size_t cs_write_fn(void *ctx, const void *data, size_t n);
+
+#endif

@@ -1,0 +1,158 @@
+/* core/model.c — storage of the model: strings, stacks, goroutine lookup and
+ * the names of its enums. Filling spans and edges is build.c's job. */
+#include "model.h"
+
+#include <string.h>
+#include <xxhash.h>
+
+void cs_model_init(cs_model *m)
+{
+    memset(m, 0, sizeof *m);
+    m->t_first = m->t_last = CS_T_NONE;
+}
+
+void cs_model_deinit(cs_model *m)
+{
+    if (!m)
+        return;
+    cs_free(m->str_bytes);
+    cs_free(m->str_off);
+    cs_map_deinit(&m->str_index);
+    cs_free(m->frames);
+    cs_free(m->stack_first);
+    cs_free(m->g);
+    cs_map_deinit(&m->g_index);
+    cs_free(m->span_t0);
+    cs_free(m->span_t1);
+    cs_free(m->span_state);
+    cs_free(m->span_reason);
+    cs_free(m->edges);
+    cs_free(m->msgs);
+    cs_free(m->chans);
+    cs_free(m->ranges);
+    cs_free(m->logs);
+    memset(m, 0, sizeof *m);
+}
+
+/* The empty string is sid 0; it is created on first use of the table. */
+static bool strings_ready(cs_model *m, cs_err *err)
+{
+    if (m->n_str)
+        return true;
+    if (!cs_grow((void **)&m->str_off, &m->cap_str, 2, sizeof *m->str_off, err) ||
+        !cs_grow((void **)&m->str_bytes, &m->cap_bytes, 1, 1, err))
+        return false;
+    m->str_bytes[0] = 0;
+    m->len_bytes = 1;
+    m->str_off[0] = 0;
+    m->str_off[1] = 1;
+    m->n_str = 1;
+    return true;
+}
+
+cs_sid cs_model_intern(cs_model *m, const char *s, size_t len, cs_err *err)
+{
+    if (!strings_ready(m, err))
+        return 0;
+    if (len == 0)
+        return 0;
+    if (len > UINT32_MAX / 2 || m->len_bytes > UINT32_MAX - len - 1) {
+        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "string table too large");
+        return 0;
+    }
+    uint64_t h = XXH3_64bits(s, len);
+    uint32_t sid;
+    if (cs_map_get(&m->str_index, h, &sid)) {
+        const char *have = m->str_bytes + m->str_off[sid];
+        if (m->str_off[sid + 1] - m->str_off[sid] - 1 == len && memcmp(have, s, len) == 0)
+            return sid;
+        /* hash collision: store a second copy without indexing it */
+    }
+    if (!cs_grow((void **)&m->str_off, &m->cap_str, m->n_str + 2, sizeof *m->str_off, err) ||
+        !cs_grow((void **)&m->str_bytes, &m->cap_bytes, m->len_bytes + (uint32_t)len + 1, 1, err))
+        return 0;
+    sid = m->n_str++;
+    memcpy(m->str_bytes + m->len_bytes, s, len);
+    m->str_bytes[m->len_bytes + len] = 0;
+    m->len_bytes += (uint32_t)len + 1;
+    m->str_off[m->n_str] = m->len_bytes;
+    if (!cs_map_get(&m->str_index, h, NULL) && !cs_map_put(&m->str_index, h, sid, err))
+        return 0;
+    return sid;
+}
+
+const char *cs_model_str(const cs_model *m, cs_sid id)
+{
+    if (id == 0 || id >= m->n_str)
+        return "";
+    return m->str_bytes + m->str_off[id];
+}
+
+uint32_t cs_model_stack_add(cs_model *m, const cs_frame *f, uint32_t n, cs_err *err)
+{
+    if (m->n_stack == 0) { /* stack 0 = "no stack", with no frames */
+        if (!cs_grow((void **)&m->stack_first, &m->cap_stack, 2, sizeof *m->stack_first, err))
+            return 0;
+        m->stack_first[0] = m->stack_first[1] = 0;
+        m->n_stack = 1;
+    }
+    if (n > UINT32_MAX - m->n_frames) {
+        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "too many stack frames");
+        return 0;
+    }
+    if (!cs_grow((void **)&m->stack_first, &m->cap_stack, m->n_stack + 2, sizeof *m->stack_first, err) ||
+        !cs_grow((void **)&m->frames, &m->cap_frames, m->n_frames + n, sizeof *m->frames, err))
+        return 0;
+    if (n)
+        memcpy(m->frames + m->n_frames, f, (size_t)n * sizeof *f);
+    m->n_frames += n;
+    uint32_t id = m->n_stack++;
+    m->stack_first[m->n_stack] = m->n_frames;
+    return id;
+}
+
+uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack)
+{
+    if (stack == 0 || stack >= m->n_stack)
+        return 0;
+    return m->stack_first[stack + 1] - m->stack_first[stack];
+}
+
+const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t i)
+{
+    if (i >= cs_model_stack_len(m, stack))
+        return NULL;
+    return &m->frames[m->stack_first[stack] + i];
+}
+
+bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out)
+{
+    return cs_map_get(&m->g_index, goid, out);
+}
+
+const char *cs_state_name(cs_state s)
+{
+    static const char *const names[CS_ST_COUNT] = {"none", "running", "runnable", "blocked", "syscall"};
+    return (unsigned)s < CS_ST_COUNT ? names[s] : "?";
+}
+
+const char *cs_reason_name(cs_reason r)
+{
+    static const char *const names[CS_R_COUNT] = {
+        "", "chan send", "chan receive", "select", "sync", "sync.Cond", "sleep",
+        "network", "syscall", "GC", "forever", "preempted", "other"};
+    return (unsigned)r < CS_R_COUNT ? names[r] : "?";
+}
+
+const char *cs_edge_kind_name(cs_edge_kind k)
+{
+    static const char *const names[CS_EK_COUNT] = {
+        "other", "send", "recv", "close", "select-send", "select-recv", "sync", "timer", "net"};
+    return (unsigned)k < CS_EK_COUNT ? names[k] : "?";
+}
+
+const char *cs_msg_kind_name(cs_msg_kind k)
+{
+    static const char *const names[CS_MK_COUNT] = {"send", "close"};
+    return (unsigned)k < CS_MK_COUNT ? names[k] : "?";
+}

@@ -1,0 +1,239 @@
+/* core/model.h — the data that flows from decode/ to layout/, render/ and
+ * export/: one model for every trace version. Decoders fill it through the
+ * builder in build.h; later stages only read it.
+ *
+ * Shape (style.md §8–9): compact arrays indexed by dense uint32 indices, slot
+ * 0 of every table reserved for "none", so a zeroed struct is safely empty.
+ * Columns for what is scanned per frame (spans), fixed-size structs for what
+ * is read whole (edges, messages), side tables for strings and stacks.
+ *
+ * Times are int64 nanoseconds exactly as Go's reader reports them: legacy
+ * traces (1.5–1.21) count from the trace's first event (0); 1.22+ traces use
+ * the reader's absolute timestamps. CS_T_NONE marks "unknown/never".
+ *
+ * Sizes: a span costs 18 bytes (t0, t1, state, reason), an edge 40, a message
+ * 48, a frame 24 (+4 per stack-frame reference).
+ *
+ * API
+ *   void cs_model_init(cs_model *m) / cs_model_deinit(cs_model *m)
+ *   cs_sid cs_model_intern(cs_model *m, const char *s, size_t len, cs_err *err)   0 on error too
+ *   const char *cs_model_str(const cs_model *m, cs_sid id)                   NUL-terminated
+ *   uint32_t cs_model_stack_add(cs_model *m, const cs_frame *f, uint32_t n, cs_err *err)
+ *   uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack)
+ *   const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t i)  i=0 innermost
+ *   bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out)
+ *   const char *cs_state_name(cs_state s) / cs_reason_name(cs_reason r) / cs_edge_kind_name(k) / cs_msg_kind_name(k)
+ */
+#ifndef CS_MODEL_H
+#define CS_MODEL_H
+
+#include "cs.h"
+#include "map.h"
+
+#define CS_T_NONE INT64_MIN
+
+typedef uint32_t cs_sid; /* index into the model's string table; 0 = "" */
+
+typedef enum cs_family { CS_FAM_NONE = 0, CS_FAM_LEGACY, CS_FAM_V2 } cs_family;
+
+/* What a goroutine is doing during a span. */
+typedef enum cs_state {
+    CS_ST_NONE = 0,   /* not alive (before creation, after end) */
+    CS_ST_RUNNING,
+    CS_ST_RUNNABLE,   /* waiting for a P */
+    CS_ST_BLOCKED,    /* waiting; the span's reason says on what */
+    CS_ST_SYSCALL,
+    CS_ST_COUNT
+} cs_state;
+
+/* Why a goroutine waits: Go's block reasons folded into classes. The exact
+ * Go name is kept in edges (reason_name) and stats. */
+typedef enum cs_reason {
+    CS_R_NONE = 0,
+    CS_R_CHAN_SEND,
+    CS_R_CHAN_RECV,
+    CS_R_SELECT,
+    CS_R_SYNC,        /* Mutex, RWMutex, WaitGroup, semaphores */
+    CS_R_COND,        /* sync.Cond */
+    CS_R_SLEEP,       /* time.Sleep, timers */
+    CS_R_NET,         /* network poller */
+    CS_R_SYSCALL,     /* blocked in a syscall (P handed off) */
+    CS_R_GC,          /* GC assist wait, sweep wait, STW */
+    CS_R_FOREVER,     /* select{}, nil channel */
+    CS_R_PREEMPTED,   /* Gosched / preemption: runnable, not waiting */
+    CS_R_OTHER,
+    CS_R_COUNT
+} cs_reason;
+
+typedef enum cs_g_flag {
+    CS_G_SYSTEM = 1u << 0,   /* runtime.* (except runtime.main) or unnamed */
+    CS_G_AT_START = 1u << 1, /* existed when tracing started */
+    CS_G_ENDED = 1u << 2,    /* ended inside the trace */
+} cs_g_flag;
+
+typedef struct cs_goroutine {
+    uint64_t goid;        /* Go's goroutine id */
+    uint64_t pc;          /* entry function PC, 0 unknown */
+    int64_t create_ns;    /* creation (or trace start for CS_G_AT_START) */
+    int64_t start_ns;     /* first time it ran, CS_T_NONE never */
+    int64_t end_ns;       /* end, CS_T_NONE if alive at trace end */
+    cs_sid name;          /* entry function, e.g. "main.worker" */
+    uint32_t parent;      /* creator's index in cs_model.g, 0 none/unknown */
+    uint32_t flags;       /* cs_g_flag */
+    uint32_t span_first;  /* spans of this goroutine: [span_first, +span_count) */
+    uint32_t span_count;
+} cs_goroutine;
+
+typedef struct cs_frame {
+    uint64_t pc;
+    cs_sid func;          /* "" when unknown (1.5 traces without --binary) */
+    cs_sid file;
+    uint32_t line;
+} cs_frame;
+
+/* How chanscope classifies a wake-up (dec_chan_build fills it in). */
+typedef enum cs_edge_kind {
+    CS_EK_OTHER = 0,
+    CS_EK_SEND,         /* unblocker sent, woken goroutine was receiving */
+    CS_EK_RECV,         /* unblocker received, woken goroutine was sending */
+    CS_EK_CLOSE,        /* unblocker closed the channel */
+    CS_EK_SELECT_SEND,  /* hand-off completed through a select, unblocker sent */
+    CS_EK_SELECT_RECV,  /* ... unblocker received */
+    CS_EK_SYNC,
+    CS_EK_TIMER,
+    CS_EK_NET,
+    CS_EK_COUNT
+} cs_edge_kind;
+
+/* One wake-up of a waiting goroutine (Waiting -> Runnable), in event order. */
+typedef struct cs_edge {
+    int64_t ts;           /* time of the unblock */
+    int64_t block_ts;     /* when `to` started waiting, CS_T_NONE if before the trace */
+    uint32_t from;        /* unblocker (index in g), 0 = none: timer, netpoller, G0 */
+    uint32_t to;          /* woken goroutine */
+    uint32_t stack;       /* unblocker's stack (cs_model stack index), 0 none */
+    uint32_t block_stack; /* woken goroutine's stack when it blocked, 0 none */
+    cs_sid reason_name;   /* Go's name: legacy "GoBlockRecv", 1.22+ "chan receive" */
+    uint8_t reason;       /* cs_reason */
+    uint8_t kind;         /* cs_edge_kind */
+    uint16_t flags;
+} cs_edge;
+
+typedef enum cs_msg_kind {
+    CS_MK_SEND = 0,     /* a value passed from sender to receiver */
+    CS_MK_CLOSE,        /* a close woke the receiver */
+    CS_MK_COUNT
+} cs_msg_kind;
+
+/* One channel message (send -> receive), inferred or exact. */
+typedef struct cs_msg {
+    int64_t t_send;
+    int64_t t_recv;
+    uint32_t sender;      /* index in g */
+    uint32_t receiver;
+    uint32_t chan;        /* index in chans, 0 unknown */
+    uint32_t edge;        /* index in edges it came from, 0 none */
+    cs_sid value;         /* value as text, 0 unknown */
+    uint8_t kind;         /* cs_msg_kind */
+    uint8_t exact;        /* 1: patched runtime or annotation; 0: inferred */
+    uint8_t pad[2];
+    uint32_t pad2;
+} cs_msg;
+
+/* A logical channel: a runtime id when known, else a pair of code sites. */
+typedef struct cs_chan {
+    cs_sid name;          /* readable, e.g. "main.player:23 → main.player:18" */
+    cs_sid site_send;     /* "func:file:line" or "" */
+    cs_sid site_recv;
+    uint64_t rt_id;       /* channel id from a patched runtime / annotation, 0 none */
+    uint32_t count;       /* messages on it */
+    uint32_t pad;
+} cs_chan;
+
+typedef enum cs_range_kind {
+    CS_RK_GC = 0,         /* a GC cycle (global) */
+    CS_RK_STW,            /* stop-the-world (global) */
+    CS_RK_SWEEP,          /* sweeping on a P */
+    CS_RK_MARK_ASSIST,    /* a goroutine's mark assist */
+    CS_RK_REGION,         /* user region on a goroutine */
+    CS_RK_TASK,           /* user task */
+    CS_RK_COUNT
+} cs_range_kind;
+
+typedef struct cs_range {
+    int64_t t0, t1;       /* t1 = trace end if never closed */
+    cs_sid name;          /* STW reason, region/task name */
+    uint32_t g;           /* goroutine index for goroutine-scoped ranges, else 0 */
+    uint64_t id;          /* task id for tasks/regions, P for sweeps */
+    uint8_t kind;         /* cs_range_kind */
+    uint8_t pad[7];
+} cs_range;
+
+/* trace.Log(ctx, category, message) */
+typedef struct cs_log {
+    int64_t ts;
+    uint64_t task;
+    uint32_t g;           /* emitting goroutine */
+    cs_sid category;
+    cs_sid message;
+    uint32_t stack;
+} cs_log;
+
+typedef struct cs_model {
+    cs_family family;
+    int version;          /* 1005 ... 1025 (go 1.N -> 1000+N) */
+    int64_t t_first, t_last; /* first and last event time */
+    uint64_t n_events;    /* events the decoder produced */
+    int nprocs;           /* highest GOMAXPROCS seen */
+
+    /* strings: bytes of string i at str_bytes + str_off[i], NUL-terminated */
+    char *str_bytes;
+    uint32_t *str_off;
+    uint32_t n_str, cap_str, len_bytes, cap_bytes;
+    cs_map str_index;     /* hash of bytes -> sid */
+
+    /* stacks: stack s has frames stack_frames[stack_first[s] .. stack_first[s+1]) */
+    cs_frame *frames;
+    uint32_t n_frames, cap_frames;
+    uint32_t *stack_first; /* n_stack + 1 entries */
+    uint32_t n_stack, cap_stack;
+
+    cs_goroutine *g;      /* g[0] is the reserved "none" */
+    uint32_t n_g, cap_g;
+    cs_map g_index;       /* goid -> index */
+
+    /* spans, grouped by goroutine (cs_goroutine.span_first) and in time order */
+    int64_t *span_t0, *span_t1;
+    uint8_t *span_state;  /* cs_state */
+    uint8_t *span_reason; /* cs_reason when blocked or runnable */
+    uint32_t n_span, cap_span;
+
+    cs_edge *edges;  uint32_t n_edges, cap_edges;   /* edges[0] reserved */
+    cs_msg *msgs;    uint32_t n_msgs, cap_msgs;
+    cs_chan *chans;  uint32_t n_chans, cap_chans;   /* chans[0] reserved */
+    cs_range *ranges; uint32_t n_ranges, cap_ranges;
+    cs_log *logs;    uint32_t n_logs, cap_logs;
+
+    /* a warning for the user, e.g. "showing the good prefix: ..." ("" none) */
+    char warning[200];
+} cs_model;
+
+_Static_assert(sizeof(cs_edge) == 40, "cs_edge layout");
+_Static_assert(sizeof(cs_msg) == 48, "cs_msg layout");
+_Static_assert(sizeof(cs_frame) == 24, "cs_frame layout");
+
+void cs_model_init(cs_model *m);
+void cs_model_deinit(cs_model *m);
+cs_sid cs_model_intern(cs_model *m, const char *s, size_t len, cs_err *err);
+const char *cs_model_str(const cs_model *m, cs_sid id);
+uint32_t cs_model_stack_add(cs_model *m, const cs_frame *f, uint32_t n, cs_err *err);
+uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack);
+const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t i);
+bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out);
+
+const char *cs_state_name(cs_state s);
+const char *cs_reason_name(cs_reason r);
+const char *cs_edge_kind_name(cs_edge_kind k);
+const char *cs_msg_kind_name(cs_msg_kind k);
+
+#endif

@@ -1,0 +1,60 @@
+/* decode/detect.c — recognises the 16-byte trace header and hands the file to
+ * the decoder of its family (go-trace-format.md §2). Header parsing follows
+ * Go 1.19's parseHeader: "go 1.N trace" padded with NUL bytes. */
+#include "decode.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bool dec_detect(const uint8_t *p, size_t n, int *version, cs_family *fam, cs_err *err)
+{
+    if (n < 16)
+        return CS_FAIL(err, CS_E_FORMAT, n, "not a Go execution trace (file has %zu bytes, header needs 16)", n);
+    if (p[0] != 'g' || p[1] != 'o' || p[2] != ' ' || p[3] < '1' || p[3] > '9' || p[4] != '.' ||
+        p[5] < '1' || p[5] > '9')
+        return CS_FAIL(err, CS_E_FORMAT, 0, "not a Go execution trace (no \"go 1.N trace\" header)");
+    int minor = p[5] - '0', extra = 0;
+    while (extra < 2 && p[6 + extra] >= '0' && p[6 + extra] <= '9')
+        minor = minor * 10 + (p[6 + extra++] - '0');
+    static const char tail[] = " trace\0\0\0\0";
+    if (memcmp(p + 6 + extra, tail, (size_t)(10 - extra)) != 0)
+        return CS_FAIL(err, CS_E_FORMAT, 6 + (uint64_t)extra, "not a Go execution trace (bad header)");
+    int v = (p[3] - '0') * 1000 + minor;
+    switch (v) {
+    case 1005: case 1007: case 1008: case 1009: case 1010: case 1011: case 1019: case 1021:
+        *fam = CS_FAM_LEGACY;
+        break;
+    case 1022: case 1023: case 1025:
+        *fam = CS_FAM_V2;
+        break;
+    default:
+        return CS_FAIL(err, CS_E_VERSION, 0,
+                       "unsupported trace version go %d.%d (chanscope reads 1.5, 1.7-1.11, 1.19, 1.21, 1.22, 1.23, 1.25)",
+                       v / 1000, v % 1000);
+    }
+    *version = v;
+    return true;
+}
+
+const char *dec_version_name(int version)
+{
+    static char buf[16];
+    snprintf(buf, sizeof buf, "%d.%d", version / 1000, version % 1000);
+    return buf;
+}
+
+bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out, cs_stats *stats,
+                    cs_err *err)
+{
+    int version;
+    cs_family fam;
+    if (!dec_detect(f->data, f->size, &version, &fam, err))
+        return false;
+    out->family = fam;
+    out->version = version;
+    if (stats)
+        stats->family = fam;
+    if (fam == CS_FAM_LEGACY)
+        return dec__legacy_load(d, f, version, out, stats, err);
+    return dec__v2_load(d, f, version, out, stats, err);
+}

@@ -1,0 +1,32 @@
+#!/bin/sh
+# tests/run.sh — runs every cmocka test binary and every tests/cli/*.sh script
+# (which use the sanitized binary BUILD/chanscope) and prints one summary line.
+# Usage: tests/run.sh BUILD_DIR TEST_BIN...
+build=$1; shift
+passed=0; failed=0; skipped=0; failures=""
+export CHANSCOPE="$build/chanscope"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+for t in "$@"; do
+    out=$("$t" 2>&1); rc=$?
+    echo "$out" | grep -E '^\[  (PASSED|FAILED|  SKIPPED)|^\[  FAILED  \] |^\[  ERROR   \]' | head -40
+    p=$(echo "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -1)
+    f=$(echo "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -1)
+    s=$(echo "$out" | sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' | tail -1)
+    passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0})); skipped=$((skipped + ${s:-0}))
+    if [ $rc -ne 0 ] && [ -z "$f" ]; then
+        failed=$((failed + 1)); echo "$out" | tail -30
+    fi
+    [ $rc -ne 0 ] && failures="$failures $(basename "$t")"
+done
+for s in tests/cli/*.sh; do
+    [ -f "$s" ] || continue
+    if out=$(sh "$s" 2>&1); then
+        passed=$((passed + 1)); echo "[ PASS ] $s"
+    else
+        failed=$((failed + 1)); failures="$failures $s"; echo "[ FAIL ] $s"; echo "$out" | tail -30
+    fi
+done
+[ -n "$failures" ] && echo "failing:$failures"
+echo "tests: $passed passed, $failed failed, $skipped skipped"
+[ $failed -eq 0 ]

@@ -1,0 +1,127 @@
+/* tests/test_core.c — the shared core: hash map, string interning, the
+ * bounded cursor, header detection and atomic output. */
+#include "testlib.h"
+
+#include "../core/map.h"
+#include "../decode/buf.h"
+
+#include <unistd.h>
+
+static void map_survives_many_puts_and_deletes(void **st)
+{
+    (void)st;
+    cs_map m;
+    cs_err err = {0};
+    cs_map_init(&m);
+    for (uint64_t k = 0; k < 10000; k++)
+        assert_true(cs_map_put(&m, k * 7919, (uint32_t)k, &err));
+    for (uint64_t k = 0; k < 10000; k += 2)
+        assert_true(cs_map_del(&m, k * 7919));
+    assert_int_equal(cs_map_count(&m), 5000);
+    for (uint64_t k = 0; k < 10000; k++) {
+        uint32_t v;
+        bool have = cs_map_get(&m, k * 7919, &v);
+        assert_int_equal(have, k % 2 == 1);
+        if (have)
+            assert_int_equal(v, k);
+    }
+    cs_map_deinit(&m);
+}
+
+static void intern_returns_same_id_for_same_bytes(void **st)
+{
+    (void)st;
+    cs_model m;
+    cs_err err = {0};
+    cs_model_init(&m);
+    cs_sid a = cs_model_intern(&m, "main.worker", 11, &err);
+    cs_sid b = cs_model_intern(&m, "main.worker", 11, &err);
+    cs_sid c = cs_model_intern(&m, "main.work", 9, &err);
+    assert_int_equal(err.code, CS_OK);
+    assert_true(a != 0);
+    assert_int_equal(a, b);
+    assert_true(a != c);
+    assert_string_equal(cs_model_str(&m, a), "main.worker");
+    assert_string_equal(cs_model_str(&m, 0), "");
+    cs_model_deinit(&m);
+}
+
+static void uvarint_accepts_padding_and_rejects_overflow(void **st)
+{
+    (void)st;
+    static const uint8_t padded[] = {0x8f, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00};
+    dec_buf b = dec_buf_make(padded, sizeof padded, 0);
+    assert_int_equal(dec_buf_uv(&b), 15);
+    assert_int_equal(b.bad, 0);
+    static const uint8_t over[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02};
+    b = dec_buf_make(over, sizeof over, 0);
+    dec_buf_uv(&b);
+    assert_true(b.bad & DEC_BUF_BADVARINT);
+    static const uint8_t minus1[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+    b = dec_buf_make(minus1, sizeof minus1, 0);
+    assert_true(dec_buf_uv(&b) == UINT64_MAX);
+    static const uint8_t cut[] = {0x80, 0x80};
+    b = dec_buf_make(cut, sizeof cut, 100);
+    assert_int_equal(dec_buf_uv(&b), 0);
+    assert_true(b.bad & DEC_BUF_SHORT);
+    assert_int_equal(dec_buf_off(&b), 102);
+    assert_null(dec_buf_bytes(&b, 1));
+}
+
+static void header_detection_follows_go(void **st)
+{
+    (void)st;
+    int v;
+    cs_family fam;
+    cs_err err = {0};
+    assert_true(dec_detect((const uint8_t *)"go 1.19 trace\0\0\0", 16, &v, &fam, &err));
+    assert_int_equal(v, 1019);
+    assert_int_equal(fam, CS_FAM_LEGACY);
+    assert_true(dec_detect((const uint8_t *)"go 1.5 trace\0\0\0\0", 16, &v, &fam, &err));
+    assert_int_equal(v, 1005);
+    assert_true(dec_detect((const uint8_t *)"go 1.25 trace\0\0\0", 16, &v, &fam, &err));
+    assert_int_equal(fam, CS_FAM_V2);
+    assert_false(dec_detect((const uint8_t *)"go 1.24 trace\0\0\0", 16, &v, &fam, &err));
+    assert_int_equal(err.code, CS_E_VERSION);
+    err = (cs_err){0};
+    assert_false(dec_detect((const uint8_t *)"go 1.19 trace", 13, &v, &fam, &err));
+    assert_int_equal(err.code, CS_E_FORMAT);
+    err = (cs_err){0};
+    assert_false(dec_detect((const uint8_t *)"PK\3\4 not a trace", 16, &v, &fam, &err));
+    assert_int_equal(err.code, CS_E_FORMAT);
+}
+
+static void atomic_output_leaves_nothing_on_abort(void **st)
+{
+    (void)st;
+    char dir[] = "/tmp/cs-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    cs_out o;
+    cs_err err = {0};
+    assert_true(cs_out_open(&o, path, &err));
+    cs_out_write(&o, "half", 4);
+    cs_out_abort(&o);
+    assert_int_not_equal(access(path, F_OK), 0);
+    assert_true(cs_write_file(path, "whole", 5, &err));
+    cs_file f;
+    assert_true(cs_file_map(path, &f, &err));
+    assert_int_equal(f.size, 5);
+    assert_memory_equal(f.data, "whole", 5);
+    cs_file_unmap(&f);
+    unlink(path);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(map_survives_many_puts_and_deletes),
+        cmocka_unit_test(intern_returns_same_id_for_same_bytes),
+        cmocka_unit_test(uvarint_accepts_padding_and_rejects_overflow),
+        cmocka_unit_test(header_detection_follows_go),
+        cmocka_unit_test(atomic_output_leaves_nothing_on_abort),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
