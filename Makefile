@@ -71,19 +71,24 @@ $(BUILD)/asan/chanscope: $(STAMP) $(ASAN_OBJS) $(ASAN_CLI)
 
 $(BUILD)/rel/%.o: %.c | $(STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@echo "CC      $<"
+	@$(CC) $(ALL_CFLAGS) -c $< -o $@
 $(BUILD)/rel/gen/%.o: $(BUILD)/gen/%.c | $(STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@echo "CC      $<"
+	@$(CC) $(ALL_CFLAGS) -c $< -o $@
 $(BUILD)/asan/%.o: %.c | $(STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c $< -o $@
+	@echo "CC asan $<"
+	@$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c $< -o $@
 $(BUILD)/asan/gen/%.o: $(BUILD)/gen/%.c | $(STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c $< -o $@
+	@echo "CC asan $<"
+	@$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c $< -o $@
 $(BUILD)/asan/tests/%: tests/%.c tests/testlib.h $(ASAN_OBJS) | $(STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -O1 $(SAN) $(TEST_CFLAGS) -o $@ $< $(ASAN_OBJS) $(PKG_LIBS) $(TEST_LIBS)
+	@echo "LD test $@"
+	@$(CC) $(ALL_CFLAGS) -O1 $(SAN) $(TEST_CFLAGS) -o $@ $< $(ASAN_OBJS) $(PKG_LIBS) $(TEST_LIBS)
 
 $(BUILD)/gen/shaders.c: $(SHADERS) tools/embed.sh
 	@mkdir -p $(dir $@)

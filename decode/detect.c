@@ -3,7 +3,6 @@
  * Go 1.19's parseHeader: "go 1.N trace" padded with NUL bytes. */
 #include "decode.h"
 
-#include <stdio.h>
 #include <string.h>
 
 bool dec_detect(const uint8_t *p, size_t n, int *version, cs_family *fam, cs_err *err)
@@ -38,9 +37,20 @@ bool dec_detect(const uint8_t *p, size_t n, int *version, cs_family *fam, cs_err
 
 const char *dec_version_name(int version)
 {
-    static char buf[16];
-    snprintf(buf, sizeof buf, "%d.%d", version / 1000, version % 1000);
-    return buf;
+    switch (version) {
+    case 1005: return "1.5";
+    case 1007: return "1.7";
+    case 1008: return "1.8";
+    case 1009: return "1.9";
+    case 1010: return "1.10";
+    case 1011: return "1.11";
+    case 1019: return "1.19";
+    case 1021: return "1.21";
+    case 1022: return "1.22";
+    case 1023: return "1.23";
+    case 1025: return "1.25";
+    }
+    return "?";
 }
 
 bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out, cs_stats *stats,
