@@ -1,0 +1,133 @@
+/* layout/palette.c — the theme tables of palette.h (values from
+ * visual-design.md; the 12 channel hues are 30° apart in HSL, interleaved so
+ * neighbouring indices differ by 150°, lighter on dark backgrounds and darker
+ * on light ones) and the channel-hue hash (xxHash of the site pair, so the
+ * same channel gets the same colour in every run and every picture). */
+#include "palette.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <xxhash.h>
+
+#define RGB(x) {(uint8_t)((x) >> 16), (uint8_t)((x) >> 8), (uint8_t)(x), 255}
+#define RGBA(x, a) {(uint8_t)((x) >> 16), (uint8_t)((x) >> 8), (uint8_t)(x), (a)}
+
+static const lay_palette themes[LAY_THEME_COUNT] = {
+    [LAY_THEME_DARK] = {
+        .bg = RGB(0x16181D), .fg = RGB(0xE6E6E6), .dim = RGB(0x8A8F98), .life = RGB(0x4A4F58),
+        .mark = {[LAY_MARK_RUNNING] = RGB(0x56B4E9), [LAY_MARK_RUNNABLE] = RGB(0x999999),
+                 [LAY_MARK_BLOCK_CHAN] = RGB(0xE69F00), [LAY_MARK_BLOCK_SYNC] = RGB(0xCC79A7),
+                 [LAY_MARK_SLEEP] = RGB(0x009E73), [LAY_MARK_SYSCALL] = RGB(0xF0E442),
+                 [LAY_MARK_BLOCK_OTHER] = RGB(0x6E7580)},
+        .gc = RGBA(0xD55E00, 64), .spawn = RGB(0x777777), .sync = RGB(0xCC79A7),
+        .chan = {RGB(0xEE7A63), RGB(0x63EEBF), RGB(0xEE63D7), RGB(0x91EE63), RGB(0x7A63EE),
+                 RGB(0xEEBF63), RGB(0x63D7EE), RGB(0xEE6391), RGB(0x63EE7A), RGB(0xBF63EE),
+                 RGB(0xD7EE63), RGB(0x6391EE)},
+    },
+    [LAY_THEME_LIGHT] = {
+        .bg = RGB(0xFFFFFF), .fg = RGB(0x1A1A1A), .dim = RGB(0x6B6B6B), .life = RGB(0xC8C8C8),
+        .mark = {[LAY_MARK_RUNNING] = RGB(0x56B4E9), [LAY_MARK_RUNNABLE] = RGB(0x999999),
+                 [LAY_MARK_BLOCK_CHAN] = RGB(0xE69F00), [LAY_MARK_BLOCK_SYNC] = RGB(0xCC79A7),
+                 [LAY_MARK_SLEEP] = RGB(0x009E73), [LAY_MARK_SYSCALL] = RGB(0xF0E442),
+                 [LAY_MARK_BLOCK_OTHER] = RGB(0xB0B0B0)},
+        .gc = RGBA(0xD55E00, 64), .spawn = RGB(0x777777), .sync = RGB(0xCC79A7),
+        .chan = {RGB(0xBD2C0F), RGB(0x0FBD83), RGB(0xBD0FA0), RGB(0x49BD0F), RGB(0x2C0FBD),
+                 RGB(0xBD830F), RGB(0x0FA0BD), RGB(0xBD0F49), RGB(0x0FBD2C), RGB(0x830FBD),
+                 RGB(0xA0BD0F), RGB(0x0F49BD)},
+    },
+    [LAY_THEME_GOTRACE] = {
+        .bg = RGB(0x1D1F17), .fg = RGB(0xE6E6E6), .dim = RGB(0x8A8C80), .life = RGB(0x45483A),
+        .mark = {[LAY_MARK_RUNNING] = RGB(0xD4FF00), [LAY_MARK_RUNNABLE] = RGB(0x6C8200),
+                 [LAY_MARK_BLOCK_CHAN] = RGB(0xED0000), [LAY_MARK_BLOCK_SYNC] = RGB(0xED0000),
+                 [LAY_MARK_SLEEP] = RGB(0x6C8200), [LAY_MARK_SYSCALL] = RGB(0xED0000),
+                 [LAY_MARK_BLOCK_OTHER] = RGB(0xED0000)},
+        .gc = RGBA(0xD55E00, 64), .spawn = RGB(0x777777), .sync = RGB(0x00D6DD),
+        .chan = {RGB(0x00D6DD), RGB(0x00D6DD), RGB(0x00D6DD), RGB(0x00D6DD), RGB(0x00D6DD),
+                 RGB(0x00D6DD), RGB(0x00D6DD), RGB(0x00D6DD), RGB(0x00D6DD), RGB(0x00D6DD),
+                 RGB(0x00D6DD), RGB(0x00D6DD)},
+    },
+};
+
+static const char *const theme_names[LAY_THEME_COUNT] = {"dark", "light", "gotrace"};
+
+const lay_palette *lay_palette_get(lay_theme theme)
+{
+    return &themes[(unsigned)theme < LAY_THEME_COUNT ? theme : LAY_THEME_DARK];
+}
+
+bool lay_theme_parse(const char *name, lay_theme *out)
+{
+    for (int i = 0; i < LAY_THEME_COUNT; i++)
+        if (!strcmp(name, theme_names[i])) {
+            *out = (lay_theme)i;
+            return true;
+        }
+    return false;
+}
+
+const char *lay_theme_name(lay_theme theme)
+{
+    return theme_names[(unsigned)theme < LAY_THEME_COUNT ? theme : LAY_THEME_DARK];
+}
+
+lay_mark lay_mark_of(cs_state st, cs_reason r)
+{
+    switch (st) {
+    case CS_ST_RUNNING: return LAY_MARK_RUNNING;
+    case CS_ST_RUNNABLE: return LAY_MARK_RUNNABLE;
+    case CS_ST_SYSCALL: return LAY_MARK_SYSCALL;
+    case CS_ST_BLOCKED: break;
+    default: return LAY_MARK_NONE;
+    }
+    switch (r) {
+    case CS_R_CHAN_SEND: case CS_R_CHAN_RECV: case CS_R_SELECT: case CS_R_FOREVER:
+        return LAY_MARK_BLOCK_CHAN;
+    case CS_R_SYNC: case CS_R_COND: return LAY_MARK_BLOCK_SYNC;
+    case CS_R_SLEEP: return LAY_MARK_SLEEP;
+    case CS_R_NET: case CS_R_SYSCALL: return LAY_MARK_SYSCALL;
+    case CS_R_PREEMPTED: return LAY_MARK_RUNNABLE;
+    default: return LAY_MARK_BLOCK_OTHER;
+    }
+}
+
+const char *lay_mark_name(lay_mark k)
+{
+    static const char *const names[LAY_MARK_COUNT] = {
+        "not alive", "running", "runnable", "blocked on channel", "blocked on sync",
+        "sleeping", "syscall / network", "blocked (other)"};
+    return (unsigned)k < LAY_MARK_COUNT ? names[k] : "?";
+}
+
+/* Position before colour: running is the fat bar, waiting for a P and
+ * sleeping are hairlines, blocking sits between so it is seen but quiet. */
+float lay_mark_thickness(lay_mark k)
+{
+    static const float th[LAY_MARK_COUNT] = {0, 0.8f, 0.2f, 0.45f, 0.45f, 0.2f, 0.45f, 0.3f};
+    return (unsigned)k < LAY_MARK_COUNT ? th[k] : 0;
+}
+
+uint32_t lay_chan_hue(const cs_model *m, uint32_t chan)
+{
+    if (!chan || chan >= m->n_chans)
+        return 0;
+    const cs_chan *c = &m->chans[chan];
+    const char *a = cs_model_str(m, c->site_send), *b = cs_model_str(m, c->site_recv);
+    uint64_t h;
+    if (!a[0] && !b[0]) {
+        uint64_t key = c->rt_id ? c->rt_id : chan;
+        h = XXH3_64bits(&key, sizeof key);
+    } else { /* the NUL keeps "ab"+"c" apart from "a"+"bc" */
+        h = XXH3_64bits_withSeed(b, strlen(b), XXH3_64bits(a, strlen(a) + 1));
+    }
+    return (uint32_t)(h % LAY_CHAN_HUES);
+}
+
+lay_rgba lay_palette_chan(const lay_palette *p, const cs_model *m, uint32_t chan)
+{
+    return p->chan[lay_chan_hue(m, chan)];
+}
+
+void lay_rgba_hex(lay_rgba c, char out[8])
+{
+    snprintf(out, 8, "#%02x%02x%02x", c.r, c.g, c.b);
+}

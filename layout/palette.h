@@ -1,0 +1,66 @@
+/* layout/palette.h — chanscope's colours in one place (visual-design.md
+ * "Colour"): the dark, light and gotrace themes, the mark classes every
+ * picture draws (running, runnable, blocked on a channel, ...), and the
+ * 12-hue channel set picked by a stable hash of a channel's site pair.
+ * Shared by render/ (viewer, PNG) and export/ (SVG, DOT). Pure data: no GL.
+ *
+ * API
+ *   const lay_palette *lay_palette_get(lay_theme theme)       static storage, never NULL
+ *   bool lay_theme_parse(const char *name, lay_theme *out)    "dark" | "light" | "gotrace"
+ *   const char *lay_theme_name(lay_theme theme)
+ *   lay_mark lay_mark_of(cs_state st, cs_reason r)            which mark a span is drawn as
+ *   const char *lay_mark_name(lay_mark k)                     legend text, e.g. "blocked on channel"
+ *   float lay_mark_thickness(lay_mark k)                      bar height as a fraction of the lane
+ *   uint32_t lay_chan_hue(const cs_model *m, uint32_t chan)   0..LAY_CHAN_HUES-1, stable across runs
+ *   lay_rgba lay_palette_chan(const lay_palette *p, const cs_model *m, uint32_t chan)
+ *   void lay_rgba_hex(lay_rgba c, char out[8])                "#rrggbb"
+ */
+#ifndef LAY_PALETTE_H
+#define LAY_PALETTE_H
+
+#include "../core/model.h"
+
+#define LAY_CHAN_HUES 12
+
+typedef struct lay_rgba {
+    uint8_t r, g, b, a;
+} lay_rgba;
+
+typedef enum lay_theme { LAY_THEME_DARK = 0, LAY_THEME_LIGHT, LAY_THEME_GOTRACE, LAY_THEME_COUNT } lay_theme;
+
+/* What a span is drawn as. LAY_MARK_NONE = not alive (draw nothing). */
+typedef enum lay_mark {
+    LAY_MARK_NONE = 0,
+    LAY_MARK_RUNNING,
+    LAY_MARK_RUNNABLE,
+    LAY_MARK_BLOCK_CHAN,  /* send, receive, select, nil channel / select{} */
+    LAY_MARK_BLOCK_SYNC,  /* mutex, cond, WaitGroup */
+    LAY_MARK_SLEEP,       /* time.Sleep, timers */
+    LAY_MARK_SYSCALL,     /* in a syscall or waiting on the network */
+    LAY_MARK_BLOCK_OTHER, /* GC waits and anything unclassified */
+    LAY_MARK_COUNT
+} lay_mark;
+
+typedef struct lay_palette {
+    lay_rgba bg;          /* background */
+    lay_rgba fg;          /* text */
+    lay_rgba dim;         /* secondary text, axis, grid */
+    lay_rgba life;        /* the thin line over a goroutine's whole life */
+    lay_rgba mark[LAY_MARK_COUNT];
+    lay_rgba gc;          /* GC / STW band (alpha included) */
+    lay_rgba spawn;       /* parent -> child links */
+    lay_rgba sync;        /* sync wake-up arrows */
+    lay_rgba chan[LAY_CHAN_HUES];
+} lay_palette;
+
+const lay_palette *lay_palette_get(lay_theme theme);
+bool lay_theme_parse(const char *name, lay_theme *out);
+const char *lay_theme_name(lay_theme theme);
+lay_mark lay_mark_of(cs_state st, cs_reason r);
+const char *lay_mark_name(lay_mark k);
+float lay_mark_thickness(lay_mark k);
+uint32_t lay_chan_hue(const cs_model *m, uint32_t chan);
+lay_rgba lay_palette_chan(const lay_palette *p, const cs_model *m, uint32_t chan);
+void lay_rgba_hex(lay_rgba c, char out[8]);
+
+#endif
