@@ -47,7 +47,7 @@ REL_CLI   := $(patsubst %.c,$(BUILD)/rel/%.o,$(CLI_SRCS))
 ASAN_CLI  := $(patsubst %.c,$(BUILD)/asan/%.o,$(CLI_SRCS))
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/asan/tests/%,$(TEST_SRCS))
 
-.PHONY: all deps test demo bench fuzz install clean
+.PHONY: all deps test demo bench fuzz fuzz-build fuzz-smoke install clean
 all: chanscope
 
 deps: $(STAMP)
@@ -94,8 +94,29 @@ $(BUILD)/gen/shaders.c: $(SHADERS) tools/embed.sh
 	@mkdir -p $(dir $@)
 	sh tools/embed.sh $(SHADERS) > $@.tmp && mv $@.tmp $@
 
-test: $(STAMP) chanscope $(BUILD)/asan/chanscope $(TEST_BINS)
+test: $(STAMP) chanscope $(BUILD)/asan/chanscope $(TEST_BINS) fuzz-build
 	@sh tests/run.sh $(BUILD)/asan $(TEST_BINS)
+
+# libFuzzer harnesses (clang): tests/fuzz/fuzz_*.c over the whole pipeline.
+FUZZ_SECONDS ?= 60
+FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -g -O1
+FUZZ_OBJS := $(patsubst %.c,$(BUILD)/fuzz/%.o,$(LIB_SRCS) $(GEN_SRCS:$(BUILD)/%=%))
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+$(BUILD)/fuzz/%.o: %.c | $(STAMP)
+	@mkdir -p $(dir $@)
+	@echo "CC fuzz $<"
+	@clang $(CSTD) -Wall $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
+$(BUILD)/fuzz/gen/%.o: $(BUILD)/gen/%.c | $(STAMP)
+	@mkdir -p $(dir $@)
+	@clang $(CSTD) $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_OBJS)
+	@echo "LD fuzz $@"
+	@clang $(CSTD) -Wall $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(PKG_LIBS)
+fuzz-build: $(STAMP) $(FUZZ_BINS)
+fuzz: fuzz-build
+	@sh tools/fuzz.sh $(BUILD)/fuzz $(FUZZ_SECONDS) keep
+fuzz-smoke: fuzz-build
+	@sh tools/fuzz.sh $(BUILD)/fuzz 5
 
 demo: chanscope
 	@sh tools/demo.sh
@@ -111,3 +132,4 @@ clean:
 	rm -rf $(BUILD)/rel $(BUILD)/asan $(BUILD)/gen chanscope
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+.SECONDARY:

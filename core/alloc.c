@@ -73,6 +73,7 @@ void cs_free(void *p)
 
 size_t cs_alloc_current(void) { return atomic_load(&cur_bytes); }
 size_t cs_alloc_peak(void) { return atomic_load(&peak_bytes); }
+void cs_alloc_peak_reset(void) { atomic_store(&peak_bytes, atomic_load(&cur_bytes)); }
 
 bool cs_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem, cs_err *err)
 {

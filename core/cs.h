@@ -4,7 +4,7 @@
  * API
  *   CS_FAIL(err, code, off, fmt, ...)   fill *err (records __LINE__), evaluate to false
  *   void *cs_alloc(size_t n) / cs_calloc(n, sz) / cs_realloc(p, n) / cs_free(p)
- *   size_t cs_alloc_peak(void) / cs_alloc_current(void)
+ *   size_t cs_alloc_peak(void) / cs_alloc_current(void) / void cs_alloc_peak_reset(void)
  *   bool cs_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem, cs_err *err)
  *   typedef size_t cs_write_fn(void *ctx, const void *data, size_t n)
  *
@@ -60,6 +60,7 @@ void *cs_realloc(void *p, size_t n);
 void cs_free(void *p);
 size_t cs_alloc_current(void);
 size_t cs_alloc_peak(void);
+void cs_alloc_peak_reset(void); /* peak := current, to measure one operation */
 
 /* Makes room for `need` elements of `elem` bytes in *arr (capacity *cap),
  * doubling. May reallocate *arr: pointers into it are invalid afterwards.
