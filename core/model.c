@@ -31,6 +31,7 @@ void cs_model_deinit(cs_model *m)
     cs_free(m->chans);
     cs_free(m->ranges);
     cs_free(m->logs);
+    cs_free(m->rtmsgs);
     memset(m, 0, sizeof *m);
 }
 

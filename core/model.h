@@ -12,7 +12,7 @@
  * the reader's absolute timestamps. CS_T_NONE marks "unknown/never".
  *
  * Sizes: a span costs 18 bytes (t0, t1, state, reason), an edge 40, a message
- * 48, a frame 24 (+4 per stack-frame reference).
+ * 48, a frame 24 (+4 per stack-frame reference), a patched-runtime event 48.
  *
  * API
  *   void cs_model_init(cs_model *m) / cs_model_deinit(cs_model *m)
@@ -169,6 +169,19 @@ typedef struct cs_range {
     uint8_t pad[7];
 } cs_range;
 
+/* A gotrace patched-runtime channel event (go-trace-format.md §7): GoSend or
+ * GoRecv with the runtime's event id, channel id and value, in event order.
+ * Pairing them into cs_msg is decode/chan_*.c's job. */
+typedef struct cs_rtmsg {
+    int64_t ts;
+    uint64_t eid;         /* event id pairing a send with its receive (222/333: see §7) */
+    uint64_t cid;         /* channel id from makechan */
+    uint64_t val;         /* first word of the element */
+    uint64_t goid;        /* goroutine that sent or received (Go's id) */
+    uint8_t is_recv;      /* 0 GoSend, 1 GoRecv */
+    uint8_t pad[7];
+} cs_rtmsg;
+
 /* trace.Log(ctx, category, message) */
 typedef struct cs_log {
     int64_t ts;
@@ -213,6 +226,8 @@ typedef struct cs_model {
     cs_chan *chans;  uint32_t n_chans, cap_chans;   /* chans[0] reserved */
     cs_range *ranges; uint32_t n_ranges, cap_ranges;
     cs_log *logs;    uint32_t n_logs, cap_logs;
+    cs_rtmsg *rtmsgs; uint32_t n_rtmsgs, cap_rtmsgs; /* gotrace GoSend/GoRecv, event order */
+    uint64_t n_cpu_samples; /* CPU profile samples in the trace */
 
     /* a warning for the user, e.g. "showing the good prefix: ..." ("" none) */
     char warning[200];
@@ -221,6 +236,7 @@ typedef struct cs_model {
 _Static_assert(sizeof(cs_edge) == 40, "cs_edge layout");
 _Static_assert(sizeof(cs_msg) == 48, "cs_msg layout");
 _Static_assert(sizeof(cs_frame) == 24, "cs_frame layout");
+_Static_assert(sizeof(cs_rtmsg) == 48, "cs_rtmsg layout");
 
 void cs_model_init(cs_model *m);
 void cs_model_deinit(cs_model *m);
