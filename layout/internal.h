@@ -1,0 +1,25 @@
+/* layout/internal.h — what files of layout/ share and nobody else uses: the
+ * spawn tree (children lists sorted by creation time, and its depth-first
+ * order), used by lanes.c and tree.c.
+ *
+ * API
+ *   bool lay__spawn_build(const cs_model *m, lay__spawn *out, cs_err *err)   free with lay__spawn_deinit
+ *   void lay__spawn_deinit(lay__spawn *s)
+ */
+#ifndef LAY_INTERNAL_H
+#define LAY_INTERNAL_H
+
+#include "../core/model.h"
+
+typedef struct lay__spawn {
+    uint32_t *child;      /* children of g i: child[first[i] .. first[i+1]), by (create_ns, goid) */
+    uint32_t *first;      /* n_g + 1 entries; index 0 holds the roots */
+    uint32_t *order;      /* all goroutines 1..n_g-1 in depth-first order (n_g - 1 entries) */
+    uint32_t *depth;      /* per goroutine: 0 for roots */
+    uint32_t n;           /* n_g - 1 */
+} lay__spawn;
+
+bool lay__spawn_build(const cs_model *m, lay__spawn *out, cs_err *err);
+void lay__spawn_deinit(lay__spawn *s);
+
+#endif

@@ -1,0 +1,57 @@
+/* layout/lanes.h — the 2D lanes view: one horizontal lane per goroutine,
+ * ordered as a depth-first walk of the spawn tree (children directly under
+ * their parent, siblings and roots by creation time, then goroutine id), so
+ * the order is the same in every run.
+ *   compact        lanes are reused after a goroutine ends: goroutines taken
+ *                  in creation order get the lowest lane free at their
+ *                  creation (a lane is free strictly after its last
+ *                  goroutine's end), so two goroutines never share a lane
+ *                  while both are alive.
+ *   show_system    include CS_G_SYSTEM goroutines (hidden by default; their
+ *                  children still get lanes, placed where the parent was).
+ *   height_px      when lanes would be thinner than min_lane_px (default 3)
+ *                  in this height, goroutines are collapsed into one lane per
+ *                  entry function (lay_lanes.collapsed); 0 = never collapse.
+ * Labels: "G17 main.worker" (function without its package path when no other
+ * function shortens to the same text); compact lanes that hold more than one
+ * goroutine add " +N"; collapsed lanes read "main.worker ×1000".
+ *
+ * API
+ *   bool lay_lanes_build(const cs_model *m, const lay_lanes_desc *d, lay_lanes *out, cs_err *err)
+ *       out is overwritten; free with lay_lanes_deinit (also after a failure).
+ *   void lay_lanes_deinit(lay_lanes *l)
+ *   const char *lay_lanes_label(const lay_lanes *l, uint32_t lane)
+ *   const char *lay_short_name(const char *func)     pointer into func after the last '/'
+ */
+#ifndef LAY_LANES_H
+#define LAY_LANES_H
+
+#include "../core/model.h"
+
+#define LAY_NO_LANE UINT32_MAX
+
+typedef struct lay_lanes_desc {
+    bool compact;
+    bool show_system;
+    double height_px;
+    double min_lane_px;
+} lay_lanes_desc;
+
+typedef struct lay_lanes {
+    uint32_t *lane_of_g;  /* per model goroutine index: lane, or LAY_NO_LANE when hidden */
+    uint32_t *lane_g;     /* per lane: its first goroutine (model index) */
+    uint32_t *lane_n;     /* per lane: how many goroutines it holds */
+    uint32_t n_lanes;
+    uint32_t n_shown;     /* goroutines with a lane */
+    uint32_t n_total;     /* goroutines in the model (m->n_g - 1) */
+    bool collapsed;       /* lanes are entry-function groups */
+    char *label_bytes;    /* label of lane i at label_bytes + label_off[i] */
+    uint32_t *label_off;
+} lay_lanes;
+
+bool lay_lanes_build(const cs_model *m, const lay_lanes_desc *d, lay_lanes *out, cs_err *err);
+void lay_lanes_deinit(lay_lanes *l);
+const char *lay_lanes_label(const lay_lanes *l, uint32_t lane);
+const char *lay_short_name(const char *func);
+
+#endif

@@ -1,0 +1,102 @@
+/* layout/spawn.c — the spawn tree of internal.h. Goroutines whose parent is
+ * unknown are roots. One sort by (parent, creation, goid) gives every
+ * children list at once, so the build is O(n log n); the walk is iterative
+ * (a chain of 100k goroutines must not overflow the C stack) and marks
+ * visited goroutines, so even a parent cycle in a corrupt model ends. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct skey {
+    uint32_t parent, idx;
+    int64_t create;
+    uint64_t goid;
+} skey;
+
+static int skey_cmp(const void *a, const void *b)
+{
+    const skey *x = a, *y = b;
+    if (x->parent != y->parent) return x->parent < y->parent ? -1 : 1;
+    if (x->create != y->create) return x->create < y->create ? -1 : 1;
+    if (x->goid != y->goid) return x->goid < y->goid ? -1 : 1;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Depth-first from each root in turn; `first` slots double as cursors. */
+static void walk(const cs_model *m, lay__spawn *s, uint32_t *stack, uint32_t *cursor,
+                 uint8_t *seen)
+{
+    uint32_t n_out = 0;
+    for (uint32_t pass = 0; pass < 2; pass++) {
+        for (uint32_t r = 1; r < m->n_g; r++) {
+            /* pass 0: real roots in creation order; pass 1: leftovers of cycles */
+            uint32_t root = pass == 0 ? (r - 1 < s->first[1] ? s->child[r - 1] : 0) : r;
+            if (!root || seen[root])
+                continue;
+            uint32_t sp = 0;
+            stack[sp++] = root;
+            seen[root] = 1;
+            s->depth[root] = 0;
+            s->order[n_out++] = root;
+            while (sp) {
+                uint32_t g = stack[sp - 1];
+                if (cursor[g] == s->first[g + 1]) {
+                    sp--;
+                    continue;
+                }
+                uint32_t c = s->child[cursor[g]++];
+                if (seen[c])
+                    continue;
+                seen[c] = 1;
+                s->depth[c] = s->depth[g] + 1;
+                s->order[n_out++] = c;
+                stack[sp++] = c;
+            }
+        }
+    }
+}
+
+bool lay__spawn_build(const cs_model *m, lay__spawn *out, cs_err *err)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t n = m->n_g ? m->n_g - 1 : 0;
+    out->n = n;
+    skey *k = cs_alloc((size_t)n * sizeof *k + 1);
+    uint32_t *stack = cs_alloc(((size_t)n + 1) * sizeof *stack);
+    uint32_t *cursor = cs_alloc(((size_t)n + 2) * sizeof *cursor);
+    uint8_t *seen = cs_calloc((size_t)n + 1, 1);
+    out->child = cs_alloc((size_t)n * sizeof *out->child + 1);
+    out->first = cs_calloc((size_t)n + 2, sizeof *out->first);
+    out->order = cs_alloc((size_t)n * sizeof *out->order + 1);
+    out->depth = cs_calloc((size_t)n + 1, sizeof *out->depth);
+    bool ok = k && stack && cursor && seen && out->child && out->first && out->order && out->depth;
+    if (ok) {
+        for (uint32_t i = 1; i <= n; i++) {
+            const cs_goroutine *g = &m->g[i];
+            uint32_t p = g->parent < m->n_g && g->parent != i ? g->parent : 0;
+            k[i - 1] = (skey){.parent = p, .idx = i, .create = g->create_ns, .goid = g->goid};
+        }
+        qsort(k, n, sizeof *k, skey_cmp);
+        for (uint32_t i = 0; i < n; i++) {
+            out->child[i] = k[i].idx;
+            out->first[k[i].parent + 1]++;
+        }
+        for (uint32_t i = 1; i <= n + 1; i++)
+            out->first[i] += out->first[i - 1];
+        memcpy(cursor, out->first, ((size_t)n + 2) * sizeof *cursor);
+        walk(m, out, stack, cursor, seen);
+    }
+    cs_free(k), cs_free(stack), cs_free(cursor), cs_free(seen);
+    if (!ok) {
+        lay__spawn_deinit(out);
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a spawn tree of %u", n);
+    }
+    return true;
+}
+
+void lay__spawn_deinit(lay__spawn *s)
+{
+    cs_free(s->child), cs_free(s->first), cs_free(s->order), cs_free(s->depth);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,171 @@
+/* tests/synth.h — small synthetic models built through the real model
+ * builder (core/build.h), for layout and export tests that must not depend on
+ * a decoder: a ping-pong, a producer feeding workers, and a spawn tree.
+ * Messages are added by hand the way the channel inference adds them.
+ *
+ * API (static inline; each fills an initialised-by-itself model, free with cs_model_deinit)
+ *   void sy_pingpong(cs_model *m, int rounds)
+ *   void sy_workers(cs_model *m, int workers, int jobs)
+ *   void sy_tree(cs_model *m, int fanout, int depth)   a root and fanout^1..depth descendants
+ */
+#ifndef TESTS_SYNTH_H
+#define TESTS_SYNTH_H
+
+#include "../core/build.h"
+
+#include <assert.h>
+#include <string.h>
+
+static inline cs_sid sy_str(cs_model *m, const char *s)
+{
+    cs_err err = {0};
+    return cs_model_intern(m, s, strlen(s), &err);
+}
+
+static inline void sy_begin(cs_model *m, cs_mb *mb)
+{
+    cs_err err = {0};
+    cs_model_init(m);
+    bool ok = cs_mb_init(mb, m, &err);
+    assert(ok);
+    (void)ok;
+    m->family = CS_FAM_V2;
+    m->version = 1025;
+}
+
+static inline void sy_go(cs_mb *mb, int64_t t, uint64_t goid, uint64_t parent, const char *fn)
+{
+    cs_err err = {0};
+    bool ok = cs_mb_create(mb, &(cs_mb_create_desc){.t = t, .goid = goid, .parent_goid = parent,
+                                                    .name = sy_str(mb->m, fn)}, &err);
+    assert(ok);
+    (void)ok;
+}
+
+static inline void sy_set(cs_mb *mb, int64_t t, uint64_t goid, cs_state st, cs_reason r)
+{
+    cs_err err = {0};
+    bool ok = cs_mb_set(mb, t, goid, st, r, 0, 0, &err);
+    assert(ok);
+    (void)ok;
+}
+
+static inline uint32_t sy_chan(cs_model *m, const char *snd, const char *rcv)
+{
+    cs_err err = {0};
+    bool ok = cs_grow((void **)&m->chans, &m->cap_chans, m->n_chans + 1, sizeof *m->chans, &err);
+    assert(ok);
+    (void)ok;
+    char name[256];
+    snprintf(name, sizeof name, "%s \u2192 %s", snd, rcv);
+    m->chans[m->n_chans] = (cs_chan){.name = sy_str(m, name), .site_send = sy_str(m, snd),
+                                     .site_recv = sy_str(m, rcv)};
+    return m->n_chans++;
+}
+
+static inline void sy_msg(cs_model *m, int64_t ts, int64_t tr, uint64_t from, uint64_t to,
+                          uint32_t chan)
+{
+    cs_err err = {0};
+    uint32_t s = 0, r = 0;
+    cs_model_g_find(m, from, &s);
+    cs_model_g_find(m, to, &r);
+    bool ok = cs_grow((void **)&m->msgs, &m->cap_msgs, m->n_msgs + 1, sizeof *m->msgs, &err);
+    assert(ok);
+    (void)ok;
+    m->msgs[m->n_msgs++] = (cs_msg){.t_send = ts, .t_recv = tr, .sender = s, .receiver = r,
+                                    .chan = chan};
+    m->chans[chan].count++;
+}
+
+static inline void sy_end(cs_model *m, cs_mb *mb, int64_t t_end)
+{
+    cs_err err = {0};
+    bool ok = cs_mb_finish(mb, t_end, &err);
+    assert(ok);
+    (void)ok;
+    cs_mb_deinit(mb);
+    m->t_first = 0;
+    m->t_last = t_end;
+}
+
+/* main (G1) starts G2 "main.player" and G3 "main.player"; a ball goes back
+ * and forth `rounds` times, 10 µs per hit; each waits blocked on receive. */
+static inline void sy_pingpong(cs_model *m, int rounds)
+{
+    cs_mb mb;
+    sy_begin(m, &mb);
+    sy_go(&mb, 0, 1, CS_NO_GOID, "main.main");
+    sy_set(&mb, 100, 1, CS_ST_RUNNING, 0);
+    sy_go(&mb, 1000, 2, 1, "main.player");
+    sy_go(&mb, 1500, 3, 1, "main.player");
+    sy_set(&mb, 2000, 1, CS_ST_BLOCKED, CS_R_SLEEP);
+    uint32_t ch = sy_chan(m, "main.player:23", "main.player:18");
+    int64_t t = 3000;
+    for (int i = 0; i < rounds; i++) {
+        uint64_t a = 2 + (i & 1), b = 3 - (i & 1);
+        sy_set(&mb, t, a, CS_ST_RUNNING, 0);
+        sy_set(&mb, t + 4000, a, CS_ST_BLOCKED, CS_R_CHAN_RECV);
+        sy_msg(m, t + 4000, t + 4000, a, b, ch);
+        t += 10000;
+    }
+    sy_set(&mb, t + 1000, 1, CS_ST_RUNNING, 0);
+    sy_set(&mb, t + 2000, 2, CS_ST_NONE, 0);
+    sy_set(&mb, t + 2000, 3, CS_ST_NONE, 0);
+    sy_end(m, &mb, t + 3000);
+}
+
+/* main (G1) produces `jobs` jobs for `workers` workers (G2..); a second
+ * channel carries the results back. */
+static inline void sy_workers(cs_model *m, int workers, int jobs)
+{
+    cs_mb mb;
+    sy_begin(m, &mb);
+    sy_go(&mb, 0, 1, CS_NO_GOID, "main.main");
+    sy_set(&mb, 10, 1, CS_ST_RUNNING, 0);
+    for (int w = 0; w < workers; w++) {
+        sy_go(&mb, 100 + 100 * w, 2 + (uint64_t)w, 1, "example.com/pool/work.worker");
+        sy_set(&mb, 2000 + 100 * w, 2 + (uint64_t)w, CS_ST_BLOCKED, CS_R_CHAN_RECV);
+    }
+    uint32_t jc = sy_chan(m, "main.main:30", "work.worker:12"), rc = sy_chan(m, "work.worker:15", "main.main:35");
+    int64_t t = 5000;
+    for (int j = 0; j < jobs; j++) {
+        uint64_t w = 2 + (uint64_t)(j % workers);
+        sy_msg(m, t, t + 200, 1, w, jc);
+        sy_set(&mb, t + 200, w, CS_ST_RUNNING, 0);
+        sy_set(&mb, t + 3000, w, CS_ST_BLOCKED, CS_R_CHAN_SEND);
+        sy_msg(m, t + 3000, t + 3500, w, 1, rc);
+        sy_set(&mb, t + 3500, w, CS_ST_BLOCKED, CS_R_CHAN_RECV);
+        t += 1000;
+    }
+    for (int w = 0; w < workers; w++)
+        sy_set(&mb, t + 5000, 2 + (uint64_t)w, CS_ST_NONE, 0);
+    sy_end(m, &mb, t + 6000);
+}
+
+/* A root spawns `fanout` children, each of which spawns `fanout`, `depth`
+ * levels deep; every goroutine runs 1 µs and ends. */
+static inline void sy_tree(cs_model *m, int fanout, int depth)
+{
+    cs_mb mb;
+    sy_begin(m, &mb);
+    sy_go(&mb, 0, 1, CS_NO_GOID, "main.main");
+    sy_set(&mb, 10, 1, CS_ST_RUNNING, 0);
+    uint64_t next = 2, level_first = 1, level_n = 1;
+    int64_t t = 100;
+    for (int d = 0; d < depth; d++) {
+        uint64_t first = next;
+        for (uint64_t p = level_first; p < level_first + level_n; p++)
+            for (int c = 0; c < fanout; c++, t += 50) {
+                sy_go(&mb, t, next, p, d ? "main.leaf" : "main.branch");
+                sy_set(&mb, t + 20, next, CS_ST_RUNNING, 0);
+                sy_set(&mb, t + 1020, next, CS_ST_NONE, 0);
+                next++;
+            }
+        level_first = first;
+        level_n *= (uint64_t)fanout;
+    }
+    sy_end(m, &mb, t + 2000);
+}
+
+#endif

@@ -1,0 +1,262 @@
+/* tests/test_layout.c — layout/: time axes (ticks nice, monotone, labelled
+ * from the trace start; gap folding compresses idle stretches), lanes
+ * (children under parents, compact reuse never overlaps, system goroutines
+ * hidden, labels), the 3D spawn tree (siblings never overlap), level of
+ * detail, and determinism. Synthetic models from tests/synth.h, plus the
+ * corpus traces when the decoders read them. */
+#include "testlib.h"
+#include "synth.h"
+
+#include "../layout/axis.h"
+#include "../layout/lanes.h"
+#include "../layout/palette.h"
+
+#include <math.h>
+
+/* A label reads "<number> <unit>" with a 1, 2 or 5 leading digit step. */
+static void axis_linear_ticks_are_nice_and_monotone(void **state)
+{
+    (void)state;
+    cs_model m;
+    sy_pingpong(&m, 40);
+    lay_axis a;
+    cs_err err = {0};
+    assert_true(lay_axis_build(&m, &(lay_axis_desc){0}, &a, &err));
+    lay_tick t[64];
+    uint32_t n = lay_axis_ticks(&a, 1000, 80, t, 64);
+    assert_true(n >= 4 && n <= 13);
+    assert_string_equal(t[0].label, "0");
+    int64_t step = t[1].t_ns - t[0].t_ns;
+    double lead = (double)step / pow(10, floor(log10((double)step)));
+    assert_true(fabs(lead - 1) < 1e-9 || fabs(lead - 2) < 1e-9 || fabs(lead - 5) < 1e-9);
+    for (uint32_t i = 1; i < n; i++) {
+        assert_true(t[i].x > t[i - 1].x);
+        assert_true((t[i].x - t[i - 1].x) * 1000 >= 80 - 1e-9);
+        assert_int_equal(t[i].t_ns - t[i - 1].t_ns, step);
+        assert_non_null(strstr(t[i].label, "µs"));
+    }
+    lay_axis_deinit(&a);
+    cs_model_deinit(&m);
+}
+
+static void axis_inverse_round_trips_in_every_mapping(void **state)
+{
+    (void)state;
+    cs_model m;
+    sy_workers(&m, 4, 30);
+    for (int k = LAY_AXIS_LINEAR; k <= LAY_AXIS_GAPS; k++) {
+        lay_axis a;
+        cs_err err = {0};
+        assert_true(lay_axis_build(&m, &(lay_axis_desc){.kind = (lay_axis_kind)k}, &a, &err));
+        double prev = -1;
+        for (int64_t t = m.t_first; t <= m.t_last; t += 997) {
+            double x = lay_axis_x(&a, t);
+            assert_true(x >= prev && x >= 0 && x <= 1);
+            prev = x;
+            int64_t back = lay_axis_t(&a, x);
+            assert_true(llabs(back - t) <= 2 + (int64_t)((double)(m.t_last - m.t_first) * 1e-9));
+        }
+        lay_tick ticks[64];
+        uint32_t n = lay_axis_ticks(&a, 800, 60, ticks, 64);
+        assert_true(n >= 3);
+        for (uint32_t i = 1; i < n; i++)
+            assert_true(ticks[i].x > ticks[i - 1].x && ticks[i].t_ns > ticks[i - 1].t_ns);
+        lay_axis_deinit(&a);
+    }
+    cs_model_deinit(&m);
+}
+
+static void axis_log_ticks_are_1_2_5_decades(void **state)
+{
+    (void)state;
+    cs_model m;
+    sy_pingpong(&m, 200);
+    lay_axis a;
+    cs_err err = {0};
+    assert_true(lay_axis_build(&m, &(lay_axis_desc){.kind = LAY_AXIS_LOG}, &a, &err));
+    lay_tick t[64];
+    uint32_t n = lay_axis_ticks(&a, 1000, 40, t, 64);
+    assert_true(n >= 5);
+    for (uint32_t i = 1; i < n; i++) {
+        double v = (double)(t[i].t_ns - m.t_first);
+        double lead = v / pow(10, floor(log10(v)));
+        assert_true(fabs(lead - 1) < 1e-9 || fabs(lead - 2) < 1e-9 || fabs(lead - 5) < 1e-9);
+    }
+    /* the first decade gets as much room as the last: early detail */
+    assert_true(lay_axis_x(&a, m.t_first + (m.t_last - m.t_first) / 100) > 0.3);
+    lay_axis_deinit(&a);
+    cs_model_deinit(&m);
+}
+
+/* Two bursts of ping-pong with 50 ms of nothing between: folded to 2 % of the
+ * axis, marked with its real length, and ticks on both sides. */
+static void axis_gap_folding_compresses_idle_stretches(void **state)
+{
+    (void)state;
+    cs_model m;
+    sy_pingpong(&m, 10);
+    int64_t idle0 = m.t_last, idle = 50000000;
+    uint32_t n0 = m.n_msgs;
+    for (uint32_t i = 0; i < n0; i++) /* copy the burst 50 ms later */
+        sy_msg(&m, m.msgs[i].t_send + idle0 + idle, m.msgs[i].t_recv + idle0 + idle,
+               m.g[m.msgs[i].sender].goid, m.g[m.msgs[i].receiver].goid, 1);
+    m.t_last = idle0 + idle + idle0;
+    lay_axis lin, gap;
+    cs_err err = {0};
+    assert_true(lay_axis_build(&m, &(lay_axis_desc){0}, &lin, &err));
+    assert_true(lay_axis_build(&m, &(lay_axis_desc){.kind = LAY_AXIS_GAPS}, &gap, &err));
+    assert_int_equal(gap.n_gaps, 1);
+    assert_true(gap.gaps[0].t1 - gap.gaps[0].t0 >= idle);
+    assert_true(fabs(gap.gaps[0].x1 - gap.gaps[0].x0 - 0.02) < 1e-9);
+    /* the first burst takes almost nothing linearly and about half when folded */
+    double burst_lin = lay_axis_x(&lin, idle0), burst_gap = lay_axis_x(&gap, idle0);
+    assert_true(burst_lin < 0.01);
+    assert_true(burst_gap > 0.4 && burst_gap < 0.6);
+    lay_tick t[64];
+    uint32_t n = lay_axis_ticks(&gap, 1000, 60, t, 64);
+    uint32_t before = 0, after = 0;
+    for (uint32_t i = 0; i < n; i++)
+        before += t[i].x < gap.gaps[0].x0, after += t[i].x > gap.gaps[0].x1;
+    assert_true(before >= 2 && after >= 2);
+    char buf[32];
+    lay_fmt_dur(gap.gaps[0].t1 - gap.gaps[0].t0, buf, sizeof buf);
+    assert_non_null(strstr(buf, "ms"));
+    lay_axis_deinit(&lin);
+    lay_axis_deinit(&gap);
+    cs_model_deinit(&m);
+}
+
+static void fmt_dur_uses_real_units(void **state)
+{
+    (void)state;
+    char b[32];
+    lay_fmt_dur(999, b, sizeof b), assert_string_equal(b, "999 ns");
+    lay_fmt_dur(1500, b, sizeof b), assert_string_equal(b, "1.5 µs");
+    lay_fmt_dur(20000000, b, sizeof b), assert_string_equal(b, "20 ms");
+    lay_fmt_dur(3250000000LL, b, sizeof b), assert_string_equal(b, "3.25 s");
+}
+
+/* In depth-first lane order every goroutine sits below its parent, and the
+ * whole subtree of a goroutine takes consecutive lanes right under it. */
+static void lanes_children_sit_under_parents(void **state)
+{
+    (void)state;
+    cs_model m;
+    sy_tree(&m, 3, 3);
+    lay_lanes l;
+    cs_err err = {0};
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){0}, &l, &err));
+    assert_int_equal(l.n_lanes, m.n_g - 1);
+    for (uint32_t g = 1; g < m.n_g; g++) {
+        uint32_t p = m.g[g].parent;
+        if (p)
+            assert_true(l.lane_of_g[g] > l.lane_of_g[p]);
+    }
+    /* subtree contiguity: between a goroutine and its child only descendants */
+    for (uint32_t g = 1; g < m.n_g; g++) {
+        uint32_t p = m.g[g].parent;
+        if (!p)
+            continue;
+        for (uint32_t lane = l.lane_of_g[p] + 1; lane < l.lane_of_g[g]; lane++) {
+            uint32_t h = l.lane_g[lane];
+            while (h && h != p)
+                h = m.g[h].parent;
+            assert_int_equal(h, p);
+        }
+    }
+    assert_string_equal(lay_lanes_label(&l, 0), "G1 main.main");
+    lay_lanes_deinit(&l);
+    cs_model_deinit(&m);
+}
+
+static void lanes_compact_reuse_never_overlaps(void **state)
+{
+    (void)state;
+    cs_model m;
+    sy_tree(&m, 6, 3); /* 258 short-lived goroutines */
+    lay_lanes l;
+    cs_err err = {0};
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.compact = true}, &l, &err));
+    assert_true(l.n_lanes < m.n_g / 4);
+    for (uint32_t a = 1; a < m.n_g; a++)
+        for (uint32_t b = a + 1; b < m.n_g; b++) {
+            if (l.lane_of_g[a] != l.lane_of_g[b])
+                continue;
+            const cs_goroutine *x = &m.g[a], *y = &m.g[b];
+            int64_t xe = x->end_ns == CS_T_NONE ? INT64_MAX : x->end_ns;
+            int64_t ye = y->end_ns == CS_T_NONE ? INT64_MAX : y->end_ns;
+            assert_true(xe < y->create_ns || ye < x->create_ns);
+        }
+    lay_lanes_deinit(&l);
+    cs_model_deinit(&m);
+}
+
+static void lanes_hide_system_and_shorten_names(void **state)
+{
+    (void)state;
+    cs_model m;
+    sy_workers(&m, 4, 8);
+    m.g[2].flags |= CS_G_SYSTEM;
+    lay_lanes l;
+    cs_err err = {0};
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){0}, &l, &err));
+    assert_int_equal(l.n_shown, 4);
+    assert_int_equal(l.lane_of_g[2], LAY_NO_LANE);
+    assert_string_equal(lay_lanes_label(&l, 1), "G3 work.worker");
+    lay_lanes_deinit(&l);
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.show_system = true}, &l, &err));
+    assert_int_equal(l.n_shown, 5);
+    lay_lanes_deinit(&l);
+    cs_model_deinit(&m);
+}
+
+static void lanes_collapse_by_function_when_thin(void **state)
+{
+    (void)state;
+    cs_model m;
+    sy_tree(&m, 10, 3); /* 1111 goroutines in 3 functions */
+    lay_lanes l;
+    cs_err err = {0};
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.height_px = 900}, &l, &err));
+    assert_true(l.collapsed);
+    assert_int_equal(l.n_lanes, 3);
+    assert_string_equal(lay_lanes_label(&l, 2), "main.leaf \u00d71100");
+    lay_lanes_deinit(&l);
+    cs_model_deinit(&m);
+}
+
+static void palette_channel_hue_is_stable(void **state)
+{
+    (void)state;
+    cs_model m;
+    sy_workers(&m, 2, 2);
+    uint32_t h1 = lay_chan_hue(&m, 1), h2 = lay_chan_hue(&m, 2);
+    assert_true(h1 < LAY_CHAN_HUES && h2 < LAY_CHAN_HUES);
+    cs_model m2;
+    sy_workers(&m2, 3, 5); /* same sites, different run: same hues */
+    assert_int_equal(lay_chan_hue(&m2, 1), h1);
+    assert_int_equal(lay_chan_hue(&m2, 2), h2);
+    char hex[8];
+    lay_rgba_hex(lay_palette_get(LAY_THEME_DARK)->mark[LAY_MARK_RUNNING], hex);
+    assert_string_equal(hex, "#56b4e9");
+    assert_int_equal(lay_mark_of(CS_ST_BLOCKED, CS_R_SELECT), LAY_MARK_BLOCK_CHAN);
+    cs_model_deinit(&m);
+    cs_model_deinit(&m2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(axis_linear_ticks_are_nice_and_monotone),
+        cmocka_unit_test(axis_inverse_round_trips_in_every_mapping),
+        cmocka_unit_test(axis_log_ticks_are_1_2_5_decades),
+        cmocka_unit_test(axis_gap_folding_compresses_idle_stretches),
+        cmocka_unit_test(fmt_dur_uses_real_units),
+        cmocka_unit_test(lanes_children_sit_under_parents),
+        cmocka_unit_test(lanes_compact_reuse_never_overlaps),
+        cmocka_unit_test(lanes_hide_system_and_shorten_names),
+        cmocka_unit_test(lanes_collapse_by_function_when_thin),
+        cmocka_unit_test(palette_channel_hue_is_stable),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
