@@ -105,6 +105,11 @@ typedef enum cs_edge_kind {
     CS_EK_COUNT
 } cs_edge_kind;
 
+/* cs_edge.flags */
+typedef enum cs_edge_flag {
+    CS_EF_DIR_GUESSED = 1u << 0, /* select woken by select: direction from site votes */
+} cs_edge_flag;
+
 /* One wake-up of a waiting goroutine (Waiting -> Runnable), in event order. */
 typedef struct cs_edge {
     int64_t ts;           /* time of the unblock */
@@ -116,7 +121,7 @@ typedef struct cs_edge {
     cs_sid reason_name;   /* Go's name: legacy "GoBlockRecv", 1.22+ "chan receive" */
     uint8_t reason;       /* cs_reason */
     uint8_t kind;         /* cs_edge_kind */
-    uint16_t flags;
+    uint16_t flags;       /* cs_edge_flag */
 } cs_edge;
 
 typedef enum cs_msg_kind {
@@ -125,7 +130,14 @@ typedef enum cs_msg_kind {
     CS_MK_COUNT
 } cs_msg_kind;
 
-/* One channel message (send -> receive), inferred or exact. */
+/* One channel message (send -> receive), inferred or exact, sorted by time
+ * (t_send, or t_recv when t_send is unknown). Inferred from a wake-up edge:
+ * t_send is when the value was offered (the sender's block time when the
+ * sender waited, else the unblock), t_recv when the receiver had it (the
+ * unblock when the receiver was running, else the receiver's next start).
+ * A close: t_send = the close, t_recv = the woken receiver's next start.
+ * Exact ones carry the times of their events. t_send is CS_T_NONE when the
+ * sender was already waiting when tracing started. */
 typedef struct cs_msg {
     int64_t t_send;
     int64_t t_recv;

@@ -14,6 +14,12 @@
  *       out must be cs_model_init'ed; stats may be NULL (not computed).
  *       On failure out holds whatever was built; cs_model_deinit it.
  *   const char *dec_version_name(int version)      "1.19" for 1019
+ *   bool dec_chan_build(cs_model *m, cs_err *err)
+ *       classifies every edge and builds messages and channels (§6–7);
+ *       dec_trace_load calls it once the family decoder has built a model.
+ *   size_t dec_chan_site(const cs_model *m, uint32_t stack, char *out, size_t cap)
+ *       code site of a channel operation in a stack, "func:file:line"
+ *       ("" when none); returns the length written.
  */
 #ifndef DEC_DECODE_H
 #define DEC_DECODE_H
@@ -59,6 +65,8 @@ bool dec_detect(const uint8_t *p, size_t n, int *version, cs_family *fam, cs_err
 bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out, cs_stats *stats,
                     cs_err *err);
 const char *dec_version_name(int version);
+bool dec_chan_build(cs_model *m, cs_err *err);
+size_t dec_chan_site(const cs_model *m, uint32_t stack, char *out, size_t cap);
 
 /* Family entry points, called by dec_trace_load after detection. */
 bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model *out,

@@ -64,7 +64,7 @@ bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out, cs_stats
     out->version = version;
     if (stats)
         stats->family = fam;
-    if (fam == CS_FAM_LEGACY)
-        return dec__legacy_load(d, f, version, out, stats, err);
-    return dec__v2_load(d, f, version, out, stats, err);
+    bool ok = fam == CS_FAM_LEGACY ? dec__legacy_load(d, f, version, out, stats, err)
+                                   : dec__v2_load(d, f, version, out, stats, err);
+    return ok && (d->no_model || dec_chan_build(out, err));
 }

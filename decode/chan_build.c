@@ -1,0 +1,46 @@
+/* decode/chan_build.c — dec_chan_build(): the channel-traffic pass over a
+ * finished model (go-trace-format.md §6–7). Classifies every wake-up edge,
+ * then collects messages: exact ones from patched-runtime events and from
+ * annotations first, inferred ones from wake-ups after, and sorts them by
+ * time. Called by dec_trace_load() once a family decoder built the model;
+ * it may be run again on the same model (it starts from no messages). */
+#include "chan.h"
+
+#include <stdlib.h>
+
+static int64_t msg_time(const cs_msg *x)
+{
+    return x->t_send != CS_T_NONE ? x->t_send : x->t_recv;
+}
+
+static int msg_cmp(const void *a, const void *b)
+{
+    const cs_msg *x = a, *y = b;
+    int64_t tx = msg_time(x), ty = msg_time(y);
+    if (tx != ty)
+        return tx < ty ? -1 : 1;
+    if (x->t_recv != y->t_recv)
+        return x->t_recv < y->t_recv ? -1 : 1;
+    if (x->edge != y->edge)
+        return x->edge < y->edge ? -1 : 1;
+    if (x->sender != y->sender)
+        return x->sender < y->sender ? -1 : 1;
+    return (x->receiver > y->receiver) - (x->receiver < y->receiver);
+}
+
+bool dec_chan_build(cs_model *m, cs_err *err)
+{
+    if (m->n_edges == 0 || m->n_chans == 0) /* no model was built */
+        return true;
+    m->n_msgs = 0;
+    m->n_chans = 1;
+    dec__chan_ctx c = {.m = m};
+    bool ok = dec__chan_classify(&c, err) && dec__chan_patched(&c, err) &&
+              dec__chan_annot(&c, err) && dec__chan_infer(&c, err);
+    cs_map_deinit(&c.site_of);
+    cs_map_deinit(&c.by_sites);
+    cs_map_deinit(&c.by_id);
+    if (ok && m->n_msgs > 1)
+        qsort(m->msgs, m->n_msgs, sizeof *m->msgs, msg_cmp);
+    return ok;
+}

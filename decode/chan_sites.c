@@ -1,0 +1,184 @@
+/* decode/chan_sites.c — reads the runtime's channel frames in a stack and
+ * names the code site of a channel operation (go-trace-format.md §6.1): the
+ * frame just below chansend1, chanrecv1/2 or selectgo, or for any other stack the
+ * first frame outside the runtime. A site is the string "func:file:line";
+ * logical channels are pairs of them (chan_infer.c). Also owns the lookup of
+ * cs_chan entries by site pair or by id, and appending messages. */
+#include "chan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* How deep to look for the channel function: 1.22+ unblock stacks may start
+ * with runtime frames such as systemstack_switch or traceLocker.* (§6.1). */
+#define SCAN_FRAMES 8
+
+static const struct {
+    const char *name;
+    dec__role role;
+} roles[] = {
+    {"runtime.chansend1", DEC_ROLE_SEND},    {"runtime.chansend", DEC_ROLE_SEND},
+    {"runtime.selectnbsend", DEC_ROLE_SEND}, {"reflect.chansend", DEC_ROLE_SEND},
+    {"reflect.chansend0", DEC_ROLE_SEND},    {"runtime.chanrecv1", DEC_ROLE_RECV},
+    {"runtime.chanrecv2", DEC_ROLE_RECV},    {"runtime.chanrecv", DEC_ROLE_RECV},
+    {"runtime.selectnbrecv", DEC_ROLE_RECV}, {"runtime.selectnbrecv2", DEC_ROLE_RECV},
+    {"reflect.chanrecv", DEC_ROLE_RECV},     {"runtime.selectgo", DEC_ROLE_SELECT},
+    {"reflect.rselect", DEC_ROLE_SELECT},    {"runtime.reflect_rselect", DEC_ROLE_SELECT},
+    {"runtime.closechan", DEC_ROLE_CLOSE},   {"reflect.chanclose", DEC_ROLE_CLOSE},
+    {"time.sendTime", DEC_ROLE_TIMER},
+};
+
+dec__role dec__chan_role(const char *func)
+{
+    if (func[0] != 'r' && func[0] != 't') /* runtime., reflect., time. */
+        return DEC_ROLE_NONE;
+    for (size_t i = 0; i < sizeof roles / sizeof *roles; i++)
+        if (!strcmp(func, roles[i].name))
+            return roles[i].role;
+    return DEC_ROLE_NONE;
+}
+
+static dec__role frame_role(const cs_model *m, const cs_frame *f)
+{
+    return dec__chan_role(cs_model_str(m, f->func));
+}
+
+/* A timer firing anywhere in the scanned frames wins: its send goes through
+ * selectnbsend/chansend, which would otherwise look like a user send. */
+dec__role dec__chan_stack_role(const cs_model *m, uint32_t stack)
+{
+    uint32_t n = cs_model_stack_len(m, stack);
+    dec__role first = DEC_ROLE_NONE;
+    for (uint32_t i = 0; i < n && i < SCAN_FRAMES; i++) {
+        dec__role r = frame_role(m, cs_model_stack_frame(m, stack, i));
+        if (r == DEC_ROLE_TIMER)
+            return r;
+        if (first == DEC_ROLE_NONE)
+            first = r;
+    }
+    return first;
+}
+
+static bool runtime_internal(const char *func)
+{
+    return !strncmp(func, "runtime.", 8) && strcmp(func, "runtime.main") != 0;
+}
+
+const cs_frame *dec__chan_site_frame(const cs_model *m, uint32_t stack)
+{
+    uint32_t n = cs_model_stack_len(m, stack), j = 0;
+    for (uint32_t i = 0; i < n && i < SCAN_FRAMES; i++) {
+        dec__role r = frame_role(m, cs_model_stack_frame(m, stack, i));
+        if (r != DEC_ROLE_NONE && r != DEC_ROLE_TIMER) {
+            j = i + 1;
+            break;
+        }
+    }
+    /* skip chains like chanrecv -> chanrecv1 and runtime plumbing */
+    while (j < n) {
+        const char *f = cs_model_str(m, cs_model_stack_frame(m, stack, j)->func);
+        if (dec__chan_role(f) == DEC_ROLE_NONE && !runtime_internal(f))
+            break;
+        j++;
+    }
+    if (j >= n)
+        return NULL;
+    const cs_frame *f = cs_model_stack_frame(m, stack, j);
+    return f->func ? f : NULL; /* unsymbolised (Go 1.5 without a binary): no site */
+}
+
+cs_sid dec__chan_frame_site(dec__chan_ctx *c, const cs_frame *f, cs_err *err)
+{
+    if (!f || !f->func)
+        return 0;
+    uint64_t key = (uint64_t)f->line << 32 | f->func;
+    uint32_t sid;
+    if (cs_map_get(&c->site_of, key, &sid))
+        return sid;
+    char buf[512];
+    int n = snprintf(buf, sizeof buf, "%s:%s:%u", cs_model_str(c->m, f->func),
+                     cs_model_str(c->m, f->file), f->line);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
+    sid = cs_model_intern(c->m, buf, len, err);
+    if (!sid || !cs_map_put(&c->site_of, key, sid, err))
+        return 0;
+    return sid;
+}
+
+cs_sid dec__chan_site(dec__chan_ctx *c, uint32_t stack, cs_err *err)
+{
+    return dec__chan_frame_site(c, dec__chan_site_frame(c->m, stack), err);
+}
+
+/* "main.player:/src/main.go:23" -> "main.player:23"; "" -> "?" */
+static size_t short_site(const char *site, char *out, size_t cap)
+{
+    const char *colon = strchr(site, ':'), *last = strrchr(site, ':');
+    int n = colon ? snprintf(out, cap, "%.*s%s", (int)(colon - site), site, last)
+                  : snprintf(out, cap, "%s", site[0] ? site : "?");
+    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+static uint32_t chan_new(cs_model *m, cs_sid name, cs_sid send, cs_sid recv, uint64_t id,
+                         cs_err *err)
+{
+    if (!cs_grow((void **)&m->chans, &m->cap_chans, m->n_chans + 1, sizeof *m->chans, err))
+        return 0;
+    m->chans[m->n_chans] = (cs_chan){.name = name, .site_send = send, .site_recv = recv, .rt_id = id};
+    return m->n_chans++;
+}
+
+cs_sid dec__chan_name(dec__chan_ctx *c, const char *prefix, cs_sid send, cs_sid recv, cs_err *err)
+{
+    char a[256], b[256], name[700];
+    short_site(cs_model_str(c->m, send), a, sizeof a);
+    short_site(cs_model_str(c->m, recv), b, sizeof b);
+    int n = snprintf(name, sizeof name, "%s%s \xe2\x86\x92 %s", prefix, a, b);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof name ? (size_t)n : sizeof name - 1;
+    return cs_model_intern(c->m, name, len, err);
+}
+
+uint32_t dec__chan_by_sites(dec__chan_ctx *c, cs_sid send, cs_sid recv, cs_err *err)
+{
+    uint64_t key = (uint64_t)send << 32 | recv;
+    uint32_t ci;
+    if (cs_map_get(&c->by_sites, key, &ci))
+        return ci;
+    cs_sid nm = dec__chan_name(c, "", send, recv, err);
+    if (!nm || !(ci = chan_new(c->m, nm, send, recv, 0, err)))
+        return 0;
+    return cs_map_put(&c->by_sites, key, ci, err) ? ci : 0;
+}
+
+uint32_t dec__chan_by_id(dec__chan_ctx *c, uint64_t rt_id, cs_sid name, cs_sid send, cs_sid recv,
+                         cs_err *err)
+{
+    uint32_t ci;
+    if (cs_map_get(&c->by_id, rt_id, &ci))
+        return ci;
+    if (!(ci = chan_new(c->m, name, send, recv, rt_id, err)))
+        return 0;
+    return cs_map_put(&c->by_id, rt_id, ci, err) ? ci : 0;
+}
+
+bool dec__chan_msg_add(cs_model *m, const cs_msg *msg, cs_err *err)
+{
+    if (!cs_grow((void **)&m->msgs, &m->cap_msgs, m->n_msgs + 1, sizeof *m->msgs, err))
+        return false;
+    m->msgs[m->n_msgs++] = *msg;
+    if (msg->chan)
+        m->chans[msg->chan].count++;
+    return true;
+}
+
+size_t dec_chan_site(const cs_model *m, uint32_t stack, char *out, size_t cap)
+{
+    const cs_frame *f = dec__chan_site_frame(m, stack);
+    if (cap == 0)
+        return 0;
+    out[0] = 0;
+    if (!f)
+        return 0;
+    int n = snprintf(out, cap, "%s:%s:%u", cs_model_str(m, f->func), cs_model_str(m, f->file), f->line);
+    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}

@@ -1,0 +1,420 @@
+/* tests/test_chan.c — channel traffic on models built through the builder:
+ * from the oracles' unblock lists of the corpus (Go's own reading of every
+ * wake-up, so the classifier is checked independently of our decoders), and
+ * small hand-built cases for select, close, nil stacks, goroutines blocked
+ * at trace start or still blocked at the end, timers and annotations. */
+#include "testlib.h"
+
+#include "../core/build.h"
+
+typedef struct tm {
+    cs_model m;
+    cs_mb mb;
+    cs_err err;
+} tm;
+
+static void tm_init(tm *t)
+{
+    memset(&t->err, 0, sizeof t->err);
+    cs_model_init(&t->m);
+    assert_true(cs_mb_init(&t->mb, &t->m, &t->err));
+}
+
+static void tm_deinit(tm *t)
+{
+    cs_mb_deinit(&t->mb);
+    cs_model_deinit(&t->m);
+}
+
+static cs_sid str(tm *t, const char *s)
+{
+    cs_sid id = cs_model_intern(&t->m, s, strlen(s), &t->err);
+    assert_int_equal(t->err.code, CS_OK);
+    return id;
+}
+
+/* A stack from "func:line" strings, innermost first, NULL-terminated. */
+static uint32_t stk(tm *t, ...)
+{
+    cs_frame f[16];
+    uint32_t n = 0;
+    va_list ap;
+    va_start(ap, t);
+    for (const char *s; (s = va_arg(ap, const char *)) && n < 16; n++) {
+        const char *colon = strrchr(s, ':');
+        size_t len = colon ? (size_t)(colon - s) : strlen(s);
+        f[n] = (cs_frame){.pc = 0x1000 + n, .func = cs_model_intern(&t->m, s, len, &t->err),
+                          .file = str(t, "/src/main.go"), .line = colon ? (uint32_t)atoi(colon + 1) : 0};
+    }
+    va_end(ap);
+    uint32_t id = cs_model_stack_add(&t->m, f, n, &t->err);
+    assert_int_equal(t->err.code, CS_OK);
+    return id;
+}
+
+static void blk(tm *t, int64_t ts, uint64_t g, cs_reason r, uint32_t stack)
+{
+    assert_true(cs_mb_set(&t->mb, ts, g, CS_ST_BLOCKED, r, str(t, cs_reason_name(r)), stack, &t->err));
+}
+
+static void run(tm *t, int64_t ts, uint64_t g)
+{
+    assert_true(cs_mb_set(&t->mb, ts, g, CS_ST_RUNNING, CS_R_NONE, 0, 0, &t->err));
+}
+
+static void unb(tm *t, int64_t ts, uint64_t from, uint64_t to, uint32_t stack)
+{
+    assert_true(cs_mb_unblock(&t->mb, ts, from, to, stack, &t->err));
+}
+
+static void fin(tm *t, int64_t end)
+{
+    assert_true(cs_mb_finish(&t->mb, end, &t->err));
+    assert_true(dec_chan_build(&t->m, &t->err));
+}
+
+static uint32_t gi(tm *t, uint64_t goid)
+{
+    uint32_t i = 0;
+    assert_true(cs_model_g_find(&t->m, goid, &i));
+    return i;
+}
+
+static uint32_t count_msgs(const cs_model *m, cs_msg_kind k)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->n_msgs; i++)
+        n += m->msgs[i].kind == k;
+    return n;
+}
+
+/* ---- oracle unblock lists -------------------------------------------- */
+
+static cs_reason reason_of(const char *go)
+{
+    static const struct { const char *name; cs_reason r; } map[] = {
+        {"GoBlockSend", CS_R_CHAN_SEND}, {"chan send", CS_R_CHAN_SEND},
+        {"GoBlockRecv", CS_R_CHAN_RECV}, {"chan receive", CS_R_CHAN_RECV},
+        {"GoBlockSelect", CS_R_SELECT},  {"select", CS_R_SELECT},
+        {"GoBlockSync", CS_R_SYNC},      {"sync", CS_R_SYNC},
+        {"GoBlockCond", CS_R_COND},      {"sync.(*Cond).Wait", CS_R_COND},
+        {"GoSleep", CS_R_SLEEP},         {"sleep", CS_R_SLEEP},
+        {"GoBlockNet", CS_R_NET},        {"network", CS_R_NET},
+        {"GoBlockGC", CS_R_GC},          {"GoBlock", CS_R_OTHER},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (!strcmp(go, map[i].name))
+            return map[i].r;
+    return go[0] ? CS_R_OTHER : CS_R_NONE;
+}
+
+static uint32_t oracle_stack(tm *t, json_t *frames)
+{
+    cs_frame f[32];
+    uint32_t n = 0;
+    json_t *v;
+    size_t i;
+    json_array_foreach(frames, i, v) {
+        if (n == 32)
+            break;
+        f[n++] = (cs_frame){.func = str(t, json_string_value(v)), .file = str(t, "x.go"), .line = 1};
+    }
+    return n ? cs_model_stack_add(&t->m, f, n, &t->err) : 0;
+}
+
+/* Builds a model whose only events are the oracle's unblocks: each woken
+ * goroutine blocks just before with the oracle's reason, and runs after. */
+static void oracle_model(tm *t, json_t *unblocks)
+{
+    tm_init(t);
+    json_t *u;
+    size_t i;
+    int64_t last = 0;
+    json_array_foreach(unblocks, i, u) {
+        int64_t ts = json_integer_value(json_object_get(u, "Ts"));
+        json_int_t from = json_integer_value(json_object_get(u, "From"));
+        uint64_t to = (uint64_t)json_integer_value(json_object_get(u, "To"));
+        const char *why = json_string_value(json_object_get(u, "Blocked"));
+        blk(t, ts - 1, to, reason_of(why ? why : ""), 0);
+        unb(t, ts, from > 0 ? (uint64_t)from : CS_NO_GOID, to, oracle_stack(t, json_object_get(u, "Stack")));
+        run(t, ts + 1, to);
+        last = ts + 2;
+    }
+    fin(t, last);
+}
+
+static int corpus_checked;
+
+static void check_oracle(const char *dir, const char *ver, const char *prog, const char *kind)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s/%s.truth.json", dir, ver, prog);
+    json_t *truth = tl_json(path);
+    snprintf(path, sizeof path, "%s/%s/%s.%s.json", dir, ver, prog, kind);
+    json_t *oracle = tl_json(path);
+    if (!truth || !oracle) {
+        json_decref(truth), json_decref(oracle);
+        return;
+    }
+    tm t;
+    oracle_model(&t, json_object_get(oracle, "unblocks"));
+    json_t *h = json_object_get(truth, "handoffs"), *cw = json_object_get(truth, "close_wakeups");
+    if (h) {
+        if (count_msgs(&t.m, CS_MK_SEND) != json_integer_value(h))
+            fail_msg("%s: %u send messages, truth says %lld handoffs", path,
+                     count_msgs(&t.m, CS_MK_SEND), (long long)json_integer_value(h));
+        for (uint32_t i = 0; i < t.m.n_msgs; i++)
+            assert_true(t.m.msgs[i].sender != t.m.msgs[i].receiver && t.m.msgs[i].exact == 0);
+    }
+    if (cw) { /* one close, every receiver woken by the same goroutine */
+        assert_int_equal(count_msgs(&t.m, CS_MK_CLOSE), json_integer_value(cw));
+        for (uint32_t i = 0; i < t.m.n_msgs; i++)
+            assert_int_equal(t.m.msgs[i].sender, t.m.msgs[0].sender);
+    }
+    corpus_checked++;
+    tm_deinit(&t);
+    json_decref(truth), json_decref(oracle);
+}
+
+static void oracle_unblocks_give_truth_handoffs(void **st)
+{
+    (void)st;
+    static const char *vers[] = {"go1.19", "go1.21", "go1.22", "go1.23", "go1.25"};
+    static const char *progs[] = {"pingpong", "selectmix", "fanin", "workers", "ring",
+                                  "spawnstorm", "closebcast"};
+    char shared[512];
+    const char *sh = tl_shared();
+    snprintf(shared, sizeof shared, "%s/corpus", sh ? sh : "");
+    const char *dirs[] = {"tests/data/corpus", sh ? shared : NULL};
+    corpus_checked = 0;
+    for (int d = 0; d < 2 && dirs[d]; d++)
+        for (size_t v = 0; v < 5; v++)
+            for (size_t p = 0; p < sizeof progs / sizeof *progs; p++) {
+                check_oracle(dirs[d], vers[v], progs[p], "oracle");
+                check_oracle(dirs[d], vers[v], progs[p], "legacy-oracle");
+            }
+    assert_true(corpus_checked > 0);
+}
+
+/* ---- hand-built cases ------------------------------------------------ */
+
+static void sender_waits_and_receiver_waits_give_truthful_times(void **st)
+{
+    (void)st;
+    tm t;
+    tm_init(&t);
+    run(&t, 10, 1), run(&t, 10, 2);
+    /* G1 sends first and parks; G2 receives at 50 and wakes it */
+    blk(&t, 20, 1, CS_R_CHAN_SEND, stk(&t, "runtime.chansend1", "main.producer:7", NULL));
+    unb(&t, 50, 2, 1, stk(&t, "runtime.chanrecv1", "main.consumer:12", NULL));
+    run(&t, 60, 1);
+    /* G2 receives next and parks at 70; G1 sends at 80; G2 runs at 95 */
+    blk(&t, 70, 2, CS_R_CHAN_RECV, stk(&t, "runtime.chanrecv1", "main.consumer:12", NULL));
+    unb(&t, 80, 1, 2, stk(&t, "runtime.chansend1", "main.producer:7", NULL));
+    run(&t, 95, 2);
+    fin(&t, 100);
+    assert_int_equal(t.m.edges[1].kind, CS_EK_RECV);
+    assert_int_equal(t.m.edges[2].kind, CS_EK_SEND);
+    assert_int_equal(t.m.n_msgs, 2);
+    const cs_msg *a = &t.m.msgs[0], *b = &t.m.msgs[1];
+    assert_int_equal(a->sender, gi(&t, 1)), assert_int_equal(a->receiver, gi(&t, 2));
+    assert_int_equal(a->t_send, 20), assert_int_equal(a->t_recv, 50);
+    assert_int_equal(b->sender, gi(&t, 1)), assert_int_equal(b->receiver, gi(&t, 2));
+    assert_int_equal(b->t_send, 80), assert_int_equal(b->t_recv, 95);
+    /* both hand-offs go from the same send statement to the same receive */
+    assert_int_equal(a->chan, b->chan);
+    assert_int_equal(t.m.n_chans, 2);
+    assert_string_equal(cs_model_str(&t.m, t.m.chans[a->chan].name),
+                        "main.producer:7 \xe2\x86\x92 main.consumer:12");
+    assert_string_equal(cs_model_str(&t.m, t.m.chans[a->chan].site_send), "main.producer:/src/main.go:7");
+    assert_int_equal(t.m.chans[a->chan].count, 2);
+    tm_deinit(&t);
+}
+
+static void select_cases_get_their_direction(void **st)
+{
+    (void)st;
+    tm t;
+    tm_init(&t);
+    uint32_t sel_a = stk(&t, "runtime.selectgo", "main.a:30", NULL);
+    /* G1 selects, G2's plain send completes it: select-send */
+    blk(&t, 10, 1, CS_R_SELECT, sel_a);
+    unb(&t, 20, 2, 1, stk(&t, "runtime.chansend1", "main.b:40", NULL));
+    run(&t, 21, 1);
+    /* G4 parks sending; G1's select receives from it: select-recv */
+    blk(&t, 22, 4, CS_R_CHAN_SEND, stk(&t, "runtime.chansend1", "main.d:60", NULL));
+    unb(&t, 25, 1, 4, sel_a);
+    /* G1 selects again, G3's select completes it: direction from votes (main.a receives) */
+    blk(&t, 30, 1, CS_R_SELECT, sel_a);
+    unb(&t, 40, 3, 1, stk(&t, "runtime.selectgo", "main.c:50", NULL));
+    run(&t, 41, 1);
+    fin(&t, 50);
+    assert_int_equal(t.m.edges[1].kind, CS_EK_SELECT_SEND);
+    assert_int_equal(t.m.edges[2].kind, CS_EK_SELECT_RECV);
+    assert_int_equal(t.m.edges[3].kind, CS_EK_SELECT_SEND);
+    assert_false(t.m.edges[1].flags & CS_EF_DIR_GUESSED);
+    assert_true(t.m.edges[3].flags & CS_EF_DIR_GUESSED);
+    assert_int_equal(count_msgs(&t.m, CS_MK_SEND), 3);
+    assert_int_equal(t.m.msgs[1].sender, gi(&t, 4));
+    assert_int_equal(t.m.msgs[1].receiver, gi(&t, 1));
+    assert_int_equal(t.m.msgs[2].sender, gi(&t, 3));
+    tm_deinit(&t);
+}
+
+static void close_wakes_every_receiver_from_one_site(void **st)
+{
+    (void)st;
+    tm t;
+    tm_init(&t);
+    uint32_t wait = stk(&t, "runtime.chanrecv1", "main.main.func1:20", NULL);
+    for (uint64_t g = 2; g < 6; g++)
+        blk(&t, (int64_t)g, g, CS_R_CHAN_RECV, wait);
+    blk(&t, 6, 6, CS_R_SELECT, stk(&t, "runtime.selectgo", "main.waiter:33", NULL));
+    uint32_t closer = stk(&t, "main.main:25", "runtime.main", NULL);
+    for (uint64_t g = 2; g < 7; g++)
+        unb(&t, 100 + (int64_t)g, 1, g, closer);
+    fin(&t, 200);
+    assert_int_equal(count_msgs(&t.m, CS_MK_CLOSE), 5);
+    assert_int_equal(count_msgs(&t.m, CS_MK_SEND), 0);
+    for (uint32_t i = 0; i < t.m.n_msgs; i++) {
+        assert_int_equal(t.m.msgs[i].sender, gi(&t, 1));
+        assert_int_equal(t.m.edges[t.m.msgs[i].edge].kind, CS_EK_CLOSE);
+    }
+    /* four receivers at one statement share a channel, the select another */
+    assert_int_equal(t.m.n_chans, 3);
+    tm_deinit(&t);
+}
+
+static void nil_stack_and_goroutineless_wakeups_make_no_messages(void **st)
+{
+    (void)st;
+    tm t;
+    tm_init(&t);
+    blk(&t, 1, 2, CS_R_CHAN_RECV, stk(&t, "runtime.chanrecv1", "main.r:5", NULL));
+    unb(&t, 2, 1, 2, 0);                 /* a goroutine, but no stack */
+    blk(&t, 3, 2, CS_R_SELECT, stk(&t, "runtime.selectgo", "main.r:9", NULL));
+    unb(&t, 4, CS_NO_GOID, 2, 0);       /* time.After firing from the scheduler */
+    blk(&t, 5, 2, CS_R_SLEEP, 0);
+    unb(&t, 6, CS_NO_GOID, 2, 0);
+    blk(&t, 7, 2, CS_R_CHAN_RECV, stk(&t, "runtime.chanrecv1", "main.r:5", NULL));
+    unb(&t, 8, 3, 2, stk(&t, "runtime.selectnbsend", "time.sendTime", "runtime.runOneTimer", NULL));
+    blk(&t, 9, 2, CS_R_SYNC, 0);
+    unb(&t, 10, 3, 2, stk(&t, "sync.(*Mutex).Unlock", "main.m:3", NULL));
+    blk(&t, 11, 2, CS_R_NET, 0);
+    unb(&t, 12, CS_NO_GOID, 2, 0);
+    fin(&t, 20);
+    static const uint8_t want[] = {0, CS_EK_OTHER, CS_EK_TIMER, CS_EK_TIMER, CS_EK_TIMER, CS_EK_SYNC, CS_EK_NET};
+    assert_int_equal(t.m.n_edges, 7);
+    for (uint32_t i = 1; i < 7; i++)
+        assert_int_equal(t.m.edges[i].kind, want[i]);
+    assert_int_equal(t.m.n_msgs, 0);
+    tm_deinit(&t);
+}
+
+static void goroutines_blocked_at_start_still_hand_off(void **st)
+{
+    (void)st;
+    tm t;
+    tm_init(&t);
+    /* G2 waited before tracing began, reason unknown (legacy GoWaiting) */
+    assert_true(cs_mb_create(&t.mb, &(cs_mb_create_desc){.t = 0, .goid = 2, .parent_goid = CS_NO_GOID,
+                                                          .state = CS_ST_BLOCKED, .at_start = true}, &t.err));
+    /* G3 waited sending, reason known (1.22+ status) */
+    assert_true(cs_mb_create(&t.mb, &(cs_mb_create_desc){.t = 0, .goid = 3, .parent_goid = CS_NO_GOID,
+                                                          .state = CS_ST_BLOCKED, .reason = CS_R_CHAN_SEND,
+                                                          .at_start = true}, &t.err));
+    run(&t, 1, 1);
+    unb(&t, 10, 1, 2, stk(&t, "runtime.chansend1", "main.main:8", NULL));
+    unb(&t, 20, 1, 3, stk(&t, "runtime.chanrecv2", "main.main:9", NULL));
+    fin(&t, 30);
+    assert_int_equal(t.m.edges[1].block_ts, CS_T_NONE);
+    assert_int_equal(t.m.edges[1].kind, CS_EK_SEND);
+    assert_int_equal(t.m.edges[2].kind, CS_EK_RECV);
+    assert_int_equal(t.m.n_msgs, 2);
+    /* G3's value was offered before the trace: unknown send time, sorted by receipt */
+    assert_int_equal(t.m.msgs[0].t_send, 10);
+    assert_int_equal(t.m.msgs[1].t_send, CS_T_NONE);
+    assert_int_equal(t.m.msgs[1].t_recv, 20);
+    assert_int_equal(t.m.msgs[1].sender, gi(&t, 3));
+    tm_deinit(&t);
+}
+
+static void goroutines_still_blocked_at_the_end_make_no_messages(void **st)
+{
+    (void)st;
+    tm t;
+    tm_init(&t);
+    run(&t, 1, 1), run(&t, 1, 2);
+    blk(&t, 5, 2, CS_R_CHAN_RECV, stk(&t, "runtime.chanrecv1", "main.r:5", NULL));
+    unb(&t, 6, 1, 2, stk(&t, "runtime.chansend1", "main.s:3", NULL));
+    blk(&t, 7, 2, CS_R_CHAN_RECV, stk(&t, "runtime.chanrecv1", "main.r:5", NULL));
+    blk(&t, 8, 1, CS_R_CHAN_SEND, stk(&t, "runtime.chansend1", "main.other:4", NULL));
+    fin(&t, 10);
+    assert_int_equal(t.m.n_msgs, 1);
+    assert_int_equal(t.m.msgs[0].t_recv, 6); /* never ran again: receipt = unblock */
+    const cs_goroutine *g2 = &t.m.g[gi(&t, 2)];
+    assert_int_equal(t.m.span_state[g2->span_first + g2->span_count - 1], CS_ST_BLOCKED);
+    assert_int_equal(t.m.span_t1[g2->span_first + g2->span_count - 1], 10);
+    tm_deinit(&t);
+}
+
+static void add_log(tm *t, int64_t ts, uint64_t g, const char *cat, const char *msg, uint32_t stack)
+{
+    cs_model *m = &t->m;
+    assert_true(cs_grow((void **)&m->logs, &m->cap_logs, m->n_logs + 1, sizeof *m->logs, &t->err));
+    m->logs[m->n_logs++] = (cs_log){.ts = ts, .g = cs_mb_g(&t->mb, g, &t->err), .category = str(t, cat),
+                                    .message = str(t, msg), .stack = stack};
+}
+
+static void annotations_pair_exactly_and_cover_inferred_handoffs(void **st)
+{
+    (void)st;
+    tm t;
+    tm_init(&t);
+    uint32_t ls = stk(&t, "chanscope/chanlog.Send", "main.prod:11", NULL);
+    uint32_t lr = stk(&t, "chanscope/chanlog.Recv", "main.cons:21", NULL);
+    run(&t, 1, 1), run(&t, 1, 2);
+    add_log(&t, 10, 1, "chan.send", "ch=0xc000010000 seq=0 val=hello world", ls);
+    add_log(&t, 12, 1, "chan.send", "ch=0xc000010000 seq=1 val=7", ls);
+    add_log(&t, 13, 1, "chan.other", "ch=0xc000010000 seq=1 val=x", ls);
+    /* the receive of seq 1 woke nobody; seq 0's receiver was parked */
+    blk(&t, 5, 2, CS_R_CHAN_RECV, stk(&t, "runtime.chanrecv1", "chanscope/chanlog.Recv", "main.cons:21", NULL));
+    unb(&t, 11, 1, 2, stk(&t, "runtime.chansend1", "chanscope/chanlog.Send", "main.prod:11", NULL));
+    run(&t, 14, 2);
+    add_log(&t, 15, 2, "chan.recv", "ch=0xc000010000 seq=0 val=hello world", lr);
+    add_log(&t, 16, 2, "chan.recv", "ch=0xc000010000 seq=1 val=7", lr);
+    add_log(&t, 17, 2, "chan.recv", "ch=0xc000010000 seq=9 val=never sent", lr);
+    add_log(&t, 18, 1, "chan.send", "garbage", ls);
+    fin(&t, 20);
+    assert_int_equal(t.m.n_msgs, 2);
+    assert_int_equal(t.m.edges[1].kind, CS_EK_SEND); /* the edge keeps its kind */
+    for (uint32_t i = 0; i < 2; i++) {
+        const cs_msg *x = &t.m.msgs[i];
+        assert_int_equal(x->exact, 1);
+        assert_int_equal(x->sender, gi(&t, 1));
+        assert_int_equal(x->receiver, gi(&t, 2));
+        assert_int_equal(x->chan, 1);
+    }
+    assert_string_equal(cs_model_str(&t.m, t.m.msgs[0].value), "hello world");
+    assert_string_equal(cs_model_str(&t.m, t.m.msgs[1].value), "7");
+    assert_int_equal(t.m.msgs[0].t_send, 10), assert_int_equal(t.m.msgs[0].t_recv, 15);
+    assert_int_equal(t.m.chans[1].rt_id, 0xc000010000ull);
+    assert_string_equal(cs_model_str(&t.m, t.m.chans[1].name),
+                        "0xc000010000: main.prod:11 \xe2\x86\x92 main.cons:21");
+    tm_deinit(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(oracle_unblocks_give_truth_handoffs),
+        cmocka_unit_test(sender_waits_and_receiver_waits_give_truthful_times),
+        cmocka_unit_test(select_cases_get_their_direction),
+        cmocka_unit_test(close_wakes_every_receiver_from_one_site),
+        cmocka_unit_test(nil_stack_and_goroutineless_wakeups_make_no_messages),
+        cmocka_unit_test(goroutines_blocked_at_start_still_hand_off),
+        cmocka_unit_test(goroutines_still_blocked_at_the_end_make_no_messages),
+        cmocka_unit_test(annotations_pair_exactly_and_cover_inferred_handoffs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
