@@ -404,6 +404,57 @@ static void annotations_pair_exactly_and_cover_inferred_handoffs(void **st)
     tm_deinit(&t);
 }
 
+static void add_rt(tm *t, int64_t ts, uint64_t g, int recv, uint64_t eid, uint64_t cid, uint64_t val)
+{
+    cs_model *m = &t->m;
+    assert_true(cs_mb_g(&t->mb, g, &t->err));
+    assert_true(cs_grow((void **)&m->rtmsgs, &m->cap_rtmsgs, m->n_rtmsgs + 1, sizeof *m->rtmsgs, &t->err));
+    m->rtmsgs[m->n_rtmsgs++] = (cs_rtmsg){.ts = ts, .eid = eid, .cid = cid, .val = val, .goid = g,
+                                          .is_recv = (uint8_t)recv};
+}
+
+static void patched_events_pair_newest_first_and_closes_stay_closes(void **st)
+{
+    (void)st;
+    tm t;
+    tm_init(&t);
+    run(&t, 1, 1), run(&t, 1, 2), run(&t, 1, 3);
+    add_rt(&t, 10, 1, 0, 7, 5, 100);  /* send eid 7 on chan 5 */
+    add_rt(&t, 11, 1, 0, 7, 5, 101);  /* same ids again (newest wins) */
+    add_rt(&t, 12, 2, 1, 7, 5, 101);
+    add_rt(&t, 13, 3, 1, 7, 5, 100);
+    add_rt(&t, 14, 1, 0, 8, 6, 42);   /* other channel */
+    add_rt(&t, 15, 2, 1, 8, 6, 42);
+    add_rt(&t, 16, 2, 1, 333, 6, 9);  /* from the buffer: unpaired */
+    blk(&t, 17, 3, CS_R_CHAN_RECV, 0);
+    unb(&t, 18, 1, 3, 0);             /* the close that woke G3 */
+    add_rt(&t, 19, 3, 1, 7, 5, 0);    /* stale id: close */
+    add_rt(&t, 20, 2, 1, 222, 5, 0);  /* closed and empty: close, nobody woke it */
+    /* an inferred hand-off is not added when the runtime reported every one */
+    blk(&t, 21, 2, CS_R_CHAN_RECV, stk(&t, "runtime.chanrecv1", "main.r:5", NULL));
+    unb(&t, 22, 1, 2, stk(&t, "runtime.chansend1", "main.s:3", NULL));
+    fin(&t, 30);
+    assert_int_equal(count_msgs(&t.m, CS_MK_SEND), 3);
+    assert_int_equal(count_msgs(&t.m, CS_MK_CLOSE), 2);
+    const cs_msg *x = t.m.msgs;
+    assert_int_equal(x[0].t_send, 10), assert_int_equal(x[0].t_recv, 13);
+    assert_int_equal(x[0].receiver, gi(&t, 3));
+    assert_string_equal(cs_model_str(&t.m, x[0].value), "100");
+    assert_int_equal(x[1].t_send, 11), assert_int_equal(x[1].t_recv, 12);
+    assert_string_equal(cs_model_str(&t.m, x[1].value), "101");
+    assert_int_equal(t.m.chans[x[1].chan].rt_id, 5);
+    assert_string_equal(cs_model_str(&t.m, t.m.chans[x[1].chan].name), "chan 5");
+    assert_int_equal(t.m.chans[x[2].chan].rt_id, 6);
+    assert_int_equal(x[3].kind, CS_MK_CLOSE);
+    assert_int_equal(x[3].sender, gi(&t, 1));
+    assert_int_equal(x[3].t_send, 18);
+    assert_int_equal(x[4].kind, CS_MK_CLOSE);   /* sorted by receipt: unknown send time */
+    assert_int_equal(x[4].sender, 0);
+    for (uint32_t i = 0; i < t.m.n_msgs; i++)
+        assert_int_equal(x[i].exact, 1);
+    tm_deinit(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,6 +466,7 @@ int main(void)
         cmocka_unit_test(goroutines_blocked_at_start_still_hand_off),
         cmocka_unit_test(goroutines_still_blocked_at_the_end_make_no_messages),
         cmocka_unit_test(annotations_pair_exactly_and_cover_inferred_handoffs),
+        cmocka_unit_test(patched_events_pair_newest_first_and_closes_stay_closes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
