@@ -10,6 +10,9 @@
  *   void cli_unload(cs_file *f, cs_model *m, cs_stats *s)
  *   bool cli_trace_opt(int opt, const char *arg, cli_trace_opts *o)   handles the shared options
  *   CLI_TRACE_LONGOPTS / CLI_TRACE_HELP                               their getopt_long entries and help text
+ *   void cli_json_str(FILE *f, const char *s)     a JSON string literal, escaped
+ *   void cli_json_time(FILE *f, int64_t t)        ns, or null for CS_T_NONE
+ *   void cli_csv_str(FILE *f, const char *s)      a quoted CSV field
  */
 #ifndef CLI_H
 #define CLI_H
@@ -21,6 +24,7 @@
 #include "../decode/decode.h"
 
 #include <getopt.h>
+#include <stdio.h>
 
 typedef struct cli_cmd {
     const char *name;
@@ -59,8 +63,13 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 bool cli_trace_opt(int opt, const char *arg, cli_trace_opts *o);
 bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err);
 void cli_unload(cs_file *f, cs_model *m, cs_stats *s);
+void cli_json_str(FILE *f, const char *s);
+void cli_json_time(FILE *f, int64_t t);
+void cli_csv_str(FILE *f, const char *s);
 
 /* Commands (one file each: cli/cmd_<name>.c). */
 int cli_cmd_info(int argc, char **argv);
+int cli_cmd_pairs(int argc, char **argv);
+int cli_cmd_edges(int argc, char **argv);
 
 #endif

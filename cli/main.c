@@ -12,6 +12,8 @@
 
 static const cli_cmd commands[] = {
     {"info", "format, version, size and counts of a trace", cli_cmd_info},
+    {"pairs", "channel messages: who sent what to whom, when, on which channel", cli_cmd_pairs},
+    {"edges", "every wake-up of a waiting goroutine, classified", cli_cmd_edges},
 };
 
 static void usage(FILE *to)
