@@ -1,0 +1,3 @@
+module chanscope/chanlog
+
+go 1.19
