@@ -12,7 +12,8 @@
  * never received, stay unpaired. The ch text is the channel's id: "0x..."
  * (a %p address) or a decimal number becomes cs_chan.rt_id, anything else
  * its hash. The channel is named "<ch>: send site → receive site" from the
- * first pair's log stacks (frames of runtime/trace and chanlog skipped). */
+ * first pair's log stacks (frames of runtime/trace and chanlog.Send/Recv
+ * skipped). */
 #include "chan.h"
 
 #include <stdlib.h>
@@ -72,10 +73,17 @@ static uint64_t pair_key(uint64_t id, uint64_t seq)
     return XXH3_64bits(k, sizeof k);
 }
 
+/* runtime/trace itself, and chanlog's Send/Recv wrappers (generic
+ * instantiations are named like "chanscope/chanlog.Send[...]"). */
 static bool helper_frame(const char *func)
 {
-    return !strncmp(func, "runtime/trace.", 14) || !strncmp(func, "chanlog.", 8) ||
-           strstr(func, "/chanlog.") != NULL;
+    if (!strncmp(func, "runtime/trace.", 14))
+        return true;
+    const char *p = strstr(func, "chanlog.");
+    if (!p || (p != func && p[-1] != '/'))
+        return false;
+    p += 8;
+    return (!strncmp(p, "Send", 4) || !strncmp(p, "Recv", 4)) && (p[4] == 0 || p[4] == '[');
 }
 
 static cs_sid log_site(dec__chan_ctx *c, uint32_t stack, cs_err *err)

@@ -371,7 +371,7 @@ static void annotations_pair_exactly_and_cover_inferred_handoffs(void **st)
     (void)st;
     tm t;
     tm_init(&t);
-    uint32_t ls = stk(&t, "chanscope/chanlog.Send", "main.prod:11", NULL);
+    uint32_t ls = stk(&t, "chanscope/chanlog.Send[...]", "main.prod:11", NULL);
     uint32_t lr = stk(&t, "chanscope/chanlog.Recv", "main.cons:21", NULL);
     run(&t, 1, 1), run(&t, 1, 2);
     add_log(&t, 10, 1, "chan.send", "ch=0xc000010000 seq=0 val=hello world", ls);
@@ -379,7 +379,7 @@ static void annotations_pair_exactly_and_cover_inferred_handoffs(void **st)
     add_log(&t, 13, 1, "chan.other", "ch=0xc000010000 seq=1 val=x", ls);
     /* the receive of seq 1 woke nobody; seq 0's receiver was parked */
     blk(&t, 5, 2, CS_R_CHAN_RECV, stk(&t, "runtime.chanrecv1", "chanscope/chanlog.Recv", "main.cons:21", NULL));
-    unb(&t, 11, 1, 2, stk(&t, "runtime.chansend1", "chanscope/chanlog.Send", "main.prod:11", NULL));
+    unb(&t, 11, 1, 2, stk(&t, "runtime.chansend1", "chanscope/chanlog.Send[...]", "main.prod:11", NULL));
     run(&t, 14, 2);
     add_log(&t, 15, 2, "chan.recv", "ch=0xc000010000 seq=0 val=hello world", lr);
     add_log(&t, 16, 2, "chan.recv", "ch=0xc000010000 seq=1 val=7", lr);
