@@ -71,5 +71,6 @@ void cli_csv_str(FILE *f, const char *s);
 int cli_cmd_info(int argc, char **argv);
 int cli_cmd_pairs(int argc, char **argv);
 int cli_cmd_edges(int argc, char **argv);
+int cli_cmd_svg(int argc, char **argv);
 
 #endif

@@ -14,6 +14,7 @@ static const cli_cmd commands[] = {
     {"info", "format, version, size and counts of a trace", cli_cmd_info},
     {"pairs", "channel messages: who sent what to whom, when, on which channel", cli_cmd_pairs},
     {"edges", "every wake-up of a waiting goroutine, classified", cli_cmd_edges},
+    {"svg", "draw lanes and channel arrows (or the graph) as SVG", cli_cmd_svg},
 };
 
 static void usage(FILE *to)

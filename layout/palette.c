@@ -122,6 +122,26 @@ uint32_t lay_chan_hue(const cs_model *m, uint32_t chan)
     return (uint32_t)(h % LAY_CHAN_HUES);
 }
 
+uint8_t *lay_chan_hue_table(const cs_model *m, cs_err *err)
+{
+    uint8_t *t = cs_calloc((size_t)m->n_chans + 1, 1);
+    if (!t) {
+        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u channel hues", m->n_chans);
+        return NULL;
+    }
+    uint32_t used = 0, n_used = 0; /* bit set of hues taken */
+    for (uint32_t c = 1; c < m->n_chans; c++) {
+        uint32_t h = lay_chan_hue(m, c);
+        if (n_used < LAY_CHAN_HUES)
+            while (used & (1u << h))
+                h = (h + 1) % LAY_CHAN_HUES;
+        n_used += !(used & (1u << h));
+        used |= 1u << h;
+        t[c] = (uint8_t)h;
+    }
+    return t;
+}
+
 lay_rgba lay_palette_chan(const lay_palette *p, const cs_model *m, uint32_t chan)
 {
     return p->chan[lay_chan_hue(m, chan)];

@@ -12,7 +12,12 @@
  *   const char *lay_mark_name(lay_mark k)                     legend text, e.g. "blocked on channel"
  *   float lay_mark_thickness(lay_mark k)                      bar height as a fraction of the lane
  *   uint32_t lay_chan_hue(const cs_model *m, uint32_t chan)   0..LAY_CHAN_HUES-1, stable across runs
- *   lay_rgba lay_palette_chan(const lay_palette *p, const cs_model *m, uint32_t chan)
+ *   uint8_t *lay_chan_hue_table(const cs_model *m, cs_err *err)
+ *       hue per channel (n_chans entries): the hash hue, moved to the next free hue
+ *       when an earlier channel (by index) has it and free hues remain, so up to
+ *       12 channels always differ. Free with cs_free; NULL on out of memory.
+ *   uint8_t *lay_chan_hue_table(const cs_model *m, cs_err *err);
+lay_rgba lay_palette_chan(const lay_palette *p, const cs_model *m, uint32_t chan)
  *   void lay_rgba_hex(lay_rgba c, char out[8])                "#rrggbb"
  */
 #ifndef LAY_PALETTE_H
@@ -60,6 +65,7 @@ lay_mark lay_mark_of(cs_state st, cs_reason r);
 const char *lay_mark_name(lay_mark k);
 float lay_mark_thickness(lay_mark k);
 uint32_t lay_chan_hue(const cs_model *m, uint32_t chan);
+uint8_t *lay_chan_hue_table(const cs_model *m, cs_err *err);
 lay_rgba lay_palette_chan(const lay_palette *p, const cs_model *m, uint32_t chan);
 void lay_rgba_hex(lay_rgba c, char out[8]);
 

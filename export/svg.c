@@ -1,0 +1,148 @@
+/* export/svg.c — the SVG document frame shared by both views: header with
+ * one arrowhead <marker> per colour (SVG 1.1 has no context-stroke), title
+ * (file name, Go version, duration), counts and legend; and the entry points
+ * of svg.h. */
+#include "svg_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void marker(exp__svg *s, const char *id, lay_rgba c)
+{
+    char hex[8];
+    lay_rgba_hex(c, hex);
+    exp__printf(s->w, "<marker id=\"%s\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
+                "markerUnits=\"userSpaceOnUse\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\">"
+                "<path d=\"M0,1 L10,5 L0,9 z\" fill=\"%s\"/></marker>\n", id, hex);
+}
+
+void exp__svg_open(exp__svg *s, double w, double h)
+{
+    char bg[8], id[16];
+    lay_rgba_hex(s->pal->bg, bg);
+    exp__printf(s->w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
+                "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+                "font-family=\"DejaVu Sans, Verdana, sans-serif\">\n<defs>\n", w, h, w, h);
+    for (int i = 0; i < LAY_CHAN_HUES; i++) {
+        snprintf(id, sizeof id, "h%d", i);
+        marker(s, id, s->pal->chan[i]);
+    }
+    marker(s, "hs", s->pal->spawn);
+    marker(s, "hy", s->pal->sync);
+    exp__printf(s->w, "</defs>\n<rect width=\"100%%\" height=\"100%%\" fill=\"%s\"/>\n", bg);
+}
+
+void exp__svg_title(exp__svg *s, const char *counts)
+{
+    char fg[8], dim[8], dur[32];
+    lay_rgba_hex(s->pal->fg, fg);
+    lay_rgba_hex(s->pal->dim, dim);
+    lay_fmt_dur(s->m->t_last - s->m->t_first, dur, sizeof dur);
+    exp__printf(s->w, "<text x=\"16\" y=\"24\" font-size=\"14\" font-weight=\"bold\" fill=\"%s\">", fg);
+    exp__xml(s->w, s->d->name ? s->d->name : "trace");
+    exp__printf(s->w, " \u00b7 Go 1.%d \u00b7 %s</text>\n", s->m->version % 1000, dur);
+    exp__printf(s->w, "<text x=\"16\" y=\"44\" font-size=\"12\" fill=\"%s\">", dim);
+    exp__xml(s->w, counts);
+    exp__puts(s->w, "</text>\n");
+}
+
+static double legend_item(exp__svg *s, double x, double y, const char *name, lay_rgba c,
+                          double th, const char *dash, const char *head)
+{
+    char hex[8], fg[8];
+    lay_rgba_hex(c, hex);
+    lay_rgba_hex(s->pal->fg, fg);
+    if (head)
+        exp__printf(s->w, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                    "stroke-width=\"1.5\"%s%s%s marker-end=\"url(#%s)\"/>\n",
+                    x, y, x + 22, y, hex, dash ? " stroke-dasharray=\"" : "", dash ? dash : "",
+                    dash ? "\"" : "", head);
+    else
+        exp__printf(s->w, "<rect x=\"%.1f\" y=\"%.1f\" width=\"22\" height=\"%.1f\" fill=\"%s\"/>\n",
+                    x, y - th / 2, th, hex);
+    exp__printf(s->w, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"%s\">%s</text>\n",
+                x + 28, y + 4, fg, name);
+    return x + 28 + 7.2 * (double)strlen(name) + 18;
+}
+
+double exp__svg_legend(exp__svg *s, double y)
+{
+    double x = 16;
+    for (int k = 1; k < LAY_MARK_COUNT; k++)
+        if (s->mark_used[k])
+            x = legend_item(s, x, y, lay_mark_name((lay_mark)k), s->pal->mark[k],
+                            14 * lay_mark_thickness((lay_mark)k), NULL, NULL);
+    char head[16];
+    snprintf(head, sizeof head, "h%u", s->hue[s->legend_chan]);
+    static const char *const names[LAY_ARROW_COUNT] = {"channel message", "close wake-up",
+                                                      "sync wake-up", "spawn"};
+    for (int k = 0; k < LAY_ARROW_COUNT; k++) {
+        if (!s->arrow_used[k])
+            continue;
+        if (x > s->width - 200)
+            x = 16, y += 20;
+        lay_rgba c = k == LAY_ARROW_SPAWN ? s->pal->spawn : k == LAY_ARROW_SYNC ? s->pal->sync
+                                                                                 : s->pal->chan[s->hue[s->legend_chan]];
+        x = legend_item(s, x, y, names[k], c, 0,
+                        k == LAY_ARROW_CLOSE ? "5 3" : k == LAY_ARROW_SYNC ? "1.5 2.5" : NULL,
+                        k == LAY_ARROW_SPAWN ? "hs" : k == LAY_ARROW_SYNC ? "hy" : head);
+    }
+    return y + 20;
+}
+
+void exp__svg_arrow_style(exp__svg *s, uint8_t kind, uint32_t chan, double width)
+{
+    char hex[8];
+    uint32_t hue = chan < s->m->n_chans ? s->hue[chan] : 0;
+    lay_rgba c = kind == LAY_ARROW_SPAWN ? s->pal->spawn
+               : kind == LAY_ARROW_SYNC  ? s->pal->sync
+                                         : s->pal->chan[hue];
+    lay_rgba_hex(c, hex);
+    exp__printf(s->w, " stroke=\"%s\" stroke-width=\"%.2f\" fill=\"none\"", hex, width);
+    if (kind == LAY_ARROW_CLOSE)
+        exp__puts(s->w, " stroke-dasharray=\"5 3\"");
+    else if (kind == LAY_ARROW_SYNC)
+        exp__puts(s->w, " stroke-dasharray=\"1.5 2.5\" stroke-opacity=\"0.8\"");
+    if (kind == LAY_ARROW_SPAWN)
+        exp__puts(s->w, " marker-end=\"url(#hs)\"");
+    else if (kind == LAY_ARROW_SYNC)
+        exp__puts(s->w, " marker-end=\"url(#hy)\"");
+    else
+        exp__printf(s->w, " marker-end=\"url(#h%u)\"", hue);
+}
+
+typedef struct svg_job {
+    const cs_model *m;
+    const exp_svg_desc *d;
+} svg_job;
+
+static bool body(cs_write_fn *fn, void *ctx, const void *arg, cs_err *err)
+{
+    const svg_job *j = arg;
+    return exp_svg_write_to(fn, ctx, j->m, j->d, err);
+}
+
+bool exp_svg_write_to(cs_write_fn *fn, void *ctx, const cs_model *m, const exp_svg_desc *d,
+                      cs_err *err)
+{
+    exp__w *w = cs_alloc(sizeof *w);
+    if (!w)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for the SVG writer");
+    exp__w_init(w, fn, ctx);
+    exp__svg s = {.w = w, .m = m, .d = d, .pal = lay_palette_get(d->theme),
+                  .width = d->width ? d->width : 1600};
+    s.hue = lay_chan_hue_table(m, err);
+    bool ok = s.hue && (d->layout == EXP_SVG_GRAPH ? exp__svg_graph(&s, err) : exp__svg_lanes(&s, err));
+    ok = exp__w_finish(w, err) && ok;
+    cs_free(s.hue);
+    cs_free(w);
+    return ok;
+}
+
+bool exp_svg_write(const char *path, const cs_model *m, const exp_svg_desc *d, cs_err *err)
+{
+    svg_job j = {m, d};
+    return exp__to_path(path, body, &j, err);
+}

@@ -1,0 +1,114 @@
+/* layout/lod.c — per-column span summaries of lod.h (bundles: bundle.c).
+ * Spans: goroutines are grouped by lane (counting sort); per lane, each span
+ * adds its coverage to a difference array per mark (partial columns at the
+ * two ends added directly), so a span's cost does not depend on how many
+ * columns it covers. */
+#include "lod.h"
+#include "palette.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Adds coverage [x0, x1) (in columns) to acc (per column) and its diff array. */
+static void cover(float *acc, float *diff, uint32_t cols, double x0, double x1)
+{
+    if (x1 <= x0)
+        return;
+    uint32_t c0 = (uint32_t)x0, c1 = (uint32_t)x1;
+    if (c0 >= cols) return;
+    if (c1 >= cols) c1 = cols - 1, x1 = cols;
+    if (c0 == c1) {
+        acc[c0] += (float)(x1 - x0);
+        return;
+    }
+    acc[c0] += (float)(c0 + 1 - x0);
+    acc[c1] += (float)(x1 - c1);
+    diff[c0 + 1] += 1; /* full columns c0+1 .. c1-1 */
+    diff[c1] -= 1;
+}
+
+static void lane_summary(const cs_model *m, const lay_axis *a, const uint32_t *gs, uint32_t ng,
+                         uint32_t cols, float *acc, float *diff, uint8_t *row, uint32_t *n_spans)
+{
+    memset(acc, 0, (size_t)cols * LAY_MARK_COUNT * sizeof *acc);
+    memset(diff, 0, ((size_t)cols + 1) * LAY_MARK_COUNT * sizeof *diff);
+    for (uint32_t k = 0; k < ng; k++) {
+        const cs_goroutine *g = &m->g[gs[k]];
+        for (uint32_t s = g->span_first; s < g->span_first + g->span_count; s++) {
+            if (m->span_t1[s] <= a->t0 || m->span_t0[s] >= a->t1)
+                continue;
+            lay_mark mk = lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
+            if (mk == LAY_MARK_NONE)
+                continue;
+            (*n_spans)++;
+            cover(acc + (size_t)mk * cols, diff + (size_t)mk * (cols + 1), cols,
+                  lay_axis_x(a, m->span_t0[s]) * cols, lay_axis_x(a, m->span_t1[s]) * cols);
+        }
+    }
+    for (uint32_t mk = 1; mk < LAY_MARK_COUNT; mk++) {
+        float run = 0, *ac = acc + (size_t)mk * cols, *df = diff + (size_t)mk * (cols + 1);
+        for (uint32_t c = 0; c < cols; c++)
+            run += df[c], ac[c] += run;
+    }
+    for (uint32_t c = 0; c < cols; c++) {
+        uint8_t best = LAY_MARK_NONE;
+        float bv = 0.05f; /* under 5 % of a pixel: nothing there */
+        for (uint32_t mk = 1; mk < LAY_MARK_COUNT; mk++)
+            if (acc[(size_t)mk * cols + c] > bv)
+                bv = acc[(size_t)mk * cols + c], best = (uint8_t)mk;
+        row[c] = best;
+    }
+}
+
+bool lay_lod_spans(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t lane0,
+                   uint32_t lane1, uint32_t cols, lay_lod *out, cs_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (lane1 > l->n_lanes) lane1 = l->n_lanes;
+    if (lane0 > lane1) lane0 = lane1;
+    uint32_t nl = lane1 - lane0;
+    out->lane0 = lane0, out->n_lanes = nl, out->n_cols = cols;
+    out->mark = cs_calloc((size_t)nl * cols + 1, 1);
+    out->n_spans = cs_calloc((size_t)nl + 1, sizeof *out->n_spans);
+    uint32_t *first = cs_calloc((size_t)nl + 1, sizeof *first);
+    uint32_t *gs = cs_alloc((size_t)m->n_g * sizeof *gs + 1);
+    float *acc = cs_alloc((size_t)cols * LAY_MARK_COUNT * sizeof *acc + 1);
+    float *diff = cs_alloc(((size_t)cols + 1) * LAY_MARK_COUNT * sizeof *diff);
+    bool ok = out->mark && out->n_spans && first && gs && acc && diff;
+    if (ok) { /* goroutines grouped by lane */
+        for (uint32_t g = 1; g < m->n_g; g++)
+            if (l->lane_of_g[g] >= lane0 && l->lane_of_g[g] < lane1)
+                first[l->lane_of_g[g] - lane0 + 1]++;
+        for (uint32_t i = 1; i <= nl; i++)
+            first[i] += first[i - 1];
+        for (uint32_t g = 1; g < m->n_g; g++)
+            if (l->lane_of_g[g] >= lane0 && l->lane_of_g[g] < lane1)
+                gs[first[l->lane_of_g[g] - lane0]++] = g;
+        for (uint32_t i = nl; i > 0; i--) /* undo the cursor shift */
+            first[i] = first[i - 1];
+        first[0] = 0;
+        for (uint32_t i = 0; i < nl; i++)
+            lane_summary(m, a, gs + first[i], first[i + 1] - first[i], cols, acc, diff,
+                         out->mark + (size_t)i * cols, &out->n_spans[i]);
+    }
+    cs_free(first), cs_free(gs), cs_free(acc), cs_free(diff);
+    if (!ok) {
+        lay_lod_deinit(out);
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory summarising %u lanes", nl);
+    }
+    return true;
+}
+
+uint8_t lay_lod_at(const lay_lod *d, uint32_t lane, uint32_t col)
+{
+    if (lane < d->lane0 || lane - d->lane0 >= d->n_lanes || col >= d->n_cols)
+        return LAY_MARK_NONE;
+    return d->mark[(size_t)(lane - d->lane0) * d->n_cols + col];
+}
+
+void lay_lod_deinit(lay_lod *d)
+{
+    cs_free(d->mark), cs_free(d->n_spans);
+    memset(d, 0, sizeof *d);
+}
