@@ -16,7 +16,8 @@
  *   cs_sid dec__chan_frame_site(dec__chan_ctx *c, const cs_frame *f, cs_err *err)
  *   cs_sid dec__chan_name(dec__chan_ctx *c, const char *prefix, cs_sid send, cs_sid recv, cs_err *err)
  *       "<prefix>main.player:23 → main.player:18"
- *   uint32_t dec__chan_by_sites(dec__chan_ctx *c, cs_sid send, cs_sid recv, cs_err *err)
+ *   uint32_t dec__chan_by_sites(dec__chan_ctx *c, cs_sid send, cs_sid recv, bool close, cs_err *err)
+ *       close: the send site is a close(), the name reads "close main.f:9 → main.g:4"
  *   uint32_t dec__chan_by_id(dec__chan_ctx *c, uint64_t rt_id, cs_sid name, cs_sid send,
  *                            cs_sid recv, cs_err *err)     found by id, or created with these
  *   bool dec__chan_msg_add(cs_model *m, const cs_msg *msg, cs_err *err)
@@ -45,6 +46,7 @@ typedef struct dec__chan_ctx {
     cs_model *m;
     cs_map site_of;   /* (line << 32 | func sid) -> site sid */
     cs_map by_sites;  /* (send site << 32 | recv site) -> chan index */
+    cs_map by_close;  /* (close site << 32 | recv site) -> chan index */
     cs_map by_id;     /* runtime / annotation channel id -> chan index */
     bool patched;     /* exact GoSend/GoRecv traffic present: no inference */
     uint32_t n_exact; /* exact messages so far (annotation windows for dedupe) */
@@ -56,7 +58,7 @@ const cs_frame *dec__chan_site_frame(const cs_model *m, uint32_t stack);
 cs_sid dec__chan_site(dec__chan_ctx *c, uint32_t stack, cs_err *err);
 cs_sid dec__chan_frame_site(dec__chan_ctx *c, const cs_frame *f, cs_err *err);
 cs_sid dec__chan_name(dec__chan_ctx *c, const char *prefix, cs_sid send, cs_sid recv, cs_err *err);
-uint32_t dec__chan_by_sites(dec__chan_ctx *c, cs_sid send, cs_sid recv, cs_err *err);
+uint32_t dec__chan_by_sites(dec__chan_ctx *c, cs_sid send, cs_sid recv, bool close, cs_err *err);
 uint32_t dec__chan_by_id(dec__chan_ctx *c, uint64_t rt_id, cs_sid name, cs_sid send, cs_sid recv,
                          cs_err *err);
 bool dec__chan_msg_add(cs_model *m, const cs_msg *msg, cs_err *err);

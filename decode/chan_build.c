@@ -39,6 +39,7 @@ bool dec_chan_build(cs_model *m, cs_err *err)
               dec__chan_annot(&c, err) && dec__chan_infer(&c, err);
     cs_map_deinit(&c.site_of);
     cs_map_deinit(&c.by_sites);
+    cs_map_deinit(&c.by_close);
     cs_map_deinit(&c.by_id);
     if (ok && m->n_msgs > 1)
         qsort(m->msgs, m->n_msgs, sizeof *m->msgs, msg_cmp);

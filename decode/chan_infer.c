@@ -111,7 +111,9 @@ static bool add(dec__chan_ctx *c, cs_msg *x, bool from_sent, cs_err *err)
     cs_sid s_from = dec__chan_site(c, e->stack, err), s_to = dec__chan_site(c, e->block_stack, err);
     if (err->code != CS_OK)
         return false;
-    x->chan = from_sent ? dec__chan_by_sites(c, s_from, s_to, err) : dec__chan_by_sites(c, s_to, s_from, err);
+    bool close = x->kind == CS_MK_CLOSE;
+    x->chan = from_sent ? dec__chan_by_sites(c, s_from, s_to, close, err)
+                        : dec__chan_by_sites(c, s_to, s_from, close, err);
     return x->chan && dec__chan_msg_add(c->m, x, err);
 }
 

@@ -138,16 +138,17 @@ cs_sid dec__chan_name(dec__chan_ctx *c, const char *prefix, cs_sid send, cs_sid 
     return cs_model_intern(c->m, name, len, err);
 }
 
-uint32_t dec__chan_by_sites(dec__chan_ctx *c, cs_sid send, cs_sid recv, cs_err *err)
+uint32_t dec__chan_by_sites(dec__chan_ctx *c, cs_sid send, cs_sid recv, bool close, cs_err *err)
 {
+    cs_map *by = close ? &c->by_close : &c->by_sites;
     uint64_t key = (uint64_t)send << 32 | recv;
     uint32_t ci;
-    if (cs_map_get(&c->by_sites, key, &ci))
+    if (cs_map_get(by, key, &ci))
         return ci;
-    cs_sid nm = dec__chan_name(c, "", send, recv, err);
+    cs_sid nm = dec__chan_name(c, close ? "close " : "", send, recv, err);
     if (!nm || !(ci = chan_new(c->m, nm, send, recv, 0, err)))
         return 0;
-    return cs_map_put(&c->by_sites, key, ci, err) ? ci : 0;
+    return cs_map_put(by, key, ci, err) ? ci : 0;
 }
 
 uint32_t dec__chan_by_id(dec__chan_ctx *c, uint64_t rt_id, cs_sid name, cs_sid send, cs_sid recv,

@@ -282,6 +282,8 @@ static void close_wakes_every_receiver_from_one_site(void **st)
     }
     /* four receivers at one statement share a channel, the select another */
     assert_int_equal(t.m.n_chans, 3);
+    assert_string_equal(cs_model_str(&t.m, t.m.chans[t.m.msgs[0].chan].name),
+                        "close main.main:25 \xe2\x86\x92 main.main.func1:20");
     tm_deinit(&t);
 }
 
