@@ -72,5 +72,6 @@ int cli_cmd_info(int argc, char **argv);
 int cli_cmd_pairs(int argc, char **argv);
 int cli_cmd_edges(int argc, char **argv);
 int cli_cmd_svg(int argc, char **argv);
+int cli_cmd_perfetto(int argc, char **argv);
 
 #endif

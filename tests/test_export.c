@@ -5,8 +5,10 @@
 #include "testlib.h"
 #include "synth.h"
 
+#include "../export/perfetto.h"
 #include "../export/svg.h"
 
+#include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -125,6 +127,59 @@ static void svg_failed_write_leaves_no_file(void **state)
     cs_model_deinit(&m);
 }
 
+/* Parses with jansson; one "s" and one "f" per message, on the sender's and
+ * receiver's threads at the send and receive times; threads are named. */
+static void perfetto_json_parses_and_has_flow_events(void **state)
+{
+    (void)state;
+    cs_model m;
+    sy_workers(&m, 4, 10);
+    cs_err err = {0};
+    membuf b = {0};
+    assert_true(exp_perfetto_write_to(mem_write, &b, &m, &(exp_perfetto_desc){.name = "w"}, &err));
+    json_error_t je;
+    json_t *root = json_loads(b.p, 0, &je);
+    assert_non_null(root);
+    json_t *ev = json_object_get(root, "traceEvents");
+    assert_true(json_is_array(ev));
+    size_t i, s_n = 0, f_n = 0, names = 0, slices = 0;
+    json_t *e;
+    json_array_foreach(ev, i, e) {
+        const char *ph = json_string_value(json_object_get(e, "ph"));
+        const char *cat = json_string_value(json_object_get(e, "cat"));
+        if (!strcmp(ph, "M") && !strcmp(json_string_value(json_object_get(e, "name")), "thread_name"))
+            names++;
+        if (!strcmp(ph, "X"))
+            slices++;
+        if (cat && !strcmp(cat, "chan")) {
+            json_int_t id = json_integer_value(json_object_get(e, "id"));
+            const cs_msg *g = &m.msgs[id - 1];
+            double t = json_real_value(json_object_get(e, "ts"));
+            json_int_t tid = json_integer_value(json_object_get(e, "tid"));
+            if (!strcmp(ph, "s")) {
+                s_n++;
+                assert_int_equal(tid, m.g[g->sender].goid);
+                assert_true(fabs(t - (double)(g->t_send - m.t_first) / 1000) < 1e-6);
+            } else {
+                f_n++;
+                assert_string_equal(ph, "f");
+                assert_string_equal(json_string_value(json_object_get(e, "bp")), "e");
+                assert_int_equal(tid, m.g[g->receiver].goid);
+                assert_true(fabs(t - (double)(g->t_recv - m.t_first) / 1000) < 1e-6);
+            }
+        }
+    }
+    assert_int_equal(s_n, m.n_msgs);
+    assert_int_equal(f_n, m.n_msgs);
+    assert_int_equal(names, 5 + 1); /* 5 goroutines and the GC track */
+    assert_true(slices >= 5);
+    json_decref(root);
+    free(b.p);
+    mkdir("build", 0755), mkdir(OUT_DIR, 0755);
+    assert_true(exp_perfetto_write(OUT_DIR "/workers-synth.json", &m, &(exp_perfetto_desc){0}, &err));
+    cs_model_deinit(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -132,6 +187,7 @@ int main(void)
         cmocka_unit_test(svg_of_workers_and_tree_in_every_theme_and_axis),
         cmocka_unit_test(svg_of_a_dense_trace_stays_bounded),
         cmocka_unit_test(svg_failed_write_leaves_no_file),
+        cmocka_unit_test(perfetto_json_parses_and_has_flow_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

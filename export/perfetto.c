@@ -1,0 +1,173 @@
+/* export/perfetto.c — Chrome trace-event JSON of perfetto.h, streamed event
+ * by event through the exporters' buffered writer (no DOM, so a million
+ * messages cost no memory). */
+#include "perfetto.h"
+#include "internal.h"
+#include "../layout/lanes.h"
+#include "../layout/palette.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+typedef struct pf {
+    exp__w *w;
+    const cs_model *m;
+    const lay_lanes *l;
+    bool first;           /* no comma before the first event */
+} pf;
+
+/* µs with three decimals: exact to the ns. */
+static void ts(pf *p, const char *key, int64_t t)
+{
+    int64_t r = t - p->m->t_first;
+    const char *sign = r < 0 ? "-" : "";
+    uint64_t a = r < 0 ? (uint64_t)(-(r + 1)) + 1 : (uint64_t)r;
+    exp__printf(p->w, ",\"%s\":%s%" PRIu64 ".%03u", key, sign, a / 1000, (unsigned)(a % 1000));
+}
+
+static void begin(pf *p, const char *ph, uint64_t tid)
+{
+    exp__printf(p->w, "%s\n{\"ph\":\"%s\",\"pid\":1,\"tid\":%" PRIu64, p->first ? "" : ",", ph, tid);
+    p->first = false;
+}
+
+static bool shown(const pf *p, uint32_t g)
+{
+    return g && g < p->m->n_g && p->l->lane_of_g[g] != LAY_NO_LANE;
+}
+
+static void threads(pf *p, const char *name)
+{
+    begin(p, "M", 0);
+    exp__puts(p->w, ",\"name\":\"process_name\",\"args\":{\"name\":");
+    exp__json_str(p->w, name);
+    exp__puts(p->w, "}}");
+    begin(p, "M", 0);
+    exp__puts(p->w, ",\"name\":\"thread_name\",\"args\":{\"name\":\"GC / stop-the-world\"}}");
+    for (uint32_t g = 1; g < p->m->n_g; g++) {
+        if (!shown(p, g))
+            continue;
+        uint64_t tid = p->m->g[g].goid;
+        begin(p, "M", tid);
+        exp__puts(p->w, ",\"name\":\"thread_name\",\"args\":{\"name\":");
+        exp__json_str(p->w, lay_lanes_label(p->l, p->l->lane_of_g[g]));
+        exp__puts(p->w, "}}");
+        begin(p, "M", tid);
+        exp__printf(p->w, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%u}}",
+                    p->l->lane_of_g[g] + 1);
+    }
+}
+
+static void slices(pf *p)
+{
+    const cs_model *m = p->m;
+    for (uint32_t g = 1; g < m->n_g; g++) {
+        if (!shown(p, g))
+            continue;
+        const cs_goroutine *gr = &m->g[g];
+        for (uint32_t s = gr->span_first; s < gr->span_first + gr->span_count; s++) {
+            lay_mark mk = lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
+            if (mk == LAY_MARK_NONE)
+                continue;
+            begin(p, "X", gr->goid);
+            ts(p, "ts", m->span_t0[s]);
+            int64_t d = m->span_t1[s] - m->span_t0[s];
+            exp__printf(p->w, ",\"dur\":%" PRId64 ".%03d,\"cat\":\"state\",\"name\":\"%s",
+                        d / 1000, (int)(d % 1000), cs_state_name((cs_state)m->span_state[s]));
+            if (m->span_reason[s])
+                exp__printf(p->w, ": %s", cs_reason_name((cs_reason)m->span_reason[s]));
+            exp__puts(p->w, "\"}");
+        }
+    }
+    for (uint32_t i = 0; i < m->n_ranges; i++) {
+        const cs_range *r = &m->ranges[i];
+        if (r->kind != CS_RK_GC && r->kind != CS_RK_STW)
+            continue;
+        begin(p, "X", 0);
+        ts(p, "ts", r->t0);
+        int64_t d = r->t1 - r->t0;
+        exp__printf(p->w, ",\"dur\":%" PRId64 ".%03d,\"cat\":\"gc\",\"name\":", d / 1000, (int)(d % 1000));
+        exp__json_str(p->w, r->kind == CS_RK_GC ? "GC" : cs_model_str(m, r->name)[0] ? cs_model_str(m, r->name) : "stop-the-world");
+        exp__puts(p->w, "}");
+    }
+}
+
+/* One flow arrow: "s" on the source thread, "f" binding to the enclosing
+ * slice on the destination thread. */
+static void flow(pf *p, uint64_t id, const char *cat, const char *name, uint32_t from, int64_t t0,
+                 uint32_t to, int64_t t1)
+{
+    for (int k = 0; k < 2; k++) {
+        begin(p, k ? "f" : "s", p->m->g[k ? to : from].goid);
+        ts(p, "ts", k ? t1 : t0);
+        exp__printf(p->w, ",\"id\":%" PRIu64 ",\"cat\":\"%s\",\"name\":", id, cat);
+        exp__json_str(p->w, name);
+        exp__puts(p->w, k ? ",\"bp\":\"e\"}" : "}");
+    }
+}
+
+static void flows(pf *p)
+{
+    const cs_model *m = p->m;
+    uint64_t id = 1;
+    for (uint32_t i = 0; i < m->n_msgs; i++, id++) {
+        const cs_msg *g = &m->msgs[i];
+        if (!shown(p, g->sender) || !shown(p, g->receiver) || g->t_send == CS_T_NONE)
+            continue;
+        const char *name = g->chan && g->chan < m->n_chans ? cs_model_str(m, m->chans[g->chan].name) : "";
+        flow(p, id, g->kind == CS_MK_CLOSE ? "close" : "chan", name[0] ? name : "channel",
+             g->sender, g->t_send, g->receiver, g->t_recv < g->t_send ? g->t_send : g->t_recv);
+    }
+    for (uint32_t g = 1; g < m->n_g; g++, id++)
+        if (shown(p, m->g[g].parent) && shown(p, g) && m->g[g].create_ns != CS_T_NONE)
+            flow(p, id, "spawn", "go", m->g[g].parent, m->g[g].create_ns, g, m->g[g].create_ns);
+    for (uint32_t i = 1; i < m->n_edges; i++, id++) {
+        const cs_edge *e = &m->edges[i];
+        if (e->kind == CS_EK_SYNC && shown(p, e->from) && shown(p, e->to))
+            flow(p, id, "sync", cs_model_str(m, e->reason_name), e->from, e->ts, e->to, e->ts);
+    }
+}
+
+typedef struct pf_job {
+    const cs_model *m;
+    const exp_perfetto_desc *d;
+} pf_job;
+
+static bool body(cs_write_fn *fn, void *ctx, const void *arg, cs_err *err)
+{
+    const pf_job *j = arg;
+    return exp_perfetto_write_to(fn, ctx, j->m, j->d, err);
+}
+
+bool exp_perfetto_write_to(cs_write_fn *fn, void *ctx, const cs_model *m,
+                           const exp_perfetto_desc *d, cs_err *err)
+{
+    lay_lanes l;
+    if (!lay_lanes_build(m, &(lay_lanes_desc){.show_system = !d->hide_system}, &l, err)) {
+        lay_lanes_deinit(&l);
+        return false;
+    }
+    exp__w *w = cs_alloc(sizeof *w);
+    if (!w) {
+        lay_lanes_deinit(&l);
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for the JSON writer");
+    }
+    exp__w_init(w, fn, ctx);
+    pf p = {.w = w, .m = m, .l = &l, .first = true};
+    exp__puts(w, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"chanscope\"},\"traceEvents\":[");
+    threads(&p, d->name ? d->name : "go trace");
+    slices(&p);
+    flows(&p);
+    exp__puts(w, "\n]}\n");
+    bool ok = exp__w_finish(w, err);
+    cs_free(w);
+    lay_lanes_deinit(&l);
+    return ok;
+}
+
+bool exp_perfetto_write(const char *path, const cs_model *m, const exp_perfetto_desc *d,
+                        cs_err *err)
+{
+    pf_job j = {m, d};
+    return exp__to_path(path, body, &j, err);
+}
