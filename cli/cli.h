@@ -73,5 +73,7 @@ int cli_cmd_pairs(int argc, char **argv);
 int cli_cmd_edges(int argc, char **argv);
 int cli_cmd_svg(int argc, char **argv);
 int cli_cmd_perfetto(int argc, char **argv);
+int cli_cmd_png(int argc, char **argv);
+int cli_cmd_view(int argc, char **argv);
 
 #endif

@@ -16,6 +16,8 @@ static const cli_cmd commands[] = {
     {"edges", "every wake-up of a waiting goroutine, classified", cli_cmd_edges},
     {"svg", "draw lanes and channel arrows (or the graph) as SVG", cli_cmd_svg},
     {"perfetto", "Chrome trace-event JSON with message flow arrows (Perfetto UI)", cli_cmd_perfetto},
+    {"png", "draw the trace to a PNG (or an animation) without a display", cli_cmd_png},
+    {"view", "open the trace in an interactive OpenGL window", cli_cmd_view},
 };
 
 static void usage(FILE *to)

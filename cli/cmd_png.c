@@ -1,0 +1,260 @@
+/* cli/cmd_png.c — `chanscope png TRACE -o OUT.png`: the viewer's renderer
+ * drawing offscreen through EGL (works with DISPLAY unset), 4x MSAA, written
+ * atomically. `--frames N` renders the playback as N numbered PNGs plus an
+ * animated GIF (giflib). */
+#include "cli.h"
+#include "../render/render.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: chanscope png [options] TRACE -o OUT.png\n\n"
+    "Draw the trace to a PNG without a display (EGL offscreen, 4x multisampled):\n"
+    "goroutine lanes with state bars, channel messages as arrows, spawn links,\n"
+    "labels, time axis, legend and title.\n\n"
+    "  -o, --output PATH     the PNG to write (required; written atomically)\n"
+    "      --layout L        lanes (default), tree (3D spawn tree) or graph\n"
+    "      --size WxH        image size in pixels (default 1920x1080)\n"
+    "      --at TIME         draw the playback at TIME (e.g. 1.5ms, 200us, 40%%):\n"
+    "                        lanes grow up to it, messages in flight are pulses\n"
+    "      --range FROM:TO   show only this time window (same units)\n"
+    "      --theme T         dark (default), light or gotrace\n"
+    "      --system          include runtime goroutines\n"
+    "      --filter TEXT     only goroutines whose function contains TEXT\n"
+    "      --frames N        animate: write N frames of the playback as OUT-0001.png ...\n"
+    "                        and an animated GIF OUT.gif (giflib, fixed 256-colour\n"
+    "                        palette; looping)\n"
+    "      --fps F           GIF frame rate (default 10)\n" CLI_TRACE_HELP
+    "  -h, --help            this help\n\n"
+    "TIME is nanoseconds from the trace start, with an optional unit (ns, us, ms, s)\n"
+    "or a percentage of the trace's duration.\n";
+
+typedef struct png_opts {
+    const char *out, *at, *range;
+    int w, h, frames, fps;
+    rnd_view view;
+} png_opts;
+
+/* "1.5ms", "200us", "40%", "1200" → ns from the trace start. */
+static bool parse_time(const char *s, int64_t dur, int64_t *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || v < 0)
+        return false;
+    double mul = 1;
+    if (!strcmp(end, "%"))
+        mul = (double)dur / 100.0;
+    else if (!strcmp(end, "s"))
+        mul = 1e9;
+    else if (!strcmp(end, "ms"))
+        mul = 1e6;
+    else if (!strcmp(end, "us") || !strcmp(end, "\xC2\xB5s"))
+        mul = 1e3;
+    else if (*end && strcmp(end, "ns"))
+        return false;
+    *out = (int64_t)(v * mul);
+    return true;
+}
+
+static int parse_enum(const char *arg, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(arg, names[i]))
+            return i;
+    return -1;
+}
+
+static const char *const layouts[] = {"lanes", "tree", "graph"};
+static const char *const themes[] = {"dark", "light", "gotrace"};
+
+enum { O_LAYOUT = 2000, O_SIZE, O_AT, O_RANGE, O_THEME, O_SYSTEM, O_FILTER, O_FRAMES, O_FPS };
+
+static int parse_args(int argc, char **argv, png_opts *p, cli_trace_opts *o)
+{
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'}, {"layout", required_argument, NULL, O_LAYOUT},
+        {"size", required_argument, NULL, O_SIZE}, {"at", required_argument, NULL, O_AT},
+        {"range", required_argument, NULL, O_RANGE}, {"theme", required_argument, NULL, O_THEME},
+        {"system", no_argument, NULL, O_SYSTEM}, {"filter", required_argument, NULL, O_FILTER},
+        {"frames", required_argument, NULL, O_FRAMES}, {"fps", required_argument, NULL, O_FPS},
+        {"help", no_argument, NULL, 'h'}, CLI_TRACE_LONGOPTS, {0}};
+    int c, v;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "ho:j:q", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h': fputs(help, stdout); return 0;
+        case 'o': p->out = optarg; break;
+        case O_LAYOUT:
+            if ((v = parse_enum(optarg, layouts, 3)) < 0)
+                return cli_usage("png", "--layout must be lanes, tree or graph");
+            p->view.layout = (rnd_layout)v;
+            break;
+        case O_THEME:
+            if ((v = parse_enum(optarg, themes, 3)) < 0)
+                return cli_usage("png", "--theme must be dark, light or gotrace");
+            p->view.theme = (rnd_theme)v;
+            break;
+        case O_SIZE:
+            if (sscanf(optarg, "%dx%d", &p->w, &p->h) != 2 || p->w < 16 || p->h < 16 || p->w > 16384 || p->h > 16384)
+                return cli_usage("png", "--size must be WxH, 16 to 16384 each");
+            break;
+        case O_AT: p->at = optarg; break;
+        case O_RANGE: p->range = optarg; break;
+        case O_SYSTEM: p->view.show_system = true; break;
+        case O_FILTER: snprintf(p->view.filter, sizeof p->view.filter, "%s", optarg); break;
+        case O_FRAMES:
+            if ((p->frames = atoi(optarg)) < 1 || p->frames > 10000)
+                return cli_usage("png", "--frames must be 1 to 10000");
+            break;
+        case O_FPS:
+            if ((p->fps = atoi(optarg)) < 1 || p->fps > 100)
+                return cli_usage("png", "--fps must be 1 to 100");
+            break;
+        default:
+            if (!cli_trace_opt(c, optarg, o))
+                return cli_usage("png", "bad option");
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage("png", "expected exactly one TRACE");
+    if (!p->out)
+        return cli_usage("png", "missing -o OUT.png");
+    o->path = argv[optind];
+    return -1;
+}
+
+/* Applies --at and --range, which need the trace's duration. */
+static bool apply_times(png_opts *p, const cs_model *m, cs_err *err)
+{
+    int64_t dur = m->t_last - m->t_first, a, b;
+    if (p->range) {
+        const char *colon = strchr(p->range, ':');
+        char from[64];
+        if (!colon || (size_t)(colon - p->range) >= sizeof from)
+            return CS_FAIL(err, CS_E_USAGE, CS_NO_OFFSET, "--range must be FROM:TO");
+        memcpy(from, p->range, (size_t)(colon - p->range));
+        from[colon - p->range] = 0;
+        if (!parse_time(from, dur, &a) || !parse_time(colon + 1, dur, &b) || b <= a)
+            return CS_FAIL(err, CS_E_USAGE, CS_NO_OFFSET, "--range: cannot read '%s' as FROM:TO", p->range);
+        p->view.t0 = m->t_first + a, p->view.t1 = m->t_first + b;
+    }
+    if (p->at) {
+        if (!parse_time(p->at, dur, &a))
+            return CS_FAIL(err, CS_E_USAGE, CS_NO_OFFSET, "--at: cannot read '%s' as a time", p->at);
+        p->view.now = m->t_first + a;
+    }
+    return true;
+}
+
+static void title(char *buf, size_t n, const char *path, const cs_model *m)
+{
+    const char *base = strrchr(path, '/');
+    char dur[32];
+    double ns = (double)(m->t_last - m->t_first);
+    snprintf(dur, sizeof dur, ns >= 1e9 ? "%.2f s" : ns >= 1e6 ? "%.2f ms" : "%.1f \xC2\xB5s",
+             ns >= 1e9 ? ns / 1e9 : ns >= 1e6 ? ns / 1e6 : ns / 1e3);
+    snprintf(buf, n, "%s \xC2\xB7 Go %s \xC2\xB7 %s", base ? base + 1 : path, dec_version_name(m->version), dur);
+}
+
+/* OUT.png → OUT-0001.png and OUT.gif */
+static void frame_path(char *buf, size_t n, const char *out, int i, const char *ext)
+{
+    size_t len = strlen(out);
+    if (len > 4 && !strcmp(out + len - 4, ".png"))
+        len -= 4;
+    if (i > 0)
+        snprintf(buf, n, "%.*s-%04d.png", (int)len, out, i);
+    else
+        snprintf(buf, n, "%.*s%s", (int)len, out, ext);
+}
+
+static bool render_one(rnd_surface *s, rnd_renderer *r, const rnd_view *v, uint8_t *rgba, cs_err *err)
+{
+    int w, h;
+    rnd_surface_size(s, &w, &h);
+    rnd_surface_begin(s);
+    if (!rnd_frame_draw(r, v, w, h, err))
+        return false;
+    rnd_surface_end(s);
+    return rnd_surface_read(s, rgba, err);
+}
+
+static bool animate(const png_opts *p, rnd_surface *s, rnd_renderer *r, uint8_t *rgba, cs_err *err)
+{
+    rnd_view v = p->view;
+    char path[4200];
+    rnd_gif gif;
+    int fps = p->fps ? p->fps : 10;
+    frame_path(path, sizeof path, p->out, 0, ".gif");
+    if (!rnd_gif_open(&gif, path, p->w, p->h, 100 / fps, err))
+        return false;
+    int64_t a = v.t0, b = v.now != CS_T_NONE ? v.now : v.t1;
+    v.speed = (double)(b - a) * fps / p->frames; /* the playback fills the animation */
+    v.playing = true;
+    for (int i = 1; i <= p->frames; i++) {
+        v.now = a + (int64_t)((double)(b - a) * i / p->frames);
+        frame_path(path, sizeof path, p->out, i, NULL);
+        if (!render_one(s, r, &v, rgba, err) || !rnd_png_write(path, rgba, p->w, p->h, err) ||
+            !rnd_gif_frame(&gif, rgba, err)) {
+            rnd_gif_abort(&gif);
+            return false;
+        }
+    }
+    if (!rnd_gif_close(&gif, err))
+        return false;
+    frame_path(path, sizeof path, p->out, 0, ".gif");
+    printf("wrote %d frames and %s\n", p->frames, path);
+    return true;
+}
+
+static bool run(png_opts *p, const cs_model *m, const char *trace, cs_err *err)
+{
+    char ttl[300];
+    title(ttl, sizeof ttl, trace, m);
+    rnd_view defaults;
+    rnd_view_defaults(m, &defaults);
+    p->view.t0 = defaults.t0, p->view.t1 = defaults.t1, p->view.now = CS_T_NONE;
+    p->view.yaw = defaults.yaw, p->view.pitch = defaults.pitch, p->view.dist = defaults.dist;
+    p->view.speed = defaults.speed;
+    p->view.title = ttl;
+    if (!apply_times(p, m, err))
+        return false;
+    rnd_surface *s = NULL;
+    rnd_renderer *r = NULL;
+    uint8_t *rgba = cs_alloc((size_t)p->w * (size_t)p->h * 4);
+    bool ok = rgba ? true : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a %dx%d image", p->w, p->h);
+    ok = ok && rnd_surface_egl_create(p->w, p->h, &s, err) && (r = rnd_create(m, err)) != NULL;
+    if (ok && p->frames)
+        ok = animate(p, s, r, rgba, err);
+    else if (ok)
+        ok = render_one(s, r, &p->view, rgba, err) && rnd_png_write(p->out, rgba, p->w, p->h, err);
+    rnd_destroy(r);
+    rnd_surface_destroy(s);
+    cs_free(rgba);
+    return ok;
+}
+
+int cli_cmd_png(int argc, char **argv)
+{
+    png_opts p = {.w = 1920, .h = 1080};
+    cli_trace_opts o = {0};
+    int rc = parse_args(argc, argv, &p, &o);
+    if (rc >= 0)
+        return rc;
+    cs_file f;
+    cs_model m;
+    cs_err err = {0};
+    if (!cli_load(&o, &f, &m, NULL, &err)) {
+        cli_unload(&f, &m, NULL);
+        return cli_report(&err, o.path);
+    }
+    if (!run(&p, &m, o.path, &err)) {
+        cli_unload(&f, &m, NULL);
+        return cli_report(&err, "chanscope png");
+    }
+    cli_unload(&f, &m, NULL);
+    return 0;
+}

@@ -1,0 +1,226 @@
+/* cli/cmd_view.c — `chanscope view TRACE`: the interactive OpenGL window
+ * (GLFW). Owns the command line, the frame loop and the playback clock;
+ * input handling is in view_input.c. Needs an X display; without one it
+ * says so and points at the export commands. */
+#include "view.h"
+
+#include <GLFW/glfw3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char help[] =
+    "usage: chanscope view [options] TRACE\n\n"
+    "Open the trace in a window: goroutine lanes (or the 3D spawn tree, or the\n"
+    "communication graph) with channel messages as arrows, played back in time.\n\n"
+    "  --layout L          lanes (default), tree or graph\n"
+    "  --theme T           dark (default), light or gotrace\n"
+    "  --size WxH          window size (default 1280x720)\n"
+    "  --system            show runtime goroutines from the start\n"
+    "  --shots DIR         where 'p' saves screenshots (default: current folder)\n"
+    "  --bench-frames N    draw N frames, print the frame time and exit\n" CLI_TRACE_HELP
+    "  -h, --help          this help\n\n"
+    "Keys: space play/pause, +/- speed, \xE2\x86\x90/\xE2\x86\x92 previous/next message, Home/End,\n"
+    "r restart, l next layout, 1-4 highlight (channel traffic, blocked spans,\n"
+    "the selection's partners, spawns), h system goroutines, / filter by function,\n"
+    "p screenshot PNG, q or Esc quit, ? key list. Mouse: drag pans (tree: orbits,\n"
+    "right-drag pans), wheel zooms, hover shows details, click selects.\n\n"
+    "Without a display use 'chanscope png' (or svg, dot, perfetto).\n";
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+bool cli_view_screenshot(cli_viewer *vw, cs_err *err)
+{
+    int w, h;
+    rnd_surface_size(vw->surf, &w, &h);
+    uint8_t *rgba = cs_alloc((size_t)w * (size_t)h * 4);
+    if (!rgba)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a screenshot");
+    char path[4200];
+    snprintf(path, sizeof path, "%s/chanscope-%03d.png", vw->shot_dir ? vw->shot_dir : ".", ++vw->shots);
+    bool ok = rnd_surface_read(vw->surf, rgba, err) && rnd_png_write(path, rgba, w, h, err);
+    cs_free(rgba);
+    if (ok) {
+        printf("screenshot %s\n", path);
+        fflush(stdout);
+        snprintf(vw->status, sizeof vw->status, "saved %.150s", path);
+        vw->view.status = vw->status;
+    }
+    return ok;
+}
+
+static bool frame(cli_viewer *vw, cs_err *err)
+{
+    int w, h;
+    rnd_surface_begin(vw->surf);
+    rnd_surface_size(vw->surf, &w, &h);
+    if (!rnd_frame_draw(vw->r, &vw->view, w, h, err))
+        return false;
+    if (vw->shot) {
+        vw->shot = false;
+        if (!cli_view_screenshot(vw, err))
+            return false;
+    }
+    rnd_surface_end(vw->surf);
+    return true;
+}
+
+static bool loop(cli_viewer *vw, cs_err *err)
+{
+    GLFWwindow *win = rnd_surface_window(vw->surf);
+    rnd_view *v = &vw->view;
+    double last = now_s(), fps_t = last;
+    int fps_n = 0;
+    while (!vw->quit && !glfwWindowShouldClose(win)) {
+        if (v->playing)
+            glfwPollEvents();
+        else
+            glfwWaitEventsTimeout(0.1);
+        double t = now_s();
+        if (v->playing && v->now != CS_T_NONE) {
+            v->now += (int64_t)((t - last) * v->speed);
+            if (v->now >= v->t1)
+                v->now = v->t1, v->playing = false;
+        }
+        last = t;
+        if (!frame(vw, err))
+            return false;
+        fps_n++;
+        if (t - fps_t >= 0.5) {
+            v->fps = fps_n / (t - fps_t);
+            fps_n = 0, fps_t = t;
+        }
+    }
+    return true;
+}
+
+/* Draws n frames with the playback running and prints the frame times. */
+static bool bench(cli_viewer *vw, int n, cs_err *err)
+{
+    rnd_view *v = &vw->view;
+    double total = 0, worst = 0;
+    v->playing = true;
+    for (int i = 0; i < n; i++) {
+        v->now = v->t0 + (int64_t)((double)(v->t1 - v->t0) * (i + 1) / n);
+        double t = now_s();
+        if (!frame(vw, err))
+            return false;
+        glFinish();
+        double dt = now_s() - t;
+        total += dt, worst = dt > worst ? dt : worst;
+        glfwPollEvents();
+    }
+    const rnd_stats *s = rnd_last_stats(vw->r);
+    int w, h;
+    rnd_surface_size(vw->surf, &w, &h);
+    printf("frames %d  size %dx%d  mean %.2f ms  worst %.2f ms  (last frame: %u segments, %u heads, "
+           "%u dots, %u glyphs; %u goroutines, %u/%u messages)\n",
+           n, w, h, total / n * 1e3, worst * 1e3, s->segs, s->heads, s->dots, s->glyphs, s->lanes,
+           s->msgs_shown, s->msgs_total);
+    return true;
+}
+
+enum { O_LAYOUT = 2000, O_THEME, O_SIZE, O_SYSTEM, O_SHOTS, O_BENCH };
+
+static int parse_args(int argc, char **argv, cli_viewer *vw, cli_trace_opts *o, int *w, int *h, int *bench_n)
+{
+    static const struct option longopts[] = {
+        {"layout", required_argument, NULL, O_LAYOUT}, {"theme", required_argument, NULL, O_THEME},
+        {"size", required_argument, NULL, O_SIZE}, {"system", no_argument, NULL, O_SYSTEM},
+        {"shots", required_argument, NULL, O_SHOTS}, {"bench-frames", required_argument, NULL, O_BENCH},
+        {"help", no_argument, NULL, 'h'}, CLI_TRACE_LONGOPTS, {0}};
+    static const char *const layouts[] = {"lanes", "tree", "graph"}, *const themes[] = {"dark", "light", "gotrace"};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "hj:q", longopts, NULL)) != -1) {
+        int k = -1;
+        switch (c) {
+        case 'h': fputs(help, stdout); return 0;
+        case O_LAYOUT:
+            for (int i = 0; i < 3; i++)
+                k = strcmp(optarg, layouts[i]) ? k : i;
+            if (k < 0)
+                return cli_usage("view", "--layout must be lanes, tree or graph");
+            vw->view.layout = (rnd_layout)k;
+            break;
+        case O_THEME:
+            for (int i = 0; i < 3; i++)
+                k = strcmp(optarg, themes[i]) ? k : i;
+            if (k < 0)
+                return cli_usage("view", "--theme must be dark, light or gotrace");
+            vw->view.theme = (rnd_theme)k;
+            break;
+        case O_SIZE:
+            if (sscanf(optarg, "%dx%d", w, h) != 2 || *w < 64 || *h < 64 || *w > 8192 || *h > 8192)
+                return cli_usage("view", "--size must be WxH, 64 to 8192 each");
+            break;
+        case O_SYSTEM: vw->view.show_system = true; break;
+        case O_SHOTS: vw->shot_dir = optarg; break;
+        case O_BENCH:
+            if ((*bench_n = atoi(optarg)) < 1)
+                return cli_usage("view", "--bench-frames must be at least 1");
+            break;
+        default:
+            if (!cli_trace_opt(c, optarg, o))
+                return cli_usage("view", "bad option");
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage("view", "expected exactly one TRACE");
+    o->path = argv[optind];
+    return -1;
+}
+
+static bool run(cli_viewer *vw, int w, int h, int bench_n, cs_err *err)
+{
+    rnd_view opts = vw->view;
+    rnd_view_defaults(vw->m, &vw->view);
+    vw->view.layout = opts.layout, vw->view.theme = opts.theme, vw->view.show_system = opts.show_system;
+    vw->view.hud = true;
+    char title[300];
+    snprintf(title, sizeof title, "chanscope \xE2\x80\x94 %s", opts.title ? opts.title : "");
+    if (!rnd_surface_glfw_create(title, w, h, &vw->surf, err))
+        return false;
+    bool ok = (vw->r = rnd_create(vw->m, err)) != NULL;
+    if (ok) {
+        cli_view_input_install(vw);
+        ok = bench_n ? bench(vw, bench_n, err) : loop(vw, err);
+    }
+    rnd_destroy(vw->r);
+    rnd_surface_destroy(vw->surf);
+    return ok;
+}
+
+int cli_cmd_view(int argc, char **argv)
+{
+    cli_viewer vw = {0};
+    cli_trace_opts o = {0};
+    int w = 1280, h = 720, bench_n = 0;
+    int rc = parse_args(argc, argv, &vw, &o, &w, &h, &bench_n);
+    if (rc >= 0)
+        return rc;
+    cs_err err = {0};
+    const char *disp = getenv("DISPLAY");
+    if (!disp || !disp[0]) {
+        CS_FAIL(&err, CS_E_GL, CS_NO_OFFSET, "no display (DISPLAY is not set); to draw without one "
+                "use 'chanscope png' (or svg, dot, perfetto)");
+        return cli_report(&err, "chanscope view");
+    }
+    cs_file f;
+    cs_model m;
+    if (!cli_load(&o, &f, &m, NULL, &err)) {
+        cli_unload(&f, &m, NULL);
+        return cli_report(&err, o.path);
+    }
+    vw.m = &m;
+    vw.view.title = o.path;
+    bool ok = run(&vw, w, h, bench_n, &err);
+    cli_unload(&f, &m, NULL);
+    return ok ? 0 : cli_report(&err, "chanscope view");
+}

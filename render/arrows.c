@@ -1,0 +1,91 @@
+/* render/arrows.c — drawing one message arrow in any view (shaft, filled
+ * head, and the pulse that travels from send to receive during playback),
+ * and the per-pair totals the graph view draws as edges. */
+#include "rnd.h"
+
+#include <stdlib.h>
+
+#define PULSE_S 0.6 /* a pulse stays on screen at least this long (wall time) */
+
+void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, const float *A,
+                     const float *B, float head_px)
+{
+    const rnd__theme *th = rnd__theme_get(v->theme);
+    bool lit = rnd__arrow_lit(r, v, a);
+    uint32_t col = rnd__arrow_color(th, a);
+    if (!lit)
+        col = rnd__dim(col, 0.75f, th->bg);
+    float w = a->kind == 2 ? 1.0f : (lit && v->selected ? 2.5f : 1.6f);
+    /* zero-time hand-offs still get a visible flight: PULSE_S of wall time */
+    double pulse_ns = v->speed > 0 ? v->speed * PULSE_S : 0;
+    double dur = (double)(a->t1 - a->t0) > pulse_ns ? (double)(a->t1 - a->t0) : pulse_ns;
+    if (v->now != CS_T_NONE && (double)(v->now - a->t0) < dur && a->kind != 2) {
+        float k = dur > 0 ? (float)((double)(v->now - a->t0) / dur) : 1.0f;
+        float P[3] = {A[0] + (B[0] - A[0]) * k, A[1] + (B[1] - A[1]) * k, A[2] + (B[2] - A[2]) * k};
+        rnd__seg(&r->sc, RND__SEGS, A[0], A[1], A[2], P[0], P[1], P[2], w, col);
+        rnd__seg(&r->sc, RND__DOTS, P[0], P[1], P[2], P[0], P[1], P[2], 10.0f, rnd__alpha(col, 0.45f));
+        rnd__seg(&r->sc, RND__DOTS, P[0], P[1], P[2], P[0], P[1], P[2], 5.5f, th->pulse);
+        return;
+    }
+    rnd__seg(&r->sc, RND__SEGS, A[0], A[1], A[2], B[0], B[1], B[2], w, col);
+    if (a->kind != 2)
+        rnd__seg(&r->sc, RND__HEADS, A[0], A[1], A[2], B[0], B[1], B[2], head_px, col);
+}
+
+uint32_t rnd__arrow_color(const rnd__theme *th, const rnd__arrow *a)
+{
+    if (a->kind == 2)
+        return th->sync_block;
+    return th->hue[(a->chan ? a->chan - 1 : 0) % 12]; /* channels are numbered in first-use order */
+}
+
+/* Index of the first arrow with t0 >= t. */
+uint32_t rnd__arrow_lower(const rnd_renderer *r, int64_t t)
+{
+    uint32_t lo = 0, hi = r->n_arrows;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (r->arrows[mid].t0 < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+typedef struct pair_key {
+    uint64_t key;            /* from << 32 | to */
+    uint32_t chan, pad;
+} pair_key;
+
+static int by_key(const void *a, const void *b)
+{
+    uint64_t x = ((const pair_key *)a)->key, y = ((const pair_key *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+bool rnd__pairs_build(rnd_renderer *r, cs_err *err)
+{
+    pair_key *key = cs_calloc(r->n_arrows ? r->n_arrows : 1, sizeof *key);
+    r->pairs = cs_calloc(r->n_arrows ? r->n_arrows : 1, sizeof *r->pairs);
+    r->scr = cs_calloc((size_t)(r->m->n_g ? r->m->n_g : 1) * 4, sizeof *r->scr);
+    if (!key || !r->pairs || !r->scr) {
+        cs_free(key);
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u arrows", r->n_arrows);
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < r->n_arrows; i++)
+        if (r->arrows[i].kind != 2)
+            key[n++] = (pair_key){(uint64_t)r->arrows[i].from << 32 | r->arrows[i].to, r->arrows[i].chan, 0};
+    qsort(key, n, sizeof *key, by_key);
+    r->n_pairs = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i && key[i].key == key[i - 1].key) {
+            r->pairs[r->n_pairs - 1].count++;
+            continue;
+        }
+        r->pairs[r->n_pairs++] = (rnd__pair){(uint32_t)(key[i].key >> 32), (uint32_t)key[i].key, 1, key[i].chan};
+    }
+    cs_free(key);
+    return true;
+}

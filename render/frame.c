@@ -1,0 +1,101 @@
+/* render/frame.c — the renderer's lifetime and one frame: rnd_create
+ * compiles the shaders, packs the font and derives placement and arrows
+ * from the model; rnd_frame_draw clears, lets the current view and the
+ * overlay build the scene on the CPU, and hands it to gl.c. */
+#include "rnd.h"
+
+#include <string.h>
+
+static void find_present(rnd_renderer *r)
+{
+    const cs_model *m = r->m;
+    r->present = 0;
+    for (uint32_t s = 0; s < m->n_span; s++)
+        r->present |= 1u << rnd__span_style(m->span_state[s], m->span_reason[s]);
+    for (uint32_t i = 0; i < r->n_arrows; i++)
+        r->present |= 1u << (RND__NSTYLE + 1);
+    for (uint32_t i = 1; i < m->n_g; i++)
+        if (m->g[i].parent && !(m->g[i].flags & CS_G_AT_START))
+            r->present |= 1u << (RND__NSTYLE + 2);
+    for (uint32_t i = 0; i < m->n_ranges; i++)
+        if (m->ranges[i].kind == CS_RK_GC || m->ranges[i].kind == CS_RK_STW)
+            r->present |= 1u << (RND__NSTYLE + 3);
+}
+
+rnd_renderer *rnd_create(const cs_model *m, cs_err *err)
+{
+    rnd_renderer *r = cs_calloc(1, sizeof *r);
+    if (!r) {
+        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
+        return NULL;
+    }
+    r->m = m;
+    if (!rnd__gl_init(&r->gl, err) || !rnd__font_init(&r->font, err) || !rnd__place(r, err) ||
+        !rnd__arrows_build(r, err) || !rnd__pairs_build(r, err)) {
+        rnd_destroy(r);
+        return NULL;
+    }
+    find_present(r);
+    r->stats.g_total = m->n_g ? m->n_g - 1 : 0;
+    r->stats.msgs_total = r->n_arrows;
+    return r;
+}
+
+void rnd_destroy(rnd_renderer *r)
+{
+    if (!r)
+        return;
+    rnd__gl_deinit(&r->gl);
+    rnd__font_deinit(&r->font);
+    rnd__scene_free(&r->sc);
+    cs_free(r->order), cs_free(r->row), cs_free(r->tree_xz), cs_free(r->graph_xy);
+    cs_free(r->arrows), cs_free(r->lit), cs_free(r->scr), cs_free(r->pairs);
+    cs_free(r);
+}
+
+void rnd_view_defaults(const cs_model *m, rnd_view *out)
+{
+    memset(out, 0, sizeof *out);
+    out->t0 = m->t_first;
+    out->t1 = m->t_last > m->t_first ? m->t_last : m->t_first + 1;
+    out->now = CS_T_NONE;
+    out->yaw = 0.6f;
+    out->pitch = 0.35f;
+    out->dist = 1.0f;
+    out->speed = (double)(out->t1 - out->t0) / 10.0; /* the whole trace in 10 s */
+}
+
+bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
+{
+    const rnd__theme *th = rnd__theme_get(v->theme);
+    rnd__scene_reset(&r->sc);
+    rnd__lit_update(r, v);
+    r->stats.msgs_shown = 0;
+    r->frame_w = w, r->frame_h = h;
+    if (v->layout == RND_TREE)
+        rnd__tree_build(r, v, w, h);
+    else if (v->layout == RND_GRAPH)
+        rnd__graph_build(r, v, w, h);
+    else
+        rnd__lanes_build(r, v, w, h);
+    rnd__overlay_build(r, v, w, h);
+    if (r->sc.oom)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory building a frame");
+    glClearColor((float)(th->bg >> 24) / 255.0f, (float)((th->bg >> 16) & 255) / 255.0f,
+                 (float)((th->bg >> 8) & 255) / 255.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    rnd__gl_draw(&r->gl, &r->sc, r->font.tex, w, h);
+    r->stats.segs = r->sc.k[RND__SEGS].n + r->sc.k[RND__UI_SEGS].n;
+    r->stats.heads = r->sc.k[RND__HEADS].n;
+    r->stats.dots = r->sc.k[RND__DOTS].n + r->sc.k[RND__UI_DOTS].n;
+    r->stats.glyphs = r->sc.n_gl;
+    GLenum e = glGetError();
+    if (e != GL_NO_ERROR)
+        return CS_FAIL(err, CS_E_GL, CS_NO_OFFSET, "OpenGL error 0x%x drawing a frame", e);
+    return true;
+}
+
+const rnd_stats *rnd_last_stats(const rnd_renderer *r)
+{
+    return &r->stats;
+}

@@ -1,0 +1,165 @@
+/* render/overlay.c — the screen-space layer every view shares: the time
+ * axis with 1-2-5 ticks in real units, the title and counts (exports), the
+ * HUD (viewer), the legend of what the picture contains, the key list and
+ * the hover tooltip. Drawn after the view, in pixels. */
+#include "rnd.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void rnd__fmt_dur(char *buf, size_t n, double ns)
+{
+    static const struct { double div; const char *unit; } u[] = {
+        {1e9, "s"}, {1e6, "ms"}, {1e3, "\xC2\xB5s"}, {1, "ns"}};
+    double a = fabs(ns);
+    int i = a >= 1e9 ? 0 : a >= 1e6 ? 1 : a >= 1e3 ? 2 : 3;
+    double v = ns / u[i].div;
+    int dec = fabs(v) >= 100 || i == 3 ? 0 : fabs(v) >= 10 ? 1 : 2;
+    snprintf(buf, n, "%.*f %s", dec, v, u[i].unit);
+}
+
+/* Tick label for time v (ns) when ticks are `step` apart: the unit of the
+ * step, with just enough decimals to tell neighbours apart. */
+void rnd__fmt_tick(char *buf, size_t n, double v, double step)
+{
+    double div = step >= 1e9 ? 1e9 : step >= 1e6 ? 1e6 : step >= 1e3 ? 1e3 : 1;
+    const char *unit = div == 1e9 ? "s" : div == 1e6 ? "ms" : div == 1e3 ? "\xC2\xB5s" : "ns";
+    int dec = 0;
+    while (dec < 3 && fabs(step / div - round(step / div * pow(10, dec)) / pow(10, dec)) > 1e-9)
+        dec++;
+    if (v == 0)
+        snprintf(buf, n, "0");
+    else
+        snprintf(buf, n, "%.*f %s", dec, v / div, unit);
+}
+
+double rnd__nice_step(double span, double n)
+{
+    double raw = span / n;
+    double mag = pow(10, floor(log10(raw)));
+    return raw <= mag ? mag : raw <= 2 * mag ? 2 * mag : raw <= 5 * mag ? 5 * mag : 10 * mag;
+}
+
+void rnd__axis(rnd_renderer *r, const rnd_view *v, float x0, float x1, float y, int64_t t0,
+               int64_t t1, int64_t origin)
+{
+    const rnd__theme *th = rnd__theme_get(v->theme);
+    double span = (double)(t1 - t0);
+    if (span <= 0 || x1 <= x0)
+        return;
+    double step = rnd__nice_step(span, fmax(2.0, (double)(x1 - x0) / 110.0));
+    rnd__line(&r->sc, x0, y, x1, y, 1.0f, th->fg_dim);
+    double first = ceil((double)(t0 - origin) / step) * step;
+    for (double tv = first; tv <= (double)(t1 - origin) + 1e-6; tv += step) {
+        float x = x0 + (float)((tv - (double)(t0 - origin)) / span) * (x1 - x0);
+        char buf[32];
+        rnd__fmt_tick(buf, sizeof buf, tv, step);
+        rnd__line(&r->sc, x, y, x, y + 5.0f, 1.0f, th->fg_dim);
+        rnd__line(&r->sc, x, r->plot_y0, x, y, 1.0f, rnd__alpha(th->grid, 0.6f));
+        float tw = rnd__text_width(&r->font, RND__F11, buf);
+        rnd__text(&r->sc, &r->font, RND__F11, floorf(x - tw / 2), y + 17.0f, th->fg_dim, buf);
+    }
+}
+
+typedef struct legend_item {
+    const char *name;
+    int kind;                /* 0 bar, 1 line, 2 arrow, 3 band */
+    int style;
+} legend_item;
+
+/* One row of swatches for what the model contains; returns its width. */
+static float legend(rnd_renderer *r, const rnd__theme *th, float x, float y)
+{
+    static const legend_item items[] = {
+        {"running", 0, RND__S_RUN}, {"runnable", 1, RND__S_RUNNABLE},
+        {"blocked: channel", 0, RND__S_CHAN}, {"blocked: sync", 0, RND__S_SYNC},
+        {"sleep", 1, RND__S_SLEEP}, {"syscall / net", 0, RND__S_SYSCALL},
+        {"message", 2, -1}, {"spawn", 2, -2}, {"GC", 3, -3}};
+    float x0 = x;
+    for (size_t i = 0; i < sizeof items / sizeof *items; i++) {
+        const legend_item *it = &items[i];
+        uint32_t bit = it->style >= 0 ? 1u << it->style : 1u << (RND__NSTYLE - it->style);
+        if (!(r->present & bit))
+            continue;
+        uint32_t col = it->style >= 0 ? rnd__style_color(th, it->style)
+                       : it->style == -1 ? th->hue[0] : it->style == -2 ? th->spawn : th->gc | 0x80;
+        if (it->kind == 0 || it->kind == 1)
+            rnd__line(&r->sc, x, y - 4, x + 18, y - 4, it->kind ? 2.0f : 8.0f, col);
+        else if (it->kind == 2) {
+            rnd__line(&r->sc, x, y - 4, x + 14, y - 4, 1.6f, col);
+            rnd__seg(&r->sc, RND__UI_SEGS, x + 12, y - 8, 0, x + 19, y - 4, 0, 1.6f, col);
+            rnd__seg(&r->sc, RND__UI_SEGS, x + 12, y, 0, x + 19, y - 4, 0, 1.6f, col);
+        } else
+            rnd__rect(&r->sc, x, y - 11, x + 18, y + 3, col);
+        x += 24;
+        x += rnd__text(&r->sc, &r->font, RND__F11, x, y, th->fg, it->name) + 16;
+    }
+    return x - x0;
+}
+
+static void counts(char *buf, size_t n, const rnd_renderer *r)
+{
+    snprintf(buf, n, "goroutines shown %u / %u   \xC2\xB7   messages shown %u / %u",
+             r->stats.lanes, r->stats.g_total, r->stats.msgs_shown, r->stats.msgs_total);
+}
+
+static void export_frame(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w, int h)
+{
+    char buf[200];
+    if (v->title)
+        rnd__text(&r->sc, &r->font, RND__F14, 12, 22, th->fg, v->title);
+    counts(buf, sizeof buf, r);
+    rnd__text(&r->sc, &r->font, RND__F11, 12, 40, th->fg_dim, buf);
+    legend(r, th, 12, (float)h - 12);
+    (void)w;
+}
+
+static void hud(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w, int h)
+{
+    char now[32], end[32], spd[32], buf[512], cnt[160];
+    rnd__rect(&r->sc, 0, 0, (float)w, 26, th->panel);
+    int64_t t = v->now == CS_T_NONE ? r->m->t_last : v->now;
+    rnd__fmt_dur(now, sizeof now, (double)(t - r->m->t_first));
+    rnd__fmt_dur(end, sizeof end, (double)(r->m->t_last - r->m->t_first));
+    rnd__fmt_dur(spd, sizeof spd, v->speed);
+    counts(cnt, sizeof cnt, r);
+    static const char *lay[] = {"lanes", "tree", "graph"};
+    snprintf(buf, sizeof buf, "%s  t = %s / %s   speed %s/s   %s   %s   %.0f fps   [%s]   ? keys",
+             v->playing ? "\xE2\x96\xB6" : "||", now, end, spd, cnt,
+             v->filter[0] ? v->filter : "", v->fps, lay[v->layout % RND_LAYOUT_COUNT]);
+    rnd__text(&r->sc, &r->font, RND__F12, 10, 18, th->fg, buf);
+    rnd__rect(&r->sc, 0, (float)h - 24, (float)w, (float)h, th->panel);
+    float lw = legend(r, th, 10, (float)h - 8);
+    if (v->status)
+        rnd__text(&r->sc, &r->font, RND__F11, 30 + lw, (float)h - 8, th->fg_dim, v->status);
+}
+
+static void help(rnd_renderer *r, const rnd__theme *th, int w, int h)
+{
+    static const char *keys[] = {
+        "space    play / pause", "+ / -    faster / slower", "\xE2\x86\x90 / \xE2\x86\x92    step",
+        "Home/End start / end", "r        restart", "l        next layout (lanes, tree, graph)",
+        "1 - 4    highlight: channels, blocked, partners, spawns", "h        system goroutines",
+        "/        filter by function (Enter ends)", "p        screenshot PNG",
+        "mouse    drag pans (right/3D: orbits), wheel zooms, click selects",
+        "q / Esc  quit", "?        this list"};
+    size_t n = sizeof keys / sizeof *keys;
+    float bw = 470, bh = 30 + 18 * (float)n, x = ((float)w - bw) / 2, y = ((float)h - bh) / 2;
+    rnd__rect(&r->sc, x, y, x + bw, y + bh, th->panel | 0xff);
+    for (size_t i = 0; i < n; i++)
+        rnd__text(&r->sc, &r->font, RND__F12, x + 18, y + 26 + 18 * (float)i, th->fg, keys[i]);
+}
+
+void rnd__overlay_build(rnd_renderer *r, const rnd_view *v, int w, int h)
+{
+    const rnd__theme *th = rnd__theme_get(v->theme);
+    if (v->hud)
+        hud(r, v, th, w, h);
+    else
+        export_frame(r, v, th, w, h);
+    if (v->hud && v->hover)
+        rnd__tooltip(r, v, th, w, h);
+    if (v->help)
+        help(r, th, w, h);
+}

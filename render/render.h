@@ -1,0 +1,125 @@
+/* render/render.h — chanscope's OpenGL 3.3 renderer: goroutine lanes, the 3D
+ * spawn tree and the communication graph, with arrows, pulses, labels, axis,
+ * legend and HUD. Used by `chanscope view` (GLFW window) and `chanscope png`
+ * (EGL offscreen). Context creation lives in the two surface backends; the
+ * renderer only draws into whatever framebuffer is bound.
+ *
+ * API — surfaces (one per GL context)
+ *   bool rnd_surface_egl_create(int w, int h, rnd_surface **out, cs_err *err)   offscreen, 4x MSAA
+ *   bool rnd_surface_glfw_create(const char *title, int w, int h, rnd_surface **out, cs_err *err)
+ *   void rnd_surface_begin(rnd_surface *s)             bind its framebuffer, set the viewport
+ *   void rnd_surface_end(rnd_surface *s)               resolve MSAA (EGL) or swap buffers (GLFW)
+ *   bool rnd_surface_read(rnd_surface *s, uint8_t *rgba, cs_err *err)   w*h*4 bytes, top row first
+ *   void rnd_surface_size(const rnd_surface *s, int *w, int *h)          framebuffer pixels
+ *   void *rnd_surface_window(rnd_surface *s)          the GLFWwindow, NULL for EGL
+ *   void rnd_surface_destroy(rnd_surface *s)          accepts NULL
+ * API — drawing (needs a current context)
+ *   rnd_renderer *rnd_create(const cs_model *m, cs_err *err)   borrows m, which must outlive it
+ *   void rnd_destroy(rnd_renderer *r)                          accepts NULL
+ *   void rnd_view_defaults(const cs_model *m, rnd_view *out)   the whole trace, dark theme
+ *   bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
+ *   bool rnd_pick(rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out)
+ *   const rnd_stats *rnd_last_stats(const rnd_renderer *r)     what the last frame drew
+ * API — images (no GL)
+ *   bool rnd_png_write(const char *path, const uint8_t *rgba, int w, int h, cs_err *err)
+ *   bool rnd_gif_open(rnd_gif *g, const char *path, int w, int h, int delay_cs, cs_err *err)
+ *   bool rnd_gif_frame(rnd_gif *g, const uint8_t *rgba, cs_err *err)
+ *   bool rnd_gif_close(rnd_gif *g, cs_err *err)        commits the file; rnd_gif_abort on failure
+ *   void rnd_gif_abort(rnd_gif *g)
+ */
+#ifndef RND_RENDER_H
+#define RND_RENDER_H
+
+#include "../core/file.h"
+#include "../core/model.h"
+
+typedef struct rnd_surface rnd_surface;
+typedef struct rnd_renderer rnd_renderer;
+
+typedef enum rnd_layout { RND_LANES = 0, RND_TREE, RND_GRAPH, RND_LAYOUT_COUNT } rnd_layout;
+typedef enum rnd_theme { RND_DARK = 0, RND_LIGHT, RND_GOTRACE, RND_THEME_COUNT } rnd_theme;
+
+/* What to emphasise; everything else is dimmed. */
+typedef enum rnd_highlight {
+    RND_HL_NONE = 0,
+    RND_HL_CHAN,      /* channel traffic only */
+    RND_HL_BLOCKED,   /* blocked spans */
+    RND_HL_PARTNERS,  /* the selected goroutine and whom it talks to */
+    RND_HL_SPAWNS,    /* spawn links */
+    RND_HL_COUNT
+} rnd_highlight;
+
+/* The camera, the clock and the emphasis: everything a frame depends on
+ * besides the model. Zero means default where it can (rnd_view_defaults). */
+typedef struct rnd_view {
+    rnd_layout layout;
+    rnd_theme theme;
+    int64_t t0, t1;          /* visible time window (model times) */
+    int64_t now;             /* playback position; CS_T_NONE shows everything */
+    float scroll_px;         /* lanes: vertical pan, pixels */
+    float lane_px;           /* lanes: lane height, 0 = fit the window (min 14) */
+    float yaw, pitch, dist;  /* tree/graph: orbit camera (radians, distance factor) */
+    float pan_x, pan_y;      /* tree/graph: pan in pixels */
+    uint32_t selected;       /* goroutine index, 0 none */
+    uint32_t hover;          /* goroutine index under the mouse, 0 none */
+    rnd_highlight highlight;
+    bool show_system;        /* draw runtime.* goroutines */
+    bool hud;                /* viewer HUD (time, speed, fps) instead of export framing */
+    bool help;               /* key list overlay */
+    bool playing;
+    double speed;            /* playback, trace ns per wall second (HUD) */
+    double fps;              /* measured by the caller (HUD) */
+    char filter[64];         /* only goroutines whose function contains this */
+    const char *title;       /* first line of the picture, NULL none */
+    const char *status;      /* one line at the bottom of the HUD, NULL none */
+    float tip_x, tip_y;      /* mouse position for the tooltip, pixels */
+} rnd_view;
+
+/* What the mouse is over. */
+typedef struct rnd_hit {
+    uint32_t g;              /* goroutine index, 0 none */
+    uint32_t span;           /* span index in the model, UINT32_MAX none */
+    uint32_t arrow;          /* arrow index + 1 (the renderer's sorted arrows), 0 none */
+    int64_t t;               /* time under the mouse (lanes) */
+} rnd_hit;
+
+typedef struct rnd_stats {
+    uint32_t segs, heads, dots, glyphs;  /* instances drawn */
+    uint32_t lanes;                      /* goroutines shown */
+    uint32_t msgs_shown, msgs_total;
+    uint32_t g_total;
+} rnd_stats;
+
+bool rnd_surface_egl_create(int w, int h, rnd_surface **out, cs_err *err);
+bool rnd_surface_glfw_create(const char *title, int w, int h, rnd_surface **out, cs_err *err);
+void rnd_surface_begin(rnd_surface *s);
+void rnd_surface_end(rnd_surface *s);
+bool rnd_surface_read(rnd_surface *s, uint8_t *rgba, cs_err *err);
+void rnd_surface_size(const rnd_surface *s, int *w, int *h);
+void *rnd_surface_window(rnd_surface *s);
+void rnd_surface_destroy(rnd_surface *s);
+
+rnd_renderer *rnd_create(const cs_model *m, cs_err *err);
+void rnd_destroy(rnd_renderer *r);
+void rnd_view_defaults(const cs_model *m, rnd_view *out);
+bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err);
+bool rnd_pick(rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out);
+const rnd_stats *rnd_last_stats(const rnd_renderer *r);
+
+bool rnd_png_write(const char *path, const uint8_t *rgba, int w, int h, cs_err *err);
+
+typedef struct rnd_gif {
+    cs_out out;
+    void *gif;               /* GifFileType * */
+    int w, h, delay_cs;
+    uint8_t *line;           /* one row of palette indices */
+    uint8_t *lut;            /* 32x32x32 RGB -> palette index */
+    bool open;
+} rnd_gif;
+
+bool rnd_gif_open(rnd_gif *g, const char *path, int w, int h, int delay_cs, cs_err *err);
+bool rnd_gif_frame(rnd_gif *g, const uint8_t *rgba, cs_err *err);
+bool rnd_gif_close(rnd_gif *g, cs_err *err);
+void rnd_gif_abort(rnd_gif *g);
+
+#endif

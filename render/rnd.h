@@ -1,0 +1,207 @@
+/* render/rnd.h — what the files of render/ share (rnd__ names): the surface
+ * vtable, GL programs and buffers, the CPU-side scene of instanced marks that
+ * the view builders fill and frame.c uploads, the font, and the theme.
+ *
+ * A frame is built on the CPU as plain arrays (scene), bounded by the screen
+ * (level of detail happens while building), then uploaded and drawn with one
+ * instanced call per kind. Builders never call GL.
+ */
+#ifndef RND_RND_H
+#define RND_RND_H
+
+#include "render.h"
+
+#include <GL/glew.h>
+#include <stb/stb_truetype.h>
+
+struct rnd_surface {
+    int w, h;
+    void (*begin)(rnd_surface *s);
+    void (*end)(rnd_surface *s);
+    bool (*read)(rnd_surface *s, uint8_t *rgba, cs_err *err);
+    void (*destroy)(rnd_surface *s);
+    void *window;            /* GLFWwindow * for the window backend */
+};
+
+/* Keeps every loaded *_dri.so mapped until exit, so LeakSanitizer can still
+ * attribute Mesa's allocations (headless-gl.md, "Sanitizers"). */
+void rnd__pin_dri(void);
+/* glewInit, accepting GLEW_ERROR_NO_GLX_DISPLAY under pure EGL. */
+bool rnd__glew(cs_err *err);
+
+/* One instanced mark: a segment a→b w px wide, an arrowhead at b, or a disc
+ * at a of radius w. 32 bytes, uploaded as is. */
+typedef struct rnd__mark {
+    float a[3], b[3];
+    float w;
+    uint8_t rgba[4];
+} rnd__mark;
+_Static_assert(sizeof(rnd__mark) == 32, "rnd__mark layout");
+
+typedef struct rnd__glyph {
+    float rect[4];           /* x0 y0 x1 y1 pixels, origin top left */
+    float uv[4];
+    uint8_t rgba[4];
+} rnd__glyph;
+
+typedef struct rnd__marks {
+    rnd__mark *v;
+    uint32_t n, cap;
+} rnd__marks;
+
+enum { RND__SEGS, RND__HEADS, RND__DOTS, RND__UI_SEGS, RND__UI_DOTS, RND__NKIND };
+
+typedef struct rnd__scene {
+    rnd__marks k[RND__NKIND]; /* world kinds use mvp; UI kinds screen pixels */
+    rnd__glyph *gl;
+    uint32_t n_gl, cap_gl;
+    float mvp[16];            /* world → clip */
+    float clip[4];            /* world kinds: scissor x0 y0 x1 y1 in pixels, all 0 = none */
+    bool oom;                 /* an append failed; the frame reports it */
+} rnd__scene;
+
+void rnd__scene_reset(rnd__scene *s);
+/* Pixel projection: x right, y down, origin at the top left. */
+void rnd__ortho_px(float *mvp, int w, int h);
+void rnd__scene_free(rnd__scene *s);
+void rnd__seg(rnd__scene *s, int kind, float ax, float ay, float az, float bx, float by,
+              float bz, float w, uint32_t rgba);
+/* Screen-pixel conveniences for the UI layer. */
+void rnd__rect(rnd__scene *s, float x0, float y0, float x1, float y1, uint32_t rgba);
+void rnd__line(rnd__scene *s, float x0, float y0, float x1, float y1, float w, uint32_t rgba);
+
+/* Fonts: DejaVu Sans packed at a few sizes into one GL_R8 atlas. */
+enum { RND__F11, RND__F12, RND__F14, RND__F18, RND__NFONT };
+#define RND__NCP 101
+typedef struct rnd__font {
+    GLuint tex;
+    int cp[RND__NCP];        /* codepoints packed, in pack order */
+    stbtt_packedchar pc[RND__NFONT][RND__NCP];
+    float ascent[RND__NFONT];
+    int atlas_w, atlas_h;
+} rnd__font;
+
+bool rnd__font_init(rnd__font *f, cs_err *err);
+void rnd__font_deinit(rnd__font *f);
+float rnd__text_width(const rnd__font *f, int size, const char *utf8);
+/* Draws text with its baseline at y; returns the advance. */
+float rnd__text(rnd__scene *s, const rnd__font *f, int size, float x, float y, uint32_t rgba,
+                const char *utf8);
+
+/* Colours (0xRRGGBBAA). */
+typedef struct rnd__theme {
+    uint32_t bg, fg, fg_dim, grid, panel;
+    uint32_t state[CS_ST_COUNT];     /* by cs_state; blocked is refined by reason */
+    uint32_t chan_block, sync_block, sleep, syscall, gc, spawn, pulse, select;
+    uint32_t hue[12];                /* arrows, one per channel */
+} rnd__theme;
+
+const rnd__theme *rnd__theme_get(rnd_theme t);
+/* How a span looks: its state and reason folded into a drawing style. */
+enum { RND__S_RUN, RND__S_SYSCALL, RND__S_CHAN, RND__S_SYNC, RND__S_SLEEP, RND__S_RUNNABLE,
+       RND__S_WAIT, RND__NSTYLE };
+int rnd__span_style(int st, int r);
+uint32_t rnd__style_color(const rnd__theme *th, int style);
+float rnd__style_weight(int style);
+uint32_t rnd__dim(uint32_t rgba, float k, uint32_t bg);
+uint32_t rnd__alpha(uint32_t rgba, float a);
+
+/* A message arrow: from the model's messages, or (before channel inference
+ * ran) from channel wake-ups. Sorted by t0. */
+typedef struct rnd__arrow {
+    int64_t t0, t1;
+    uint32_t from, to;       /* goroutine indices */
+    uint32_t chan;           /* hue key */
+    uint32_t msg;            /* message index + 1, 0 for a wake-up */
+    uint8_t kind;            /* 0 message, 1 close, 2 sync wake-up */
+    uint8_t pad[3];
+} rnd__arrow;
+
+/* Goroutine pairs that exchange messages (graph edges), by (from, to). */
+typedef struct rnd__pair {
+    uint32_t from, to, count, chan;
+} rnd__pair;
+
+typedef struct rnd__gl {
+    GLuint prog[4];          /* seg, head, dot, text */
+    GLint mvp[3], vp[3], text_proj;
+    GLuint vao_mark, vbo_mark, vao_glyph, vbo_glyph;
+} rnd__gl;
+
+bool rnd__gl_init(rnd__gl *g, cs_err *err);
+void rnd__gl_deinit(rnd__gl *g);
+void rnd__gl_draw(rnd__gl *g, const rnd__scene *s, GLuint font_tex, int w, int h);
+
+struct rnd_renderer {
+    const cs_model *m;
+    rnd__gl gl;
+    rnd__font font;
+    rnd__scene sc;
+    rnd_stats stats;
+    rnd_hit hit;             /* last rnd_pick result, for the tooltip */
+    uint32_t *order;         /* goroutines in lane order (parents above children) */
+    uint32_t n_order;
+    int32_t *row;            /* per goroutine: its row in the current frame, -1 hidden */
+    float *tree_xz;          /* per goroutine: 3D tree position (x, z) */
+    float *graph_xy;         /* per goroutine: graph position, unit square */
+    rnd__arrow *arrows;
+    uint32_t n_arrows;
+    rnd__pair *pairs;
+    uint32_t n_pairs;
+    float *scr;              /* per goroutine: its mark on screen in the last tree/graph
+                              * frame as x0 y0 x1 y1 pixels; x0 < 0 when hidden */
+    uint8_t *lit;            /* per goroutine: partner of the selection */
+    uint32_t lit_for;        /* selection lit[] was computed for */
+    uint32_t present;        /* bit per style, NSTYLE+1 messages, +2 spawns, +3 GC */
+    /* geometry of the last lanes frame, for picking */
+    float plot_x0, plot_x1, plot_y0, lane_h;
+    int64_t vt0, vt1;
+    int frame_w, frame_h;
+};
+
+/* Placement (minimal until the layout module's is wired in). */
+bool rnd__place(rnd_renderer *r, cs_err *err);
+bool rnd__arrows_build(rnd_renderer *r, cs_err *err);
+bool rnd__pairs_build(rnd_renderer *r, cs_err *err);
+/* Draws arrow a from A to B (world coordinates of the current mvp): shaft
+ * and head, or while in flight at v->now the shaft up to a moving pulse. */
+void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, const float *A,
+                     const float *B, float head_px);
+/* Pick in the tree and graph views: the goroutine whose mark is nearest. */
+void rnd__point_pick(const rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out);
+/* 1-2-5 tick step for `span` over about n ticks, and its label. */
+double rnd__nice_step(double span, double n);
+void rnd__fmt_tick(char *buf, size_t n, double v, double step);
+/* Is goroutine gi drawn under v (system, filter)? */
+bool rnd__g_visible(const rnd_renderer *r, const rnd_view *v, uint32_t gi);
+/* Recomputes lit[] when the selection changed. */
+void rnd__lit_update(rnd_renderer *r, const rnd_view *v);
+/* Does the highlight mode keep goroutine gi bright? */
+bool rnd__g_lit(const rnd_renderer *r, const rnd_view *v, uint32_t gi);
+bool rnd__arrow_lit(const rnd_renderer *r, const rnd_view *v, const rnd__arrow *a);
+const char *rnd__g_label(const rnd_renderer *r, uint32_t gi, char *buf, size_t n);
+
+/* Level of detail for spans (spans.c): runs of one style over [t0, t_end),
+ * spans shorter than col_ns summarised per column. */
+typedef void rnd__run_fn(void *ctx, int style, int64_t a, int64_t b);
+void rnd__span_runs(const cs_model *m, uint32_t gi, int64_t t0, int64_t t_end, int64_t col_ns,
+                    rnd__run_fn *fn, void *ctx);
+uint32_t rnd__span_lower(const cs_model *m, const cs_goroutine *g, int64_t t);
+
+/* View builders: fill r->sc for one frame. */
+void rnd__lanes_build(rnd_renderer *r, const rnd_view *v, int w, int h);
+void rnd__tree_build(rnd_renderer *r, const rnd_view *v, int w, int h);
+void rnd__graph_build(rnd_renderer *r, const rnd_view *v, int w, int h);
+void rnd__lanes_pick(const rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out);
+uint32_t rnd__arrow_color(const rnd__theme *th, const rnd__arrow *a);
+uint32_t rnd__arrow_lower(const rnd_renderer *r, int64_t t);
+/* Title, legend, HUD, help, tooltip: screen-space, after the view. */
+void rnd__overlay_build(rnd_renderer *r, const rnd_view *v, int w, int h);
+void rnd__tooltip(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w, int h);
+/* Time axis in [x0, x1] at baseline y, times [t0, t1] relative to origin. */
+void rnd__axis(rnd_renderer *r, const rnd_view *v, float x0, float x1, float y, int64_t t0,
+               int64_t t1, int64_t origin);
+/* "1.5 ms", "20 µs": a duration in the unit that fits. */
+void rnd__fmt_dur(char *buf, size_t n, double ns);
+
+#endif

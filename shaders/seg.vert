@@ -1,0 +1,28 @@
+#version 330 core
+// shaders/seg.vert — one instanced segment a→b, `w` pixels wide, expanded to
+// a quad in screen space after projection (core profile has no wide lines).
+// Six vertices per instance, two triangles; no vertex buffer, only instances.
+layout(location = 0) in vec3 a;
+layout(location = 1) in vec3 b;
+layout(location = 2) in float w;
+layout(location = 3) in vec4 color;
+uniform mat4 mvp;
+uniform vec2 viewport;
+out vec4 v_color;
+
+void main()
+{
+    vec4 ca = mvp * vec4(a, 1.0);
+    vec4 cb = mvp * vec4(b, 1.0);
+    vec2 half_vp = 0.5 * viewport;
+    vec2 d = (cb.xy / cb.w - ca.xy / ca.w) * half_vp;
+    float len = length(d);
+    vec2 dir = len > 1e-4 ? d / len : vec2(1.0, 0.0);
+    vec2 nrm = vec2(-dir.y, dir.x) * (0.5 * w);
+    int i = gl_VertexID;
+    float along = (i == 1 || i == 2 || i == 4) ? 1.0 : 0.0;
+    float side = (i == 2 || i == 4 || i == 5) ? 1.0 : -1.0;
+    vec4 c = mix(ca, cb, along);
+    gl_Position = vec4(c.xy + nrm * side / half_vp * c.w, c.zw);
+    v_color = color;
+}
