@@ -1,9 +1,95 @@
-/* decode/v2_load.c — entry point of the v2 decoder (being written). */
-#include "decode.h"
+/* decode/v2_load.c — entry point of the Go 1.22+ decoder (wire versions
+ * 1.22, 1.23, 1.25; go-trace-format.md §4): walks the generations in file
+ * order, parses each one's tables, orders and emits its events, then closes
+ * the model and the Summarizer. A trace cut short (the file ends inside a
+ * generation, or its last generation lacks the tables written at its end)
+ * keeps its complete generations and gets a warning with the byte offset,
+ * or fails with CS_E_TRUNCATED under dec_desc.strict. */
+#include "v2.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The last generation of a file may have been cut off at a batch boundary:
+ * the tables written at its end are missing. */
+static bool gen_incomplete(const v2_gen *g, int version, const char **why)
+{
+    bool str = false, stk = false, freq = false;
+    for (uint32_t i = 0; i < g->n_tb; i++) {
+        str |= g->tb[i].next == V2_EvStrings;
+        stk |= g->tb[i].next == V2_EvStacks;
+        freq |= g->tb[i].next == V2_EvFrequency || g->tb[i].next == V2_EvSync;
+    }
+    *why = !freq ? (version >= 1025 ? "no sync batch" : "no frequency batch")
+           : !str ? "no string table" : !stk ? "no stack table" : NULL;
+    return *why != NULL;
+}
+
+static bool truncated(const dec_desc *d, cs_model *m, uint64_t off, uint32_t complete, const char *why,
+                      cs_err *err)
+{
+    if (d->strict)
+        return CS_FAIL(err, CS_E_TRUNCATED, off, "trace is cut short (%s)", why);
+    snprintf(m->warning, sizeof m->warning,
+             "trace is cut short at byte %llu (%.100s); showing the %u complete generation%s before it",
+             (unsigned long long)off, why, complete, complete == 1 ? "" : "s");
+    return true;
+}
+
+static bool gens(v2_sink *s, v2_gen *g, cs_err *err)
+{
+    const cs_file *f = s->f;
+    uint64_t off = 16;
+    uint32_t done = 0;
+    while (off < f->size) {
+        uint64_t next;
+        bool trunc;
+        if (!dec__v2_gen_scan(f, off, s->version, g, &next, &trunc, err)) {
+            if (!trunc)
+                return false;
+            uint64_t at = err->offset;
+            char why[160];
+            snprintf(why, sizeof why, "%s", err->msg);
+            *err = (cs_err){0};
+            return truncated(s->d, s->m, at, done, why, err);
+        }
+        const char *why;
+        if (next == f->size && gen_incomplete(g, s->version, &why))
+            return truncated(s->d, s->m, g->off, done, why, err);
+        if (!dec__v2_gen_tables(f, s->version, g, err) || !dec__v2_read_gen(s, g, err))
+            return false;
+        if (s->d->on_progress)
+            s->d->on_progress(s->d->progress_ud, next, f->size);
+        done++;
+        off = next;
+    }
+    return true;
+}
 
 bool dec__v2_load(const dec_desc *d, const cs_file *f, int version, cs_model *out,
-                      cs_stats *stats, cs_err *err)
+                  cs_stats *stats, cs_err *err)
 {
-    (void)d, (void)f, (void)out, (void)stats;
-    return CS_FAIL(err, CS_E_VERSION, 0, "Go %s traces are not readable yet", dec_version_name(version));
+    v2_order o = {0};
+    v2_sum sum = {0};
+    v2_gen g = {0};
+    v2_sink s = {.d = d, .f = f, .version = version, .m = out, .o = &o, .sum = stats ? &sum : NULL};
+    bool ok = cs_mb_init(&s.mb, out, err) && gens(&s, &g, err);
+    if (ok && s.n_events)
+        ok = dec__v2_emit_sync(&s, NULL, s.last_ts, err);
+    if (ok) {
+        out->n_events = s.n_events;
+        out->t_last = s.n_events ? s.last_ts : CS_T_NONE;
+        dec__v2_model_close_ranges(&s, s.last_ts);
+        if (!d->no_model)
+            ok = cs_mb_finish(&s.mb, s.last_ts, err);
+    }
+    if (ok && stats)
+        ok = dec__v2_sum_finish(&sum, &o, out, stats, err);
+    cs_mb_deinit(&s.mb);
+    cs_free(s.rclass);
+    cs_free(s.open);
+    dec__v2_gen_deinit(&g);
+    dec__v2_order_deinit(&o);
+    dec__v2_sum_deinit(&sum);
+    return ok;
 }

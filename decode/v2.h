@@ -1,0 +1,285 @@
+/* decode/v2.h — what the files of the Go 1.22+ decoder (decode/v2_*.c) share.
+ * Format and algorithms: go-trace-format.md §4 (wire format, tables, the
+ * reader loop and the ordering rules of Go's internal/trace, May 2025) and
+ * §5.2 (Summarizer). Not a public header: only decode/v2_*.c include it.
+ *
+ * Pipeline, per generation, in file order:
+ *   v2_gen.c     split the file into batches and generations (framing only)
+ *   v2_tables.c  strings, stacks, CPU samples, frequency, clock snapshot
+ *   v2_reader.c  per-M cursors merged by time (Go's heap), CPU samples,
+ *                Sync events, strictly increasing timestamps
+ *   v2_order*.c  Go's ordering/validation state machine (§4.7–4.9)
+ *   v2_emit.c    public event kinds (§4.10) -> model builder, on_event
+ *   v2_stats.c   Go 1.25's Summarizer (§5.2)
+ *   v2_load.c    entry point; parses the next generation's tables on a
+ *                worker thread while the current one is ordered
+ *
+ * Identifiers: goroutines, Ps and Ms get dense slots (v2_ids) on first
+ * sight, so the hot path indexes arrays instead of hashing.
+ */
+#ifndef DEC_V2_H
+#define DEC_V2_H
+
+#include "../core/build.h"
+#include "../core/map.h"
+#include "buf.h"
+#include "decode.h"
+
+#define V2_NONE UINT64_MAX /* Go's NoGoroutine / NoProc / NoThread / NoTask */
+#define V2_MAX_BATCH 65536u
+#define V2_MAX_FRAMES 128u
+#define V2_MAX_STRING 1024u
+
+/* ---- event table (v2_spec.c) ---- */
+
+enum {
+    V2_EvNone = 0, V2_EvEventBatch, V2_EvStacks, V2_EvStack, V2_EvStrings, V2_EvString,
+    V2_EvCPUSamples, V2_EvCPUSample, V2_EvFrequency, V2_EvProcsChange, V2_EvProcStart,
+    V2_EvProcStop, V2_EvProcSteal, V2_EvProcStatus, V2_EvGoCreate, V2_EvGoCreateSyscall,
+    V2_EvGoStart, V2_EvGoDestroy, V2_EvGoDestroySyscall, V2_EvGoStop, V2_EvGoBlock,
+    V2_EvGoUnblock, V2_EvGoSyscallBegin, V2_EvGoSyscallEnd, V2_EvGoSyscallEndBlocked,
+    V2_EvGoStatus, V2_EvSTWBegin, V2_EvSTWEnd, V2_EvGCActive, V2_EvGCBegin, V2_EvGCEnd,
+    V2_EvGCSweepActive, V2_EvGCSweepBegin, V2_EvGCSweepEnd, V2_EvGCMarkAssistActive,
+    V2_EvGCMarkAssistBegin, V2_EvGCMarkAssistEnd, V2_EvHeapAlloc, V2_EvHeapGoal,
+    V2_EvGoLabel, V2_EvUserTaskBegin, V2_EvUserTaskEnd, V2_EvUserRegionBegin,
+    V2_EvUserRegionEnd, V2_EvUserLog, V2_EvGoSwitch, V2_EvGoSwitchDestroy,
+    V2_EvGoCreateBlocked, V2_EvGoStatusStack, V2_EvExperimentalBatch, V2_EvSync,
+    V2_EvClockSnapshot,
+    V2_EvExpFirst = 128, V2_EvExpLast = 136
+};
+
+/* Public event kinds of Go's reader (§4.10); index into v2_kind_names. */
+typedef enum v2_kind {
+    V2K_NONE = 0, V2K_SYNC, V2K_METRIC, V2K_LABEL, V2K_STACK_SAMPLE, V2K_RANGE_BEGIN,
+    V2K_RANGE_ACTIVE, V2K_RANGE_END, V2K_TASK_BEGIN, V2K_TASK_END, V2K_REGION_BEGIN,
+    V2K_REGION_END, V2K_LOG, V2K_STATE, V2K_EXPERIMENTAL, V2K_COUNT
+} v2_kind;
+
+typedef struct v2_spec {
+    const char *name;
+    uint8_t nargs;     /* varints after the type byte, dt included */
+    uint8_t kind;      /* v2_kind */
+    uint8_t timed;     /* first argument is a timestamp delta */
+    uint8_t stack;     /* 1-based index (after dt) of the main stack argument, 0 none */
+    uint8_t stack2;    /* a second stack argument (GoCreate's new_stack), 0 none */
+    uint8_t strmask;   /* bit i: argument i (after dt) is a string id */
+    uint16_t minver;   /* first header version with this type */
+} v2_spec;
+
+/* Spec of a type valid for `version`, or NULL. */
+const v2_spec *dec__v2_spec(unsigned type, int version);
+extern const char *const dec__v2_kind_names[V2K_COUNT];
+
+/* ---- dense ids (v2_ids in v2_gen.c) ---- */
+
+typedef struct v2_ids {
+    uint32_t *direct;  /* id -> slot+1 for small ids */
+    uint32_t n_direct;
+    cs_map big;        /* the rest */
+    uint32_t n;        /* slots handed out */
+} v2_ids;
+
+/* Slot of id (0-based), creating it when `add`; UINT32_MAX when absent or
+ * on allocation failure (err set then). */
+uint32_t dec__v2_ids_get(v2_ids *t, uint64_t id, bool add, cs_err *err);
+void dec__v2_ids_deinit(v2_ids *t);
+
+/* ---- generations (v2_gen.c, v2_tables.c) ---- */
+
+typedef struct v2_batch {
+    uint64_t data_off;  /* file offset of the data */
+    uint32_t size;
+    uint32_t next;      /* next batch of the same M in this generation, or UINT32_MAX */
+    uint64_t ts;        /* base timestamp, clock units */
+} v2_batch;
+
+typedef struct v2_str { const uint8_t *p; uint32_t len; uint32_t sid1; } v2_str; /* sid1 = model sid + 1, 0 not yet */
+typedef struct v2_stk { uint64_t off; uint32_t nframes; uint32_t mstack1; } v2_stk; /* mstack1 = model stack + 1 */
+typedef struct v2_frame { uint64_t pc, func, file, line; } v2_frame;
+
+typedef struct v2_sample {
+    int64_t ts;          /* ns */
+    uint64_t m, p, g, stk, off;
+} v2_sample;
+
+typedef struct v2_mrun { uint64_t m; uint32_t first, last; } v2_mrun;
+
+typedef struct v2_gen {
+    uint64_t gen;
+    uint64_t off, end;        /* file bytes of its batches */
+    uint64_t min_ts;          /* smallest batch ts, clock units */
+    uint64_t freq;            /* clock units per second */
+    double ns_per_unit;
+    bool has_freq, has_snapshot;
+    v2_batch *b; uint32_t n_b, cap_b;      /* event batches */
+    v2_batch *tb; uint32_t n_tb, cap_tb;   /* table batches; .next holds the kind byte */
+    v2_mrun *ms; uint32_t n_ms, cap_ms;    /* Ms of event batches, in order of first appearance */
+    v2_ids m_ids;
+    v2_str *str; uint32_t n_str, cap_str; v2_ids str_ids;
+    v2_stk *stk; uint32_t n_stk, cap_stk; v2_ids stk_ids;
+    v2_frame *frames; uint32_t n_frames, cap_frames; cs_map pc_frame; /* pc -> first frame */
+    v2_sample *samples; uint32_t n_samples, cap_samples;
+    uint32_t n_experimental;  /* experimental batches (skipped) */
+    uint64_t snap_units, snap_mono, snap_sec, snap_nsec;
+} v2_gen;
+
+/* Scans batch headers from `off` and collects one generation's batches.
+ * *next_off = where the next generation starts (== f->size at the end).
+ * On a framing error returns false; *trunc tells whether the error is the
+ * file ending inside a batch (a cut-short trace) rather than bad bytes. */
+bool dec__v2_gen_scan(const cs_file *f, uint64_t off, int version, v2_gen *g,
+                      uint64_t *next_off, bool *trunc, cs_err *err);
+/* Parses the structural batches (tables) of a scanned generation. */
+bool dec__v2_gen_tables(const cs_file *f, int version, v2_gen *g, cs_err *err);
+void dec__v2_gen_deinit(v2_gen *g);
+static inline int64_t dec__v2_ns(const v2_gen *g, uint64_t units)
+{
+    return (int64_t)((double)units * g->ns_per_unit);
+}
+/* String of id in the generation: true when the id exists (0 always does). */
+bool dec__v2_str(const v2_gen *g, uint64_t id, const uint8_t **p, uint32_t *len);
+/* Model sid of a string id (interned on first use), 0 for unknown/empty. */
+cs_sid dec__v2_sid(v2_gen *g, cs_model *m, uint64_t id, cs_err *err);
+/* Model stack index of a stack id (added on first use), 0 none. */
+uint32_t dec__v2_stack(v2_gen *g, const cs_file *f, cs_model *m, uint64_t id, cs_err *err);
+bool dec__v2_stack_ok(const v2_gen *g, uint64_t id);
+
+/* ---- events and ordering (v2_order*.c) ---- */
+
+typedef struct v2_ctx { uint64_t g, p, m; } v2_ctx;
+
+typedef struct v2_ev {
+    int64_t ts;           /* ns */
+    uint64_t off;         /* file offset of the type byte */
+    uint64_t args[5];     /* after dt */
+    uint64_t extra[2];    /* smuggled: old state, task parent/name */
+    v2_ctx ctx;           /* context before the event */
+    uint8_t type;
+    uint8_t synth;        /* made up by the ordering (GoSwitch, GoDestroySyscall) */
+} v2_ev;
+
+typedef struct v2_region { uint64_t task; cs_sid name; uint32_t pad; } v2_region;
+typedef struct v2_range { uint64_t desc; uint8_t type; } v2_range; /* type = the Begin event */
+
+typedef struct v2_gst {
+    uint8_t status, exists, n_ranges, pad;
+    uint64_t seq_gen, seq;
+    v2_range ranges[4];   /* in-flight special ranges (STW, mark assist) */
+    v2_region *reg; uint32_t n_reg, cap_reg; /* open user regions */
+} v2_gst;
+
+typedef struct v2_pst {
+    uint8_t status, exists, n_ranges, pad;
+    uint64_t seq_gen, seq;
+    v2_range ranges[2];
+} v2_pst;
+
+typedef struct v2_mst { uint64_t id, g, p; } v2_mst;
+
+typedef struct v2_task { uint64_t id, parent; cs_sid name; uint32_t live; } v2_task;
+
+typedef struct v2_order {
+    v2_ids gids, pids, mids;
+    v2_gst *g; uint32_t cap_g, n_g;
+    v2_pst *p; uint32_t cap_p;
+    v2_mst *m; uint32_t cap_m;
+    v2_task *tasks; uint32_t n_tasks, cap_tasks; v2_ids task_ids;
+    uint64_t gc_seq, initial_gen;
+    uint8_t gc_state;     /* 0 undetermined, 1 not running, 2 running */
+    /* ready events, FIFO */
+    v2_ev *q; uint32_t q_head, q_n, q_cap;
+} v2_order;
+
+/* Go's Advance: *ok=false means "not ready yet"; false return = fatal error.
+ * `m` is the M slot of the batch (UINT32_MAX for M -1). */
+bool dec__v2_advance(v2_order *o, v2_gen *g, cs_model *model, const v2_ev *ev, uint32_t mslot,
+                     bool *ok, cs_err *err);
+void dec__v2_order_deinit(v2_order *o);
+uint32_t dec__v2_mslot(v2_order *o, uint64_t mid, cs_err *err);
+bool dec__v2_push(v2_order *o, const v2_ev *ev, v2_ctx ctx, cs_err *err);
+/* helpers shared by v2_order.c and v2_order_res.c */
+v2_gst *dec__v2_gget(v2_order *o, uint64_t goid);
+v2_pst *dec__v2_pget(v2_order *o, uint64_t pid);
+bool dec__v2_reqs(v2_ctx c, int m, int p, int g, uint64_t off, cs_err *err);
+bool dec__v2_order_res(v2_order *o, v2_gen *gen, cs_model *model, v2_ev *e, v2_ctx cur,
+                       bool *ok, cs_err *err);
+enum { V2_MUSTNOT = 0, V2_MAY = 1, V2_MUST = 2 };
+
+/* ---- public events, model, stats (v2_emit.c, v2_stats.c) ---- */
+
+/* Go's public goroutine states (§4.6). */
+enum { V2G_UNDET = 0, V2G_NOTEXIST, V2G_RUNNABLE, V2G_RUNNING, V2G_WAITING, V2G_SYSCALL };
+enum { V2P_UNDET = 0, V2P_NOTEXIST, V2P_RUNNING, V2P_IDLE };
+
+typedef struct v2_trans {   /* a StateTransition */
+    bool is_g;              /* goroutine (else P) */
+    uint64_t id;
+    uint8_t from, to;
+    cs_sid reason;          /* Go's reason string */
+    uint64_t stack_id;      /* transition stack (generation stack id), 0 none */
+} v2_trans;
+
+typedef struct v2_kv { cs_sid key; uint32_t next; int64_t v; } v2_kv; /* list node; key = model sid */
+
+typedef struct v2_sg {      /* Summarizer state of one goroutine (GoroutineSummary) */
+    uint64_t goid, pc;
+    cs_sid name;
+    bool present;
+    int64_t creation, start, end;
+    int64_t exec, sched, syscall, syscall_block, total;
+    uint32_t block_kv, range_kv;   /* BlockTimeByReason, RangeTime: list heads, 0 empty */
+    /* pending (Go's private goroutineSummary) */
+    uint32_t last_range_kv;        /* lastRangeTime; v == 0 means deleted */
+    int64_t last_start, last_runnable, last_block, last_syscall, last_syscall_block;
+    cs_sid last_block_reason;
+    bool has_syscall_p;            /* syscallingG entry present */
+    uint64_t syscall_p;
+} v2_sg;
+
+typedef struct v2_sum {
+    v2_sg *g; uint32_t cap_g;      /* by goroutine slot of v2_order.gids */
+    v2_kv *kv; uint32_t n_kv, cap_kv; /* kv[0] unused */
+    cs_map sys_p;                  /* syscallingP: P id -> goroutine slot */
+    cs_map range_p;                /* rangesP (sweeps): P id -> goroutine slot */
+    int64_t last_ts, sync_ts;
+    cs_sid sid_sweep, sid_assist, sid_forever;
+} v2_sum;
+
+bool dec__v2_sum_event(v2_sum *s, v2_order *o, cs_model *m, const v2_ev *e, uint8_t kind,
+                       const v2_trans *tr, v2_gen *g, const cs_file *f, cs_err *err);
+bool dec__v2_sum_finish(v2_sum *s, v2_order *o, cs_model *m, cs_stats *out, cs_err *err);
+void dec__v2_sum_deinit(v2_sum *s);
+
+typedef struct v2_open { uint64_t key; uint32_t idx; uint8_t kind; } v2_open; /* an open model range */
+
+typedef struct v2_sink {
+    const dec_desc *d;
+    const cs_file *f;
+    int version;
+    cs_model *m;
+    cs_mb mb;
+    v2_order *o;
+    v2_sum *sum;            /* NULL when stats are not wanted */
+    int64_t last_ts;
+    uint64_t syncs;
+    uint64_t n_events;
+    uint8_t *rclass; uint32_t cap_rclass;   /* model sid -> cs_reason (0 = not yet) */
+    v2_open *open; uint32_t n_open, cap_open;
+} v2_sink;
+
+/* Model side of one event (v2_model.c). */
+bool dec__v2_model_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, const v2_trans *t,
+                         cs_err *err);
+void dec__v2_model_close_ranges(v2_sink *s, int64_t t_end);
+
+/* Hands one ordered event to the model, the Summarizer and on_event.
+ * Applies Go's strictly increasing timestamp fix-up first. */
+bool dec__v2_emit(v2_sink *s, v2_gen *g, v2_ev *e, cs_err *err);
+/* Emits a Sync event (kind V2K_SYNC) at time ts. */
+bool dec__v2_emit_sync(v2_sink *s, v2_gen *g, int64_t ts, cs_err *err);
+bool dec__v2_emit_sample(v2_sink *s, v2_gen *g, const v2_sample *smp, cs_err *err);
+
+/* Orders and emits one generation (v2_reader.c). */
+bool dec__v2_read_gen(v2_sink *s, v2_gen *g, cs_err *err);
+
+#endif

@@ -1,0 +1,182 @@
+/* decode/v2_gen.c — splits a Go 1.22+ trace into generations: walks the batch
+ * headers (go-trace-format.md §4.1–4.2) from a file offset until the next
+ * generation starts, and files each batch as a table batch or as an event
+ * batch of its M (kept in file order per M). Only framing is checked here;
+ * v2_tables.c parses the tables and v2_reader.c the events. Also home of
+ * v2_ids, the dense-slot map every v2 file uses. Reads through dec_buf only;
+ * allocation is bounded by the number of batch headers in the file. */
+#include "v2.h"
+
+#include <string.h>
+
+#define DIRECT_MAX (1u << 20) /* ids below this get an array entry */
+
+uint32_t dec__v2_ids_get(v2_ids *t, uint64_t id, bool add, cs_err *err)
+{
+    uint32_t v;
+    if (id < t->n_direct && t->direct[id])
+        return t->direct[id] - 1;
+    if (id >= t->n_direct && t->big.count && cs_map_get(&t->big, id, &v))
+        return v;
+    if (!add)
+        return UINT32_MAX;
+    v = t->n++;
+    if (id < DIRECT_MAX && id < 4u * t->n + 1024) {
+        if (id >= t->n_direct) {
+            uint32_t want = (uint32_t)id + 1, cap = t->n_direct;
+            if (want < cap * 2)
+                want = cap * 2 < DIRECT_MAX ? cap * 2 : DIRECT_MAX;
+            uint32_t *nd = cs_realloc(t->direct, (size_t)want * sizeof *nd);
+            if (!nd) {
+                CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for ids");
+                return UINT32_MAX;
+            }
+            memset(nd + cap, 0, (size_t)(want - cap) * sizeof *nd);
+            t->direct = nd;
+            t->n_direct = want;
+        }
+        t->direct[id] = v + 1;
+        return v;
+    }
+    if (!cs_map_put(&t->big, id, v, err))
+        return UINT32_MAX;
+    return v;
+}
+
+void dec__v2_ids_deinit(v2_ids *t)
+{
+    cs_free(t->direct);
+    cs_map_deinit(&t->big);
+    memset(t, 0, sizeof *t);
+}
+
+/* Is a batch whose first data byte is `kind` a table batch in `version`? */
+static bool is_table_kind(int kind, int version)
+{
+    switch (kind) {
+    case V2_EvStrings: case V2_EvStacks: case V2_EvCPUSamples:
+        return true;
+    case V2_EvFrequency:
+        return version < 1025;
+    case V2_EvSync:
+        return version >= 1025;
+    }
+    return false;
+}
+
+static bool add_event_batch(v2_gen *g, uint64_t m, const v2_batch *b, cs_err *err)
+{
+    uint32_t mi = dec__v2_ids_get(&g->m_ids, m, true, err);
+    if (mi == UINT32_MAX)
+        return false;
+    if (mi == g->n_ms) {
+        if (!cs_grow((void **)&g->ms, &g->cap_ms, g->n_ms + 1, sizeof *g->ms, err))
+            return false;
+        g->ms[g->n_ms++] = (v2_mrun){.m = m, .first = UINT32_MAX, .last = UINT32_MAX};
+    }
+    if (!cs_grow((void **)&g->b, &g->cap_b, g->n_b + 1, sizeof *g->b, err))
+        return false;
+    uint32_t bi = g->n_b++;
+    g->b[bi] = *b;
+    g->b[bi].next = UINT32_MAX;
+    v2_mrun *r = &g->ms[mi];
+    if (r->last == UINT32_MAX)
+        r->first = bi;
+    else
+        g->b[r->last].next = bi;
+    r->last = bi;
+    return true;
+}
+
+static void gen_reset(v2_gen *g)
+{
+    g->gen = 0;
+    g->min_ts = UINT64_MAX;
+    g->freq = 0;
+    g->has_freq = g->has_snapshot = false;
+    g->n_b = g->n_tb = g->n_ms = g->n_str = g->n_stk = g->n_frames = g->n_samples = 0;
+    g->n_experimental = 0;
+    dec__v2_ids_deinit(&g->m_ids);
+    dec__v2_ids_deinit(&g->str_ids);
+    dec__v2_ids_deinit(&g->stk_ids);
+    cs_map_clear(&g->pc_frame);
+}
+
+bool dec__v2_gen_scan(const cs_file *f, uint64_t off, int version, v2_gen *g,
+                      uint64_t *next_off, bool *trunc, cs_err *err)
+{
+    gen_reset(g);
+    g->off = off;
+    *trunc = false;
+    bool first = true;
+    while (off < f->size) {
+        dec_buf b = dec_buf_make(f->data + off, f->size - off, off);
+        uint8_t type = dec_buf_u8(&b), exp = 0;
+        if (type != V2_EvEventBatch && !(type == V2_EvExperimentalBatch && version >= 1023))
+            return CS_FAIL(err, CS_E_CORRUPT, off, "expected batch event, got event %u", type);
+        if (type == V2_EvExperimentalBatch)
+            exp = dec_buf_u8(&b);
+        uint64_t gen = dec_buf_uv(&b), m = dec_buf_uv(&b), ts = dec_buf_uv(&b);
+        uint64_t size = dec_buf_uv(&b);
+        if (b.bad & DEC_BUF_BADVARINT)
+            return CS_FAIL(err, CS_E_CORRUPT, off, "invalid uvarint in batch header");
+        if (b.bad) {
+            *trunc = true;
+            return CS_FAIL(err, CS_E_TRUNCATED, off, "error reading batch header: unexpected EOF");
+        }
+        if (gen == 0)
+            return CS_FAIL(err, CS_E_CORRUPT, off, "invalid generation number 0");
+        if (size > V2_MAX_BATCH)
+            return CS_FAIL(err, CS_E_CORRUPT, off, "invalid batch size %llu", (unsigned long long)size);
+        if (first) {
+            g->gen = gen;
+            first = false;
+        } else if (gen == g->gen + 1) {
+            break;
+        } else if (gen != g->gen) {
+            return CS_FAIL(err, CS_E_CORRUPT, off, "generations out of order: %llu after %llu",
+                           (unsigned long long)gen, (unsigned long long)g->gen);
+        }
+        if (size > dec_buf_left(&b)) {
+            *trunc = true;
+            return CS_FAIL(err, CS_E_TRUNCATED, off, "failed to read full batch: read %zu but wanted %llu",
+                           dec_buf_left(&b), (unsigned long long)size);
+        }
+        v2_batch nb = {.data_off = dec_buf_off(&b), .size = (uint32_t)size, .ts = ts};
+        if (ts < g->min_ts)
+            g->min_ts = ts;
+        off = nb.data_off + size;
+        if (exp) {
+            g->n_experimental++;
+            continue;
+        }
+        int kind = size ? f->data[nb.data_off] : -1;
+        if (is_table_kind(kind, version)) {
+            if (!cs_grow((void **)&g->tb, &g->cap_tb, g->n_tb + 1, sizeof *g->tb, err))
+                return false;
+            nb.next = (uint32_t)kind;
+            g->tb[g->n_tb++] = nb;
+        } else if (!add_event_batch(g, m, &nb, err)) {
+            return false;
+        }
+    }
+    g->end = off;
+    *next_off = off;
+    return true;
+}
+
+void dec__v2_gen_deinit(v2_gen *g)
+{
+    cs_free(g->b);
+    cs_free(g->tb);
+    cs_free(g->ms);
+    cs_free(g->str);
+    cs_free(g->stk);
+    cs_free(g->frames);
+    cs_free(g->samples);
+    dec__v2_ids_deinit(&g->m_ids);
+    dec__v2_ids_deinit(&g->str_ids);
+    dec__v2_ids_deinit(&g->stk_ids);
+    cs_map_deinit(&g->pc_frame);
+    memset(g, 0, sizeof *g);
+}

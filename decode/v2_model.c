@@ -1,0 +1,216 @@
+/* decode/v2_model.c — turns the public events of a Go 1.22+ trace into the
+ * shared model through core/build.h: goroutine creation, state spans with
+ * block reasons, one wake-up edge per Waiting->Runnable transition (Go's
+ * reason string and both stacks kept), GC/STW/sweep/mark-assist ranges,
+ * user tasks, regions and logs. Called by v2_emit.c for every event unless
+ * dec_desc.no_model is set. */
+#include "v2.h"
+
+#include <string.h>
+
+static cs_reason reason_class(const char *r)
+{
+    static const struct { const char *s; cs_reason r; } tab[] = {
+        {"chan send", CS_R_CHAN_SEND}, {"chan receive", CS_R_CHAN_RECV}, {"select", CS_R_SELECT},
+        {"sync", CS_R_SYNC}, {"sync.(*Cond).Wait", CS_R_COND}, {"sleep", CS_R_SLEEP},
+        {"network", CS_R_NET}, {"forever", CS_R_FOREVER}, {"preempted", CS_R_PREEMPTED},
+        {"runtime.Gosched", CS_R_PREEMPTED}, {"GC mark assist wait for work", CS_R_GC},
+        {"GC background sweeper wait", CS_R_GC}, {"wait until GC ends", CS_R_GC},
+        {"GC weak to strong wait", CS_R_GC},
+    };
+    for (size_t i = 0; i < sizeof tab / sizeof *tab; i++)
+        if (!strcmp(r, tab[i].s))
+            return tab[i].r;
+    return CS_R_OTHER;
+}
+
+/* Class of a reason sid, cached per sid. */
+static cs_reason reason_of(v2_sink *s, cs_sid sid, cs_err *err)
+{
+    if (!sid)
+        return CS_R_OTHER;
+    if (sid >= s->cap_rclass) {
+        uint32_t old = s->cap_rclass;
+        if (!cs_grow((void **)&s->rclass, &s->cap_rclass, sid + 1, 1, err))
+            return CS_R_OTHER;
+        memset(s->rclass + old, 0, s->cap_rclass - old);
+    }
+    if (!s->rclass[sid])
+        s->rclass[sid] = (uint8_t)reason_class(cs_model_str(s->m, sid));
+    return (cs_reason)s->rclass[sid];
+}
+
+static cs_state state_of(uint8_t pub)
+{
+    switch (pub) {
+    case V2G_RUNNING: return CS_ST_RUNNING;
+    case V2G_RUNNABLE: return CS_ST_RUNNABLE;
+    case V2G_WAITING: return CS_ST_BLOCKED;
+    case V2G_SYSCALL: return CS_ST_SYSCALL;
+    }
+    return CS_ST_NONE;
+}
+
+/* Entry function = outermost frame of the transition stack (as the Summarizer names goroutines). */
+static bool name_from(v2_sink *s, v2_gen *g, uint64_t goid, uint32_t stack, cs_err *err)
+{
+    uint32_t n = cs_model_stack_len(s->m, stack);
+    if (!n)
+        return true;
+    const cs_frame *fr = cs_model_stack_frame(s->m, stack, n - 1);
+    (void)g;
+    return cs_mb_name(&s->mb, goid, fr->pc, fr->func, err);
+}
+
+static bool g_event(v2_sink *s, v2_gen *g, const v2_ev *e, const v2_trans *t, cs_err *err)
+{
+    if (t->from == t->to)
+        return true;
+    uint32_t tstack = dec__v2_stack(g, s->f, s->m, t->stack_id, err);
+    cs_state st = state_of(t->to);
+    cs_reason r = st == CS_ST_BLOCKED || st == CS_ST_RUNNABLE ? reason_of(s, t->reason, err) : CS_R_NONE;
+    if (t->to == V2G_RUNNABLE && e->type == V2_EvGoSyscallEndBlocked)
+        r = CS_R_SYSCALL;
+    else if (t->to == V2G_RUNNABLE && e->type != V2_EvGoStop)
+        r = CS_R_NONE;
+    bool ok;
+    if (t->from == V2G_UNDET || t->from == V2G_NOTEXIST) {
+        cs_mb_create_desc cd = {.t = e->ts, .goid = t->id, .state = st, .reason = r,
+                                .parent_goid = t->from == V2G_NOTEXIST && e->ctx.g != V2_NONE ? e->ctx.g : CS_NO_GOID,
+                                .at_start = t->from == V2G_UNDET};
+        ok = cs_mb_create(&s->mb, &cd, err);
+    } else if (t->from == V2G_WAITING && t->to == V2G_RUNNABLE) {
+        const v2_spec *sp = dec__v2_spec(e->type, 9999);
+        uint32_t us = sp->stack ? dec__v2_stack(g, s->f, s->m, e->args[sp->stack - 1], err) : 0;
+        ok = cs_mb_unblock(&s->mb, e->ts, e->ctx.g == V2_NONE ? CS_NO_GOID : e->ctx.g, t->id, us, err);
+    } else {
+        ok = cs_mb_set(&s->mb, e->ts, t->id, st, r, t->reason, tstack, err);
+    }
+    return ok && name_from(s, g, t->id, tstack, err);
+}
+
+static bool range_open(v2_sink *s, uint8_t kind, uint64_t key, cs_range r, cs_err *err)
+{
+    cs_model *m = s->m;
+    if (!cs_grow((void **)&m->ranges, &m->cap_ranges, m->n_ranges + 1, sizeof *m->ranges, err) ||
+        !cs_grow((void **)&s->open, &s->cap_open, s->n_open + 1, sizeof *s->open, err))
+        return false;
+    r.kind = kind;
+    r.t1 = CS_T_NONE;
+    m->ranges[m->n_ranges] = r;
+    s->open[s->n_open++] = (v2_open){key, m->n_ranges++, kind};
+    return true;
+}
+
+/* Closes the innermost open range of kind/key; absent ones (begun before the trace) are ignored. */
+static void range_close(v2_sink *s, uint8_t kind, uint64_t key, int64_t t)
+{
+    for (uint32_t i = s->n_open; i-- > 0;)
+        if (s->open[i].kind == kind && s->open[i].key == key) {
+            s->m->ranges[s->open[i].idx].t1 = t;
+            s->open[i] = s->open[--s->n_open];
+            return;
+        }
+}
+
+static bool range_is_open(v2_sink *s, uint8_t kind, uint64_t key)
+{
+    for (uint32_t i = 0; i < s->n_open; i++)
+        if (s->open[i].kind == kind && s->open[i].key == key)
+            return true;
+    return false;
+}
+
+static uint32_t gidx(v2_sink *s, uint64_t goid, cs_err *err)
+{
+    return goid == V2_NONE ? 0 : cs_mb_g(&s->mb, goid, err);
+}
+
+static bool range_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, cs_err *err)
+{
+    uint8_t rk;
+    uint64_t key = e->ctx.g;
+    cs_range r = {.t0 = e->ts};
+    switch (e->type) {
+    case V2_EvGCActive: case V2_EvGCBegin: case V2_EvGCEnd: rk = CS_RK_GC, key = 0; break;
+    case V2_EvSTWBegin: case V2_EvSTWEnd:
+        rk = CS_RK_STW;
+        r.name = e->extra[1] ? (cs_sid)(e->extra[1] - 1) : 0;
+        break;
+    case V2_EvGCSweepActive: case V2_EvGCSweepBegin: case V2_EvGCSweepEnd:
+        rk = CS_RK_SWEEP, key = e->type == V2_EvGCSweepActive ? e->args[0] : e->ctx.p;
+        r.id = key;
+        break;
+    default:
+        rk = CS_RK_MARK_ASSIST;
+        if (e->type == V2_EvGCMarkAssistActive)
+            key = e->args[0];
+        break;
+    }
+    if (kind == V2K_RANGE_END) {
+        range_close(s, rk, key, e->ts);
+        return true;
+    }
+    if (kind == V2K_RANGE_ACTIVE && range_is_open(s, rk, key))
+        return true;
+    if (rk == CS_RK_STW || rk == CS_RK_MARK_ASSIST)
+        r.g = gidx(s, key, err);
+    (void)g;
+    return err->code == CS_OK && range_open(s, rk, key, r, err);
+}
+
+static bool user_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, cs_err *err)
+{
+    cs_model *m = s->m;
+    const v2_spec *sp = dec__v2_spec(e->type, 9999);
+    switch (kind) {
+    case V2K_TASK_BEGIN:
+        return range_open(s, CS_RK_TASK, e->args[0],
+                          (cs_range){.t0 = e->ts, .id = e->args[0], .g = gidx(s, e->ctx.g, err),
+                                     .name = dec__v2_sid(g, m, e->args[2], err)}, err);
+    case V2K_TASK_END:
+        range_close(s, CS_RK_TASK, e->args[0], e->ts);
+        return true;
+    case V2K_REGION_BEGIN:
+        return range_open(s, CS_RK_REGION, e->ctx.g,
+                          (cs_range){.t0 = e->ts, .id = e->args[0], .g = gidx(s, e->ctx.g, err),
+                                     .name = dec__v2_sid(g, m, e->args[1], err)}, err);
+    case V2K_REGION_END:
+        range_close(s, CS_RK_REGION, e->ctx.g, e->ts);
+        return true;
+    }
+    /* V2K_LOG */
+    if (!cs_grow((void **)&m->logs, &m->cap_logs, m->n_logs + 1, sizeof *m->logs, err))
+        return false;
+    m->logs[m->n_logs] = (cs_log){.ts = e->ts, .task = e->args[0], .g = gidx(s, e->ctx.g, err),
+                                  .category = dec__v2_sid(g, m, e->args[1], err),
+                                  .message = dec__v2_sid(g, m, e->args[2], err),
+                                  .stack = dec__v2_stack(g, s->f, m, e->args[sp->stack - 1], err)};
+    m->n_logs++;
+    return err->code == CS_OK;
+}
+
+bool dec__v2_model_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, const v2_trans *t,
+                         cs_err *err)
+{
+    switch (kind) {
+    case V2K_STATE:
+        return !t->is_g || g_event(s, g, e, t, err);
+    case V2K_METRIC:
+        if (e->type == V2_EvProcsChange && (int64_t)e->args[0] > s->m->nprocs && e->args[0] < 1u << 20)
+            s->m->nprocs = (int)e->args[0];
+        return true;
+    case V2K_RANGE_BEGIN: case V2K_RANGE_ACTIVE: case V2K_RANGE_END:
+        return range_event(s, g, e, kind, err);
+    case V2K_TASK_BEGIN: case V2K_TASK_END: case V2K_REGION_BEGIN: case V2K_REGION_END: case V2K_LOG:
+        return user_event(s, g, e, kind, err);
+    }
+    return true;
+}
+
+void dec__v2_model_close_ranges(v2_sink *s, int64_t t_end)
+{
+    for (uint32_t i = 0; i < s->n_open; i++)
+        s->m->ranges[s->open[i].idx].t1 = t_end;
+    s->n_open = 0;
+}

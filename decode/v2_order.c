@@ -1,0 +1,514 @@
+/* decode/v2_order.c — Go's ordering/validation state machine for the
+ * scheduler events of Go 1.22+ traces (go-trace-format.md §4.7–4.9, Go's
+ * internal/trace/order.go): Ps, goroutines and their sequence numbers. Each
+ * handler either says "not ready yet" (*ok = false, the reader tries another
+ * M), fails with Go's reason, or pushes the event(s) with their context onto
+ * the ready queue. Ranges, GC, tasks and regions are in v2_order_res.c.
+ * State lives in dense slot arrays (v2_ids), never per event on the heap. */
+#include "v2.h"
+
+#include <string.h>
+
+enum { GS_BAD = 0, GS_RUNNABLE, GS_RUNNING, GS_SYSCALL, GS_WAITING };
+enum { PS_BAD = 0, PS_RUNNING, PS_IDLE, PS_SYSCALL, PS_ABANDONED };
+
+static const uint8_t g_public[5] = {V2G_UNDET, V2G_RUNNABLE, V2G_RUNNING, V2G_SYSCALL, V2G_WAITING};
+static const uint8_t p_public[5] = {V2P_UNDET, V2P_RUNNING, V2P_IDLE, V2P_RUNNING, V2P_IDLE};
+
+#define INVALID(e, ...) CS_FAIL(err, CS_E_INVALID, (e)->off, __VA_ARGS__)
+
+v2_gst *dec__v2_gget(v2_order *o, uint64_t goid)
+{
+    uint32_t s = dec__v2_ids_get(&o->gids, goid, false, NULL);
+    return s != UINT32_MAX && o->g[s].exists ? &o->g[s] : NULL;
+}
+
+v2_pst *dec__v2_pget(v2_order *o, uint64_t pid)
+{
+    uint32_t s = dec__v2_ids_get(&o->pids, pid, false, NULL);
+    return s != UINT32_MAX && o->p[s].exists ? &o->p[s] : NULL;
+}
+
+static v2_gst *gnew(v2_order *o, uint64_t goid, uint8_t status, uint64_t gen, cs_err *err)
+{
+    uint32_t s = dec__v2_ids_get(&o->gids, goid, true, err);
+    if (s == UINT32_MAX || !cs_grow((void **)&o->g, &o->cap_g, s + 1, sizeof *o->g, err))
+        return NULL;
+    if (s >= o->n_g) { /* fresh slot */
+        memset(&o->g[s], 0, sizeof o->g[s]);
+        o->n_g = s + 1;
+    }
+    v2_gst *g = &o->g[s];
+    g->exists = 1;
+    g->status = status;
+    g->seq_gen = gen, g->seq = 0;
+    g->n_ranges = 0;
+    g->n_reg = 0;
+    return g;
+}
+
+static v2_pst *pnew(v2_order *o, uint64_t pid, uint8_t status, uint64_t gen, cs_err *err)
+{
+    uint32_t s = dec__v2_ids_get(&o->pids, pid, true, err);
+    if (s == UINT32_MAX || !cs_grow((void **)&o->p, &o->cap_p, s + 1, sizeof *o->p, err))
+        return NULL;
+    v2_pst *p = &o->p[s];
+    memset(p, 0, sizeof *p);
+    p->exists = 1;
+    p->status = status;
+    p->seq_gen = gen;
+    return p;
+}
+
+uint32_t dec__v2_mslot(v2_order *o, uint64_t mid, cs_err *err)
+{
+    if (mid == V2_NONE)
+        return UINT32_MAX;
+    uint32_t n = o->mids.n;
+    uint32_t s = dec__v2_ids_get(&o->mids, mid, true, err);
+    if (s == UINT32_MAX || !cs_grow((void **)&o->m, &o->cap_m, s + 1, sizeof *o->m, err))
+        return UINT32_MAX;
+    if (s == n)
+        o->m[s] = (v2_mst){mid, V2_NONE, V2_NONE};
+    return s;
+}
+
+static v2_mst *mfind(v2_order *o, uint64_t mid)
+{
+    uint32_t s = mid == V2_NONE ? UINT32_MAX : dec__v2_ids_get(&o->mids, mid, false, NULL);
+    return s == UINT32_MAX ? NULL : &o->m[s];
+}
+
+bool dec__v2_reqs(v2_ctx c, int m, int p, int g, uint64_t off, cs_err *err)
+{
+    if (m == V2_MUST && c.m == V2_NONE)
+        return CS_FAIL(err, CS_E_INVALID, off, "expected a thread but didn't have one");
+    if (p == V2_MUST && c.p == V2_NONE)
+        return CS_FAIL(err, CS_E_INVALID, off, "expected a proc but didn't have one");
+    if (p == V2_MUSTNOT && c.p != V2_NONE)
+        return CS_FAIL(err, CS_E_INVALID, off, "expected no proc but had one");
+    if (g == V2_MUST && c.g == V2_NONE)
+        return CS_FAIL(err, CS_E_INVALID, off, "expected a goroutine but didn't have one");
+    if (g == V2_MUSTNOT && c.g != V2_NONE)
+        return CS_FAIL(err, CS_E_INVALID, off, "expected no goroutine but had one");
+    return true;
+}
+
+bool dec__v2_push(v2_order *o, const v2_ev *ev, v2_ctx ctx, cs_err *err)
+{
+    if (o->q_n == o->q_cap) { /* grow the ring, unwrapping it */
+        uint32_t nc = o->q_cap ? o->q_cap * 2 : 8;
+        v2_ev *nq = cs_alloc((size_t)nc * sizeof *nq);
+        if (!nq)
+            return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for the event queue");
+        for (uint32_t i = 0; i < o->q_n; i++)
+            nq[i] = o->q[(o->q_head + i) % o->q_cap];
+        cs_free(o->q);
+        o->q = nq, o->q_cap = nc, o->q_head = 0;
+    }
+    v2_ev *d = &o->q[(o->q_head + o->q_n++) % o->q_cap];
+    *d = *ev;
+    d->ctx = ctx;
+    return true;
+}
+
+static bool seq_next(uint64_t sgen, uint64_t sseq, uint64_t gen, uint64_t seq)
+{
+    return sgen == gen && seq == sseq + 1;
+}
+
+static bool proc_status(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx *cur, v2_ctx *nw, cs_err *err)
+{
+    uint64_t pid = e->args[0], st = e->args[1];
+    if (st >= 5)
+        return INVALID(e, "invalid status for proc %llu: %llu", (unsigned long long)pid, (unsigned long long)st);
+    uint8_t old = p_public[st];
+    v2_pst *p = dec__v2_pget(o, pid);
+    if (p) {
+        if (st == PS_ABANDONED && p->status == PS_SYSCALL) {
+            old = V2P_RUNNING;
+            e->args[1] = PS_SYSCALL;
+        } else if (st == PS_ABANDONED && p->status == PS_ABANDONED) {
+            old = V2P_IDLE;
+        } else if (p->status != st) {
+            return INVALID(e, "inconsistent status for proc %llu: old %u vs. new %llu",
+                           (unsigned long long)pid, p->status, (unsigned long long)st);
+        }
+        p->seq_gen = gen, p->seq = 0;
+    } else {
+        if (!pnew(o, pid, (uint8_t)st, gen, err))
+            return false;
+        old = gen == o->initial_gen ? V2P_UNDET : V2P_NOTEXIST;
+    }
+    e->extra[0] = old;
+    if (st == PS_RUNNING || st == PS_SYSCALL)
+        nw->p = pid;
+    if (st == PS_ABANDONED && old == V2P_RUNNING) {
+        bool found = false;
+        for (uint32_t i = 0; i < o->mids.n; i++)
+            if (o->m[i].p == pid) {
+                *cur = (v2_ctx){o->m[i].g, pid, o->m[i].id};
+                found = true;
+            }
+        if (!found)
+            return INVALID(e, "failed to find sched context for proc %llu that's about to be stolen",
+                           (unsigned long long)pid);
+    }
+    return dec__v2_push(o, e, *cur, err);
+}
+
+static bool proc_start(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *nw, bool *ok, cs_err *err)
+{
+    v2_pst *p = dec__v2_pget(o, e->args[0]);
+    if (!p || p->status != PS_IDLE || !seq_next(p->seq_gen, p->seq, gen, e->args[1]) || cur.p != V2_NONE)
+        return *ok = false, true;
+    if (!dec__v2_reqs(cur, V2_MUST, V2_MUSTNOT, V2_MAY, e->off, err))
+        return false;
+    p->status = PS_RUNNING;
+    p->seq_gen = gen, p->seq = e->args[1];
+    nw->p = e->args[0];
+    return dec__v2_push(o, e, cur, err);
+}
+
+static bool proc_stop(v2_order *o, v2_ev *e, v2_ctx cur, v2_ctx *nw, cs_err *err)
+{
+    v2_pst *p = cur.p == V2_NONE ? NULL : dec__v2_pget(o, cur.p);
+    if (!p)
+        return INVALID(e, "event ProcStop for proc (%lld) that doesn't exist", (long long)cur.p);
+    if (p->status != PS_RUNNING && p->status != PS_SYSCALL)
+        return INVALID(e, "ProcStop event for proc that's not Running or Syscall");
+    if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MAY, e->off, err))
+        return false;
+    p->status = PS_IDLE;
+    nw->p = V2_NONE;
+    return dec__v2_push(o, e, cur, err);
+}
+
+static bool proc_steal(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *nw, bool *ok, cs_err *err)
+{
+    uint64_t pid = e->args[0];
+    v2_pst *p = dec__v2_pget(o, pid);
+    if (!p || (p->status != PS_SYSCALL && p->status != PS_ABANDONED) ||
+        !seq_next(p->seq_gen, p->seq, gen, e->args[1]))
+        return *ok = false, true;
+    if (!dec__v2_reqs(cur, V2_MUST, V2_MAY, V2_MAY, e->off, err))
+        return false;
+    uint8_t old = p->status;
+    e->extra[0] = old;
+    p->status = PS_IDLE;
+    p->seq_gen = gen, p->seq = e->args[1];
+    if (old == PS_ABANDONED)
+        return dec__v2_push(o, e, cur, err);
+    uint64_t mid = e->args[2];
+    if (mid == cur.m) {
+        if (cur.p != pid)
+            return INVALID(e, "tried to self-steal proc %llu (thread %llu), but got proc %lld instead",
+                           (unsigned long long)pid, (unsigned long long)mid, (long long)cur.p);
+        nw->p = V2_NONE;
+        return dec__v2_push(o, e, cur, err);
+    }
+    v2_mst *ms = mfind(o, mid);
+    if (!ms)
+        return INVALID(e, "stole proc from non-existent thread %llu", (unsigned long long)mid);
+    if (ms->p != pid)
+        return INVALID(e, "tried to steal proc %llu from thread %llu, but got proc %lld instead",
+                       (unsigned long long)pid, (unsigned long long)mid, (long long)ms->p);
+    ms->p = V2_NONE;
+    return dec__v2_push(o, e, cur, err);
+}
+
+static bool go_status_syscall(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx *cur, v2_ctx *nw, cs_err *err)
+{
+    uint64_t gid = e->args[0], mid = e->args[1];
+    if (mid == V2_NONE)
+        return INVALID(e, "found goroutine %llu in syscall without a thread", (unsigned long long)gid);
+    if (mid == cur->m) {
+        if (gen != o->initial_gen && cur->g != gid)
+            return INVALID(e, "inconsistent thread for syscalling goroutine %llu: thread has goroutine %lld",
+                           (unsigned long long)gid, (long long)cur->g);
+        nw->g = gid;
+        return true;
+    }
+    v2_mst *ms = mfind(o, mid);
+    if (ms) {
+        if (ms->g != gid)
+            return INVALID(e, "inconsistent thread for syscalling goroutine %llu: thread has goroutine %lld",
+                           (unsigned long long)gid, (long long)ms->g);
+        cur->g = ms->g;
+    } else {
+        uint32_t s = dec__v2_mslot(o, mid, err);
+        if (s == UINT32_MAX)
+            return false;
+        o->m[s].g = gid;
+    }
+    cur->m = mid;
+    return true;
+}
+
+static bool go_status(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *nw, cs_err *err)
+{
+    uint64_t gid = e->args[0], st = e->args[2];
+    if (st >= 5)
+        return INVALID(e, "invalid status for goroutine %llu: %llu", (unsigned long long)gid, (unsigned long long)st);
+    uint8_t old = g_public[st];
+    v2_gst *g = dec__v2_gget(o, gid);
+    if (g) {
+        if (g->status != st)
+            return INVALID(e, "inconsistent status for goroutine %llu: old %u vs. new %llu",
+                           (unsigned long long)gid, g->status, (unsigned long long)st);
+        g->seq_gen = gen, g->seq = 0;
+    } else if (gen == o->initial_gen) {
+        if (!gnew(o, gid, (uint8_t)st, gen, err))
+            return false;
+        old = V2G_UNDET;
+    } else {
+        return INVALID(e, "found goroutine status for new goroutine after the first generation: id=%llu status=%llu",
+                       (unsigned long long)gid, (unsigned long long)st);
+    }
+    e->extra[0] = old;
+    if (st == GS_RUNNING)
+        nw->g = gid;
+    else if (st == GS_SYSCALL && !go_status_syscall(o, gen, e, &cur, nw, err))
+        return false;
+    return dec__v2_push(o, e, cur, err);
+}
+
+static bool go_create(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *nw, cs_err *err)
+{
+    if (e->type == V2_EvGoCreateSyscall) {
+        if (!dec__v2_reqs(cur, V2_MUST, V2_MAY, V2_MUSTNOT, e->off, err))
+            return false;
+    } else {
+        if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MAY, e->off, err))
+            return false;
+        v2_gst *c = cur.g == V2_NONE ? NULL : dec__v2_gget(o, cur.g);
+        if (c && c->status != GS_RUNNING)
+            return INVALID(e, "%s event for goroutine that's not Running", dec__v2_spec(e->type, 9999)->name);
+    }
+    uint64_t ng = e->args[0];
+    if (dec__v2_gget(o, ng))
+        return INVALID(e, "tried to create goroutine (%llu) that already exists", (unsigned long long)ng);
+    uint8_t st = e->type == V2_EvGoCreateBlocked ? GS_WAITING
+                 : e->type == V2_EvGoCreateSyscall ? GS_SYSCALL : GS_RUNNABLE;
+    if (!gnew(o, ng, st, gen, err))
+        return false;
+    if (e->type == V2_EvGoCreateSyscall)
+        nw->g = ng;
+    return dec__v2_push(o, e, cur, err);
+}
+
+/* The current goroutine must exist and be in `want`. */
+static v2_gst *cur_g(v2_order *o, v2_ev *e, v2_ctx cur, uint8_t want, cs_err *err)
+{
+    v2_gst *g = cur.g == V2_NONE ? NULL : dec__v2_gget(o, cur.g);
+    const char *name = dec__v2_spec(e->type, 9999)->name;
+    if (!g) {
+        INVALID(e, "event %s for goroutine (%lld) that doesn't exist", name, (long long)cur.g);
+        return NULL;
+    }
+    if (g->status != want) {
+        INVALID(e, "%s event for goroutine that's not %s", name, want == GS_RUNNING ? "Running" : "Syscall");
+        return NULL;
+    }
+    return g;
+}
+
+static bool go_stop_exec(v2_order *o, v2_ev *e, v2_ctx cur, v2_ctx *nw, cs_err *err)
+{
+    if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err))
+        return false;
+    v2_gst *g = cur_g(o, e, cur, GS_RUNNING, err);
+    if (!g)
+        return false;
+    if (e->type == V2_EvGoDestroy)
+        g->exists = 0;
+    else
+        g->status = e->type == V2_EvGoStop ? GS_RUNNABLE : GS_WAITING;
+    nw->g = V2_NONE;
+    return dec__v2_push(o, e, cur, err);
+}
+
+static bool go_start(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *nw, bool *ok, cs_err *err)
+{
+    v2_gst *g = dec__v2_gget(o, e->args[0]);
+    if (!g || g->status != GS_RUNNABLE || !seq_next(g->seq_gen, g->seq, gen, e->args[1]))
+        return *ok = false, true;
+    if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUSTNOT, e->off, err))
+        return false;
+    g->status = GS_RUNNING;
+    g->seq_gen = gen, g->seq = e->args[1];
+    nw->g = e->args[0];
+    return dec__v2_push(o, e, cur, err);
+}
+
+static bool go_unblock(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, bool *ok, cs_err *err)
+{
+    v2_gst *g = dec__v2_gget(o, e->args[0]);
+    if (!g || g->status != GS_WAITING || !seq_next(g->seq_gen, g->seq, gen, e->args[1]))
+        return *ok = false, true;
+    g->status = GS_RUNNABLE;
+    g->seq_gen = gen, g->seq = e->args[1];
+    return dec__v2_push(o, e, cur, err);
+}
+
+static bool go_switch(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *nw, bool *ok, cs_err *err)
+{
+    if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err))
+        return false;
+    v2_gst *cg = cur_g(o, e, cur, GS_RUNNING, err);
+    if (!cg)
+        return false;
+    uint64_t next = e->args[0], seq = e->args[1];
+    v2_gst *ng = dec__v2_gget(o, next);
+    if (!ng || ng->status != GS_WAITING || !seq_next(ng->seq_gen, ng->seq, gen, seq))
+        return *ok = false, true;
+    if (!dec__v2_push(o, e, cur, err))
+        return false;
+    v2_ev x = {.ts = e->ts, .off = e->off, .synth = 1};
+    if (e->type == V2_EvGoSwitch) {
+        cg->status = GS_WAITING;
+        x.type = V2_EvGoBlock;
+    } else {
+        cg->exists = 0;
+        x.type = V2_EvGoDestroy;
+    }
+    if (!dec__v2_push(o, &x, cur, err))
+        return false;
+    ng->status = GS_RUNNING;
+    ng->seq_gen = gen, ng->seq = seq;
+    nw->g = next;
+    v2_ev st = {.ts = e->ts, .off = e->off, .synth = 1, .type = V2_EvGoStart, .args = {next, seq}};
+    v2_ctx sc = cur;
+    sc.g = V2_NONE;
+    return dec__v2_push(o, &st, sc, err);
+}
+
+static bool syscall_begin(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, cs_err *err)
+{
+    if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err))
+        return false;
+    v2_gst *g = cur_g(o, e, cur, GS_RUNNING, err);
+    if (!g)
+        return false;
+    g->status = GS_SYSCALL;
+    v2_pst *p = dec__v2_pget(o, cur.p);
+    if (!p)
+        return INVALID(e, "uninitialized proc %lld found during GoSyscallBegin", (long long)cur.p);
+    p->status = PS_SYSCALL;
+    if (!seq_next(p->seq_gen, p->seq, gen, e->args[0]))
+        return INVALID(e, "failed to advance GoSyscallBegin: can't make sequence: %llu (gen=%llu) -> %llu (gen=%llu)",
+                       (unsigned long long)p->seq, (unsigned long long)p->seq_gen,
+                       (unsigned long long)e->args[0], (unsigned long long)gen);
+    p->seq_gen = gen, p->seq = e->args[0];
+    return dec__v2_push(o, e, cur, err);
+}
+
+static bool syscall_end(v2_order *o, v2_ev *e, v2_ctx cur, cs_err *err)
+{
+    if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err))
+        return false;
+    v2_gst *g = cur_g(o, e, cur, GS_SYSCALL, err);
+    if (!g)
+        return false;
+    g->status = GS_RUNNING;
+    v2_pst *p = dec__v2_pget(o, cur.p);
+    if (!p)
+        return INVALID(e, "uninitialized proc %lld found during GoSyscallEnd", (long long)cur.p);
+    if (p->status != PS_SYSCALL)
+        return INVALID(e, "expected proc %lld in state Syscall, but got %u instead", (long long)cur.p, p->status);
+    p->status = PS_RUNNING;
+    return dec__v2_push(o, e, cur, err);
+}
+
+static bool syscall_end_blocked(v2_order *o, v2_ev *e, v2_ctx cur, v2_ctx *nw, bool *ok, cs_err *err)
+{
+    if (cur.p != V2_NONE) {
+        v2_pst *p = dec__v2_pget(o, cur.p);
+        if (!p)
+            return INVALID(e, "uninitialized proc %lld found during GoSyscallEndBlocked", (long long)cur.p);
+        if (p->status == PS_SYSCALL)
+            return *ok = false, true;
+    }
+    if (!dec__v2_reqs(cur, V2_MUST, V2_MAY, V2_MUST, e->off, err))
+        return false;
+    v2_gst *g = cur_g(o, e, cur, GS_SYSCALL, err);
+    if (!g)
+        return false;
+    g->status = GS_RUNNABLE;
+    nw->g = V2_NONE;
+    return dec__v2_push(o, e, cur, err);
+}
+
+static bool destroy_syscall(v2_order *o, v2_ev *e, v2_ctx cur, v2_ctx *nw, cs_err *err)
+{
+    if (!dec__v2_reqs(cur, V2_MUST, V2_MAY, V2_MUST, e->off, err))
+        return false;
+    v2_gst *g = cur_g(o, e, cur, GS_SYSCALL, err);
+    if (!g)
+        return false;
+    g->exists = 0;
+    nw->g = V2_NONE;
+    if (cur.p != V2_NONE) {
+        v2_pst *p = dec__v2_pget(o, cur.p);
+        if (!p)
+            return INVALID(e, "found invalid proc %lld during GoDestroySyscall", (long long)cur.p);
+        if (p->status != PS_SYSCALL)
+            return INVALID(e, "proc %lld in unexpected state %u during GoDestroySyscall", (long long)cur.p, p->status);
+        p->status = PS_ABANDONED;
+        nw->p = V2_NONE;
+        v2_ev x = {.ts = e->ts, .off = e->off, .synth = 1, .type = V2_EvProcSteal,
+                   .args = {cur.p}, .extra = {PS_SYSCALL}};
+        if (!dec__v2_push(o, &x, cur, err))
+            return false;
+    }
+    return dec__v2_push(o, e, cur, err);
+}
+
+bool dec__v2_advance(v2_order *o, v2_gen *gen, cs_model *model, const v2_ev *in, uint32_t mslot,
+                     bool *ok, cs_err *err)
+{
+    if (!o->initial_gen)
+        o->initial_gen = gen->gen;
+    v2_ev e = *in;
+    v2_ctx cur = {V2_NONE, V2_NONE, V2_NONE};
+    if (mslot != UINT32_MAX)
+        cur = (v2_ctx){o->m[mslot].g, o->m[mslot].p, o->m[mslot].id};
+    v2_ctx nw = cur;
+    uint64_t gn = gen->gen;
+    bool r;
+    *ok = true;
+    switch (e.type) {
+    case V2_EvProcStatus: r = proc_status(o, gn, &e, &cur, &nw, err); break;
+    case V2_EvProcStart: r = proc_start(o, gn, &e, cur, &nw, ok, err); break;
+    case V2_EvProcStop: r = proc_stop(o, &e, cur, &nw, err); break;
+    case V2_EvProcSteal: r = proc_steal(o, gn, &e, cur, &nw, ok, err); break;
+    case V2_EvGoStatus: case V2_EvGoStatusStack: r = go_status(o, gn, &e, cur, &nw, err); break;
+    case V2_EvGoCreate: case V2_EvGoCreateBlocked: case V2_EvGoCreateSyscall:
+        r = go_create(o, gn, &e, cur, &nw, err);
+        break;
+    case V2_EvGoStop: case V2_EvGoBlock: case V2_EvGoDestroy: r = go_stop_exec(o, &e, cur, &nw, err); break;
+    case V2_EvGoStart: r = go_start(o, gn, &e, cur, &nw, ok, err); break;
+    case V2_EvGoUnblock: r = go_unblock(o, gn, &e, cur, ok, err); break;
+    case V2_EvGoSwitch: case V2_EvGoSwitchDestroy: r = go_switch(o, gn, &e, cur, &nw, ok, err); break;
+    case V2_EvGoSyscallBegin: r = syscall_begin(o, gn, &e, cur, err); break;
+    case V2_EvGoSyscallEnd: r = syscall_end(o, &e, cur, err); break;
+    case V2_EvGoSyscallEndBlocked: r = syscall_end_blocked(o, &e, cur, &nw, ok, err); break;
+    case V2_EvGoDestroySyscall: r = destroy_syscall(o, &e, cur, &nw, err); break;
+    default: r = dec__v2_order_res(o, gen, model, &e, cur, ok, err); break;
+    }
+    if (r && *ok && mslot != UINT32_MAX) {
+        o->m[mslot].g = nw.g;
+        o->m[mslot].p = nw.p;
+    }
+    return r;
+}
+
+void dec__v2_order_deinit(v2_order *o)
+{
+    for (uint32_t i = 0; i < o->n_g; i++)
+        cs_free(o->g[i].reg);
+    cs_free(o->g), cs_free(o->p), cs_free(o->m), cs_free(o->tasks), cs_free(o->q);
+    dec__v2_ids_deinit(&o->gids), dec__v2_ids_deinit(&o->pids), dec__v2_ids_deinit(&o->mids);
+    dec__v2_ids_deinit(&o->task_ids);
+    memset(o, 0, sizeof *o);
+}

@@ -1,0 +1,222 @@
+/* decode/v2_order_res.c — the rest of Go's ordering rules for Go 1.22+
+ * traces (go-trace-format.md §4.9): special ranges (STW, mark assist, sweep),
+ * the GC mark phase with its global sequence number, user tasks and regions,
+ * and the instantaneous events that only need a context. Called by
+ * dec__v2_advance for every type v2_order.c does not handle itself. */
+#include "v2.h"
+
+#define INVALID(e, ...) CS_FAIL(err, CS_E_INVALID, (e)->off, __VA_ARGS__)
+
+enum { GC_UNDET = 0, GC_NOT_RUNNING, GC_RUNNING };
+
+static uint8_t range_start(uint8_t type)
+{
+    switch (type) {
+    case V2_EvSTWBegin: case V2_EvSTWEnd: return V2_EvSTWBegin;
+    case V2_EvGCMarkAssistActive: case V2_EvGCMarkAssistBegin: case V2_EvGCMarkAssistEnd:
+        return V2_EvGCMarkAssistBegin;
+    default: return V2_EvGCSweepBegin;
+    }
+}
+
+static bool has_range(const v2_range *r, uint8_t n, uint8_t type, uint64_t desc)
+{
+    for (uint8_t i = 0; i < n; i++)
+        if (r[i].type == type && r[i].desc == desc)
+            return true;
+    return false;
+}
+
+static bool begin_range(v2_range *r, uint8_t *n, uint8_t cap, uint8_t type, uint64_t desc,
+                        const v2_ev *e, cs_err *err)
+{
+    if (has_range(r, *n, type, desc))
+        return INVALID(e, "discovered event already in-flight for when starting event %s",
+                       dec__v2_spec(type, 9999)->name);
+    if (*n == cap)
+        return INVALID(e, "too many special ranges in flight at once");
+    r[(*n)++] = (v2_range){desc, type};
+    return true;
+}
+
+static bool active_range(v2_range *r, uint8_t *n, uint8_t cap, uint8_t type, bool initial,
+                         const v2_ev *e, cs_err *err)
+{
+    if (initial && has_range(r, *n, type, 0))
+        return INVALID(e, "found named active range already in first gen: %s", dec__v2_spec(type, 9999)->name);
+    if (initial)
+        return begin_range(r, n, cap, type, 0, e, err);
+    if (!has_range(r, *n, type, 0))
+        return INVALID(e, "resource is missing active range: %s", dec__v2_spec(type, 9999)->name);
+    return true;
+}
+
+/* Swap-removes the in-flight range started by `type`'s Begin; *desc gets its desc. */
+static bool end_range(v2_range *r, uint8_t *n, uint8_t type, uint64_t *desc, const v2_ev *e, cs_err *err)
+{
+    for (uint8_t i = 0; i < *n; i++)
+        if (r[i].type == type) {
+            *desc = r[i].desc;
+            r[i] = r[--*n];
+            return true;
+        }
+    return INVALID(e, "tried to end event %s, but not in-flight", dec__v2_spec(type, 9999)->name);
+}
+
+static bool go_range(v2_order *o, v2_gen *gen, cs_model *model, v2_ev *e, v2_ctx cur, cs_err *err)
+{
+    uint8_t st = range_start(e->type);
+    if (e->type == V2_EvGCMarkAssistActive) {
+        v2_gst *g = dec__v2_gget(o, e->args[0]);
+        if (!g)
+            return INVALID(e, "uninitialized goroutine %llu found during GCMarkAssistActive",
+                           (unsigned long long)e->args[0]);
+        return active_range(g->ranges, &g->n_ranges, 4, st, gen->gen == o->initial_gen, e, err) &&
+               dec__v2_push(o, e, cur, err);
+    }
+    if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err))
+        return false;
+    v2_gst *g = dec__v2_gget(o, cur.g);
+    if (!g)
+        return INVALID(e, "encountered event of type %u without known state for current goroutine %lld",
+                       e->type, (long long)cur.g);
+    if (e->type == V2_EvSTWBegin || e->type == V2_EvGCMarkAssistBegin) {
+        uint64_t desc = 0;
+        if (e->type == V2_EvSTWBegin) /* compared by content: ids differ between generations */
+            desc = (uint64_t)dec__v2_sid(gen, model, e->args[0], err) + 1;
+        e->extra[1] = desc;
+        return begin_range(g->ranges, &g->n_ranges, 4, st, desc, e, err) && dec__v2_push(o, e, cur, err);
+    }
+    uint64_t desc;
+    if (!end_range(g->ranges, &g->n_ranges, st, &desc, e, err))
+        return false;
+    e->extra[1] = desc; /* STWEnd carries its Begin's kind */
+    return dec__v2_push(o, e, cur, err);
+}
+
+static bool sweep(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
+{
+    if (e->type == V2_EvGCSweepActive) {
+        v2_pst *p = dec__v2_pget(o, e->args[0]);
+        if (!p)
+            return INVALID(e, "encountered GCSweepActive for unknown proc %llu", (unsigned long long)e->args[0]);
+        return active_range(p->ranges, &p->n_ranges, 2, V2_EvGCSweepBegin, gen->gen == o->initial_gen, e, err) &&
+               dec__v2_push(o, e, cur, err);
+    }
+    if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MAY, e->off, err))
+        return false;
+    v2_pst *p = dec__v2_pget(o, cur.p);
+    if (!p)
+        return INVALID(e, "sweep event for unknown proc %lld", (long long)cur.p);
+    uint64_t desc;
+    bool ok = e->type == V2_EvGCSweepBegin
+                  ? begin_range(p->ranges, &p->n_ranges, 2, V2_EvGCSweepBegin, 0, e, err)
+                  : end_range(p->ranges, &p->n_ranges, V2_EvGCSweepBegin, &desc, e, err);
+    return ok && dec__v2_push(o, e, cur, err);
+}
+
+static bool gc(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, bool *ok, cs_err *err)
+{
+    uint64_t seq = e->args[0];
+    if (e->type == V2_EvGCActive && gen->gen == o->initial_gen) {
+        if (o->gc_state != GC_UNDET)
+            return INVALID(e, "GCActive in the first generation isn't first GC event");
+        o->gc_seq = seq, o->gc_state = GC_RUNNING;
+        return dec__v2_push(o, e, cur, err);
+    }
+    if (e->type == V2_EvGCBegin && o->gc_state == GC_UNDET) {
+        o->gc_seq = seq, o->gc_state = GC_RUNNING;
+        return dec__v2_push(o, e, cur, err);
+    }
+    if (seq != o->gc_seq + 1)
+        return *ok = false, true;
+    if (e->type == V2_EvGCActive && o->gc_state != GC_RUNNING)
+        return INVALID(e, "encountered GCActive while GC was not in progress");
+    if (e->type == V2_EvGCBegin && o->gc_state == GC_RUNNING)
+        return INVALID(e, "encountered GCBegin while GC was already in progress");
+    if (e->type == V2_EvGCEnd && o->gc_state == GC_NOT_RUNNING)
+        return INVALID(e, "encountered GCEnd when GC was not in progress");
+    if (e->type == V2_EvGCEnd && o->gc_state == GC_UNDET)
+        return INVALID(e, "encountered GCEnd when GC was in an undetermined state");
+    o->gc_seq = seq;
+    if (e->type != V2_EvGCActive)
+        o->gc_state = e->type == V2_EvGCBegin ? GC_RUNNING : GC_NOT_RUNNING;
+    return dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err) && dec__v2_push(o, e, cur, err);
+}
+
+static bool task(v2_order *o, v2_gen *gen, cs_model *model, v2_ev *e, v2_ctx cur, cs_err *err)
+{
+    uint64_t id = e->args[0];
+    uint32_t s = dec__v2_ids_get(&o->task_ids, id, e->type == V2_EvUserTaskBegin, err);
+    if (e->type == V2_EvUserTaskBegin) {
+        if (s == UINT32_MAX || !cs_grow((void **)&o->tasks, &o->cap_tasks, s + 1, sizeof *o->tasks, err))
+            return false;
+        if (s >= o->n_tasks)
+            o->tasks[s].live = 0, o->n_tasks = s + 1;
+        if (o->tasks[s].live)
+            return INVALID(e, "task ID conflict: %llu", (unsigned long long)id);
+        if (e->args[1] == 0)
+            e->args[1] = V2_NONE;
+        if (!dec__v2_str(gen, e->args[2], NULL, NULL))
+            return INVALID(e, "invalid string ID %llu for UserTaskBegin event", (unsigned long long)e->args[2]);
+        o->tasks[s] = (v2_task){id, e->args[1], dec__v2_sid(gen, model, e->args[2], err), 1};
+    } else if (s != UINT32_MAX && o->tasks[s].live) {
+        e->extra[0] = o->tasks[s].parent;
+        e->extra[1] = o->tasks[s].name;
+        o->tasks[s].live = 0;
+    } else {
+        e->extra[0] = V2_NONE;
+        e->extra[1] = 0;
+    }
+    return dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err) && dec__v2_push(o, e, cur, err);
+}
+
+static bool region(v2_order *o, v2_gen *gen, cs_model *model, v2_ev *e, v2_ctx cur, cs_err *err)
+{
+    if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err))
+        return false;
+    const char *name = dec__v2_spec(e->type, 9999)->name;
+    if (!dec__v2_str(gen, e->args[1], NULL, NULL))
+        return INVALID(e, "invalid string ID %llu for %s event", (unsigned long long)e->args[1], name);
+    v2_gst *g = dec__v2_gget(o, cur.g);
+    if (!g)
+        return INVALID(e, "encountered Ev%s without known state for current goroutine %lld", name, (long long)cur.g);
+    v2_region r = {e->args[0], dec__v2_sid(gen, model, e->args[1], err), 0};
+    if (e->type == V2_EvUserRegionBegin) {
+        if (!cs_grow((void **)&g->reg, &g->cap_reg, g->n_reg + 1, sizeof *g->reg, err))
+            return false;
+        g->reg[g->n_reg++] = r;
+    } else if (g->n_reg) {
+        const v2_region *top = &g->reg[g->n_reg - 1];
+        if (top->task != r.task || top->name != r.name)
+            return INVALID(e, "misuse of region in goroutine %llu: region end %s when the inner-most active region start event is %s",
+                           (unsigned long long)cur.g, cs_model_str(model, r.name), cs_model_str(model, top->name));
+        g->n_reg--;
+    }
+    return dec__v2_push(o, e, cur, err);
+}
+
+bool dec__v2_order_res(v2_order *o, v2_gen *gen, cs_model *model, v2_ev *e, v2_ctx cur,
+                       bool *ok, cs_err *err)
+{
+    switch (e->type) {
+    case V2_EvSTWBegin: case V2_EvSTWEnd: case V2_EvGCMarkAssistActive: case V2_EvGCMarkAssistBegin:
+    case V2_EvGCMarkAssistEnd:
+        return go_range(o, gen, model, e, cur, err);
+    case V2_EvGCSweepActive: case V2_EvGCSweepBegin: case V2_EvGCSweepEnd:
+        return sweep(o, gen, e, cur, err);
+    case V2_EvGCActive: case V2_EvGCBegin: case V2_EvGCEnd:
+        return gc(o, gen, e, cur, ok, err);
+    case V2_EvHeapAlloc: case V2_EvHeapGoal:
+        return dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MAY, e->off, err) && dec__v2_push(o, e, cur, err);
+    case V2_EvProcsChange: case V2_EvGoLabel: case V2_EvUserLog:
+        return dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err) && dec__v2_push(o, e, cur, err);
+    case V2_EvUserTaskBegin: case V2_EvUserTaskEnd:
+        return task(o, gen, model, e, cur, err);
+    case V2_EvUserRegionBegin: case V2_EvUserRegionEnd:
+        return region(o, gen, model, e, cur, err);
+    }
+    if (e->type >= V2_EvExpFirst && e->type <= V2_EvExpLast)
+        return dec__v2_reqs(cur, V2_MUST, V2_MAY, V2_MAY, e->off, err) && dec__v2_push(o, e, cur, err);
+    return INVALID(e, "bad event type found while ordering: %u", e->type);
+}

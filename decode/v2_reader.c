@@ -1,0 +1,216 @@
+/* decode/v2_reader.c — Go's reader loop for one generation of a Go 1.22+
+ * trace (go-trace-format.md §4.8): one cursor per M walking its batches in
+ * file order, a min-heap of cursors keyed by the next event's time (Go's
+ * exact heap, so ties break as in Go), CPU samples merged by time, and the
+ * ordering engine deciding which M may advance. Events are decoded straight
+ * from the mapped file, one at a time, into a cursor-owned slot: nothing is
+ * allocated per event. */
+#include "v2.h"
+
+#include <string.h>
+
+typedef struct cursor {
+    v2_ev ev;             /* next event of this M */
+    dec_buf b;            /* current batch */
+    int64_t last;         /* previous event time, ns; 0 = batch not entered */
+    uint32_t batch;       /* current batch index, UINT32_MAX at the end */
+    uint32_t mslot;
+} cursor;
+
+typedef struct reader {
+    v2_sink *s;
+    v2_gen *g;
+    const cs_file *f;
+    int version;
+    cursor *c;
+    uint32_t *heap, n_heap;
+} reader;
+
+/* Decodes the M's next event into c->ev. false + *more=false at the end. */
+static bool next_event(reader *r, cursor *c, bool *more, cs_err *err)
+{
+    v2_gen *g = r->g;
+    while (c->batch != UINT32_MAX && c->b.pos == c->b.len) {
+        c->batch = g->b[c->batch].next;
+        c->last = 0;
+        if (c->batch != UINT32_MAX) {
+            const v2_batch *bt = &g->b[c->batch];
+            c->b = dec_buf_make(r->f->data + bt->data_off, bt->size, bt->data_off);
+        }
+    }
+    *more = c->batch != UINT32_MAX;
+    if (!*more)
+        return true;
+    if (c->last == 0)
+        c->last = dec__v2_ns(g, g->b[c->batch].ts);
+    uint64_t at = dec_buf_off(&c->b);
+    uint8_t type = dec_buf_u8(&c->b);
+    const v2_spec *sp = dec__v2_spec(type, r->version);
+    if (!sp)
+        return CS_FAIL(err, CS_E_CORRUPT, at, "found invalid event type: %u", type);
+    if (!sp->timed || !sp->nargs || type == V2_EvClockSnapshot || type == V2_EvCPUSample)
+        return CS_FAIL(err, CS_E_CORRUPT, at, "found event without a timestamp: type=%u", type);
+    uint64_t dt = dec_buf_uv(&c->b);
+    for (unsigned i = 0; i + 1 < sp->nargs; i++)
+        c->ev.args[i] = dec_buf_uv(&c->b);
+    if (c->b.bad)
+        return CS_FAIL(err, CS_E_CORRUPT, at, "found invalid uvarint in event %s", sp->name);
+    c->ev.type = type;
+    c->ev.off = at;
+    c->ev.synth = 0;
+    c->ev.ts = dec__v2_ns(g, dt) + c->last;
+    c->last = c->ev.ts;
+    return true;
+}
+
+/* ---- Go's frontier heap (internal/trace/batchcursor.go), by event time ---- */
+
+static int64_t key(const reader *r, uint32_t i) { return r->c[r->heap[i]].ev.ts; }
+
+static void swap(reader *r, uint32_t a, uint32_t b)
+{
+    uint32_t t = r->heap[a];
+    r->heap[a] = r->heap[b];
+    r->heap[b] = t;
+}
+
+static uint32_t sift_up(reader *r, uint32_t i)
+{
+    while (i > 0 && key(r, (i - 1) / 2) > key(r, i)) {
+        swap(r, (i - 1) / 2, i);
+        i = (i - 1) / 2;
+    }
+    return i;
+}
+
+static void sift_down(reader *r, uint32_t i)
+{
+    for (;;) {
+        uint32_t m = i, l = 2 * i + 1, rr = 2 * i + 2;
+        int64_t mt = i < r->n_heap ? key(r, i) : INT64_MAX;
+        if (l < r->n_heap && key(r, l) < mt)
+            m = l, mt = key(r, l);
+        if (rr < r->n_heap && key(r, rr) < mt)
+            m = rr;
+        if (m == i)
+            return;
+        swap(r, i, m);
+        i = m;
+    }
+}
+
+static void heap_remove(reader *r, uint32_t i)
+{
+    while (i > 0) {
+        swap(r, (i - 1) / 2, i);
+        i = (i - 1) / 2;
+    }
+    swap(r, 0, r->n_heap - 1);
+    r->n_heap--;
+    sift_down(r, 0);
+}
+
+/* slices.SortFunc on a handful of cursors is an insertion sort: stable. */
+static void heap_sort(reader *r)
+{
+    for (uint32_t i = 1; i < r->n_heap; i++)
+        for (uint32_t j = i; j > 0 && key(r, j - 1) > key(r, j); j--)
+            swap(r, j - 1, j);
+}
+
+static bool try_advance(reader *r, uint32_t i, bool *ok, cs_err *err)
+{
+    cursor *c = &r->c[r->heap[i]];
+    if (!dec__v2_advance(r->s->o, r->g, r->s->m, &c->ev, c->mslot, ok, err) || !*ok)
+        return err->code == CS_OK;
+    bool more;
+    if (!next_event(r, c, &more, err))
+        return false;
+    if (!more)
+        heap_remove(r, i);
+    else if (sift_up(r, i) == i)
+        sift_down(r, i);
+    return true;
+}
+
+static bool drain(reader *r, cs_err *err)
+{
+    v2_order *o = r->s->o;
+    while (o->q_n) {
+        v2_ev e = o->q[o->q_head];
+        o->q_head = (o->q_head + 1) % o->q_cap;
+        o->q_n--;
+        if (!dec__v2_emit(r->s, r->g, &e, err))
+            return false;
+    }
+    return true;
+}
+
+static bool step(reader *r, cs_err *err)
+{
+    bool ok;
+    if (!try_advance(r, 0, &ok, err))
+        return false;
+    if (ok)
+        return true;
+    heap_sort(r);
+    for (uint32_t i = 1; i < r->n_heap; i++) {
+        if (!try_advance(r, i, &ok, err))
+            return false;
+        if (ok)
+            return true;
+    }
+    const v2_ev *h = &r->c[r->heap[0]].ev;
+    return CS_FAIL(err, CS_E_INVALID, h->off, "broken trace: failed to advance: no M's next event can be ordered (gen %llu, first candidate %s at %lld)",
+                   (unsigned long long)r->g->gen, dec__v2_spec(h->type, 9999)->name, (long long)h->ts);
+}
+
+static bool run(reader *r, cs_err *err)
+{
+    v2_gen *g = r->g;
+    for (uint32_t i = 0; i < g->n_ms; i++) {
+        cursor *c = &r->c[i];
+        memset(c, 0, sizeof *c);
+        c->mslot = dec__v2_mslot(r->s->o, g->ms[i].m, err);
+        if (err->code != CS_OK)
+            return false;
+        c->batch = g->ms[i].first;
+        const v2_batch *bt = &g->b[c->batch];
+        c->b = dec_buf_make(r->f->data + bt->data_off, bt->size, bt->data_off);
+        bool more;
+        if (!next_event(r, c, &more, err))
+            return false;
+        if (more) {
+            r->heap[r->n_heap] = i;
+            sift_up(r, r->n_heap++);
+        }
+    }
+    if (!dec__v2_emit_sync(r->s, g, dec__v2_ns(g, g->min_ts), err))
+        return false;
+    uint32_t si = 0;
+    for (;;) {
+        if (!drain(r, err))
+            return false;
+        if (!r->n_heap && si == g->n_samples)
+            return true;
+        if (si < g->n_samples && (!r->n_heap || g->samples[si].ts < key(r, 0))) {
+            if (!dec__v2_emit_sample(r->s, g, &g->samples[si++], err))
+                return false;
+            continue;
+        }
+        if (!step(r, err))
+            return false;
+    }
+}
+
+bool dec__v2_read_gen(v2_sink *s, v2_gen *g, cs_err *err)
+{
+    reader r = {.s = s, .g = g, .f = s->f, .version = s->version};
+    r.c = cs_alloc((size_t)g->n_ms * sizeof *r.c + 1);
+    r.heap = cs_alloc((size_t)g->n_ms * sizeof *r.heap + 1);
+    bool ok = r.c && r.heap ? run(&r, err)
+                            : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u cursors", g->n_ms);
+    cs_free(r.c);
+    cs_free(r.heap);
+    return ok;
+}

@@ -1,0 +1,336 @@
+/* decode/v2_stats.c — Go 1.25's Summarizer (internal/trace/summary.go) over
+ * the ordered public events of a Go 1.22+ trace, streaming, quirks included
+ * (go-trace-format.md §5.2): exec, sched wait, block time by reason,
+ * syscall, syscall-blocked, total and range times per goroutine, plus
+ * name/PC/creation/start/end. Per-goroutine maps are short linked lists in
+ * one pool (a goroutine has a handful of reasons and ranges). Fed by
+ * v2_emit.c; dec__v2_sum_finish writes cs_stats. */
+#include "v2.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static v2_sg *sg_get(v2_sum *s, v2_order *o, uint64_t goid, cs_err *err)
+{
+    uint32_t slot = dec__v2_ids_get(&o->gids, goid, true, err);
+    if (slot == UINT32_MAX)
+        return NULL;
+    if (slot >= s->cap_g) {
+        uint32_t old = s->cap_g;
+        if (!cs_grow((void **)&s->g, &s->cap_g, slot + 1, sizeof *s->g, err))
+            return NULL;
+        memset(s->g + old, 0, (size_t)(s->cap_g - old) * sizeof *s->g);
+    }
+    return &s->g[slot];
+}
+
+static v2_sg *sg_find(v2_sum *s, v2_order *o, uint64_t goid)
+{
+    uint32_t slot = goid == V2_NONE ? UINT32_MAX : dec__v2_ids_get(&o->gids, goid, false, NULL);
+    return slot < s->cap_g && s->g[slot].present ? &s->g[slot] : NULL;
+}
+
+/* The entry of `key` in list *head, created with v = 0 when absent. */
+static v2_kv *kv_at(v2_sum *s, uint32_t *head, cs_sid key, cs_err *err)
+{
+    for (uint32_t i = *head; i; i = s->kv[i].next)
+        if (s->kv[i].key == key)
+            return &s->kv[i];
+    if (!s->n_kv)
+        s->n_kv = 1;
+    if (!cs_grow((void **)&s->kv, &s->cap_kv, s->n_kv + 1, sizeof *s->kv, err))
+        return NULL;
+    uint32_t i = s->n_kv++;
+    s->kv[i] = (v2_kv){key, *head, 0};
+    *head = i;
+    return &s->kv[i];
+}
+
+static bool kv_add(v2_sum *s, uint32_t *head, cs_sid key, int64_t v, cs_err *err)
+{
+    v2_kv *kv = kv_at(s, head, key, err);
+    if (kv)
+        kv->v += v;
+    return kv != NULL;
+}
+
+/* snapshotStat(t) written back into the goroutine (finalize). */
+static bool finalize(v2_sum *s, v2_sg *g, int64_t t, bool trigger, cs_err *err)
+{
+    if (trigger)
+        g->end = t;
+    if (g->total == 0)
+        g->total = t - g->creation;
+    if (g->last_start)
+        g->exec += t - g->last_start;
+    if (g->last_runnable)
+        g->sched += t - g->last_runnable;
+    if (g->last_block && !kv_add(s, &g->block_kv, g->last_block_reason, t - g->last_block, err))
+        return false;
+    if (g->last_syscall)
+        g->syscall += t - g->last_syscall;
+    if (g->last_syscall_block)
+        g->sched += t - g->last_syscall_block;
+    for (uint32_t i = g->last_range_kv; i; i = s->kv[i].next)
+        if (s->kv[i].v && !kv_add(s, &g->range_kv, s->kv[i].key, t - s->kv[i].v, err))
+            return false;
+    g->last_range_kv = 0;
+    g->last_start = g->last_runnable = g->last_block = g->last_syscall = g->last_syscall_block = 0;
+    g->last_block_reason = 0;
+    g->has_syscall_p = false;
+    g->syscall_p = 0;
+    return true;
+}
+
+static bool name_from_stack(v2_sg *sg, v2_gen *g, const cs_file *f, cs_model *m, uint64_t stack_id, cs_err *err)
+{
+    uint32_t st = dec__v2_stack(g, f, m, stack_id, err);
+    uint32_t n = cs_model_stack_len(m, st);
+    if (n) {
+        const cs_frame *fr = cs_model_stack_frame(m, st, n - 1);
+        sg->pc = fr->pc;
+        sg->name = fr->func;
+    }
+    return err->code == CS_OK;
+}
+
+static bool leave(v2_sum *s, v2_sg *g, uint8_t old, int64_t t, cs_err *err)
+{
+    switch (old) {
+    case V2G_RUNNING:
+        g->exec += t - g->last_start;
+        g->last_start = 0;
+        break;
+    case V2G_WAITING:
+        if (g->last_block && !kv_add(s, &g->block_kv, g->last_block_reason, t - g->last_block, err))
+            return false;
+        g->last_block = 0;
+        break;
+    case V2G_RUNNABLE:
+        if (g->last_runnable)
+            g->sched += t - g->last_runnable;
+        g->last_runnable = 0;
+        break;
+    case V2G_SYSCALL:
+        if (g->last_syscall) {
+            if (g->last_syscall_block) {
+                g->syscall_block += t - g->last_syscall_block;
+                g->syscall += g->last_syscall_block - g->last_syscall;
+            } else {
+                g->syscall += t - g->last_syscall;
+            }
+            g->last_syscall = g->last_syscall_block = 0;
+        }
+        cs_map_del(&s->sys_p, g->has_syscall_p ? g->syscall_p : 0); /* Go deletes key 0 when unset */
+        g->has_syscall_p = false;
+        break;
+    }
+    return true;
+}
+
+static bool g_trans(v2_sum *s, v2_order *o, cs_model *m, const v2_ev *e, const v2_trans *tr, v2_gen *gen,
+                    const cs_file *f, cs_err *err)
+{
+    if (tr->from == tr->to)
+        return true;
+    int64_t t = e->ts;
+    v2_sg *g = sg_get(s, o, tr->id, err);
+    if (!g)
+        return false;
+    if (tr->from == V2G_UNDET || tr->from == V2G_NOTEXIST) {
+        memset(g, 0, sizeof *g);
+        g->present = true;
+        g->goid = tr->id;
+        g->creation = tr->from == V2G_UNDET ? s->sync_ts : t;
+    } else if (!g->present) {
+        return true; /* no summary: Go would not get here on a valid trace */
+    } else if (!leave(s, g, tr->from, t, err)) {
+        return false;
+    }
+    if (!g->name && tr->stack_id && !name_from_stack(g, gen, f, m, tr->stack_id, err))
+        return false;
+    switch (tr->to) {
+    case V2G_RUNNING:
+        g->last_start = t;
+        if (!g->start)
+            g->start = t;
+        break;
+    case V2G_RUNNABLE:
+        g->last_runnable = t;
+        break;
+    case V2G_WAITING:
+        if (tr->reason != s->sid_forever || !s->sid_forever) {
+            g->last_block = t;
+            g->last_block_reason = tr->reason;
+            break;
+        }
+        return finalize(s, g, t, true, err);
+    case V2G_NOTEXIST:
+        return finalize(s, g, t, true, err);
+    case V2G_SYSCALL:
+        if (!cs_map_put(&s->sys_p, e->ctx.p, (uint32_t)(g - s->g), err))
+            return false;
+        g->has_syscall_p = true;
+        g->syscall_p = e->ctx.p;
+        g->last_syscall = t;
+        break;
+    }
+    return true;
+}
+
+static void p_trans(v2_sum *s, const v2_ev *e, const v2_trans *tr)
+{
+    uint32_t slot;
+    if (tr->from != tr->to && tr->to == V2P_IDLE && cs_map_get(&s->sys_p, tr->id, &slot)) {
+        s->g[slot].last_syscall_block = e->ts;
+        cs_map_del(&s->sys_p, tr->id);
+    }
+}
+
+/* Go's Event.Range(): name and scope. scope 0 global, 1 goroutine, 2 P. */
+static cs_sid range_info(v2_sum *s, cs_model *m, const v2_ev *e, int *scope, uint64_t *id, cs_err *err)
+{
+    switch (e->type) {
+    case V2_EvSTWBegin: case V2_EvSTWEnd: {
+        *scope = 1, *id = e->ctx.g;
+        const char *kind = e->extra[1] ? cs_model_str(m, (cs_sid)(e->extra[1] - 1)) : "";
+        char buf[V2_MAX_STRING + 32];
+        int n = snprintf(buf, sizeof buf, "stop-the-world (%s)", kind);
+        return cs_model_intern(m, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1, err);
+    }
+    case V2_EvGCMarkAssistActive: case V2_EvGCMarkAssistBegin: case V2_EvGCMarkAssistEnd:
+        *scope = 1, *id = e->type == V2_EvGCMarkAssistActive ? e->args[0] : e->ctx.g;
+        return s->sid_assist;
+    case V2_EvGCSweepActive: case V2_EvGCSweepBegin: case V2_EvGCSweepEnd:
+        *scope = 2, *id = e->ctx.p;
+        return s->sid_sweep;
+    }
+    *scope = 0, *id = 0;
+    return 0;
+}
+
+static bool range_ev(v2_sum *s, v2_order *o, cs_model *m, const v2_ev *e, uint8_t kind, cs_err *err)
+{
+    int scope;
+    uint64_t id;
+    cs_sid name = range_info(s, m, e, &scope, &id, err);
+    if (!scope)
+        return err->code == CS_OK;
+    v2_sg *g = NULL;
+    uint32_t slot;
+    if (kind != V2K_RANGE_END) {
+        g = sg_find(s, o, scope == 1 ? id : e->ctx.g);
+        if (scope == 2 && g && !cs_map_put(&s->range_p, id, (uint32_t)(g - s->g), err))
+            return false;
+        if (!g)
+            return true;
+        v2_kv *kv = kv_at(s, &g->last_range_kv, name, err);
+        if (!kv)
+            return false;
+        uint32_t ki = (uint32_t)(kv - s->kv);
+        int64_t prev = kv->v;
+        if (kind == V2K_RANGE_ACTIVE && prev && !kv_add(s, &g->range_kv, name, s->sync_ts - prev, err))
+            return false;
+        s->kv[ki].v = kind == V2K_RANGE_ACTIVE ? s->sync_ts : e->ts; /* kv_add may move the pool */
+        return true;
+    }
+    if (scope == 1) {
+        g = sg_find(s, o, id);
+    } else if (cs_map_get(&s->range_p, id, &slot)) {
+        v2_sg *c = sg_find(s, o, e->ctx.g);
+        if (c && (uint32_t)(c - s->g) == slot)
+            g = c;
+        cs_map_del(&s->range_p, id);
+    }
+    if (!g)
+        return true;
+    v2_kv *kv = kv_at(s, &g->last_range_kv, name, err);
+    if (!kv)
+        return false;
+    uint32_t ki = (uint32_t)(kv - s->kv);
+    int64_t prev = kv->v;
+    if (prev && !kv_add(s, &g->range_kv, name, e->ts - prev, err))
+        return false;
+    s->kv[ki].v = 0; /* deleted */
+    return true;
+}
+
+bool dec__v2_sum_event(v2_sum *s, v2_order *o, cs_model *m, const v2_ev *e, uint8_t kind,
+                       const v2_trans *tr, v2_gen *g, const cs_file *f, cs_err *err)
+{
+    if (!s->sid_sweep) {
+        s->sid_sweep = cs_model_intern(m, "GC incremental sweep", 20, err);
+        s->sid_assist = cs_model_intern(m, "GC mark assist", 14, err);
+        s->sid_forever = cs_model_intern(m, "forever", 7, err);
+    }
+    if (s->sync_ts == 0)
+        s->sync_ts = e->ts;
+    s->last_ts = e->ts;
+    switch (kind) {
+    case V2K_SYNC:
+        s->sync_ts = e->ts;
+        return true;
+    case V2K_STATE:
+        if (tr->is_g)
+            return g_trans(s, o, m, e, tr, g, f, err);
+        p_trans(s, e, tr);
+        return true;
+    case V2K_RANGE_BEGIN: case V2K_RANGE_ACTIVE: case V2K_RANGE_END:
+        return range_ev(s, o, m, e, kind, err);
+    }
+    return err->code == CS_OK;
+}
+
+static int gstat_cmp(const void *a, const void *b)
+{
+    const cs_gstat *x = a, *y = b;
+    return x->goid < y->goid ? -1 : x->goid > y->goid;
+}
+
+static bool put_kv(v2_sum *s, cs_stats *out, uint32_t head, uint32_t table, cs_err *err)
+{
+    for (uint32_t i = head; i; i = s->kv[i].next) {
+        if (!cs_grow((void **)&out->kv, &out->cap_kv, out->n_kv + 1, sizeof *out->kv, err))
+            return false;
+        out->kv[out->n_kv++] = (cs_stat_kv){s->kv[i].key, table, s->kv[i].v};
+    }
+    return true;
+}
+
+bool dec__v2_sum_finish(v2_sum *s, v2_order *o, cs_model *m, cs_stats *out, cs_err *err)
+{
+    (void)m;
+    uint32_t n = o->gids.n < s->cap_g ? o->gids.n : s->cap_g;
+    for (uint32_t i = 0; i < n; i++)
+        if (s->g[i].present && !finalize(s, &s->g[i], s->last_ts, false, err))
+            return false;
+    for (uint32_t i = 0; i < n; i++) {
+        v2_sg *g = &s->g[i];
+        if (!g->present)
+            continue;
+        if (!cs_grow((void **)&out->g, &out->cap, out->n + 1, sizeof *out->g, err))
+            return false;
+        cs_gstat *st = &out->g[out->n++];
+        *st = (cs_gstat){.goid = g->goid, .pc = g->pc, .name = g->name, .kv_first = out->n_kv,
+                         .creation = g->creation, .start = g->start, .end = g->end, .exec = g->exec,
+                         .sched_wait = g->sched, .syscall = g->syscall, .syscall_block = g->syscall_block,
+                         .total = g->total};
+        if (!put_kv(s, out, g->block_kv, CS_STAT_BLOCK_BY_REASON, err) ||
+            !put_kv(s, out, g->range_kv, CS_STAT_RANGE_TIME, err))
+            return false;
+        out->g[out->n - 1].kv_count = out->n_kv - out->g[out->n - 1].kv_first;
+    }
+    if (out->n)
+        qsort(out->g, out->n, sizeof *out->g, gstat_cmp);
+    return true;
+}
+
+void dec__v2_sum_deinit(v2_sum *s)
+{
+    cs_free(s->g);
+    cs_free(s->kv);
+    cs_map_deinit(&s->sys_p);
+    cs_map_deinit(&s->range_p);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,264 @@
+/* tests/test_v2.c — the Go 1.22+ decoder against Go 1.25's own reader and
+ * Summarizer: event counts by public kind, every goroutine's statistics and
+ * every unblock edge equal the corpus oracles exactly; Go's conformance
+ * traces are accepted or rejected as Go does. Uses the repo's tests/data
+ * copies always and ../shared/traces when present. */
+#include "testlib.h"
+
+#include <dirent.h>
+#include <regex.h>
+
+static const char *const kinds[] = {"Sync", "Metric", "Label", "StackSample", "RangeBegin",
+                                    "RangeActive", "RangeEnd", "TaskBegin", "TaskEnd", "RegionBegin",
+                                    "RegionEnd", "Log", "StateTransition", "Experimental"};
+#define NKINDS (sizeof kinds / sizeof *kinds)
+
+typedef struct counts { uint64_t n[NKINDS]; uint64_t total; } counts;
+
+static bool count_event(void *ud, const dec_event *ev, cs_err *err)
+{
+    (void)err;
+    counts *c = ud;
+    c->total++;
+    for (size_t i = 0; i < NKINDS; i++)
+        if (!strcmp(ev->kind_name, kinds[i]))
+            c->n[i]++;
+    return true;
+}
+
+static bool load(const char *path, cs_file *f, cs_model *m, cs_stats *s, counts *c, cs_err *err)
+{
+    cs_model_init(m);
+    memset(s, 0, sizeof *s);
+    memset(c, 0, sizeof *c);
+    if (!cs_file_map(path, f, err))
+        return false;
+    dec_desc d = {.path = path, .jobs = 2, .on_event = count_event, .event_ud = c};
+    return dec_trace_load(&d, f, m, s, err);
+}
+
+static void check_counts(const char *name, const counts *c, json_t *o)
+{
+    json_t *ec = json_object_get(o, "event_counts");
+    for (size_t i = 0; i < NKINDS; i++) {
+        json_t *v = json_object_get(ec, kinds[i]);
+        uint64_t want = v ? (uint64_t)json_integer_value(v) : 0;
+        if (c->n[i] != want)
+            fail_msg("%s: %s events: got %llu, oracle %llu", name, kinds[i], (unsigned long long)c->n[i],
+                     (unsigned long long)want);
+    }
+    assert_int_equal(c->total, json_integer_value(json_object_get(o, "events")));
+}
+
+static int64_t kv_get(const cs_model *m, const cs_stats *s, const cs_gstat *g, uint32_t table,
+                      const char *key, bool *found)
+{
+    for (uint32_t i = g->kv_first; i < g->kv_first + g->kv_count; i++)
+        if (s->kv[i].table == table && !strcmp(cs_model_str(m, s->kv[i].key), key)) {
+            *found = true;
+            return s->kv[i].ns;
+        }
+    *found = false;
+    return 0;
+}
+
+static void check_map(const char *name, const cs_model *m, const cs_stats *s, const cs_gstat *g,
+                      uint32_t table, json_t *want)
+{
+    uint32_t have = 0;
+    for (uint32_t i = g->kv_first; i < g->kv_first + g->kv_count; i++)
+        have += s->kv[i].table == table;
+    if (have != json_object_size(want))
+        fail_msg("%s: goroutine %llu: %u entries in table %u, oracle %zu", name,
+                 (unsigned long long)g->goid, have, table, json_object_size(want));
+    const char *k;
+    json_t *v;
+    json_object_foreach(want, k, v) {
+        bool found;
+        int64_t got = kv_get(m, s, g, table, k, &found);
+        if (!found || got != json_integer_value(v))
+            fail_msg("%s: goroutine %llu: [%s] got %lld, oracle %lld", name, (unsigned long long)g->goid, k,
+                     (long long)got, (long long)json_integer_value(v));
+    }
+}
+
+#define EQ(field, key)                                                                             \
+    if ((int64_t)(field) != (int64_t)json_integer_value(json_object_get(w, key)))                  \
+        fail_msg("%s: goroutine %llu: %s got %lld, oracle %lld", name, (unsigned long long)g->goid, key, \
+                 (long long)(field), (long long)json_integer_value(json_object_get(w, key)));
+
+static void check_stats(const char *name, const cs_model *m, const cs_stats *s, json_t *o)
+{
+    json_t *gs = json_object_get(o, "goroutines");
+    assert_int_equal(s->n, json_array_size(gs));
+    for (uint32_t i = 0; i < s->n; i++) {
+        const cs_gstat *g = &s->g[i];
+        json_t *w = json_array_get(gs, i);
+        EQ(g->goid, "ID") EQ(g->pc, "PC") EQ(g->creation, "Creation") EQ(g->start, "Start")
+        EQ(g->end, "End") EQ(g->exec, "Exec") EQ(g->sched_wait, "SchedWait")
+        EQ(g->syscall, "Syscall") EQ(g->syscall_block, "SyscallBlock") EQ(g->total, "Total")
+        if (strcmp(cs_model_str(m, g->name), json_string_value(json_object_get(w, "Name"))))
+            fail_msg("%s: goroutine %llu: name %s, oracle %s", name, (unsigned long long)g->goid,
+                     cs_model_str(m, g->name), json_string_value(json_object_get(w, "Name")));
+        check_map(name, m, s, g, CS_STAT_BLOCK_BY_REASON, json_object_get(w, "BlockByReason"));
+        check_map(name, m, s, g, CS_STAT_RANGE_TIME, json_object_get(w, "RangeTime"));
+    }
+}
+
+static void check_unblocks(const char *name, const cs_model *m, json_t *o)
+{
+    json_t *us = json_object_get(o, "unblocks");
+    assert_int_equal(m->n_edges - 1, json_array_size(us));
+    for (uint32_t i = 1; i < m->n_edges; i++) {
+        const cs_edge *e = &m->edges[i];
+        json_t *w = json_array_get(us, i - 1);
+        int64_t from = e->from ? (int64_t)m->g[e->from].goid : -1;
+        if (e->ts != json_integer_value(json_object_get(w, "Ts")) ||
+            from != json_integer_value(json_object_get(w, "From")) ||
+            (int64_t)m->g[e->to].goid != json_integer_value(json_object_get(w, "To")) ||
+            strcmp(cs_model_str(m, e->reason_name), json_string_value(json_object_get(w, "Blocked"))))
+            fail_msg("%s: unblock %u: got ts %lld %lld->%llu [%s], oracle ts %lld %lld->%lld [%s]", name, i,
+                     (long long)e->ts, (long long)from, (unsigned long long)m->g[e->to].goid,
+                     cs_model_str(m, e->reason_name), (long long)json_integer_value(json_object_get(w, "Ts")),
+                     (long long)json_integer_value(json_object_get(w, "From")),
+                     (long long)json_integer_value(json_object_get(w, "To")),
+                     json_string_value(json_object_get(w, "Blocked")));
+        json_t *stk = json_object_get(w, "Stack");
+        uint32_t n = cs_model_stack_len(m, e->stack);
+        assert_int_equal(n, json_is_array(stk) ? json_array_size(stk) : 0);
+        for (uint32_t k = 0; k < n; k++)
+            assert_string_equal(cs_model_str(m, cs_model_stack_frame(m, e->stack, k)->func),
+                                json_string_value(json_array_get(stk, k)));
+    }
+}
+
+/* Decodes path and compares it with its NAME.oracle.json. */
+static void check_trace(const char *path)
+{
+    char opath[1024];
+    snprintf(opath, sizeof opath, "%.*s.oracle.json", (int)(strlen(path) - 6), path);
+    json_t *o = tl_json(opath);
+    assert_non_null(o);
+    cs_file f;
+    cs_model m;
+    cs_stats s;
+    counts c;
+    cs_err err = {0};
+    if (!load(path, &f, &m, &s, &c, &err))
+        fail_msg("%s: %s (offset %llu)", path, err.msg, (unsigned long long)err.offset);
+    assert_string_equal(m.warning, "");
+    check_counts(path, &c, o);
+    check_stats(path, &m, &s, o);
+    check_unblocks(path, &m, o);
+    json_decref(o);
+    cs_model_deinit(&m);
+    cs_stats_deinit(&s);
+    cs_file_unmap(&f);
+}
+
+static void corpus_dir(const char *ver)
+{
+    const char *sh = tl_shared();
+    if (!sh)
+        skip();
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/corpus/%s", sh, ver);
+    DIR *dp = opendir(dir);
+    assert_non_null(dp);
+    struct dirent *de;
+    int n = 0;
+    while ((de = readdir(dp))) {
+        size_t l = strlen(de->d_name);
+        if (l < 7 || strcmp(de->d_name + l - 6, ".trace"))
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        check_trace(path);
+        n++;
+    }
+    closedir(dp);
+    assert_true(n >= 10);
+}
+
+static void repo_copies_match_oracle(void **st)
+{
+    (void)st;
+    static const char *const names[] = {"pingpong-go1.25", "selectmix-go1.23", "closebcast-go1.22"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s.trace", tl_data(), names[i]);
+        check_trace(path);
+    }
+}
+
+/* Go's conformance cases: NAME.expect is SUCCESS or FAILURE "regexp". */
+static void go_conformance_cases_accepted_or_rejected(void **st)
+{
+    (void)st;
+    const char *sh = tl_shared();
+    if (!sh)
+        skip();
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/go-testdata/v2", sh);
+    DIR *dp = opendir(dir);
+    assert_non_null(dp);
+    struct dirent *de;
+    int n = 0, failures = 0;
+    while ((de = readdir(dp))) {
+        size_t l = strlen(de->d_name);
+        if (l < 7 || strcmp(de->d_name + l - 6, ".trace"))
+            continue;
+        char path[1024], epath[1024], expect[512] = "";
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        snprintf(epath, sizeof epath, "%s/%.*s.expect", dir, (int)(l - 6), de->d_name);
+        FILE *fp = fopen(epath, "r");
+        assert_non_null(fp);
+        size_t got = fread(expect, 1, sizeof expect - 1, fp);
+        fclose(fp);
+        expect[got] = 0;
+        cs_file f;
+        cs_model m;
+        cs_stats s;
+        counts c;
+        cs_err err = {0};
+        bool ok = load(path, &f, &m, &s, &c, &err);
+        if (!strncmp(expect, "SUCCESS", 7)) {
+            if (!ok || m.warning[0])
+                fail_msg("%s: expected success, got %s%s", de->d_name, err.msg, m.warning);
+        } else {
+            assert_false(ok);
+            char *q1 = strchr(expect, '"'), *q2 = q1 ? strrchr(expect, '"') : NULL;
+            assert_true(q1 && q2 > q1);
+            *q2 = 0;
+            regex_t re;
+            assert_int_equal(regcomp(&re, q1 + 1, REG_EXTENDED | REG_NOSUB), 0);
+            if (regexec(&re, err.msg, 0, NULL, 0))
+                fail_msg("%s: message '%s' does not match '%s'", de->d_name, err.msg, q1 + 1);
+            regfree(&re);
+            failures++;
+        }
+        cs_model_deinit(&m);
+        cs_stats_deinit(&s);
+        cs_file_unmap(&f);
+        n++;
+    }
+    closedir(dp);
+    assert_true(n >= 20);
+    assert_true(failures >= 2);
+}
+
+static void go122_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.22"); }
+static void go123_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.23"); }
+static void go125_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.25"); }
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(repo_copies_match_oracle),
+        cmocka_unit_test(go_conformance_cases_accepted_or_rejected),
+        cmocka_unit_test(go122_corpus_matches_oracle),
+        cmocka_unit_test(go123_corpus_matches_oracle),
+        cmocka_unit_test(go125_corpus_matches_oracle),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,127 @@
+/* tests/test_v2_robust.c — the Go 1.22+ decoder on hostile input: every
+ * prefix of the repo's traces (a cut-short file keeps its complete
+ * generations and warns, or fails under --strict), seeded byte flips
+ * (never a crash or an out-of-bounds read under ASan/UBSan; a rejected file
+ * names an offset), and absurd sizes written into batch headers. */
+#include "testlib.h"
+
+static const char *const names[] = {"pingpong-go1.25", "selectmix-go1.23", "closebcast-go1.22"};
+
+typedef struct blob { uint8_t *p; size_t n; } blob;
+
+static blob read_trace(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.trace", tl_data(), name);
+    cs_file f;
+    cs_err err = {0};
+    assert_true(cs_file_map(path, &f, &err));
+    blob b = {malloc(f.size), f.size};
+    memcpy(b.p, f.data, f.size);
+    cs_file_unmap(&f);
+    return b;
+}
+
+/* Decodes n bytes of p with stats; returns ok, fills err and the warning. */
+static bool decode(const uint8_t *p, size_t n, bool strict, char *warning, cs_err *err)
+{
+    cs_file f = {.data = p, .size = n, .path = "mem"};
+    cs_model m;
+    cs_stats s = {0};
+    cs_model_init(&m);
+    dec_desc d = {.path = "mem", .jobs = 2, .strict = strict};
+    bool ok = dec_trace_load(&d, &f, &m, &s, err);
+    if (warning)
+        snprintf(warning, 200, "%s", m.warning);
+    cs_model_deinit(&m);
+    cs_stats_deinit(&s);
+    return ok;
+}
+
+static void every_prefix_keeps_good_part_and_warns(void **st)
+{
+    (void)st;
+    for (size_t t = 0; t < sizeof names / sizeof *names; t++) {
+        blob b = read_trace(names[t]);
+        for (size_t n = 17; n < b.n; n++) {
+            char warning[200];
+            cs_err err = {0};
+            uint8_t *cut = malloc(n); /* exact size, so ASan sees any read past the cut */
+            memcpy(cut, b.p, n);
+            bool ok = decode(cut, n, false, warning, &err);
+            if (!ok || !warning[0])
+                fail_msg("%s cut at %zu: ok=%d warning='%s' err='%s'", names[t], n, ok, warning, err.msg);
+            err = (cs_err){0};
+            assert_false(decode(cut, n, true, NULL, &err));
+            assert_int_equal(err.code, CS_E_TRUNCATED);
+            assert_true(err.offset != CS_NO_OFFSET);
+            free(cut);
+        }
+        free(b.p);
+    }
+}
+
+static uint64_t rng(uint64_t *s)
+{
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    return *s;
+}
+
+static void random_byte_flips_never_crash(void **st)
+{
+    (void)st;
+    uint64_t seed = 0x9e3779b97f4a7c15u;
+    int rejected = 0, total = 0;
+    for (size_t t = 0; t < sizeof names / sizeof *names; t++) {
+        blob b = read_trace(names[t]);
+        uint8_t *x = malloc(b.n);
+        for (int i = 0; i < 3400; i++) {
+            memcpy(x, b.p, b.n);
+            int flips = 1 + (int)(rng(&seed) % 3);
+            for (int k = 0; k < flips; k++)
+                x[16 + rng(&seed) % (b.n - 16)] ^= (uint8_t)(1u << (rng(&seed) % 8));
+            cs_err err = {0};
+            if (!decode(x, b.n, false, NULL, &err)) {
+                rejected++;
+                assert_true(err.msg[0]);
+                assert_true(err.offset != CS_NO_OFFSET || err.code == CS_E_NOMEM);
+            }
+            total++;
+        }
+        free(x);
+        free(b.p);
+    }
+    assert_true(rejected > total / 10); /* the flips do reach the validation */
+}
+
+/* A batch header claiming 2^63 bytes, or a string claiming 2^40, is refused
+ * without allocating from the claim. */
+static void absurd_sizes_are_rejected(void **st)
+{
+    (void)st;
+    blob b = read_trace(names[0]);
+    /* first batch header: type, gen, m, ts, then the 10-byte padded size */
+    size_t p = 17;
+    for (int field = 0; field < 3; field++)
+        while (b.p[p++] & 0x80)
+            ;
+    static const uint8_t huge[10] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x00};
+    memcpy(b.p + p, huge, sizeof huge);
+    cs_err err = {0};
+    size_t before = cs_alloc_peak();
+    assert_false(decode(b.p, b.n, false, NULL, &err));
+    assert_int_equal(err.code, CS_E_CORRUPT);
+    assert_true(strstr(err.msg, "invalid batch size") != NULL);
+    assert_true(cs_alloc_peak() - before < 64 * b.n + (1u << 20));
+    free(b.p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_prefix_keeps_good_part_and_warns),
+        cmocka_unit_test(random_byte_flips_never_crash),
+        cmocka_unit_test(absurd_sizes_are_rejected),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
