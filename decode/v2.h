@@ -132,9 +132,13 @@ bool dec__v2_gen_scan(const cs_file *f, uint64_t off, int version, v2_gen *g,
 /* Parses the structural batches (tables) of a scanned generation. */
 bool dec__v2_gen_tables(const cs_file *f, int version, v2_gen *g, cs_err *err);
 void dec__v2_gen_deinit(v2_gen *g);
+/* Go's timestamp conversion. Clamped to [0, 2^60] so that sums of times
+ * from hostile files never overflow (V2_T_MAX). */
+#define V2_T_MAX ((int64_t)1 << 60)
 static inline int64_t dec__v2_ns(const v2_gen *g, uint64_t units)
 {
-    return (int64_t)((double)units * g->ns_per_unit);
+    double v = (double)units * g->ns_per_unit;
+    return v >= (double)V2_T_MAX ? V2_T_MAX : v > 0 ? (int64_t)v : 0;
 }
 /* String of id in the generation: true when the id exists (0 always does). */
 bool dec__v2_str(const v2_gen *g, uint64_t id, const uint8_t **p, uint32_t *len);

@@ -59,6 +59,8 @@ static bool next_event(reader *r, cursor *c, bool *more, cs_err *err)
     c->ev.off = at;
     c->ev.synth = 0;
     c->ev.ts = dec__v2_ns(g, dt) + c->last;
+    if (c->ev.ts > V2_T_MAX) /* hostile deltas: stay far from overflow */
+        c->ev.ts = V2_T_MAX;
     c->last = c->ev.ts;
     return true;
 }
