@@ -10,9 +10,9 @@
  *
  * API (folder-private)
  *   dec__role dec__chan_role(const char *func)
- *   dec__role dec__chan_stack_role(const cs_model *m, uint32_t stack)
+ *   dec__role dec__chan_stack_role(dec__chan_ctx *c, uint32_t stack)      cached per stack
  *   const cs_frame *dec__chan_site_frame(const cs_model *m, uint32_t stack)
- *   cs_sid dec__chan_site(dec__chan_ctx *c, uint32_t stack, cs_err *err)    0 = no site
+ *   cs_sid dec__chan_site(dec__chan_ctx *c, uint32_t stack, cs_err *err)    0 = no site; cached
  *   cs_sid dec__chan_frame_site(dec__chan_ctx *c, const cs_frame *f, cs_err *err)
  *   cs_sid dec__chan_name(dec__chan_ctx *c, const char *prefix, cs_sid send, cs_sid recv, cs_err *err)
  *       "<prefix>main.player:23 → main.player:18"
@@ -47,13 +47,19 @@ typedef struct dec__chan_ctx {
     cs_map site_of;   /* (line << 32 | func sid) -> site sid */
     cs_map by_sites;  /* (send site << 32 | recv site) -> chan index */
     cs_map by_close;  /* (close site << 32 | recv site) -> chan index */
+    uint64_t last_key;    /* the last by_sites/by_close answer, */
+    uint32_t last_chan;   /* 0 none */
+    bool last_close;
     cs_map by_id;     /* runtime / annotation channel id -> chan index */
+    uint32_t *stack_site; /* per stack: site sid, UINT32_MAX not yet known */
+    uint8_t *stack_role;  /* per stack: dec__role, 0xff not yet known */
+    uint32_t n_stack;     /* entries in both */
     bool patched;     /* exact GoSend/GoRecv traffic present: no inference */
     uint32_t n_exact; /* exact messages so far (annotation windows for dedupe) */
 } dec__chan_ctx;
 
 dec__role dec__chan_role(const char *func);
-dec__role dec__chan_stack_role(const cs_model *m, uint32_t stack);
+dec__role dec__chan_stack_role(dec__chan_ctx *c, uint32_t stack);
 const cs_frame *dec__chan_site_frame(const cs_model *m, uint32_t stack);
 cs_sid dec__chan_site(dec__chan_ctx *c, uint32_t stack, cs_err *err);
 cs_sid dec__chan_frame_site(dec__chan_ctx *c, const cs_frame *f, cs_err *err);

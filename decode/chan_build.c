@@ -7,6 +7,7 @@
 #include "chan.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static int64_t msg_time(const cs_msg *x)
 {
@@ -28,20 +29,39 @@ static int msg_cmp(const void *a, const void *b)
     return (x->receiver > y->receiver) - (x->receiver < y->receiver);
 }
 
+static bool sorted(const cs_model *m)
+{
+    for (uint32_t i = 1; i < m->n_msgs; i++)
+        if (msg_cmp(&m->msgs[i - 1], &m->msgs[i]) > 0)
+            return false;
+    return true;
+}
+
 bool dec_chan_build(cs_model *m, cs_err *err)
 {
     if (m->n_edges == 0 || m->n_chans == 0) /* no model was built */
         return true;
     m->n_msgs = 0;
     m->n_chans = 1;
-    dec__chan_ctx c = {.m = m};
-    bool ok = dec__chan_classify(&c, err) && dec__chan_patched(&c, err) &&
-              dec__chan_annot(&c, err) && dec__chan_infer(&c, err);
+    dec__chan_ctx c = {.m = m, .n_stack = m->n_stack};
+    c.stack_site = cs_alloc((size_t)c.n_stack * sizeof *c.stack_site + 1);
+    c.stack_role = cs_alloc((size_t)c.n_stack + 1);
+    bool ok = c.stack_site && c.stack_role;
+    if (!ok)
+        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u stacks", c.n_stack);
+    else {
+        memset(c.stack_site, 0xff, (size_t)c.n_stack * sizeof *c.stack_site);
+        memset(c.stack_role, 0xff, c.n_stack);
+    }
+    ok = ok && dec__chan_classify(&c, err) && dec__chan_patched(&c, err) &&
+         dec__chan_annot(&c, err) && dec__chan_infer(&c, err);
+    cs_free(c.stack_site);
+    cs_free(c.stack_role);
     cs_map_deinit(&c.site_of);
     cs_map_deinit(&c.by_sites);
     cs_map_deinit(&c.by_close);
     cs_map_deinit(&c.by_id);
-    if (ok && m->n_msgs > 1)
+    if (ok && !sorted(m)) /* usually nearly sorted already: edges come in time order */
         qsort(m->msgs, m->n_msgs, sizeof *m->msgs, msg_cmp);
     return ok;
 }

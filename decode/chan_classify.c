@@ -49,12 +49,12 @@ static bool symbolised(const cs_model *m, uint32_t stack)
 }
 
 /* Kind of a channel wake-up; CS_EK_COUNT = select woken by select (pending). */
-static uint8_t chan_kind(const cs_model *m, const cs_edge *e)
+static uint8_t chan_kind(dec__chan_ctx *c, const cs_edge *e)
 {
     bool sel = e->reason == CS_R_SELECT;
     if (!e->from)
         return CS_EK_TIMER;
-    switch (dec__chan_stack_role(m, e->stack)) {
+    switch (dec__chan_stack_role(c, e->stack)) {
     case DEC_ROLE_TIMER: return CS_EK_TIMER;
     case DEC_ROLE_SEND: return sel ? CS_EK_SELECT_SEND : CS_EK_SEND;
     case DEC_ROLE_RECV: return sel ? CS_EK_SELECT_RECV : CS_EK_RECV;
@@ -67,7 +67,7 @@ static uint8_t chan_kind(const cs_model *m, const cs_edge *e)
     case DEC_ROLE_CLOSE: return CS_EK_CLOSE;
     case DEC_ROLE_NONE: break;
     }
-    return symbolised(m, e->stack) && chan_reason(e->reason) ? CS_EK_CLOSE : CS_EK_OTHER;
+    return symbolised(c->m, e->stack) && chan_reason(e->reason) ? CS_EK_CLOSE : CS_EK_OTHER;
 }
 
 static uint32_t *vote_slot(votes *v, cs_sid site, cs_err *err)
@@ -115,30 +115,47 @@ static bool resolve(dec__chan_ctx *c, votes *v, cs_edge *e, cs_err *err)
     return true;
 }
 
-bool dec__chan_classify(dec__chan_ctx *c, cs_err *err)
+static bool is_handoff(uint8_t k)
+{
+    return k == CS_EK_SEND || k == CS_EK_SELECT_SEND || k == CS_EK_RECV || k == CS_EK_SELECT_RECV;
+}
+
+/* Second pass, only when some select was woken by a select: count votes
+ * over the hand-offs with a known direction, then decide the others. */
+static bool settle_selects(dec__chan_ctx *c, cs_err *err)
 {
     cs_model *m = c->m;
     votes v = {0};
-    bool pending = false, ok = true;
+    bool ok = true;
     for (uint32_t i = 1; ok && i < m->n_edges; i++) {
+        const cs_edge *e = &m->edges[i];
+        if (is_handoff(e->kind))
+            ok = vote(c, &v, e, e->kind == CS_EK_SEND || e->kind == CS_EK_SELECT_SEND, err);
+    }
+    for (uint32_t i = 1; ok && i < m->n_edges; i++)
+        if (m->edges[i].kind == CS_EK_COUNT)
+            ok = resolve(c, &v, &m->edges[i], err);
+    cs_map_deinit(&v.of_site);
+    cs_free(v.v);
+    return ok;
+}
+
+bool dec__chan_classify(dec__chan_ctx *c, cs_err *err)
+{
+    cs_model *m = c->m;
+    bool pending = false;
+    for (uint32_t i = 1; i < m->n_edges; i++) {
         cs_edge *e = &m->edges[i];
         e->flags &= (uint16_t)~CS_EF_DIR_GUESSED;
         if (!chan_reason(e->reason) && e->reason != CS_R_NONE) {
             e->kind = other_kind(e->reason);
             continue;
         }
-        uint8_t k = chan_kind(m, e);
+        uint8_t k = chan_kind(c, e);
         if (e->reason == CS_R_NONE && (k == CS_EK_CLOSE || !e->from))
             k = CS_EK_OTHER; /* unknown reason: only a channel frame tells */
         e->kind = k;
         pending |= k == CS_EK_COUNT;
-        if (k == CS_EK_SEND || k == CS_EK_SELECT_SEND || k == CS_EK_RECV || k == CS_EK_SELECT_RECV)
-            ok = vote(c, &v, e, k == CS_EK_SEND || k == CS_EK_SELECT_SEND, err);
     }
-    for (uint32_t i = 1; ok && pending && i < m->n_edges; i++)
-        if (m->edges[i].kind == CS_EK_COUNT)
-            ok = resolve(c, &v, &m->edges[i], err);
-    cs_map_deinit(&v.of_site);
-    cs_free(v.v);
-    return ok;
+    return !pending || settle_selects(c, err);
 }

@@ -16,22 +16,20 @@
 /* How many annotated windows of one goroutine pair are checked per edge. */
 #define DEDUPE_LOOKBACK 8
 
-/* When goroutine g next ran at or after t (it was made runnable at t). */
-static int64_t resume_time(const cs_model *m, uint32_t g, int64_t t)
+/* When goroutine g next ran at or after t (it was made runnable at t).
+ * cur[g] is a cursor into g's spans: edges come in time order, so each
+ * goroutine's cursor only moves forward (one pass over all spans). */
+static int64_t resume_time(const cs_model *m, uint32_t *cur, uint32_t g, int64_t t)
 {
     const cs_goroutine *gr = &m->g[g];
-    uint32_t lo = gr->span_first, hi = gr->span_first + gr->span_count, end = hi;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (m->span_t0[mid] < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (; lo < end; lo++) {
-        if (m->span_state[lo] == CS_ST_RUNNING)
-            return m->span_t0[lo];
-        if (m->span_state[lo] != CS_ST_RUNNABLE)
+    uint32_t i = cur[g] > gr->span_first ? cur[g] : gr->span_first, end = gr->span_first + gr->span_count;
+    while (i < end && m->span_t0[i] < t)
+        i++;
+    cur[g] = i;
+    for (; i < end; i++) {
+        if (m->span_state[i] == CS_ST_RUNNING)
+            return m->span_t0[i];
+        if (m->span_state[i] != CS_ST_RUNNABLE)
             break;
     }
     return t;
@@ -88,7 +86,7 @@ static bool covered(const cs_model *m, const uint32_t *idx, uint32_t n, const cs
 
 /* The message an edge stands for (without its channel); false when the
  * edge is no hand-off. from_sent: the unblocker was the sending side. */
-static bool edge_msg(const cs_model *m, uint32_t ei, cs_msg *out, bool *from_sent)
+static bool edge_msg(const cs_model *m, uint32_t *cur, uint32_t ei, cs_msg *out, bool *from_sent)
 {
     const cs_edge *e = &m->edges[ei];
     *from_sent = e->kind == CS_EK_SEND || e->kind == CS_EK_SELECT_SEND || e->kind == CS_EK_CLOSE;
@@ -97,7 +95,7 @@ static bool edge_msg(const cs_model *m, uint32_t ei, cs_msg *out, bool *from_sen
     *out = (cs_msg){.edge = ei, .kind = e->kind == CS_EK_CLOSE ? CS_MK_CLOSE : CS_MK_SEND};
     if (*from_sent) {
         out->sender = e->from, out->receiver = e->to;
-        out->t_send = e->ts, out->t_recv = resume_time(m, e->to, e->ts);
+        out->t_send = e->ts, out->t_recv = resume_time(m, cur, e->to, e->ts);
     } else {
         out->sender = e->to, out->receiver = e->from;
         out->t_send = e->block_ts, out->t_recv = e->ts;
@@ -125,15 +123,19 @@ bool dec__chan_infer(dec__chan_ctx *c, cs_err *err)
     uint32_t n_exact = c->n_exact, *idx = NULL;
     if (n_exact && !(idx = exact_index(m, n_exact, err)))
         return false;
-    bool ok = true;
+    uint32_t *cur = cs_calloc(m->n_g, sizeof *cur);
+    bool ok = cur != NULL;
+    if (!ok)
+        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u goroutines", m->n_g);
     for (uint32_t i = 1; ok && i < m->n_edges; i++) {
         cs_msg x;
         bool from_sent;
-        if (!edge_msg(m, i, &x, &from_sent))
+        if (!edge_msg(m, cur, i, &x, &from_sent))
             continue;
         if (!(idx && x.kind == CS_MK_SEND && covered(m, idx, n_exact, &x, m->edges[i].ts)))
             ok = add(c, &x, from_sent, err);
     }
     cs_free(idx);
+    cs_free(cur);
     return ok;
 }

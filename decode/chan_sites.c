@@ -45,7 +45,7 @@ static dec__role frame_role(const cs_model *m, const cs_frame *f)
 
 /* A timer firing anywhere in the scanned frames wins: its send goes through
  * selectnbsend/chansend, which would otherwise look like a user send. */
-dec__role dec__chan_stack_role(const cs_model *m, uint32_t stack)
+static dec__role stack_role(const cs_model *m, uint32_t stack)
 {
     uint32_t n = cs_model_stack_len(m, stack);
     dec__role first = DEC_ROLE_NONE;
@@ -57,6 +57,15 @@ dec__role dec__chan_stack_role(const cs_model *m, uint32_t stack)
             first = r;
     }
     return first;
+}
+
+dec__role dec__chan_stack_role(dec__chan_ctx *c, uint32_t stack)
+{
+    if (stack >= c->n_stack)
+        return stack_role(c->m, stack);
+    if (c->stack_role[stack] == 0xff)
+        c->stack_role[stack] = (uint8_t)stack_role(c->m, stack);
+    return (dec__role)c->stack_role[stack];
 }
 
 static bool runtime_internal(const char *func)
@@ -107,7 +116,15 @@ cs_sid dec__chan_frame_site(dec__chan_ctx *c, const cs_frame *f, cs_err *err)
 
 cs_sid dec__chan_site(dec__chan_ctx *c, uint32_t stack, cs_err *err)
 {
-    return dec__chan_frame_site(c, dec__chan_site_frame(c->m, stack), err);
+    if (stack >= c->n_stack)
+        return dec__chan_frame_site(c, dec__chan_site_frame(c->m, stack), err);
+    if (c->stack_site[stack] == UINT32_MAX) {
+        cs_sid s = dec__chan_frame_site(c, dec__chan_site_frame(c->m, stack), err);
+        if (err->code != CS_OK)
+            return 0;
+        c->stack_site[stack] = s;
+    }
+    return c->stack_site[stack];
 }
 
 /* "main.player:/src/main.go:23" -> "main.player:23"; "" -> "?" */
@@ -143,12 +160,15 @@ uint32_t dec__chan_by_sites(dec__chan_ctx *c, cs_sid send, cs_sid recv, bool clo
     cs_map *by = close ? &c->by_close : &c->by_sites;
     uint64_t key = (uint64_t)send << 32 | recv;
     uint32_t ci;
-    if (cs_map_get(by, key, &ci))
-        return ci;
-    cs_sid nm = dec__chan_name(c, close ? "close " : "", send, recv, err);
-    if (!nm || !(ci = chan_new(c->m, nm, send, recv, 0, err)))
-        return 0;
-    return cs_map_put(by, key, ci, err) ? ci : 0;
+    if (c->last_chan && c->last_key == key && c->last_close == close)
+        return c->last_chan; /* runs of messages on one channel are common */
+    if (!cs_map_get(by, key, &ci)) {
+        cs_sid nm = dec__chan_name(c, close ? "close " : "", send, recv, err);
+        if (!nm || !(ci = chan_new(c->m, nm, send, recv, 0, err)) || !cs_map_put(by, key, ci, err))
+            return 0;
+    }
+    c->last_key = key, c->last_close = close, c->last_chan = ci;
+    return ci;
 }
 
 uint32_t dec__chan_by_id(dec__chan_ctx *c, uint64_t rt_id, cs_sid name, cs_sid send, cs_sid recv,
