@@ -75,5 +75,7 @@ int cli_cmd_svg(int argc, char **argv);
 int cli_cmd_perfetto(int argc, char **argv);
 int cli_cmd_png(int argc, char **argv);
 int cli_cmd_view(int argc, char **argv);
+int cli_cmd_events(int argc, char **argv);
+int cli_cmd_stats(int argc, char **argv);
 
 #endif

@@ -18,6 +18,8 @@ static const cli_cmd commands[] = {
     {"perfetto", "Chrome trace-event JSON with message flow arrows (Perfetto UI)", cli_cmd_perfetto},
     {"png", "draw the trace to a PNG (or an animation) without a display", cli_cmd_png},
     {"view", "open the trace in an interactive OpenGL window", cli_cmd_view},
+    {"events", "every event in order, or counts per type (--summary)", cli_cmd_events},
+    {"stats", "per-goroutine statistics as Go computes them", cli_cmd_stats},
 };
 
 static void usage(FILE *to)

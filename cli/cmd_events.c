@@ -1,0 +1,159 @@
+/* cli/cmd_events.c — `chanscope events TRACE`: every event in the decoder's
+ * order, one line each (time ns, P, G, type, arguments, stack id), like
+ * `go tool trace -d`; --stacks adds the frames; --summary counts events per
+ * type (legacy: Go's legacy type names; 1.22+: also per public event kind). */
+#include "cli.h"
+#include "../core/build.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: chanscope events [options] TRACE\n\n"
+    "Print every event in order: time (ns), P, G, type, arguments, stack id.\n\n"
+    "  --stacks           print each event's stack frames below it\n"
+    "  --summary          count events per type instead of listing them\n"
+    "  --json             with --summary: {\"version\",\"total\",\"by_type\"[,\"by_kind\"]}\n"
+    CLI_TRACE_HELP
+    "  -h, --help         this help\n";
+
+#define MAX_NAMES 128
+
+/* Names are the decoder's static strings, so counting by pointer is exact. */
+typedef struct counts {
+    const char *name[MAX_NAMES];
+    uint64_t n[MAX_NAMES];
+    uint32_t used;
+} counts;
+
+typedef struct ev_ctx {
+    const cs_model *m;
+    bool summary, stacks;
+    uint64_t total;
+    counts by_type, by_kind;
+} ev_ctx;
+
+static void count(counts *c, const char *name)
+{
+    for (uint32_t i = 0; i < c->used; i++)
+        if (c->name[i] == name || !strcmp(c->name[i], name)) {
+            c->n[i]++;
+            return;
+        }
+    if (c->used < MAX_NAMES) {
+        c->name[c->used] = name;
+        c->n[c->used++] = 1;
+    }
+}
+
+static void print_stack(const cs_model *m, uint32_t stack)
+{
+    uint32_t n = cs_model_stack_len(m, stack);
+    for (uint32_t i = 0; i < n; i++) {
+        const cs_frame *f = cs_model_stack_frame(m, stack, i);
+        printf("    %#llx %s %s:%u\n", (unsigned long long)f->pc, cs_model_str(m, f->func),
+               cs_model_str(m, f->file), f->line);
+    }
+}
+
+static bool on_event(void *ud, const dec_event *ev, cs_err *err)
+{
+    (void)err;
+    ev_ctx *c = ud;
+    c->total++;
+    if (c->summary) {
+        count(&c->by_type, ev->type_name);
+        if (ev->kind_name && ev->kind_name != ev->type_name)
+            count(&c->by_kind, ev->kind_name);
+        return true;
+    }
+    printf("%lld p=%lld g=%lld %s", (long long)ev->ts, (long long)ev->p,
+           ev->g == CS_NO_GOID ? -1LL : (long long)ev->g, ev->type_name);
+    for (unsigned i = 0; i < ev->nargs && i < 6; i++)
+        printf(" %llu", (unsigned long long)ev->args[i]);
+    if (ev->sarg)
+        printf(" \"%.*s\"", (int)(ev->sarg_len > 200 ? 200 : ev->sarg_len), ev->sarg);
+    if (ev->stack)
+        printf(" stack=%u", ev->stack);
+    putchar('\n');
+    if (c->stacks && ev->stack)
+        print_stack(c->m, ev->stack);
+    return true;
+}
+
+static json_t *count_obj(const counts *c)
+{
+    json_t *o = json_object();
+    for (uint32_t i = 0; i < c->used; i++)
+        json_object_set_new(o, c->name[i], json_integer((json_int_t)c->n[i]));
+    return o;
+}
+
+static void print_summary(const ev_ctx *c, const cs_model *m, bool json)
+{
+    if (json) {
+        json_t *j = json_pack("{s:s, s:I, s:o}", "version", dec_version_name(m->version), "total",
+                              (json_int_t)c->total, "by_type", count_obj(&c->by_type));
+        if (c->by_kind.used)
+            json_object_set_new(j, "by_kind", count_obj(&c->by_kind));
+        json_dumpf(j, stdout, JSON_INDENT(1) | JSON_SORT_KEYS);
+        fputc('\n', stdout);
+        json_decref(j);
+        return;
+    }
+    printf("Go %s trace, %llu events\n", dec_version_name(m->version), (unsigned long long)c->total);
+    for (uint32_t i = 0; i < c->by_type.used; i++)
+        printf("  %-20s %10llu\n", c->by_type.name[i], (unsigned long long)c->by_type.n[i]);
+    for (uint32_t i = 0; i < c->by_kind.used; i++)
+        printf("  kind %-15s %10llu\n", c->by_kind.name[i], (unsigned long long)c->by_kind.n[i]);
+}
+
+int cli_cmd_events(int argc, char **argv)
+{
+    enum { O_STACKS = 1, O_SUMMARY, O_JSON };
+    static const struct option longopts[] = {
+        {"stacks", no_argument, NULL, O_STACKS}, {"summary", no_argument, NULL, O_SUMMARY},
+        {"json", no_argument, NULL, O_JSON}, {"help", no_argument, NULL, 'h'}, CLI_TRACE_LONGOPTS, {0}};
+    cli_trace_opts o = {.no_model = true};
+    ev_ctx c = {0};
+    bool json = false;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "hj:q", longopts, NULL)) != -1) {
+        if (opt == 'h') {
+            fputs(help, stdout);
+            return 0;
+        } else if (opt == O_STACKS) {
+            c.stacks = true;
+        } else if (opt == O_SUMMARY) {
+            c.summary = true;
+        } else if (opt == O_JSON) {
+            json = true;
+        } else if (!cli_trace_opt(opt, optarg, &o)) {
+            return cli_usage("events", "bad option");
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage("events", "expected exactly one TRACE");
+    if (json && !c.summary)
+        return cli_usage("events", "--json needs --summary");
+    o.path = argv[optind];
+    static char obuf[1 << 16];
+    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+    cs_file f;
+    cs_model m;
+    cs_err err = {0};
+    c.m = &m;
+    o.on_event = on_event;
+    o.event_ud = &c;
+    if (!cli_load(&o, &f, &m, NULL, &err)) {
+        fflush(stdout);
+        cli_unload(&f, &m, NULL);
+        return cli_report(&err, o.path);
+    }
+    if (c.summary)
+        print_summary(&c, &m, json);
+    cli_unload(&f, &m, NULL);
+    return fflush(stdout) == 0 ? 0 : 1;
+}

@@ -1,0 +1,218 @@
+/* cli/cmd_stats.c — `chanscope stats TRACE`: per-goroutine statistics as Go's
+ * own tools compute them (legacy: Go 1.21 GoroutineStats, §5.1 of
+ * go-trace-format.md), as an aligned table, JSON or CSV. Columns are a table
+ * per trace family, so 1.22+ columns are one more table. */
+#include "cli.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: chanscope stats [options] TRACE\n\n"
+    "Per-goroutine statistics (times in ns in JSON/CSV, with units in the table).\n\n"
+    "  --json             {\"version\",\"goroutines\":[{\"id\",\"name\",\"pc\",\"creation\",...}]}\n"
+    "  --csv              one header line, one line per goroutine\n"
+    "  --sort COLUMN      order by COLUMN (a JSON field name; times descending, id/name ascending)\n"
+    CLI_TRACE_HELP
+    "  -h, --help         this help\n";
+
+typedef enum col_kind { COL_ID, COL_NAME, COL_PC, COL_TIME } col_kind;
+
+typedef struct col {
+    const char *key;     /* JSON / CSV / --sort name */
+    const char *title;   /* table header */
+    col_kind kind;
+    size_t off;          /* offset of the int64 in cs_gstat (COL_TIME) */
+} col;
+
+#define TCOL(key, title, field) {key, title, COL_TIME, offsetof(cs_gstat, field)}
+
+static const col legacy_cols[] = {
+    {"id", "ID", COL_ID, 0}, {"name", "NAME", COL_NAME, 0}, {"pc", "PC", COL_PC, 0},
+    TCOL("creation", "CREATED", creation), TCOL("start", "STARTED", start), TCOL("end", "ENDED", end),
+    TCOL("exec", "EXEC", exec), TCOL("sched_wait", "SCHED WAIT", sched_wait), TCOL("io", "NET WAIT", io),
+    TCOL("block", "SYNC BLOCK", block), TCOL("syscall", "SYSCALL", syscall), TCOL("gc", "GC", gc),
+    TCOL("sweep", "SWEEP", sweep), TCOL("total", "TOTAL", total),
+};
+
+static const col *cols_of(const cs_stats *s, size_t *n)
+{
+    (void)s; /* 1.22+ traces get their own table here */
+    *n = sizeof legacy_cols / sizeof *legacy_cols;
+    return legacy_cols;
+}
+
+static int64_t tval(const cs_gstat *g, const col *c)
+{
+    int64_t v;
+    memcpy(&v, (const char *)g + c->off, sizeof v);
+    return v;
+}
+
+static const cs_model *sort_model;
+static const col *sort_col;
+
+static int cmp_rows(const void *a, const void *b)
+{
+    const cs_gstat *x = a, *y = b;
+    int r = 0;
+    if (sort_col->kind == COL_NAME)
+        r = strcmp(cs_model_str(sort_model, x->name), cs_model_str(sort_model, y->name));
+    else if (sort_col->kind == COL_PC)
+        r = x->pc < y->pc ? -1 : x->pc > y->pc;
+    else if (sort_col->kind == COL_TIME)
+        r = tval(x, sort_col) > tval(y, sort_col) ? -1 : tval(x, sort_col) < tval(y, sort_col);
+    return r ? r : (x->goid < y->goid ? -1 : x->goid > y->goid);
+}
+
+static void fmt_ns(char *buf, size_t n, int64_t ns)
+{
+    double v = (double)ns;
+    if (ns == 0)
+        snprintf(buf, n, "0");
+    else if (ns < 1000 && ns > -1000)
+        snprintf(buf, n, "%" PRId64 "ns", ns);
+    else if (ns < 1000000 && ns > -1000000)
+        snprintf(buf, n, "%.1fµs", v / 1e3);
+    else if (ns < 1000000000 && ns > -1000000000)
+        snprintf(buf, n, "%.2fms", v / 1e6);
+    else
+        snprintf(buf, n, "%.3fs", v / 1e9);
+}
+
+static void print_table(const cs_stats *s, const cs_model *m, const col *cols, size_t nc)
+{
+    int wname = 4;
+    for (uint32_t i = 0; i < s->n; i++) {
+        int l = (int)strlen(cs_model_str(m, s->g[i].name));
+        wname = l > wname ? (l > 48 ? 48 : l) : wname;
+    }
+    for (size_t c = 0; c < nc; c++)
+        printf(cols[c].kind == COL_NAME ? "%-*s  " : "%*s  ", cols[c].kind == COL_NAME ? wname : cols[c].kind == COL_PC ? 10 : 10, cols[c].title);
+    putchar('\n');
+    for (uint32_t i = 0; i < s->n; i++) {
+        const cs_gstat *g = &s->g[i];
+        for (size_t c = 0; c < nc; c++) {
+            char buf[64];
+            switch (cols[c].kind) {
+            case COL_ID: printf("%10" PRIu64 "  ", g->goid); break;
+            case COL_NAME: printf("%-*.*s  ", wname, wname, cs_model_str(m, g->name)); break;
+            case COL_PC: printf("%#10" PRIx64 "  ", g->pc); break;
+            case COL_TIME: fmt_ns(buf, sizeof buf, tval(g, &cols[c])); printf("%10s  ", buf); break;
+            }
+        }
+        putchar('\n');
+    }
+}
+
+static void csv_str(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void print_csv(const cs_stats *s, const cs_model *m, const col *cols, size_t nc)
+{
+    for (size_t c = 0; c < nc; c++)
+        printf("%s%s", c ? "," : "", cols[c].key);
+    putchar('\n');
+    for (uint32_t i = 0; i < s->n; i++) {
+        const cs_gstat *g = &s->g[i];
+        for (size_t c = 0; c < nc; c++) {
+            if (c)
+                putchar(',');
+            switch (cols[c].kind) {
+            case COL_ID: printf("%" PRIu64, g->goid); break;
+            case COL_NAME: csv_str(cs_model_str(m, g->name)); break;
+            case COL_PC: printf("%" PRIu64, g->pc); break;
+            case COL_TIME: printf("%" PRId64, tval(g, &cols[c])); break;
+            }
+        }
+        putchar('\n');
+    }
+}
+
+static void print_json(const cs_stats *s, const cs_model *m, const col *cols, size_t nc)
+{
+    json_t *arr = json_array();
+    for (uint32_t i = 0; i < s->n; i++) {
+        const cs_gstat *g = &s->g[i];
+        json_t *o = json_object();
+        for (size_t c = 0; c < nc; c++) {
+            json_t *v = cols[c].kind == COL_ID ? json_integer((json_int_t)g->goid)
+                      : cols[c].kind == COL_NAME ? json_string(cs_model_str(m, g->name))
+                      : cols[c].kind == COL_PC ? json_integer((json_int_t)g->pc)
+                      : json_integer((json_int_t)tval(g, &cols[c]));
+            json_object_set_new(o, cols[c].key, v ? v : json_null());
+        }
+        json_array_append_new(arr, o);
+    }
+    json_t *j = json_pack("{s:s, s:o}", "version", dec_version_name(m->version), "goroutines", arr);
+    json_dumpf(j, stdout, JSON_INDENT(1));
+    fputc('\n', stdout);
+    json_decref(j);
+}
+
+int cli_cmd_stats(int argc, char **argv)
+{
+    enum { O_JSON = 1, O_CSV, O_SORT };
+    static const struct option longopts[] = {
+        {"json", no_argument, NULL, O_JSON}, {"csv", no_argument, NULL, O_CSV},
+        {"sort", required_argument, NULL, O_SORT}, {"help", no_argument, NULL, 'h'}, CLI_TRACE_LONGOPTS, {0}};
+    cli_trace_opts o = {.no_model = true};
+    int fmt = 0, opt;
+    const char *sort = "id";
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "hj:q", longopts, NULL)) != -1) {
+        if (opt == 'h') {
+            fputs(help, stdout);
+            return 0;
+        } else if (opt == O_JSON || opt == O_CSV) {
+            fmt = opt;
+        } else if (opt == O_SORT) {
+            sort = optarg;
+        } else if (!cli_trace_opt(opt, optarg, &o)) {
+            return cli_usage("stats", "bad option");
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage("stats", "expected exactly one TRACE");
+    o.path = argv[optind];
+    cs_file f;
+    cs_model m;
+    cs_stats s;
+    cs_err err = {0};
+    if (!cli_load(&o, &f, &m, &s, &err)) {
+        cli_unload(&f, &m, &s);
+        return cli_report(&err, o.path);
+    }
+    size_t nc;
+    const col *cols = cols_of(&s, &nc);
+    sort_col = NULL;
+    for (size_t c = 0; c < nc; c++)
+        if (!strcmp(cols[c].key, sort))
+            sort_col = &cols[c];
+    if (!sort_col) {
+        cli_unload(&f, &m, &s);
+        return cli_usage("stats", "unknown --sort column '%s'", sort);
+    }
+    sort_model = &m;
+    if (s.n)
+        qsort(s.g, s.n, sizeof *s.g, cmp_rows);
+    if (fmt == O_JSON)
+        print_json(&s, &m, cols, nc);
+    else if (fmt == O_CSV)
+        print_csv(&s, &m, cols, nc);
+    else
+        print_table(&s, &m, cols, nc);
+    cli_unload(&f, &m, &s);
+    return fflush(stdout) == 0 ? 0 : 1;
+}

@@ -1,0 +1,191 @@
+/* decode/legacy_scan.c — pass 1 of the legacy decoder: one walk over every
+ * record of the file (go-trace-format.md §3.1–3.3, §3.7). Validates each
+ * record as Go's readTrace/argNum do, indexes batches per P (byte ranges,
+ * no events kept), collects String, Stack, Frequency and TimerGoroutine
+ * records and the CPU samples, and counts events. Builds the model's stack
+ * table. Allocation is bounded by the number of records. */
+#include "legacy.h"
+
+#include <string.h>
+
+static uint32_t p_index(dec__lg_scan *s, int64_t p, cs_err *err)
+{
+    uint32_t i;
+    if (cs_map_get(&s->p_map, (uint64_t)p, &i))
+        return i;
+    if (!cs_grow((void **)&s->pid, &s->cap_p, s->n_p + 1, sizeof *s->pid, err) ||
+        !cs_grow((void **)&s->p_first, &s->cap_p1, s->n_p + 1, sizeof *s->p_first, err) ||
+        !cs_grow((void **)&s->p_last, &s->cap_p2, s->n_p + 1, sizeof *s->p_last, err))
+        return UINT32_MAX;
+    s->pid[s->n_p] = p;
+    s->p_first[s->n_p] = s->p_last[s->n_p] = UINT32_MAX;
+    if (!cs_map_put(&s->p_map, (uint64_t)p, s->n_p, err))
+        return UINT32_MAX;
+    return s->n_p++;
+}
+
+static bool batch_open(dec__lg_scan *s, int64_t p, uint64_t start, uint64_t ticks, int64_t seq, cs_err *err)
+{
+    uint32_t pi = p_index(s, p, err);
+    if (pi == UINT32_MAX ||
+        !cs_grow((void **)&s->batches, &s->cap_batches, s->n_batches + 1, sizeof *s->batches, err))
+        return false;
+    uint32_t bi = s->n_batches++;
+    s->batches[bi] = (dec__lg_batch){.start = start, .end = start, .ticks = ticks, .seq = seq,
+                                     .next = UINT32_MAX};
+    if (s->p_last[pi] == UINT32_MAX)
+        s->p_first[pi] = bi;
+    else
+        s->batches[s->p_last[pi]].next = bi;
+    s->p_last[pi] = bi;
+    return true;
+}
+
+static bool on_string(dec__lg_scan *s, const dec__lg_rec *r, cs_err *err)
+{
+    uint32_t dummy;
+    if (cs_map_get(&s->str_index, r->a[0], &dummy))
+        return CS_FAIL(err, CS_E_CORRUPT, r->off, "string has duplicate id %llu", (unsigned long long)r->a[0]);
+    if (!cs_grow((void **)&s->strs, &s->cap_strs, s->n_strs + 1, sizeof *s->strs, err) ||
+        !cs_map_put(&s->str_index, r->a[0], s->n_strs, err))
+        return false;
+    s->strs[s->n_strs++] = (dec__lg_str){.off = r->str_off, .len = r->str_len};
+    return true;
+}
+
+static bool on_record(dec__lg_scan *s, const dec__lg_rec *r, uint64_t next_off, cs_err *err)
+{
+    bool v15 = s->ver < 1007;
+    switch (r->type) {
+    case LG_BATCH:
+        if (s->n_batches)
+            s->batches[s->n_batches - 1].end = r->off;
+        return batch_open(s, (int64_t)r->a[0], next_off, v15 ? r->a[2] : r->a[1], v15 ? (int64_t)r->a[1] : 0, err);
+    case LG_FREQUENCY:
+        s->freq = (int64_t)r->a[0];
+        if (s->freq <= 0)
+            return CS_FAIL(err, CS_E_INVALID, r->off, "time stamps out of order (frequency %lld)", (long long)s->freq);
+        return true;
+    case LG_TIMERG:
+        return cs_map_put(&s->timer_g, r->a[0], 1, err);
+    case LG_STRING:
+        return on_string(s, r, err);
+    case LG_STACK:
+        if (!cs_grow((void **)&s->stack_recs, &s->cap_stack_recs, s->n_stack_recs + 2, sizeof *s->stack_recs, err))
+            return false;
+        s->stack_recs[s->n_stack_recs++] = r->body;
+        s->stack_recs[s->n_stack_recs++] = r->body_end;
+        return true;
+    }
+    if (!s->n_batches && !batch_open(s, 0, r->off, 0, 0, err))
+        return false;
+    s->n_events++;
+    s->has_futile |= r->type == LG_FUTILE;
+    if (r->type == LG_CPUSAMPLE) {
+        if (!cs_grow((void **)&s->cpu, &s->cap_cpu, s->n_cpu + 1, sizeof *s->cpu, err))
+            return false;
+        s->cpu[s->n_cpu++] = (dec__lg_cpu){.ts = (int64_t)r->a[1], .off = r->off};
+    }
+    return true;
+}
+
+cs_sid dec__lg_str_sid(dec__lg_scan *s, cs_model *m, uint64_t id, cs_err *err)
+{
+    uint32_t i;
+    if (!id || !cs_map_get(&s->str_index, id, &i))
+        return 0;
+    if (!s->strs[i].sid)
+        s->strs[i].sid = cs_model_intern(m, (const char *)s->data + s->strs[i].off, s->strs[i].len, err);
+    return s->strs[i].sid;
+}
+
+uint32_t dec__lg_stack(const dec__lg_scan *s, uint64_t wire_id)
+{
+    uint32_t v;
+    return wire_id && cs_map_get(&s->stack_index, wire_id, &v) ? v : 0;
+}
+
+/* One Stack record [id, n, frames...] (§3.7): 4 varints per frame from 1.7,
+ * bare PCs in 1.5. */
+static bool build_stack(dec__lg_scan *s, cs_model *m, uint64_t body, uint64_t end, cs_frame *fr, cs_err *err)
+{
+    dec_buf b = dec_buf_make(s->data + body, (size_t)(end - body), body);
+    uint64_t id = dec_buf_uv(&b), n = dec_buf_uv(&b);
+    if (b.bad)
+        return CS_FAIL(err, CS_E_CORRUPT, body, "Stack has wrong number of arguments");
+    if (n > 1000)
+        return CS_FAIL(err, CS_E_CORRUPT, body, "Stack has too many frames: %llu", (unsigned long long)n);
+    unsigned per = s->ver < 1007 ? 1 : 4;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t v[4] = {0};
+        for (unsigned k = 0; k < per; k++)
+            v[k] = dec_buf_uv(&b);
+        if (b.bad)
+            return CS_FAIL(err, CS_E_CORRUPT, body, "Stack has wrong number of arguments: want %llu",
+                           (unsigned long long)(2 + per * n));
+        fr[i] = (cs_frame){.pc = v[0], .line = (uint32_t)v[3]};
+        if (per == 4) {
+            fr[i].func = dec__lg_str_sid(s, m, v[1], err);
+            fr[i].file = dec__lg_str_sid(s, m, v[2], err);
+        }
+    }
+    if (dec_buf_left(&b))
+        return CS_FAIL(err, CS_E_CORRUPT, body, "Stack has wrong number of arguments: want %llu",
+                       (unsigned long long)(2 + per * n));
+    if (err->code != CS_OK)
+        return false;
+    if (!id || !n)
+        return true;
+    uint32_t si = cs_model_stack_add(m, fr, (uint32_t)n, err);
+    return si && cs_map_put(&s->stack_index, id, si, err);
+}
+
+static bool build_stacks(dec__lg_scan *s, cs_model *m, cs_err *err)
+{
+    if (!s->n_stack_recs)
+        return true;
+    cs_frame *fr = cs_alloc(1000 * sizeof *fr);
+    if (!fr)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for stack frames");
+    bool ok = true;
+    for (uint32_t i = 0; ok && i < s->n_stack_recs; i += 2)
+        ok = build_stack(s, m, s->stack_recs[i], s->stack_recs[i + 1], fr, err);
+    cs_free(fr);
+    return ok;
+}
+
+bool dec__lg_scan_run(dec__lg_scan *s, const cs_file *f, int ver, cs_model *m, cs_err *err)
+{
+    s->ver = ver;
+    s->data = f->data;
+    s->size = f->size;
+    dec_buf b = dec_buf_make(f->data + 16, f->size - 16, 16);
+    dec__lg_rec r;
+    while (dec_buf_left(&b)) {
+        if (!dec__lg_rec_read(&b, ver, true, &r, err) || !on_record(s, &r, dec_buf_off(&b), err))
+            return false;
+    }
+    if (s->n_batches)
+        s->batches[s->n_batches - 1].end = f->size;
+    if (!s->n_events)
+        return CS_FAIL(err, CS_E_INVALID, f->size, "trace is empty");
+    if (!s->freq)
+        return CS_FAIL(err, CS_E_TRUNCATED, f->size, "no Frequency record (trace cut short?)");
+    return build_stacks(s, m, err);
+}
+
+void dec__lg_scan_deinit(dec__lg_scan *s)
+{
+    cs_free(s->batches);
+    cs_free(s->pid);
+    cs_free(s->p_first);
+    cs_free(s->p_last);
+    cs_map_deinit(&s->p_map);
+    cs_free(s->strs);
+    cs_map_deinit(&s->str_index);
+    cs_free(s->stack_recs);
+    cs_map_deinit(&s->stack_index);
+    cs_free(s->cpu);
+    cs_map_deinit(&s->timer_g);
+    memset(s, 0, sizeof *s);
+}
