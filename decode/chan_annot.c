@@ -104,11 +104,11 @@ static uint32_t annot_chan(dec__chan_ctx *c, const annot *a, const cs_log *s, co
     uint32_t ci;
     if (cs_map_get(&c->by_id, id, &ci))
         return ci;
-    cs_sid ss = log_site(c, s->stack, err), rs = log_site(c, r->stack, err);
-    char prefix[80];
+    char prefix[80]; /* copied first: interning sites may move the string table a->ch points into */
     size_t n = a->ch_len < 60 ? a->ch_len : 60;
     memcpy(prefix, a->ch, n);
     memcpy(prefix + n, ": ", 3);
+    cs_sid ss = log_site(c, s->stack, err), rs = log_site(c, r->stack, err);
     cs_sid name = err->code == CS_OK ? dec__chan_name(c, prefix, ss, rs, err) : 0;
     return name ? dec__chan_by_id(c, id, name, ss, rs, err) : 0;
 }
