@@ -21,7 +21,7 @@
 #include <xxhash.h>
 
 typedef struct annot {
-    const char *ch;      /* points into the model's strings */
+    const char *ch;      /* points into the parsed text */
     size_t ch_len;
     uint64_t seq;
     const char *val;     /* NULL when absent */
@@ -113,20 +113,36 @@ static uint32_t annot_chan(dec__chan_ctx *c, const annot *a, const cs_log *s, co
     return name ? dec__chan_by_id(c, id, name, ss, rs, err) : 0;
 }
 
+/* A copy of a model string: interning may move the string table. */
+static char *dup_str(const cs_model *m, cs_sid id, cs_err *err)
+{
+    const char *s = cs_model_str(m, id);
+    size_t n = strlen(s);
+    char *d = cs_alloc(n + 1);
+    if (!d) {
+        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
+        return NULL;
+    }
+    memcpy(d, s, n + 1);
+    return d;
+}
+
 static bool pair(dec__chan_ctx *c, const cs_log *s, const cs_log *r, cs_err *err)
 {
     cs_model *m = c->m;
-    annot as, ar;
-    parse(cs_model_str(m, s->message), &as);
-    parse(cs_model_str(m, r->message), &ar);
+    char *ms = dup_str(m, s->message, err), *mr = ms ? dup_str(m, r->message, err) : NULL;
+    annot as = {0}, ar = {0};
+    bool ok = mr != NULL;
+    if (ok) /* both parsed before, when they were picked */
+        parse(ms, &as), parse(mr, &ar);
     const annot *v = as.val ? &as : &ar;
     cs_msg x = {.t_send = s->ts, .t_recv = r->ts, .sender = s->g, .receiver = r->g,
                 .kind = CS_MK_SEND, .exact = 1};
-    if (v->val && v->val_len && !(x.value = cs_model_intern(m, v->val, v->val_len, err)))
-        return false;
-    if (!(x.chan = annot_chan(c, &as, s, r, err)))
-        return false;
-    return dec__chan_msg_add(m, &x, err);
+    if (ok && v->val && v->val_len)
+        ok = (x.value = cs_model_intern(m, v->val, v->val_len, err)) != 0;
+    ok = ok && (x.chan = annot_chan(c, &as, s, r, err)) && dec__chan_msg_add(m, &x, err);
+    cs_free(ms), cs_free(mr);
+    return ok;
 }
 
 bool dec__chan_annot(dec__chan_ctx *c, cs_err *err)
