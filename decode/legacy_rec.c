@@ -38,9 +38,8 @@ static bool read_prefixed(dec_buf *b, dec__lg_rec *r, cs_err *err)
     if (b->bad)
         return buf_fail(b, r, err);
     if (len > dec_buf_left(b))
-        return CS_FAIL(err, CS_E_TRUNCATED, dec_buf_off(b), "%s record at offset %llu claims %llu bytes, %zu remain",
-                       dec__lg_descs[r->type].name, (unsigned long long)r->off, (unsigned long long)len,
-                       dec_buf_left(b));
+        return CS_FAIL(err, CS_E_TRUNCATED, r->off, "%s record claims %llu bytes, %zu remain in the file",
+                       dec__lg_descs[r->type].name, (unsigned long long)len, dec_buf_left(b));
     size_t start = b->pos, end = b->pos + (size_t)len;
     r->body = dec_buf_off(b);
     r->body_end = r->body + len;

@@ -1,0 +1,282 @@
+/* tests/test_legacy.c — the legacy decoder (Go 1.5–1.21) against Go 1.21's
+ * own legacy parser: for every trace with a *.legacy-oracle.json (the repo's
+ * tests/data copies, and Go's test traces plus the go1.19/go1.21 corpus in
+ * ../shared/traces when present) the event count per type and in total,
+ * every goroutine's GoroutineStats to the nanosecond, and every unblock edge
+ * (time, unblocker, woken goroutine, Go's block event name, unblocker's stack
+ * function names) must equal the oracle. Also: the streaming and the
+ * materialised paths agree, Go's rejected trace is rejected, and hand-made
+ * hostile records fail with an offset. */
+#include "testlib.h"
+
+#include "../core/build.h"
+
+#include <dirent.h>
+
+#define MAX_TYPES 64
+
+typedef struct counter {
+    const char *name[MAX_TYPES];
+    json_int_t n[MAX_TYPES];
+    int used;
+    json_int_t total;
+} counter;
+
+static bool count_event(void *ud, const dec_event *ev, cs_err *err)
+{
+    (void)err;
+    counter *c = ud;
+    c->total++;
+    for (int i = 0; i < c->used; i++)
+        if (!strcmp(c->name[i], ev->type_name)) {
+            c->n[i]++;
+            return true;
+        }
+    assert_true(c->used < MAX_TYPES);
+    c->name[c->used] = ev->type_name;
+    c->n[c->used++] = 1;
+    return true;
+}
+
+static bool load(const char *path, cs_file *f, cs_model *m, cs_stats *s, counter *c, cs_err *err)
+{
+    cs_model_init(m);
+    memset(s, 0, sizeof *s);
+    if (!cs_file_map(path, f, err))
+        return false;
+    dec_desc d = {.path = path, .on_event = c ? count_event : NULL, .event_ud = c};
+    return dec_trace_load(&d, f, m, s, err);
+}
+
+static void check_counts(const char *path, const counter *c, json_t *o)
+{
+    json_t *want = json_object_get(o, "event_counts");
+    if (c->total != json_integer_value(json_object_get(o, "events")))
+        fail_msg("%s: %lld events, oracle %lld", path, (long long)c->total,
+                 (long long)json_integer_value(json_object_get(o, "events")));
+    assert_int_equal(json_object_size(want), c->used);
+    for (int i = 0; i < c->used; i++)
+        if (json_integer_value(json_object_get(want, c->name[i])) != c->n[i])
+            fail_msg("%s: %s %lld, oracle %lld", path, c->name[i], (long long)c->n[i],
+                     (long long)json_integer_value(json_object_get(want, c->name[i])));
+}
+
+static void check_stats(const char *path, const cs_stats *s, const cs_model *m, json_t *o)
+{
+    json_t *gs = json_object_get(o, "goroutines");
+    assert_int_equal(json_array_size(gs), s->n);
+    for (uint32_t i = 0; i < s->n; i++) {
+        const cs_gstat *g = &s->g[i];
+        json_t *w = json_array_get(gs, i); /* both sorted by id */
+        int64_t got[] = {(int64_t)g->goid, (int64_t)g->pc, g->creation, g->start, g->end, g->exec,
+                         g->sched_wait, g->io, g->block, g->syscall, g->gc, g->sweep, g->total};
+        static const char *const keys[] = {"ID", "PC", "Creation", "Start", "End", "Exec", "SchedWait",
+                                           "IO", "Block", "Syscall", "GC", "Sweep", "Total"};
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+            if (got[k] != (int64_t)json_integer_value(json_object_get(w, keys[k])))
+                fail_msg("%s: goroutine %llu %s = %lld, oracle %lld", path, (unsigned long long)g->goid,
+                         keys[k], (long long)got[k], (long long)json_integer_value(json_object_get(w, keys[k])));
+        assert_string_equal(cs_model_str(m, g->name), json_string_value(json_object_get(w, "Name")));
+    }
+}
+
+static bool edge_matches(const cs_model *m, const cs_edge *e, json_t *u)
+{
+    json_t *stk = json_object_get(u, "Stack");
+    uint64_t from = e->from ? m->g[e->from].goid : 0;
+    if (e->ts != json_integer_value(json_object_get(u, "Ts")) ||
+        from != (uint64_t)json_integer_value(json_object_get(u, "From")) ||
+        m->g[e->to].goid != (uint64_t)json_integer_value(json_object_get(u, "To")) ||
+        strcmp(cs_model_str(m, e->reason_name), json_string_value(json_object_get(u, "Blocked"))) ||
+        cs_model_stack_len(m, e->stack) != json_array_size(stk))
+        return false;
+    for (uint32_t i = 0; i < cs_model_stack_len(m, e->stack); i++)
+        if (strcmp(cs_model_str(m, cs_model_stack_frame(m, e->stack, i)->func),
+                   json_string_value(json_array_get(stk, i))))
+            return false;
+    return true;
+}
+
+/* Go breaks ties between Ps at equal times arbitrarily (map order), so edges
+ * with the same time may come in any order: match within equal-time groups. */
+static void check_edges(const char *path, const cs_model *m, json_t *o)
+{
+    json_t *ub = json_object_get(o, "unblocks");
+    assert_int_equal(json_array_size(ub), m->n_edges - 1);
+    for (size_t i = 0; i < json_array_size(ub); i++) {
+        bool found = false;
+        for (uint32_t j = (uint32_t)i + 1; j < m->n_edges && !found; j++) {
+            if (m->edges[j].ts != json_integer_value(json_object_get(json_array_get(ub, i), "Ts")))
+                break;
+            found = edge_matches(m, &m->edges[j], json_array_get(ub, i));
+        }
+        for (uint32_t j = (uint32_t)i + 1; j-- > 1 && !found;) {
+            if (m->edges[j].ts != json_integer_value(json_object_get(json_array_get(ub, i), "Ts")))
+                break;
+            found = edge_matches(m, &m->edges[j], json_array_get(ub, i));
+        }
+        if (!found)
+            fail_msg("%s: unblock %zu (ts %lld, to %lld) has no equal edge", path, i,
+                     (long long)json_integer_value(json_object_get(json_array_get(ub, i), "Ts")),
+                     (long long)json_integer_value(json_object_get(json_array_get(ub, i), "To")));
+    }
+}
+
+/* trace + oracle: counts through on_event (materialised path), stats and
+ * edges through the streaming path, and stats equal on both. */
+static void check_trace(const char *trace, const char *oracle)
+{
+    json_t *o = tl_json(oracle);
+    assert_non_null(o);
+    cs_file f;
+    cs_model m;
+    cs_stats s;
+    cs_err err = {0};
+    counter c = {0};
+    if (json_object_get(o, "error")) {
+        assert_false(load(trace, &f, &m, &s, NULL, &err));
+        assert_non_null(strstr(err.msg, json_string_value(json_object_get(o, "error"))));
+    } else {
+        if (!load(trace, &f, &m, &s, &c, &err))
+            fail_msg("%s:%llu: %s", trace, (unsigned long long)err.offset, err.msg);
+        check_counts(trace, &c, o);
+        check_stats(trace, &s, &m, o);
+        cs_model_deinit(&m), cs_stats_deinit(&s), cs_file_unmap(&f);
+        assert_true(load(trace, &f, &m, &s, NULL, &err));
+        check_stats(trace, &s, &m, o);
+        check_edges(trace, &m, o);
+        assert_int_equal(m.n_events, c.total);
+    }
+    cs_model_deinit(&m), cs_stats_deinit(&s), cs_file_unmap(&f);
+    json_decref(o);
+}
+
+/* Every NAME(.trace) in dir with a NAME.legacy-oracle.json beside it. */
+static int check_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *suf = ".legacy-oracle.json";
+        size_t l = strlen(e->d_name), ls = strlen(suf);
+        if (l <= ls || strcmp(e->d_name + l - ls, suf))
+            continue;
+        char oracle[600], trace[600];
+        snprintf(oracle, sizeof oracle, "%s/%s", dir, e->d_name);
+        snprintf(trace, sizeof trace, "%s/%.*s.trace", dir, (int)(l - ls), e->d_name);
+        struct stat st;
+        if (stat(trace, &st) != 0)
+            snprintf(trace, sizeof trace, "%s/%.*s", dir, (int)(l - ls), e->d_name);
+        check_trace(trace, oracle);
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+static void repo_copies_match_go_exactly(void **st)
+{
+    (void)st;
+    int n = check_dir("tests/data/corpus/go1.19") + check_dir("tests/data/corpus/go1.21");
+    assert_true(n >= 4);
+}
+
+static void go_testdata_and_corpus_match_go_exactly(void **st)
+{
+    (void)st;
+    const char *sh = tl_shared();
+    if (!sh)
+        skip();
+    char dir[512];
+    int n = 0;
+    snprintf(dir, sizeof dir, "%s/go-testdata/legacy", sh);
+    n += check_dir(dir);
+    snprintf(dir, sizeof dir, "%s/corpus/go1.19", sh);
+    n += check_dir(dir);
+    snprintf(dir, sizeof dir, "%s/corpus/go1.21", sh);
+    n += check_dir(dir);
+    assert_true(n >= 50); /* 26 Go test traces + 13 + 13 corpus programs */
+}
+
+static void unordered_1_5_trace_is_rejected(void **st)
+{
+    (void)st;
+    const char *sh = tl_shared();
+    if (!sh)
+        skip();
+    char path[512];
+    snprintf(path, sizeof path, "%s/go-testdata/legacy/stress_1_5_unordered", sh);
+    cs_file f;
+    cs_model m;
+    cs_stats s;
+    cs_err err = {0};
+    assert_false(load(path, &f, &m, &s, NULL, &err));
+    assert_string_equal(err.msg, "time stamps out of order");
+    assert_true(err.offset > 16 && err.offset < f.size);
+    cs_model_deinit(&m), cs_stats_deinit(&s), cs_file_unmap(&f);
+}
+
+/* Decodes bytes given in memory; returns the error (code CS_OK on success). */
+static cs_err decode_bytes(const uint8_t *p, size_t n)
+{
+    cs_file f = {.data = p, .size = n, .path = "mem"};
+    cs_model m;
+    cs_stats s = {0};
+    cs_err err = {0};
+    cs_model_init(&m);
+    dec_desc d = {.path = "mem"};
+    dec_trace_load(&d, &f, &m, &s, &err);
+    cs_model_deinit(&m), cs_stats_deinit(&s);
+    return err;
+}
+
+static void hostile_records_fail_with_offset(void **st)
+{
+    (void)st;
+    static const uint8_t hdr[16] = "go 1.19 trace\0\0";
+    uint8_t buf[64];
+    /* a String record claiming 2^60 bytes */
+    memcpy(buf, hdr, 16);
+    uint8_t huge[] = {37, 1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10};
+    memcpy(buf + 16, huge, sizeof huge);
+    cs_err e = decode_bytes(buf, 16 + sizeof huge);
+    assert_int_equal(e.code, CS_E_CORRUPT);
+    assert_int_equal(e.offset, 16);
+    /* a length-prefixed Stack whose length runs past the end */
+    uint8_t stk[] = {3 | 3 << 6, 0xff, 0xff, 0x03, 1, 2};
+    memcpy(buf + 16, stk, sizeof stk);
+    e = decode_bytes(buf, 16 + sizeof stk);
+    assert_int_equal(e.code, CS_E_TRUNCATED);
+    assert_int_equal(e.offset, 16);
+    /* an event type the version does not have (type 49 in a 1.11 file is a
+     * patched GoSend only with 4 varints; 50 is GoRecv; 55 is nothing) */
+    memcpy(buf, "go 1.11 trace\0\0", 16);
+    buf[16] = 55;
+    e = decode_bytes(buf, 17);
+    assert_int_equal(e.code, CS_E_CORRUPT);
+    assert_non_null(strstr(e.msg, "unknown event type 55"));
+    /* events but no Frequency record */
+    uint8_t nofreq[] = {1 | 1 << 6, 0, 10, 5 | 1 << 6, 1, 7};
+    memcpy(buf, hdr, 16);
+    memcpy(buf + 16, nofreq, sizeof nofreq);
+    e = decode_bytes(buf, 16 + sizeof nofreq);
+    assert_non_null(strstr(e.msg, "no Frequency record"));
+    /* Go's own corrupted-input case */
+    static const uint8_t go_case[] = "go 1.5 trace\0\0\0\0\x02" "0";
+    e = decode_bytes(go_case, sizeof go_case - 1);
+    assert_int_not_equal(e.code, CS_OK);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(repo_copies_match_go_exactly),
+        cmocka_unit_test(go_testdata_and_corpus_match_go_exactly),
+        cmocka_unit_test(unordered_1_5_trace_is_rejected),
+        cmocka_unit_test(hostile_records_fail_with_offset),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
