@@ -104,7 +104,7 @@ static uint32_t annot_chan(dec__chan_ctx *c, const annot *a, const cs_log *s, co
     uint32_t ci;
     if (cs_map_get(&c->by_id, id, &ci))
         return ci;
-    char prefix[80]; /* copied first: interning sites may move the string table a->ch points into */
+    char prefix[80];
     size_t n = a->ch_len < 60 ? a->ch_len : 60;
     memcpy(prefix, a->ch, n);
     memcpy(prefix + n, ": ", 3);
