@@ -77,5 +77,6 @@ int cli_cmd_png(int argc, char **argv);
 int cli_cmd_view(int argc, char **argv);
 int cli_cmd_events(int argc, char **argv);
 int cli_cmd_stats(int argc, char **argv);
+int cli_cmd_dot(int argc, char **argv);
 
 #endif

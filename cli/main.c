@@ -15,6 +15,7 @@ static const cli_cmd commands[] = {
     {"pairs", "channel messages: who sent what to whom, when, on which channel", cli_cmd_pairs},
     {"edges", "every wake-up of a waiting goroutine, classified", cli_cmd_edges},
     {"svg", "draw lanes and channel arrows (or the graph) as SVG", cli_cmd_svg},
+    {"dot", "the communication graph as Graphviz DOT (or rendered)", cli_cmd_dot},
     {"perfetto", "Chrome trace-event JSON with message flow arrows (Perfetto UI)", cli_cmd_perfetto},
     {"png", "draw the trace to a PNG (or an animation) without a display", cli_cmd_png},
     {"view", "open the trace in an interactive OpenGL window", cli_cmd_view},

@@ -5,11 +5,15 @@
  * API
  *   bool lay__spawn_build(const cs_model *m, lay__spawn *out, cs_err *err)   free with lay__spawn_deinit
  *   void lay__spawn_deinit(lay__spawn *s)
+ *   bool lay__graph_gv(const cs_model *m, const lay_graph_desc *d, lay_graph *g, cs_err *err)
+ *       graph_gv.c: builds g->ag (cgraph) from nodes/edges and, unless d->no_layout,
+ *       lays it out and reads positions back
  */
 #ifndef LAY_INTERNAL_H
 #define LAY_INTERNAL_H
 
 #include "../core/model.h"
+#include "graph.h"
 
 typedef struct lay__spawn {
     uint32_t *child;      /* children of g i: child[first[i] .. first[i+1]), by (create_ns, goid) */
@@ -21,5 +25,6 @@ typedef struct lay__spawn {
 
 bool lay__spawn_build(const cs_model *m, lay__spawn *out, cs_err *err);
 void lay__spawn_deinit(lay__spawn *s);
+bool lay__graph_gv(const cs_model *m, const lay_graph_desc *d, lay_graph *g, cs_err *err);
 
 #endif

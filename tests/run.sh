@@ -6,6 +6,7 @@ build=$1; shift
 passed=0; failed=0; skipped=0; failures=""
 export CHANSCOPE="$build/chanscope"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+export LSAN_OPTIONS=suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 for t in "$@"; do
     out=$("$t" 2>&1); rc=$?

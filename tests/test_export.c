@@ -5,6 +5,7 @@
 #include "testlib.h"
 #include "synth.h"
 
+#include "../export/dot.h"
 #include "../export/perfetto.h"
 #include "../export/svg.h"
 
@@ -92,6 +93,12 @@ static void svg_of_workers_and_tree_in_every_theme_and_axis(void **state)
             assert_non_null(strstr(b.p, "</svg>"));
             free(b.p);
         }
+    assert_true(exp_svg_write(OUT_DIR "/workers-graph-synth.svg", &w,
+                              &(exp_svg_desc){.name = "workers", .layout = EXP_SVG_GRAPH}, &err));
+    assert_true(xmllint_ok(OUT_DIR "/workers-graph-synth.svg"));
+    assert_true(exp_svg_write(OUT_DIR "/tree-graph-synth.svg", &t,
+                              &(exp_svg_desc){.name = "tree", .layout = EXP_SVG_GRAPH}, &err));
+    assert_true(xmllint_ok(OUT_DIR "/tree-graph-synth.svg"));
     cs_model_deinit(&w);
     cs_model_deinit(&t);
 }
@@ -180,6 +187,38 @@ static void perfetto_json_parses_and_has_flow_events(void **state)
     cs_model_deinit(&m);
 }
 
+/* DOT text that `dot -Tsvg` accepts, with counts, channel sites and the
+ * dashed spawn / weighted message edges; and a PNG rendered through gvc. */
+static void dot_is_accepted_by_graphviz(void **state)
+{
+    (void)state;
+    cs_model m;
+    sy_workers(&m, 3, 9);
+    cs_err err = {0};
+    mkdir("build", 0755), mkdir(OUT_DIR, 0755);
+    const char *path = OUT_DIR "/workers-synth.dot";
+    assert_true(exp_dot_write(path, &m, &(exp_dot_desc){.name = "workers"}, &err));
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "dot -Tsvg '%s' -o " OUT_DIR "/workers-synth.dot.svg 2>&1", path);
+    assert_int_equal(system(cmd), 0);
+    membuf b = {0};
+    assert_true(exp_dot_write_to(mem_write, &b, &m, &(exp_dot_desc){0}, &err));
+    assert_non_null(strstr(b.p, "digraph"));
+    assert_int_equal(count(b.p, "main.main:30 → work.worker:12"), 3 * 2); /* label + tooltip */
+    assert_non_null(strstr(b.p, "label=\"3× main.main:30"));
+    assert_int_equal(count(b.p, "style=dashed"), 3);
+    free(b.p);
+    b = (membuf){0};
+    assert_true(exp_dot_write_to(mem_write, &b, &m, &(exp_dot_desc){.group = LAY_GROUP_FUNCTION}, &err));
+    assert_non_null(strstr(b.p, "work.worker ×3"));
+    free(b.p);
+    b = (membuf){0};
+    assert_true(exp_dot_write_to(mem_write, &b, &m, &(exp_dot_desc){.render = "png"}, &err));
+    assert_true(b.n > 1000 && !memcmp(b.p, "\x89PNG", 4));
+    free(b.p);
+    cs_model_deinit(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +227,7 @@ int main(void)
         cmocka_unit_test(svg_of_a_dense_trace_stays_bounded),
         cmocka_unit_test(svg_failed_write_leaves_no_file),
         cmocka_unit_test(perfetto_json_parses_and_has_flow_events),
+        cmocka_unit_test(dot_is_accepted_by_graphviz),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
