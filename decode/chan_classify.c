@@ -147,12 +147,14 @@ bool dec__chan_classify(dec__chan_ctx *c, cs_err *err)
     for (uint32_t i = 1; i < m->n_edges; i++) {
         cs_edge *e = &m->edges[i];
         e->flags &= (uint16_t)~CS_EF_DIR_GUESSED;
-        if (!chan_reason(e->reason) && e->reason != CS_R_NONE) {
+        /* waiting since before the trace: decoders know no reason (none/other) */
+        bool unknown = e->reason == CS_R_NONE || (e->reason == CS_R_OTHER && e->block_ts == CS_T_NONE);
+        if (!chan_reason(e->reason) && !unknown) {
             e->kind = other_kind(e->reason);
             continue;
         }
         uint8_t k = chan_kind(c, e);
-        if (e->reason == CS_R_NONE && (k == CS_EK_CLOSE || !e->from))
+        if (unknown && (k == CS_EK_CLOSE || !e->from))
             k = CS_EK_OTHER; /* unknown reason: only a channel frame tells */
         e->kind = k;
         pending |= k == CS_EK_COUNT;

@@ -321,18 +321,29 @@ static void goroutines_blocked_at_start_still_hand_off(void **st)
     /* G2 waited before tracing began, reason unknown (legacy GoWaiting) */
     assert_true(cs_mb_create(&t.mb, &(cs_mb_create_desc){.t = 0, .goid = 2, .parent_goid = CS_NO_GOID,
                                                           .state = CS_ST_BLOCKED, .at_start = true}, &t.err));
-    /* G3 waited sending, reason known (1.22+ status) */
+    /* G4 likewise, as the decoders record it (reason "other") */
+    assert_true(cs_mb_create(&t.mb, &(cs_mb_create_desc){.t = 0, .goid = 4, .parent_goid = CS_NO_GOID,
+                                                          .state = CS_ST_BLOCKED, .reason = CS_R_OTHER,
+                                                          .at_start = true}, &t.err));
+    /* G3 waited sending, reason known */
     assert_true(cs_mb_create(&t.mb, &(cs_mb_create_desc){.t = 0, .goid = 3, .parent_goid = CS_NO_GOID,
                                                           .state = CS_ST_BLOCKED, .reason = CS_R_CHAN_SEND,
                                                           .at_start = true}, &t.err));
     run(&t, 1, 1);
     unb(&t, 10, 1, 2, stk(&t, "runtime.chansend1", "main.main:8", NULL));
     unb(&t, 20, 1, 3, stk(&t, "runtime.chanrecv2", "main.main:9", NULL));
+    unb(&t, 25, 1, 4, stk(&t, "runtime.selectgo", "main.main:12", NULL));
+    /* a generic wait that began inside the trace is not a channel wait */
+    blk(&t, 26, 4, CS_R_OTHER, 0);
+    unb(&t, 27, 1, 4, stk(&t, "runtime.chansend1", "main.main:8", NULL));
     fin(&t, 30);
     assert_int_equal(t.m.edges[1].block_ts, CS_T_NONE);
     assert_int_equal(t.m.edges[1].kind, CS_EK_SEND);
     assert_int_equal(t.m.edges[2].kind, CS_EK_RECV);
-    assert_int_equal(t.m.n_msgs, 2);
+    assert_int_equal(t.m.edges[3].kind, CS_EK_SELECT_SEND); /* select: direction by vote (tie) */
+    assert_true(t.m.edges[3].flags & CS_EF_DIR_GUESSED);
+    assert_int_equal(t.m.edges[4].kind, CS_EK_OTHER);
+    assert_int_equal(t.m.n_msgs, 3);
     /* G3's value was offered before the trace: unknown send time, sorted by receipt */
     assert_int_equal(t.m.msgs[0].t_send, 10);
     assert_int_equal(t.m.msgs[1].t_send, CS_T_NONE);
