@@ -31,6 +31,7 @@ void exp__svg_open(exp__svg *s, double w, double h)
     }
     marker(s, "hs", s->pal->spawn);
     marker(s, "hy", s->pal->sync);
+    marker(s, "hd", s->pal->dim);
     exp__printf(s->w, "</defs>\n<rect width=\"100%%\" height=\"100%%\" fill=\"%s\"/>\n", bg);
 }
 
@@ -67,29 +68,54 @@ static double legend_item(exp__svg *s, double x, double y, const char *name, lay
     return x + 28 + 7.2 * (double)strlen(name) + 18;
 }
 
-double exp__svg_legend(exp__svg *s, double y)
+/* Second legend row: the busiest channels with their hue and name. */
+static void channel_legend(exp__svg *s, double y)
 {
+    const cs_model *m = s->m;
+    uint32_t top[6] = {0}, n = 0;
+    for (uint32_t c = 1; c < m->n_chans; c++) { /* insertion into a top-6 by count */
+        uint32_t k = n < 6 ? n++ : 6;
+        while (k > 0 && m->chans[top[k - 1]].count < m->chans[c].count) {
+            if (k < 6)
+                top[k] = top[k - 1];
+            k--;
+        }
+        if (k < 6)
+            top[k] = c;
+    }
     double x = 16;
+    for (uint32_t i = 0; i < n && x < s->width - 250; i++) {
+        char name[200], head[16];
+        snprintf(name, sizeof name, "%s", cs_model_str(m, m->chans[top[i]].name));
+        snprintf(head, sizeof head, "h%u", s->hue[top[i]]);
+        x = legend_item(s, x, y, name, s->pal->chan[s->hue[top[i]]], 0, NULL, head);
+    }
+    if (m->n_chans > 7)
+        exp__printf(s->w, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#%02x%02x%02x\">"
+                    "+%u more channels</text>\n", x, y + 4, s->pal->dim.r, s->pal->dim.g,
+                    s->pal->dim.b, m->n_chans - 7);
+}
+
+void exp__svg_legend(exp__svg *s)
+{
+    double x = 16, y = 70;
     for (int k = 1; k < LAY_MARK_COUNT; k++)
         if (s->mark_used[k])
             x = legend_item(s, x, y, lay_mark_name((lay_mark)k), s->pal->mark[k],
                             14 * lay_mark_thickness((lay_mark)k), NULL, NULL);
-    char head[16];
-    snprintf(head, sizeof head, "h%u", s->hue[s->legend_chan]);
     static const char *const names[LAY_ARROW_COUNT] = {"channel message", "close wake-up",
                                                       "sync wake-up", "spawn"};
     for (int k = 0; k < LAY_ARROW_COUNT; k++) {
-        if (!s->arrow_used[k])
+        if (!s->arrow_used[k] || x > s->width - 160)
             continue;
-        if (x > s->width - 200)
-            x = 16, y += 20;
         lay_rgba c = k == LAY_ARROW_SPAWN ? s->pal->spawn : k == LAY_ARROW_SYNC ? s->pal->sync
-                                                                                 : s->pal->chan[s->hue[s->legend_chan]];
+                                                                                 : s->pal->dim;
         x = legend_item(s, x, y, names[k], c, 0,
                         k == LAY_ARROW_CLOSE ? "5 3" : k == LAY_ARROW_SYNC ? "1.5 2.5" : NULL,
-                        k == LAY_ARROW_SPAWN ? "hs" : k == LAY_ARROW_SYNC ? "hy" : head);
+                        k == LAY_ARROW_SPAWN ? "hs" : k == LAY_ARROW_SYNC ? "hy" : "hd");
     }
-    return y + 20;
+    if (s->arrow_used[LAY_ARROW_CHAN] || s->arrow_used[LAY_ARROW_CLOSE])
+        channel_legend(s, y + 22);
 }
 
 void exp__svg_arrow_style(exp__svg *s, uint8_t kind, uint32_t chan, double width)

@@ -95,9 +95,6 @@ bool exp__svg_graph(exp__svg *s, cs_err *err)
         p.scale = p.g.width > 0 ? fmin(1.5, avail / p.g.width) : 1;
         p.ox = 24 + (avail - p.g.width * p.scale) / 2;
         p.oy = EXP__SVG_TOP;
-        for (uint32_t i = 0; i < p.g.n_edges; i++)
-            if (p.g.edges[i].kind == LAY_ARROW_CHAN && !s->legend_chan)
-                s->legend_chan = p.g.edges[i].chan;
         char counts[320];
         snprintf(counts, sizeof counts, "%u %s \u00b7 %u messages on %u edges \u00b7 layout: Graphviz %s",
                  p.g.n_nodes, p.g.by_function ? "entry functions" : "goroutines", p.g.n_msgs,
@@ -106,7 +103,7 @@ bool exp__svg_graph(exp__svg *s, cs_err *err)
             s->arrow_used[p.g.edges[i].kind] = true;
         exp__svg_open(s, s->width, EXP__SVG_TOP + p.g.height * p.scale + 32);
         exp__svg_title(s, counts);
-        exp__svg_legend(s, 70);
+        exp__svg_legend(s);
         draw_edges(&p);
         draw_nodes(&p);
         exp__puts(s->w, "</svg>\n");

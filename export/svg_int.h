@@ -5,7 +5,8 @@
  * API
  *   void exp__svg_open(exp__svg *s, double w, double h)    header, defs, background
  *   void exp__svg_title(exp__svg *s, const char *counts)   title line and counts line
- *   double exp__svg_legend(exp__svg *s, double y)          legend of the marks/arrows used; returns next y
+ *   void exp__svg_legend(exp__svg *s)                      marks and arrow kinds used, then the
+ *                                                          busiest channels in their hues
  *   void exp__svg_arrow_style(exp__svg *s, uint8_t kind, uint32_t chan, double width)
  *                                                          stroke, dash and marker attributes
  *   bool exp__svg_lanes(exp__svg *s, cs_err *err)          the lanes view, whole document
@@ -18,7 +19,7 @@
 #include "svg.h"
 #include "../layout/lod.h"
 
-#define EXP__SVG_TOP 96.0   /* below title, counts and legend */
+#define EXP__SVG_TOP 116.0  /* below title, counts and the two legend rows */
 
 typedef struct exp__svg {
     exp__w *w;
@@ -28,13 +29,12 @@ typedef struct exp__svg {
     double width;
     bool mark_used[LAY_MARK_COUNT];
     bool arrow_used[LAY_ARROW_COUNT];
-    uint32_t legend_chan;  /* channel whose hue the legend shows */
     uint8_t *hue;          /* per channel (layout/palette.h lay_chan_hue_table) */
 } exp__svg;
 
 void exp__svg_open(exp__svg *s, double w, double h);
 void exp__svg_title(exp__svg *s, const char *counts);
-double exp__svg_legend(exp__svg *s, double y);
+void exp__svg_legend(exp__svg *s);
 void exp__svg_arrow_style(exp__svg *s, uint8_t kind, uint32_t chan, double width);
 bool exp__svg_lanes(exp__svg *s, cs_err *err);
 bool exp__svg_graph(exp__svg *s, cs_err *err);

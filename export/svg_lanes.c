@@ -68,11 +68,8 @@ static bool build(lanes_pic *p, cs_err *err)
     }
     for (size_t i = 0; i < (size_t)n * p->cols; i++)
         s->mark_used[p->lod.mark[i]] = true;
-    for (uint32_t i = p->bun.n; i-- > 0;) {
+    for (uint32_t i = 0; i < p->bun.n; i++)
         s->arrow_used[p->bun.b[i].kind] = true;
-        if (p->bun.b[i].kind == LAY_ARROW_CHAN)
-            s->legend_chan = p->bun.b[i].chan;
-    }
     return true;
 }
 
@@ -325,7 +322,7 @@ static bool draw_body(lanes_pic *p, cs_err *err)
     double y_axis = p->top + p->lanes.n_lanes * p->lane_h + 6;
     exp__svg_open(p->s, p->s->width, y_axis + 44);
     exp__svg_title(p->s, counts);
-    exp__svg_legend(p->s, 70);
+    exp__svg_legend(p->s);
     if (!draw_gc(p, err))
         return false;
     for (uint32_t g = 1; g < m->n_g; g++) {

@@ -6,6 +6,7 @@
 #include "palette.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
 
@@ -122,6 +123,26 @@ uint32_t lay_chan_hue(const cs_model *m, uint32_t chan)
     return (uint32_t)(h % LAY_CHAN_HUES);
 }
 
+/* Angle of palette entry i in 30° steps (the table is interleaved by 5). */
+static int hue_angle(uint32_t i)
+{
+    return (int)(i * 5 % LAY_CHAN_HUES);
+}
+
+/* Smallest circular distance, in 30° steps, from hue h to any used hue. */
+static int hue_gap(uint32_t h, uint32_t used)
+{
+    int best = LAY_CHAN_HUES;
+    for (uint32_t u = 0; u < LAY_CHAN_HUES; u++) {
+        if (!(used & (1u << u)))
+            continue;
+        int d = abs(hue_angle(h) - hue_angle(u));
+        d = d < LAY_CHAN_HUES - d ? d : LAY_CHAN_HUES - d;
+        best = d < best ? d : best;
+    }
+    return best;
+}
+
 uint8_t *lay_chan_hue_table(const cs_model *m, cs_err *err)
 {
     uint8_t *t = cs_calloc((size_t)m->n_chans + 1, 1);
@@ -129,14 +150,18 @@ uint8_t *lay_chan_hue_table(const cs_model *m, cs_err *err)
         CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u channel hues", m->n_chans);
         return NULL;
     }
-    uint32_t used = 0, n_used = 0; /* bit set of hues taken */
+    uint32_t used = 0; /* bit set of palette entries taken */
     for (uint32_t c = 1; c < m->n_chans; c++) {
-        uint32_t h = lay_chan_hue(m, c);
-        if (n_used < LAY_CHAN_HUES)
-            while (used & (1u << h))
-                h = (h + 1) % LAY_CHAN_HUES;
-        n_used += !(used & (1u << h));
+        uint32_t h0 = lay_chan_hue(m, c), h = h0;
+        bool found = false;
+        /* the hash hue if it is far from the others, else the next that is */
+        for (int need = 3; need >= 1 && !found; need--)
+            for (uint32_t k = 0; k < LAY_CHAN_HUES && !found; k++)
+                if (hue_gap((h0 + k) % LAY_CHAN_HUES, used) >= need)
+                    h = (h0 + k) % LAY_CHAN_HUES, found = true;
         used |= 1u << h;
+        if (used == (1u << LAY_CHAN_HUES) - 1)
+            used = 0; /* all taken: start over, so hues repeat evenly */
         t[c] = (uint8_t)h;
     }
     return t;

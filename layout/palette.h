@@ -13,9 +13,10 @@
  *   float lay_mark_thickness(lay_mark k)                      bar height as a fraction of the lane
  *   uint32_t lay_chan_hue(const cs_model *m, uint32_t chan)   0..LAY_CHAN_HUES-1, stable across runs
  *   uint8_t *lay_chan_hue_table(const cs_model *m, cs_err *err)
- *       hue per channel (n_chans entries): the hash hue, moved to the next free hue
- *       when an earlier channel (by index) has it and free hues remain, so up to
- *       12 channels always differ. Free with cs_free; NULL on out of memory.
+ *       hue per channel (n_chans entries): the hash hue, moved along the circle
+ *       when an earlier channel (by index) is within 90° (then 60°, 30°), so the
+ *       first channels of a picture are far apart and up to 12 always differ.
+ *       Free with cs_free; NULL on out of memory.
  *   uint8_t *lay_chan_hue_table(const cs_model *m, cs_err *err);
 lay_rgba lay_palette_chan(const lay_palette *p, const cs_model *m, uint32_t chan)
  *   void lay_rgba_hex(lay_rgba c, char out[8])                "#rrggbb"
