@@ -139,7 +139,9 @@ bool rnd__arrows_build(rnd_renderer *r, cs_err *err)
     if (m->n_msgs) {
         for (uint32_t i = 0; i < m->n_msgs; i++) {
             const cs_msg *g = &m->msgs[i];
-            if (!g->sender || !g->receiver || g->sender >= m->n_g || g->receiver >= m->n_g)
+            /* no send time: the sender was already waiting when tracing began */
+            if (!g->sender || !g->receiver || g->sender >= m->n_g || g->receiver >= m->n_g ||
+                g->t_send == CS_T_NONE)
                 continue;
             r->arrows[n++] = (rnd__arrow){.t0 = g->t_send, .t1 = g->t_recv, .from = g->sender,
                                           .to = g->receiver, .chan = g->chan, .msg = i + 1,
