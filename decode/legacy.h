@@ -8,6 +8,8 @@
  *   legacy_scan.c   pass 1: index batches per P, strings, stacks, frequency,
  *                   CPU samples; validates every record (§3.3, §3.7)
  *   legacy_gtab.c   goroutine id -> dense index (direct array + hash map)
+ *   legacy_cursor.c one P's events decoded lazily, with their order1007
+ *                   state transitions (§3.3, §3.9)
  *   legacy_order.c  pass 2: order1007 k-way merge over per-P cursors,
  *                   order1005 sort (§3.9)
  *   legacy_post.c   Go's post-merge steps on a materialised event list
@@ -68,6 +70,15 @@ int dec__lg_type(unsigned wire, int ver);
 /* Number of varints Go's argNum expects for a record of type t. */
 unsigned dec__lg_argnum(int t, int ver);
 
+/* Both of the above for one version, as lookup tables for the hot loops. */
+typedef struct dec__lg_vtab {
+    int ver;
+    uint8_t type[64];          /* wire type -> internal type */
+    uint8_t argn[LG_NTYPES];   /* internal type -> expected varints */
+} dec__lg_vtab;
+
+void dec__lg_vtab_init(dec__lg_vtab *v, int ver);
+
 /* One raw record (§3.2). For Stack records the varints are not stored:
  * [body, body_end) is their byte range. */
 typedef struct dec__lg_rec {
@@ -83,7 +94,7 @@ typedef struct dec__lg_rec {
 
 /* Reads the record at b's cursor. `check` verifies the argument count (pass 1);
  * pass 2 rereads records pass 1 already checked. */
-bool dec__lg_rec_read(dec_buf *b, int ver, bool check, dec__lg_rec *r, cs_err *err);
+bool dec__lg_rec_read(dec_buf *b, const dec__lg_vtab *v, bool check, dec__lg_rec *r, cs_err *err);
 
 /* An event as Go's legacy parser holds it (Event in internal/trace). */
 typedef struct dec__lg_ev {
@@ -123,6 +134,7 @@ typedef struct dec__lg_cpu {
 
 typedef struct dec__lg_scan {
     int ver;
+    dec__lg_vtab vt;
     const uint8_t *data;
     size_t size;
     dec__lg_batch *batches; uint32_t n_batches, cap_batches;
@@ -172,7 +184,6 @@ uint32_t dec__lg_gtab_add(dec__lg_gtab *t, uint64_t goid, cs_err *err);
  * Times of the stats part are ns with Go's convention 0 = "none". */
 typedef struct dec__lg_g {
     uint64_t goid;
-    uint64_t oseq;          /* order1007: sequence number */
     uint64_t create_stk;    /* validation: newStk of the GoCreate not yet started */
     int64_t last_sys_block; /* ticks of the last GoSysBlock/GoInSyscall, 0 none */
     int64_t creation, start, end, exec, sched, io, block, syscall, gc, sweep, total;
@@ -181,7 +192,6 @@ typedef struct dec__lg_g {
     cs_sid name;
     uint32_t region_top;    /* innermost open region (index + 1), 0 none */
     uint32_t assist_range;  /* open mark-assist range (index + 1), 0 none */
-    uint8_t ostatus;        /* order1007: LG_G* status */
     uint8_t state;          /* validation: LG_G* state */
     uint8_t ev;             /* validation: type of the last blocking/unblocking event */
     uint8_t flags;          /* LG_GF_* */
@@ -194,6 +204,14 @@ enum {
     LG_GF_ASSIST = 4,       /* a mark assist is open */
     LG_GF_STATS = 8,        /* in GoroutineStats' map (created by GoCreate) */
 };
+
+/* order1007's per-goroutine state, apart from dec__lg_g so the merge's
+ * readiness checks stay in cache. */
+typedef struct dec__lg_ord {
+    uint64_t seq;
+    uint8_t st;             /* LG_G* status */
+    uint8_t pad[7];
+} dec__lg_ord;
 
 typedef struct dec__lg_pst {
     uint64_t g;             /* goroutine running on the P */
@@ -220,6 +238,7 @@ typedef struct dec__lg_sink {
     bool model;             /* build spans, edges and ranges */
     dec__lg_gtab gt;
     dec__lg_g *g; uint32_t cap_g;
+    dec__lg_ord *ord; uint32_t cap_ord;
     int64_t min_ticks;
     double ns_per_tick;
     bool started;
@@ -255,6 +274,37 @@ bool dec__lg_stats_finish(dec__lg_sink *k, cs_err *err);
 bool dec__lg_model_init(dec__lg_sink *k, cs_err *err);
 bool dec__lg_model_event(dec__lg_sink *k, const dec__lg_ev *ev, cs_err *err);
 bool dec__lg_model_finish(dec__lg_sink *k, cs_err *err);
+
+/* One P's lazily decoded events (legacy_cursor.c); h is the head event with
+ * its order1007 transition: key goroutine (LG_UNORDERED: none, LG_GARBAGE:
+ * the GC pseudo-goroutine), required and next seq/status. */
+#define LG_NOSEQ UINT64_MAX
+#define LG_SEQINC (UINT64_MAX - 1)
+#define LG_UNORDERED UINT64_MAX
+#define LG_GARBAGE (UINT64_MAX - 1)
+
+typedef struct dec__lg_head {
+    dec__lg_ev ev;
+    uint64_t key, init_seq, next_seq;
+    uint8_t init_st, next_st;
+} dec__lg_head;
+
+typedef struct dec__lg_cur {
+    uint32_t batch;         /* current batch, UINT32_MAX when done */
+    uint32_t cpu_next;      /* ProfileP cursor: next CPU sample */
+    uint64_t pos, end;
+    int64_t last_ts, last_seq;
+    uint64_t last_g;
+    int64_t p;
+    bool profile;
+    bool has_head;
+    dec__lg_head h;
+} dec__lg_cur;
+
+/* Cursor over P index pi (pi == s->n_p: the CPU-sample pseudo-batch). */
+void dec__lg_cur_open(const dec__lg_scan *s, dec__lg_cur *c, uint32_t pi);
+/* Decodes the next event into c->h (c->has_head false at the end). */
+bool dec__lg_cur_next(const dec__lg_scan *s, dec__lg_cur *c, cs_err *err);
 
 /* Ordering (legacy_order.c). `materialise` collects events into *out
  * instead of feeding the sink (the caller then runs legacy_post.c). */

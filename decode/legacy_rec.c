@@ -63,13 +63,14 @@ static bool read_prefixed(dec_buf *b, dec__lg_rec *r, cs_err *err)
     return true;
 }
 
-bool dec__lg_rec_read(dec_buf *b, int ver, bool check, dec__lg_rec *r, cs_err *err)
+bool dec__lg_rec_read(dec_buf *b, const dec__lg_vtab *v, bool check, dec__lg_rec *r, cs_err *err)
 {
+    int ver = v->ver;
     r->off = dec_buf_off(b);
     uint8_t h = dec_buf_u8(b);
     r->wire = h & 0x3f;
     r->n = 0;
-    int t = dec__lg_type(r->wire, ver);
+    int t = v->type[r->wire];
     if (t == LG_NONE)
         return CS_FAIL(err, CS_E_CORRUPT, r->off, "unknown event type %u for a go %d.%d trace", r->wire,
                        ver / 1000, ver % 1000);
@@ -101,8 +102,8 @@ bool dec__lg_rec_read(dec_buf *b, int ver, bool check, dec__lg_rec *r, cs_err *e
         if (!dec_buf_skip(b, len))
             return buf_fail(b, r, err);
     }
-    if (check && t != LG_STACK && r->n != dec__lg_argnum(t, ver))
+    if (check && t != LG_STACK && r->n != v->argn[t])
         return CS_FAIL(err, CS_E_CORRUPT, r->off, "%s has wrong number of arguments: want %u, got %u",
-                       dec__lg_descs[t].name, dec__lg_argnum(t, ver), r->n);
+                       dec__lg_descs[t].name, v->argn[t], r->n);
     return true;
 }

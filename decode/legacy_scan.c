@@ -154,16 +154,77 @@ static bool build_stacks(dec__lg_scan *s, cs_model *m, cs_err *err)
     return ok;
 }
 
+/* Fast path for ordinary event records, most of the file: checks the
+ * argument count and varint lengths without decoding values. Anything else
+ * (special records, anything odd) returns NULL and goes through
+ * dec__lg_rec_read, which reports the exact problem. */
+static const uint8_t *skim_event(const dec__lg_vtab *v, const uint8_t *p, const uint8_t *end, uint8_t *type)
+{
+    uint8_t h = *p++;
+    unsigned t = v->type[h & 63], narg = (h >> 6) + 1u, inl = 4;
+    *type = (uint8_t)t;
+    if (t <= LG_STACK || t == LG_TIMERG || t == LG_STRING || t == LG_LOG || t == LG_CPUSAMPLE)
+        return NULL;
+    if (v->ver < 1007)
+        narg++, inl++;
+    if (narg < inl) {
+        if (narg != v->argn[t])
+            return NULL;
+        for (unsigned i = 0; i < narg; i++) {
+            unsigned k = 0;
+            while (p + k < end && (p[k] & 0x80))
+                if (++k == 10)
+                    return NULL;
+            if (p + k >= end)
+                return NULL;
+            p += k + 1;
+        }
+        return p;
+    }
+    uint64_t len = 0;
+    for (unsigned k = 0, sh = 0;; k++, sh += 7) {
+        if (p >= end || k == 10)
+            return NULL;
+        uint8_t b = *p++;
+        len |= (uint64_t)(b & 0x7f) << sh;
+        if (!(b & 0x80))
+            break;
+    }
+    if (len == 0 || len > (uint64_t)(end - p) || (p[len - 1] & 0x80))
+        return NULL;
+    unsigned n = 0, run = 0;
+    for (uint64_t i = 0; i < len; i++) {
+        if (!(p[i] & 0x80))
+            n++, run = 0;
+        else if (++run == 10)
+            return NULL;
+    }
+    return n == v->argn[t] ? p + len : NULL;
+}
+
 bool dec__lg_scan_run(dec__lg_scan *s, const cs_file *f, int ver, cs_model *m, cs_err *err)
 {
     s->ver = ver;
     s->data = f->data;
     s->size = f->size;
-    dec_buf b = dec_buf_make(f->data + 16, f->size - 16, 16);
+    dec__lg_vtab_init(&s->vt, ver);
+    const uint8_t *p = f->data + 16, *end = f->data + f->size;
     dec__lg_rec r;
-    while (dec_buf_left(&b)) {
-        if (!dec__lg_rec_read(&b, ver, true, &r, err) || !on_record(s, &r, dec_buf_off(&b), err))
+    while (p < end) {
+        uint8_t t;
+        const uint8_t *q = skim_event(&s->vt, p, end, &t);
+        if (q) {
+            if (!s->n_batches && !batch_open(s, 0, (uint64_t)(p - f->data), 0, 0, err))
+                return false;
+            s->n_events++;
+            s->has_futile |= t == LG_FUTILE;
+            p = q;
+            continue;
+        }
+        dec_buf b = dec_buf_make(p, (size_t)(end - p), (uint64_t)(p - f->data));
+        if (!dec__lg_rec_read(&b, &s->vt, true, &r, err) || !on_record(s, &r, dec_buf_off(&b), err))
             return false;
+        p += b.pos;
     }
     if (s->n_batches)
         s->batches[s->n_batches - 1].end = f->size;

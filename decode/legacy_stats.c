@@ -134,12 +134,12 @@ bool dec__lg_stats_event(dec__lg_sink *k, const dec__lg_ev *ev, cs_err *err)
             return false;
         uint8_t keep = g->flags;
         uint32_t rt = g->region_top, ar = g->assist_range;
-        uint64_t goid = g->goid, oseq = g->oseq, cstk = g->create_stk;
+        uint64_t goid = g->goid, cstk = g->create_stk;
         int64_t lsb = g->last_sys_block;
-        uint8_t ost = g->ostatus, st = g->state, gev = g->ev;
+        uint8_t st = g->state, gev = g->ev;
         memset(g, 0, sizeof *g); /* Go replaces the GDesc */
-        g->goid = goid, g->oseq = oseq, g->create_stk = cstk, g->last_sys_block = lsb;
-        g->ostatus = ost, g->state = st, g->ev = gev, g->region_top = rt, g->assist_range = ar;
+        g->goid = goid, g->create_stk = cstk, g->last_sys_block = lsb;
+        g->state = st, g->ev = gev, g->region_top = rt, g->assist_range = ar;
         g->flags = keep | LG_GF_STATS;
         g->creation = g->block_sched = ev->ts;
         return true;

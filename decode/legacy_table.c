@@ -99,3 +99,12 @@ unsigned dec__lg_argnum(int t, int ver)
         n--;
     return n;
 }
+
+void dec__lg_vtab_init(dec__lg_vtab *v, int ver)
+{
+    v->ver = ver;
+    for (unsigned w = 0; w < 64; w++)
+        v->type[w] = (uint8_t)dec__lg_type(w, ver);
+    for (int t = 0; t < LG_NTYPES; t++)
+        v->argn[t] = (uint8_t)dec__lg_argnum(t, ver);
+}
