@@ -105,7 +105,7 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuz
 $(BUILD)/fuzz/%.o: %.c | $(STAMP)
 	@mkdir -p $(dir $@)
 	@echo "CC fuzz $<"
-	@clang $(CSTD) -Wall $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
+	@clang $(CSTD) -Wall $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 $(BUILD)/fuzz/gen/%.o: $(BUILD)/gen/%.c | $(STAMP)
 	@mkdir -p $(dir $@)
 	@clang $(CSTD) $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
