@@ -9,7 +9,10 @@
 
 #include "../layout/axis.h"
 #include "../layout/lanes.h"
+#include "../layout/graph.h"
+#include "../layout/lod.h"
 #include "../layout/palette.h"
+#include "../layout/tree.h"
 
 #include <math.h>
 
@@ -244,6 +247,140 @@ static void palette_channel_hue_is_stable(void **state)
     cs_model_deinit(&m2);
 }
 
+/* Least distance between any two goroutines' lines (O(n²), small n). */
+static double closest_pair(const lay_tree *t)
+{
+    double best = INFINITY;
+    for (uint32_t a = 1; a < t->n_g; a++)
+        for (uint32_t b = a + 1; b < t->n_g; b++)
+            best = fmin(best, hypot(t->x[a] - t->x[b], t->z[a] - t->z[b]));
+    return best;
+}
+
+static void tree_siblings_never_overlap_for_1_to_1000_children(void **state)
+{
+    (void)state;
+    static const int fan[] = {1, 2, 3, 7, 12, 50, 200, 1000};
+    for (size_t i = 0; i < sizeof fan / sizeof *fan; i++) {
+        cs_model m;
+        sy_tree(&m, fan[i], 1);
+        lay_tree t;
+        cs_err err = {0};
+        assert_true(lay_tree_build(&m, &(lay_tree_desc){.spacing = 2}, &t, &err));
+        assert_true(closest_pair(&t) >= 2 * 0.999);
+        /* the circle grows with the sibling count, not faster */
+        assert_true(t.radius <= 2 + 2.5 * fan[i]);
+        lay_tree_deinit(&t);
+        cs_model_deinit(&m);
+    }
+}
+
+static void tree_subtrees_never_overlap_and_chains_grow_linearly(void **state)
+{
+    (void)state;
+    cs_model m;
+    sy_tree(&m, 4, 4); /* 341 goroutines, subtrees of very different sizes */
+    lay_tree t;
+    cs_err err = {0};
+    assert_true(lay_tree_build(&m, &(lay_tree_desc){0}, &t, &err));
+    assert_true(closest_pair(&t) >= 0.999);
+    assert_int_equal(t.depth[m.n_g - 1], 4);
+    lay_tree_deinit(&t);
+    cs_model_deinit(&m);
+    sy_tree(&m, 1, 500); /* a chain */
+    assert_true(lay_tree_build(&m, &(lay_tree_desc){0}, &t, &err));
+    assert_true(closest_pair(&t) >= 0.999);
+    assert_true(t.radius < 2.0 * 500);
+    lay_tree_deinit(&t);
+    cs_model_deinit(&m);
+}
+
+static void layouts_are_deterministic(void **state)
+{
+    (void)state;
+    cs_model m;
+    sy_tree(&m, 5, 3);
+    lay_tree t1, t2;
+    lay_lanes l1, l2;
+    cs_err err = {0};
+    assert_true(lay_tree_build(&m, &(lay_tree_desc){0}, &t1, &err));
+    assert_true(lay_tree_build(&m, &(lay_tree_desc){0}, &t2, &err));
+    assert_memory_equal(t1.x, t2.x, t1.n_g * sizeof *t1.x);
+    assert_memory_equal(t1.z, t2.z, t1.n_g * sizeof *t1.z);
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.compact = true}, &l1, &err));
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.compact = true}, &l2, &err));
+    assert_memory_equal(l1.lane_of_g, l2.lane_of_g, m.n_g * sizeof *l1.lane_of_g);
+    lay_tree_deinit(&t1), lay_tree_deinit(&t2);
+    lay_lanes_deinit(&l1), lay_lanes_deinit(&l2);
+    cs_model_deinit(&m);
+}
+
+/* Per-column summary: a lane that runs 3/4 of each column shows running;
+ * bundles merge arrows of one lane pair in one column and keep the count. */
+static void lod_summaries_and_bundles(void **state)
+{
+    (void)state;
+    cs_model m;
+    sy_workers(&m, 2, 400);
+    lay_axis a;
+    lay_lanes l;
+    lay_lod d;
+    lay_bundles b;
+    cs_err err = {0};
+    assert_true(lay_axis_build(&m, &(lay_axis_desc){0}, &a, &err));
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){0}, &l, &err));
+    assert_true(lay_lod_spans(&m, &a, &l, 0, l.n_lanes, 50, &d, &err));
+    uint32_t w = l.lane_of_g[2], running = 0;
+    for (uint32_t c = 5; c < 45; c++)
+        running += lay_lod_at(&d, w, c) == LAY_MARK_RUNNING;
+    assert_true(running >= 38); /* jobs keep both workers running nearly all the time */
+    assert_true(d.n_spans[w] > 300);
+    assert_true(lay_lod_arrows(&m, &a, &l, 50, &b, &err));
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < b.n; i++) {
+        total += b.b[i].count;
+        if (i)
+            assert_true(b.b[i].t0 >= b.b[i - 1].t0);
+    }
+    assert_int_equal(b.n_arrows[LAY_ARROW_CHAN], m.n_msgs);
+    assert_int_equal(total, m.n_msgs + 2); /* + the two spawns */
+    assert_true(b.n <= 2 * 2 * 50 + 2);
+    lay_bundles_deinit(&b);
+    lay_lod_deinit(&d);
+    lay_lanes_deinit(&l);
+    lay_axis_deinit(&a);
+    cs_model_deinit(&m);
+}
+
+/* Graphviz positions come back inside the bounding box, nodes apart. */
+static void graph_positions_come_back_from_graphviz(void **state)
+{
+    (void)state;
+    cs_model m;
+    sy_workers(&m, 4, 12);
+    lay_graph g;
+    cs_err err = {0};
+    assert_true(lay_graph_build(&m, &(lay_graph_desc){0}, &g, &err));
+    assert_int_equal(g.n_nodes, 5);
+    assert_string_equal(g.engine, "dot");
+    assert_int_equal(g.n_msgs, 24);
+    assert_int_equal(g.n_edges, 4 + 4 + 4); /* jobs, results, spawns per worker */
+    for (uint32_t i = 0; i < g.n_nodes; i++) {
+        assert_true(g.nodes[i].x >= 0 && g.nodes[i].x <= g.width);
+        assert_true(g.nodes[i].y >= 0 && g.nodes[i].y <= g.height);
+        for (uint32_t j = i + 1; j < g.n_nodes; j++)
+            assert_true(hypot(g.nodes[i].x - g.nodes[j].x, g.nodes[i].y - g.nodes[j].y) > 20);
+    }
+    for (uint32_t i = 0; i < g.n_edges; i++)
+        assert_true(g.edges[i].n_pts >= 4);
+    lay_graph_deinit(&g);
+    assert_true(lay_graph_build(&m, &(lay_graph_desc){.group = LAY_GROUP_FUNCTION}, &g, &err));
+    assert_int_equal(g.n_nodes, 2);
+    assert_string_equal(lay_graph_label(&g, 1), "work.worker \u00d74");
+    lay_graph_deinit(&g);
+    cs_model_deinit(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -257,6 +394,11 @@ int main(void)
         cmocka_unit_test(lanes_hide_system_and_shorten_names),
         cmocka_unit_test(lanes_collapse_by_function_when_thin),
         cmocka_unit_test(palette_channel_hue_is_stable),
+        cmocka_unit_test(tree_siblings_never_overlap_for_1_to_1000_children),
+        cmocka_unit_test(tree_subtrees_never_overlap_and_chains_grow_linearly),
+        cmocka_unit_test(layouts_are_deterministic),
+        cmocka_unit_test(lod_summaries_and_bundles),
+        cmocka_unit_test(graph_positions_come_back_from_graphviz),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

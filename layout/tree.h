@@ -1,0 +1,39 @@
+/* layout/tree.h — the 3D spawn tree (gotrace's idea, with its overlaps
+ * fixed): time runs down the Y axis; every goroutine is a vertical line at
+ * (x, z) that starts at its creation time beside its parent; children sit on
+ * a circle around the parent, each subtree inside its own wedge of that
+ * circle ("balloon" layout), the circle's radius growing with the number and
+ * size of the subtrees. Two goroutines' lines are never closer than
+ * `spacing`, sibling subtrees never share a wedge, so neither lines nor
+ * spawn links overlap however many children a goroutine has. Subtrees are
+ * turned so their centre lies outwards, which keeps a long chain of single
+ * children growing linearly rather than doubling at every level.
+ * O(n) after the spawn tree's O(n log n) sort; deterministic.
+ *
+ * API
+ *   bool lay_tree_build(const cs_model *m, const lay_tree_desc *d, lay_tree *out, cs_err *err)
+ *       free with lay_tree_deinit (also after a failure)
+ *   void lay_tree_deinit(lay_tree *t)
+ *   float lay_tree_y(const lay_axis *a, int64_t t_ns, float height)   0 at the top, -height at the end
+ */
+#ifndef LAY_TREE_H
+#define LAY_TREE_H
+
+#include "axis.h"
+
+typedef struct lay_tree_desc {
+    double spacing;       /* least distance between two goroutines' lines; 0 = 1 */
+} lay_tree_desc;
+
+typedef struct lay_tree {
+    float *x, *z;         /* per model goroutine index (n_g entries; [0] unused) */
+    uint32_t *depth;      /* spawn depth per goroutine, roots 0 */
+    uint32_t n_g;
+    double radius;        /* every goroutine lies within this distance of (0, 0) */
+} lay_tree;
+
+bool lay_tree_build(const cs_model *m, const lay_tree_desc *d, lay_tree *out, cs_err *err);
+void lay_tree_deinit(lay_tree *t);
+float lay_tree_y(const lay_axis *a, int64_t t_ns, float height);
+
+#endif
