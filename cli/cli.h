@@ -41,6 +41,7 @@ typedef struct cli_trace_opts {
     bool quiet;         /* -q: no warnings, no progress */
     bool no_model;      /* set by commands that need only events/stats */
     dec_event_fn *on_event;
+    bool loose_order;   /* see dec_desc.loose_order */
     void *event_ud;
 } cli_trace_opts;
 

@@ -147,6 +147,7 @@ int cli_cmd_events(int argc, char **argv)
     c.m = &m;
     o.on_event = on_event;
     o.event_ud = &c;
+    o.loose_order = c.summary; /* counting needs no exact order: lets decoding stream */
     if (!cli_load(&o, &f, &m, NULL, &err)) {
         fflush(stdout);
         cli_unload(&f, &m, NULL);

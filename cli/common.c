@@ -71,6 +71,7 @@ bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_
     dec_desc d = {
         .path = o->path, .jobs = o->jobs, .strict = o->strict, .no_model = o->no_model,
         .binary = o->binary, .on_event = o->on_event, .event_ud = o->event_ud,
+        .loose_order = o->loose_order,
         .on_progress = show_progress ? progress : NULL,
     };
     if (!dec_trace_load(&d, f, m, s, err))

@@ -56,6 +56,8 @@ typedef struct dec_desc {
     bool no_model;          /* skip spans/edges/messages (stats and events only) */
     const char *binary;     /* Go binary to symbolize 1.5/1.6 PCs, or NULL */
     dec_event_fn *on_event; /* called for every event in Go's order, or NULL */
+    bool loose_order;       /* on_event only counts: a legacy GoSysExit may come at its merge
+                               position instead of Go's re-sorted one, so decoding streams */
     void *event_ud;
     dec_progress_fn *on_progress; /* or NULL */
     void *progress_ud;

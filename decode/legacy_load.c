@@ -4,10 +4,11 @@
  * (legacy_check.c), statistics (legacy_stats.c), the model
  * (legacy_model.c) and the caller's on_event.
  *
- * Two paths: the streaming one (1.7+ traces, no on_event) never holds more
- * than one event per P; the materialised one (1.5 traces, traces with
- * FutileWakeup, or an on_event caller, who gets Go's exact order) keeps the
- * event list and runs Go's post-merge steps on it (legacy_post.c). */
+ * Two paths: the streaming one (1.7+ traces; on_event callers that set
+ * loose_order) never holds more than one event per P; the materialised one
+ * (1.5 traces, traces with FutileWakeup, on_event callers that want Go's
+ * exact order) keeps the event list and runs Go's post-merge steps on it
+ * (legacy_post.c). */
 #include "legacy.h"
 
 #include <math.h>
@@ -131,7 +132,7 @@ bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model
     if (ok) {
         k.ns_per_tick = 1e9 / (double)s.freq;
         out->t_first = 0;
-        if (version < 1007 || s.has_futile || d->on_event)
+        if (version < 1007 || s.has_futile || (d->on_event && !d->loose_order))
             ok = run_materialised(&k, &s, err);
         else
             ok = dec__lg_order1007(&s, &k, NULL, err);

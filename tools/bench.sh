@@ -1,0 +1,59 @@
+#!/bin/sh
+# tools/bench.sh — `make bench`: speed and memory of `chanscope stats` on
+# large traces, as MB/s, events/s and peak RSS (and RSS / file size).
+#
+# Legacy part: builds the token-ring program (../shared/traces/corpus-src/ring)
+# with Debian's Go 1.19 (offline) and makes the 88 MB Go 1.19 trace of issue 2
+# (`ring OUT 1000 7000000`, about 15 s, kept in build/bench), and unpacks
+# ../shared/traces/large/ring-go1.19-mid.trace.xz. Without ../shared it times
+# the small traces in tests/data. User CPU time is printed beside wall time
+# because the machine may be shared.
+set -eu
+root=$(pwd)
+out=$root/build/bench
+shared=${CHANSCOPE_SHARED:-../shared/traces}
+go=/usr/lib/go-1.19/bin/go
+mkdir -p "$out"
+
+measure() { # TRACE: one line of figures for `chanscope stats`
+    t=$1
+    size=$(stat -c %s "$t")
+    events=$(./chanscope events --summary --json -q "$t" | sed -n 's/^ *"total": *\([0-9]*\).*/\1/p')
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -f "%e %U %M" -o "$out/time.txt" ./chanscope stats --json -q "$t" >/dev/null
+        read -r wall user rss <"$out/time.txt"
+    else
+        s=$(date +%s%N); ./chanscope stats --json -q "$t" >/dev/null; e=$(date +%s%N)
+        wall=$(awk "BEGIN{print ($e-$s)/1e9}"); user=$wall; rss=0
+    fi
+    awk -v n="$(basename "$t")" -v size="$size" -v ev="$events" -v w="$wall" -v u="$user" -v rss="$rss" 'BEGIN {
+        if (w <= 0) w = 0.001; if (u <= 0) u = 0.001;
+        printf "%-28s %8.1f MB %10d events  %6.2f s wall %6.2f s user  %7.1f MB/s  %6.1f Mevents/s  peak RSS %6.1f MB (%.2fx file)\n",
+               n, size / 1e6, ev, w, u, size / 1e6 / w, ev / 1e6 / w, rss / 1024, rss * 1024 / size }'
+}
+
+legacy_traces() {
+    if [ ! -d "$shared" ]; then
+        ls "$root"/tests/data/corpus/go1.19/*.trace 2>/dev/null
+        return
+    fi
+    big=$out/ring-1000-7M.trace
+    if [ ! -s "$big" ] && [ -x "$go" ]; then
+        mkdir -p "$out/ring-src"
+        cp "$shared/corpus-src/ring/main.go" "$out/ring-src/main.go"
+        (cd "$out/ring-src" && GO111MODULE=off GOFLAGS= GOPROXY=off GOTOOLCHAIN=local \
+            GOPATH="$root/build/go/path" GOCACHE="$root/build/go/cache" "$go" build -o ../ring main.go)
+        echo "generating $big (ring 1000 goroutines, 7M hand-offs) ..." >&2
+        "$out/ring" "$big" 1000 7000000 >/dev/null
+    fi
+    mid=$out/ring-go1.19-mid.trace
+    [ -s "$mid" ] || xz -dc "$shared/large/ring-go1.19-mid.trace.xz" >"$mid"
+    echo "$mid"
+    [ -s "$big" ] && echo "$big"
+    return 0
+}
+
+echo "chanscope stats, legacy traces (Go 1.19):"
+for t in $(legacy_traces); do
+    measure "$t"
+done
