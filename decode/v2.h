@@ -20,6 +20,9 @@
 #ifndef DEC_V2_H
 #define DEC_V2_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "../core/build.h"
 #include "../core/map.h"
 #include "buf.h"
@@ -68,6 +71,9 @@ typedef struct v2_spec {
 
 /* Spec of a type valid for `version`, or NULL. */
 const v2_spec *dec__v2_spec(unsigned type, int version);
+/* Spec of a type already known to be valid (hot path). */
+extern const v2_spec dec__v2_specs[137];
+#define V2_SPEC(type) (&dec__v2_specs[(type)])
 extern const char *const dec__v2_kind_names[V2K_COUNT];
 
 /* ---- dense ids (v2_ids in v2_gen.c) ---- */
@@ -80,8 +86,14 @@ typedef struct v2_ids {
 } v2_ids;
 
 /* Slot of id (0-based), creating it when `add`; UINT32_MAX when absent or
- * on allocation failure (err set then). */
-uint32_t dec__v2_ids_get(v2_ids *t, uint64_t id, bool add, cs_err *err);
+ * on allocation failure (err set then). The common case is inline. */
+uint32_t dec__v2_ids_slow(v2_ids *t, uint64_t id, bool add, cs_err *err);
+static inline uint32_t dec__v2_ids_get(v2_ids *t, uint64_t id, bool add, cs_err *err)
+{
+    if (id < t->n_direct && t->direct[id])
+        return t->direct[id] - 1;
+    return dec__v2_ids_slow(t, id, add, err);
+}
 void dec__v2_ids_deinit(v2_ids *t);
 
 /* ---- generations (v2_gen.c, v2_tables.c) ---- */
@@ -156,14 +168,18 @@ typedef struct v2_ev {
     int64_t ts;           /* ns */
     uint64_t off;         /* file offset of the type byte */
     uint64_t args[5];     /* after dt */
-    uint64_t extra[2];    /* smuggled: old state, task parent/name */
+    uint64_t extra[2];    /* smuggled: old state, task parent */
+    const uint8_t *str;   /* smuggled string: STW kind (Begin and End), TaskEnd name */
+    uint32_t str_len;
     v2_ctx ctx;           /* context before the event */
     uint8_t type;
     uint8_t synth;        /* made up by the ordering (GoSwitch, GoDestroySyscall) */
 } v2_ev;
 
-typedef struct v2_region { uint64_t task; cs_sid name; uint32_t pad; } v2_region;
-typedef struct v2_range { uint64_t desc; uint8_t type; } v2_range; /* type = the Begin event */
+/* Strings the ordering compares point into the mapped file: it never
+ * touches the model, so it can run on its own thread (v2_pipe.c). */
+typedef struct v2_region { uint64_t task; const uint8_t *name; uint32_t len; } v2_region;
+typedef struct v2_range { const uint8_t *desc; uint32_t len; uint8_t type; } v2_range; /* type = the Begin event */
 
 typedef struct v2_gst {
     uint8_t status, exists, n_ranges, pad;
@@ -180,7 +196,7 @@ typedef struct v2_pst {
 
 typedef struct v2_mst { uint64_t id, g, p; } v2_mst;
 
-typedef struct v2_task { uint64_t id, parent; cs_sid name; uint32_t live; } v2_task;
+typedef struct v2_task { uint64_t id, parent; const uint8_t *name; uint32_t len, live; } v2_task;
 
 typedef struct v2_order {
     v2_ids gids, pids, mids;
@@ -190,13 +206,15 @@ typedef struct v2_order {
     v2_task *tasks; uint32_t n_tasks, cap_tasks; v2_ids task_ids;
     uint64_t gc_seq, initial_gen;
     uint8_t gc_state;     /* 0 undetermined, 1 not running, 2 running */
-    /* ready events, FIFO */
-    v2_ev *q; uint32_t q_head, q_n, q_cap;
+    /* where ready events go, in order (v2_reader.c: emit or pass to the emitting thread) */
+    bool (*out)(void *ud, const v2_ev *ev, v2_ctx ctx, cs_err *err);
+    void *out_ud;
 } v2_order;
 
 /* Go's Advance: *ok=false means "not ready yet"; false return = fatal error.
+ * May rewrite ev's arguments (Go smuggles old states through them).
  * `m` is the M slot of the batch (UINT32_MAX for M -1). */
-bool dec__v2_advance(v2_order *o, v2_gen *g, cs_model *model, const v2_ev *ev, uint32_t mslot,
+bool dec__v2_advance(v2_order *o, v2_gen *g, v2_ev *ev, uint32_t mslot,
                      bool *ok, cs_err *err);
 void dec__v2_order_deinit(v2_order *o);
 uint32_t dec__v2_mslot(v2_order *o, uint64_t mid, cs_err *err);
@@ -205,7 +223,7 @@ bool dec__v2_push(v2_order *o, const v2_ev *ev, v2_ctx ctx, cs_err *err);
 v2_gst *dec__v2_gget(v2_order *o, uint64_t goid);
 v2_pst *dec__v2_pget(v2_order *o, uint64_t pid);
 bool dec__v2_reqs(v2_ctx c, int m, int p, int g, uint64_t off, cs_err *err);
-bool dec__v2_order_res(v2_order *o, v2_gen *gen, cs_model *model, v2_ev *e, v2_ctx cur,
+bool dec__v2_order_res(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur,
                        bool *ok, cs_err *err);
 enum { V2_MUSTNOT = 0, V2_MAY = 1, V2_MUST = 2 };
 
@@ -241,7 +259,8 @@ typedef struct v2_sg {      /* Summarizer state of one goroutine (GoroutineSumma
 } v2_sg;
 
 typedef struct v2_sum {
-    v2_sg *g; uint32_t cap_g;      /* by goroutine slot of v2_order.gids */
+    v2_ids ids;                    /* goroutine id -> slot in g */
+    v2_sg *g; uint32_t cap_g;
     v2_kv *kv; uint32_t n_kv, cap_kv; /* kv[0] unused */
     cs_map sys_p;                  /* syscallingP: P id -> goroutine slot */
     cs_map range_p;                /* rangesP (sweeps): P id -> goroutine slot */
@@ -249,9 +268,9 @@ typedef struct v2_sum {
     cs_sid sid_sweep, sid_assist, sid_forever;
 } v2_sum;
 
-bool dec__v2_sum_event(v2_sum *s, v2_order *o, cs_model *m, const v2_ev *e, uint8_t kind,
+bool dec__v2_sum_event(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind,
                        const v2_trans *tr, v2_gen *g, const cs_file *f, cs_err *err);
-bool dec__v2_sum_finish(v2_sum *s, v2_order *o, cs_model *m, cs_stats *out, cs_err *err);
+bool dec__v2_sum_finish(v2_sum *s, cs_stats *out, cs_err *err);
 void dec__v2_sum_deinit(v2_sum *s);
 
 typedef struct v2_open { uint64_t key; uint32_t idx; uint8_t kind; } v2_open; /* an open model range */
@@ -283,7 +302,31 @@ bool dec__v2_emit(v2_sink *s, v2_gen *g, v2_ev *e, cs_err *err);
 bool dec__v2_emit_sync(v2_sink *s, v2_gen *g, int64_t ts, cs_err *err);
 bool dec__v2_emit_sample(v2_sink *s, v2_gen *g, const v2_sample *smp, cs_err *err);
 
-/* Orders and emits one generation (v2_reader.c). */
-bool dec__v2_read_gen(v2_sink *s, v2_gen *g, cs_err *err);
+/* ---- the ordering -> emitting hand-off between two threads (v2_pipe.c) ---- */
+
+typedef struct v2_pipe {
+    v2_ev *buf;
+    _Atomic uint32_t head, tail;   /* consumed / published positions (free-running) */
+    uint32_t ptail, room_head;     /* producer's private tail and last seen head */
+    uint32_t chead;                /* consumer's private head */
+    _Atomic int done, failed, cons_sleeping, prod_sleeping;
+    _Atomic(v2_gen *) g;           /* generation of the items in flight */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t th;
+    bool running;
+    v2_sink *s;
+    cs_err err;                    /* the consumer's error */
+} v2_pipe;
+
+bool dec__v2_pipe_start(v2_pipe *p, v2_sink *s, cs_err *err);
+v2_ev *dec__v2_pipe_slot(v2_pipe *p);
+void dec__v2_pipe_commit(v2_pipe *p);
+bool dec__v2_pipe_drain(v2_pipe *p, cs_err *err);
+void dec__v2_pipe_set_gen(v2_pipe *p, v2_gen *g);
+bool dec__v2_pipe_stop(v2_pipe *p, cs_err *err);
+
+/* Orders and emits one generation (v2_reader.c); pipe NULL = emit inline. */
+bool dec__v2_read_gen(v2_sink *s, v2_gen *g, v2_pipe *pipe, cs_err *err);
 
 #endif

@@ -88,7 +88,7 @@ static bool emit_user(v2_sink *s, v2_gen *g, v2_ev *e, const v2_spec *sp, uint8_
 
 bool dec__v2_emit(v2_sink *s, v2_gen *g, v2_ev *e, cs_err *err)
 {
-    const v2_spec *sp = dec__v2_spec(e->type, 9999);
+    const v2_spec *sp = V2_SPEC(e->type);
     if (!check_ids(g, e, sp, err))
         return false;
     if (e->ts <= s->last_ts)
@@ -101,7 +101,7 @@ bool dec__v2_emit(v2_sink *s, v2_gen *g, v2_ev *e, cs_err *err)
         return false;
     if (!s->d->no_model && !dec__v2_model_event(s, g, e, kind, kind == V2K_STATE ? &tr : NULL, err))
         return false;
-    if (s->sum && !dec__v2_sum_event(s->sum, s->o, s->m, e, kind, kind == V2K_STATE ? &tr : NULL, g, s->f, err))
+    if (s->sum && !dec__v2_sum_event(s->sum, s->m, e, kind, kind == V2K_STATE ? &tr : NULL, g, s->f, err))
         return false;
     return !s->d->on_event || emit_user(s, g, e, sp, kind, err);
 }
@@ -117,7 +117,7 @@ bool dec__v2_emit_sync(v2_sink *s, v2_gen *g, int64_t ts, cs_err *err)
     s->syncs++;
     if (s->sum) {
         v2_ev e = {.ts = ts, .ctx = {V2_NONE, V2_NONE, V2_NONE}, .type = V2_EvSync};
-        if (!dec__v2_sum_event(s->sum, s->o, s->m, &e, V2K_SYNC, NULL, g, s->f, err))
+        if (!dec__v2_sum_event(s->sum, s->m, &e, V2K_SYNC, NULL, g, s->f, err))
             return false;
     }
     if (!s->d->on_event)

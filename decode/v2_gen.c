@@ -11,11 +11,9 @@
 
 #define DIRECT_MAX (1u << 20) /* ids below this get an array entry */
 
-uint32_t dec__v2_ids_get(v2_ids *t, uint64_t id, bool add, cs_err *err)
+uint32_t dec__v2_ids_slow(v2_ids *t, uint64_t id, bool add, cs_err *err)
 {
     uint32_t v;
-    if (id < t->n_direct && t->direct[id])
-        return t->direct[id] - 1;
     if (id >= t->n_direct && t->big.count && cs_map_get(&t->big, id, &v))
         return v;
     if (!add)

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The last generation of a file may have been cut off at a batch boundary:
  * the tables written at its end are missing. */
@@ -36,7 +37,7 @@ static bool truncated(const dec_desc *d, cs_model *m, uint64_t off, uint32_t com
     return true;
 }
 
-static bool gens(v2_sink *s, v2_gen *g, cs_err *err)
+static bool gens(v2_sink *s, v2_gen *g, v2_pipe *pipe, cs_err *err)
 {
     const cs_file *f = s->f;
     uint64_t off = 16;
@@ -56,7 +57,7 @@ static bool gens(v2_sink *s, v2_gen *g, cs_err *err)
         const char *why;
         if (next == f->size && gen_incomplete(g, s->version, &why))
             return truncated(s->d, s->m, g->off, done, why, err);
-        if (!dec__v2_gen_tables(f, s->version, g, err) || !dec__v2_read_gen(s, g, err))
+        if (!dec__v2_gen_tables(f, s->version, g, err) || !dec__v2_read_gen(s, g, pipe, err))
             return false;
         if (s->d->on_progress)
             s->d->on_progress(s->d->progress_ud, next, f->size);
@@ -66,6 +67,15 @@ static bool gens(v2_sink *s, v2_gen *g, cs_err *err)
     return true;
 }
 
+/* Ordering and emitting run on two threads when asked for (jobs >= 2), or
+ * by default when there are cores to spare and the trace pays for a thread. */
+static bool threads_wanted(const dec_desc *d, const cs_file *f)
+{
+    if (d->jobs)
+        return d->jobs > 1;
+    return sysconf(_SC_NPROCESSORS_ONLN) > 1 && f->size > (1u << 20);
+}
+
 bool dec__v2_load(const dec_desc *d, const cs_file *f, int version, cs_model *out,
                   cs_stats *stats, cs_err *err)
 {
@@ -73,7 +83,11 @@ bool dec__v2_load(const dec_desc *d, const cs_file *f, int version, cs_model *ou
     v2_sum sum = {0};
     v2_gen g = {0};
     v2_sink s = {.d = d, .f = f, .version = version, .m = out, .o = &o, .sum = stats ? &sum : NULL};
-    bool ok = cs_mb_init(&s.mb, out, err) && gens(&s, &g, err);
+    v2_pipe pipe = {0};
+    bool threads = threads_wanted(d, f);
+    bool ok = cs_mb_init(&s.mb, out, err) && (!threads || dec__v2_pipe_start(&pipe, &s, err)) &&
+              gens(&s, &g, threads ? &pipe : NULL, err);
+    ok = dec__v2_pipe_stop(&pipe, err) && ok;
     if (ok && s.n_events)
         ok = dec__v2_emit_sync(&s, NULL, s.last_ts, err);
     if (ok) {
@@ -84,7 +98,7 @@ bool dec__v2_load(const dec_desc *d, const cs_file *f, int version, cs_model *ou
             ok = cs_mb_finish(&s.mb, s.last_ts, err);
     }
     if (ok && stats)
-        ok = dec__v2_sum_finish(&sum, &o, out, stats, err);
+        ok = dec__v2_sum_finish(&sum, stats, err);
     cs_mb_deinit(&s.mb);
     cs_free(s.rclass);
     cs_free(s.open);

@@ -80,7 +80,7 @@ static bool g_event(v2_sink *s, v2_gen *g, const v2_ev *e, const v2_trans *t, cs
                                 .at_start = t->from == V2G_UNDET};
         ok = cs_mb_create(&s->mb, &cd, err);
     } else if (t->from == V2G_WAITING && t->to == V2G_RUNNABLE) {
-        const v2_spec *sp = dec__v2_spec(e->type, 9999);
+        const v2_spec *sp = V2_SPEC(e->type);
         uint32_t us = sp->stack ? dec__v2_stack(g, s->f, s->m, e->args[sp->stack - 1], err) : 0;
         ok = cs_mb_unblock(&s->mb, e->ts, e->ctx.g == V2_NONE ? CS_NO_GOID : e->ctx.g, t->id, us, err);
     } else {
@@ -135,7 +135,7 @@ static bool range_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, cs_
     case V2_EvGCActive: case V2_EvGCBegin: case V2_EvGCEnd: rk = CS_RK_GC, key = 0; break;
     case V2_EvSTWBegin: case V2_EvSTWEnd:
         rk = CS_RK_STW;
-        r.name = e->extra[1] ? (cs_sid)(e->extra[1] - 1) : 0;
+        r.name = cs_model_intern(s->m, (const char *)e->str, e->str_len, err);
         break;
     case V2_EvGCSweepActive: case V2_EvGCSweepBegin: case V2_EvGCSweepEnd:
         rk = CS_RK_SWEEP, key = e->type == V2_EvGCSweepActive ? e->args[0] : e->ctx.p;
@@ -162,7 +162,7 @@ static bool range_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, cs_
 static bool user_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, cs_err *err)
 {
     cs_model *m = s->m;
-    const v2_spec *sp = dec__v2_spec(e->type, 9999);
+    const v2_spec *sp = V2_SPEC(e->type);
     switch (kind) {
     case V2K_TASK_BEGIN:
         return range_open(s, CS_RK_TASK, e->args[0],

@@ -96,20 +96,7 @@ bool dec__v2_reqs(v2_ctx c, int m, int p, int g, uint64_t off, cs_err *err)
 
 bool dec__v2_push(v2_order *o, const v2_ev *ev, v2_ctx ctx, cs_err *err)
 {
-    if (o->q_n == o->q_cap) { /* grow the ring, unwrapping it */
-        uint32_t nc = o->q_cap ? o->q_cap * 2 : 8;
-        v2_ev *nq = cs_alloc((size_t)nc * sizeof *nq);
-        if (!nq)
-            return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for the event queue");
-        for (uint32_t i = 0; i < o->q_n; i++)
-            nq[i] = o->q[(o->q_head + i) % o->q_cap];
-        cs_free(o->q);
-        o->q = nq, o->q_cap = nc, o->q_head = 0;
-    }
-    v2_ev *d = &o->q[(o->q_head + o->q_n++) % o->q_cap];
-    *d = *ev;
-    d->ctx = ctx;
-    return true;
+    return o->out(o->out_ud, ev, ctx, err);
 }
 
 static bool seq_next(uint64_t sgen, uint64_t sseq, uint64_t gen, uint64_t seq)
@@ -283,7 +270,7 @@ static bool go_create(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *n
             return false;
         v2_gst *c = cur.g == V2_NONE ? NULL : dec__v2_gget(o, cur.g);
         if (c && c->status != GS_RUNNING)
-            return INVALID(e, "%s event for goroutine that's not Running", dec__v2_spec(e->type, 9999)->name);
+            return INVALID(e, "%s event for goroutine that's not Running", V2_SPEC(e->type)->name);
     }
     uint64_t ng = e->args[0];
     if (dec__v2_gget(o, ng))
@@ -301,7 +288,7 @@ static bool go_create(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *n
 static v2_gst *cur_g(v2_order *o, v2_ev *e, v2_ctx cur, uint8_t want, cs_err *err)
 {
     v2_gst *g = cur.g == V2_NONE ? NULL : dec__v2_gget(o, cur.g);
-    const char *name = dec__v2_spec(e->type, 9999)->name;
+    const char *name = V2_SPEC(e->type)->name;
     if (!g) {
         INVALID(e, "event %s for goroutine (%lld) that doesn't exist", name, (long long)cur.g);
         return NULL;
@@ -464,12 +451,12 @@ static bool destroy_syscall(v2_order *o, v2_ev *e, v2_ctx cur, v2_ctx *nw, cs_er
     return dec__v2_push(o, e, cur, err);
 }
 
-bool dec__v2_advance(v2_order *o, v2_gen *gen, cs_model *model, const v2_ev *in, uint32_t mslot,
+bool dec__v2_advance(v2_order *o, v2_gen *gen, v2_ev *ev, uint32_t mslot,
                      bool *ok, cs_err *err)
 {
     if (!o->initial_gen)
         o->initial_gen = gen->gen;
-    v2_ev e = *in;
+    v2_ev *e = ev;
     v2_ctx cur = {V2_NONE, V2_NONE, V2_NONE};
     if (mslot != UINT32_MAX)
         cur = (v2_ctx){o->m[mslot].g, o->m[mslot].p, o->m[mslot].id};
@@ -477,24 +464,24 @@ bool dec__v2_advance(v2_order *o, v2_gen *gen, cs_model *model, const v2_ev *in,
     uint64_t gn = gen->gen;
     bool r;
     *ok = true;
-    switch (e.type) {
-    case V2_EvProcStatus: r = proc_status(o, gn, &e, &cur, &nw, err); break;
-    case V2_EvProcStart: r = proc_start(o, gn, &e, cur, &nw, ok, err); break;
-    case V2_EvProcStop: r = proc_stop(o, &e, cur, &nw, err); break;
-    case V2_EvProcSteal: r = proc_steal(o, gn, &e, cur, &nw, ok, err); break;
-    case V2_EvGoStatus: case V2_EvGoStatusStack: r = go_status(o, gn, &e, cur, &nw, err); break;
+    switch (e->type) {
+    case V2_EvProcStatus: r = proc_status(o, gn, e, &cur, &nw, err); break;
+    case V2_EvProcStart: r = proc_start(o, gn, e, cur, &nw, ok, err); break;
+    case V2_EvProcStop: r = proc_stop(o, e, cur, &nw, err); break;
+    case V2_EvProcSteal: r = proc_steal(o, gn, e, cur, &nw, ok, err); break;
+    case V2_EvGoStatus: case V2_EvGoStatusStack: r = go_status(o, gn, e, cur, &nw, err); break;
     case V2_EvGoCreate: case V2_EvGoCreateBlocked: case V2_EvGoCreateSyscall:
-        r = go_create(o, gn, &e, cur, &nw, err);
+        r = go_create(o, gn, e, cur, &nw, err);
         break;
-    case V2_EvGoStop: case V2_EvGoBlock: case V2_EvGoDestroy: r = go_stop_exec(o, &e, cur, &nw, err); break;
-    case V2_EvGoStart: r = go_start(o, gn, &e, cur, &nw, ok, err); break;
-    case V2_EvGoUnblock: r = go_unblock(o, gn, &e, cur, ok, err); break;
-    case V2_EvGoSwitch: case V2_EvGoSwitchDestroy: r = go_switch(o, gn, &e, cur, &nw, ok, err); break;
-    case V2_EvGoSyscallBegin: r = syscall_begin(o, gn, &e, cur, err); break;
-    case V2_EvGoSyscallEnd: r = syscall_end(o, &e, cur, err); break;
-    case V2_EvGoSyscallEndBlocked: r = syscall_end_blocked(o, &e, cur, &nw, ok, err); break;
-    case V2_EvGoDestroySyscall: r = destroy_syscall(o, &e, cur, &nw, err); break;
-    default: r = dec__v2_order_res(o, gen, model, &e, cur, ok, err); break;
+    case V2_EvGoStop: case V2_EvGoBlock: case V2_EvGoDestroy: r = go_stop_exec(o, e, cur, &nw, err); break;
+    case V2_EvGoStart: r = go_start(o, gn, e, cur, &nw, ok, err); break;
+    case V2_EvGoUnblock: r = go_unblock(o, gn, e, cur, ok, err); break;
+    case V2_EvGoSwitch: case V2_EvGoSwitchDestroy: r = go_switch(o, gn, e, cur, &nw, ok, err); break;
+    case V2_EvGoSyscallBegin: r = syscall_begin(o, gn, e, cur, err); break;
+    case V2_EvGoSyscallEnd: r = syscall_end(o, e, cur, err); break;
+    case V2_EvGoSyscallEndBlocked: r = syscall_end_blocked(o, e, cur, &nw, ok, err); break;
+    case V2_EvGoDestroySyscall: r = destroy_syscall(o, e, cur, &nw, err); break;
+    default: r = dec__v2_order_res(o, gen, e, cur, ok, err); break;
     }
     if (r && *ok && mslot != UINT32_MAX) {
         o->m[mslot].g = nw.g;
@@ -507,7 +494,7 @@ void dec__v2_order_deinit(v2_order *o)
 {
     for (uint32_t i = 0; i < o->n_g; i++)
         cs_free(o->g[i].reg);
-    cs_free(o->g), cs_free(o->p), cs_free(o->m), cs_free(o->tasks), cs_free(o->q);
+    cs_free(o->g), cs_free(o->p), cs_free(o->m), cs_free(o->tasks);
     dec__v2_ids_deinit(&o->gids), dec__v2_ids_deinit(&o->pids), dec__v2_ids_deinit(&o->mids);
     dec__v2_ids_deinit(&o->task_ids);
     memset(o, 0, sizeof *o);

@@ -5,6 +5,8 @@
  * dec__v2_advance for every type v2_order.c does not handle itself. */
 #include "v2.h"
 
+#include <string.h>
+
 #define INVALID(e, ...) CS_FAIL(err, CS_E_INVALID, (e)->off, __VA_ARGS__)
 
 enum { GC_UNDET = 0, GC_NOT_RUNNING, GC_RUNNING };
@@ -19,51 +21,53 @@ static uint8_t range_start(uint8_t type)
     }
 }
 
-static bool has_range(const v2_range *r, uint8_t n, uint8_t type, uint64_t desc)
+/* Go compares (type, desc string id); ids differ between generations, so
+ * chanscope compares the kind strings themselves. */
+static bool has_range(const v2_range *r, uint8_t n, uint8_t type, const uint8_t *desc, uint32_t len)
 {
     for (uint8_t i = 0; i < n; i++)
-        if (r[i].type == type && r[i].desc == desc)
+        if (r[i].type == type && r[i].len == len && (!len || !memcmp(r[i].desc, desc, len)))
             return true;
     return false;
 }
 
-static bool begin_range(v2_range *r, uint8_t *n, uint8_t cap, uint8_t type, uint64_t desc,
-                        const v2_ev *e, cs_err *err)
+static bool begin_range(v2_range *r, uint8_t *n, uint8_t cap, uint8_t type, const uint8_t *desc,
+                        uint32_t len, const v2_ev *e, cs_err *err)
 {
-    if (has_range(r, *n, type, desc))
+    if (has_range(r, *n, type, desc, len))
         return INVALID(e, "discovered event already in-flight for when starting event %s",
-                       dec__v2_spec(type, 9999)->name);
+                       V2_SPEC(type)->name);
     if (*n == cap)
         return INVALID(e, "too many special ranges in flight at once");
-    r[(*n)++] = (v2_range){desc, type};
+    r[(*n)++] = (v2_range){desc, len, type};
     return true;
 }
 
 static bool active_range(v2_range *r, uint8_t *n, uint8_t cap, uint8_t type, bool initial,
                          const v2_ev *e, cs_err *err)
 {
-    if (initial && has_range(r, *n, type, 0))
-        return INVALID(e, "found named active range already in first gen: %s", dec__v2_spec(type, 9999)->name);
+    if (initial && has_range(r, *n, type, NULL, 0))
+        return INVALID(e, "found named active range already in first gen: %s", V2_SPEC(type)->name);
     if (initial)
-        return begin_range(r, n, cap, type, 0, e, err);
-    if (!has_range(r, *n, type, 0))
-        return INVALID(e, "resource is missing active range: %s", dec__v2_spec(type, 9999)->name);
+        return begin_range(r, n, cap, type, NULL, 0, e, err);
+    if (!has_range(r, *n, type, NULL, 0))
+        return INVALID(e, "resource is missing active range: %s", V2_SPEC(type)->name);
     return true;
 }
 
-/* Swap-removes the in-flight range started by `type`'s Begin; *desc gets its desc. */
-static bool end_range(v2_range *r, uint8_t *n, uint8_t type, uint64_t *desc, const v2_ev *e, cs_err *err)
+/* Swap-removes the in-flight range started by `type`'s Begin; e gets its desc. */
+static bool end_range(v2_range *r, uint8_t *n, uint8_t type, v2_ev *e, cs_err *err)
 {
     for (uint8_t i = 0; i < *n; i++)
         if (r[i].type == type) {
-            *desc = r[i].desc;
+            e->str = r[i].desc, e->str_len = r[i].len;
             r[i] = r[--*n];
             return true;
         }
-    return INVALID(e, "tried to end event %s, but not in-flight", dec__v2_spec(type, 9999)->name);
+    return INVALID(e, "tried to end event %s, but not in-flight", V2_SPEC(type)->name);
 }
 
-static bool go_range(v2_order *o, v2_gen *gen, cs_model *model, v2_ev *e, v2_ctx cur, cs_err *err)
+static bool go_range(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
 {
     uint8_t st = range_start(e->type);
     if (e->type == V2_EvGCMarkAssistActive) {
@@ -81,17 +85,15 @@ static bool go_range(v2_order *o, v2_gen *gen, cs_model *model, v2_ev *e, v2_ctx
         return INVALID(e, "encountered event of type %u without known state for current goroutine %lld",
                        e->type, (long long)cur.g);
     if (e->type == V2_EvSTWBegin || e->type == V2_EvGCMarkAssistBegin) {
-        uint64_t desc = 0;
-        if (e->type == V2_EvSTWBegin) /* compared by content: ids differ between generations */
-            desc = (uint64_t)dec__v2_sid(gen, model, e->args[0], err) + 1;
-        e->extra[1] = desc;
-        return begin_range(g->ranges, &g->n_ranges, 4, st, desc, e, err) && dec__v2_push(o, e, cur, err);
+        e->str = NULL, e->str_len = 0;
+        if (e->type == V2_EvSTWBegin && !dec__v2_str(gen, e->args[0], &e->str, &e->str_len))
+            return CS_FAIL(err, CS_E_CORRUPT, e->off, "found invalid string ID %llu for event STWBegin",
+                           (unsigned long long)e->args[0]);
+        return begin_range(g->ranges, &g->n_ranges, 4, st, e->str, e->str_len, e, err) &&
+               dec__v2_push(o, e, cur, err);
     }
-    uint64_t desc;
-    if (!end_range(g->ranges, &g->n_ranges, st, &desc, e, err))
-        return false;
-    e->extra[1] = desc; /* STWEnd carries its Begin's kind */
-    return dec__v2_push(o, e, cur, err);
+    /* STWEnd carries its Begin's kind */
+    return end_range(g->ranges, &g->n_ranges, st, e, err) && dec__v2_push(o, e, cur, err);
 }
 
 static bool sweep(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
@@ -108,10 +110,9 @@ static bool sweep(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
     v2_pst *p = dec__v2_pget(o, cur.p);
     if (!p)
         return INVALID(e, "sweep event for unknown proc %lld", (long long)cur.p);
-    uint64_t desc;
     bool ok = e->type == V2_EvGCSweepBegin
-                  ? begin_range(p->ranges, &p->n_ranges, 2, V2_EvGCSweepBegin, 0, e, err)
-                  : end_range(p->ranges, &p->n_ranges, V2_EvGCSweepBegin, &desc, e, err);
+                  ? begin_range(p->ranges, &p->n_ranges, 2, V2_EvGCSweepBegin, NULL, 0, e, err)
+                  : end_range(p->ranges, &p->n_ranges, V2_EvGCSweepBegin, e, err);
     return ok && dec__v2_push(o, e, cur, err);
 }
 
@@ -144,7 +145,7 @@ static bool gc(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, bool *ok, cs_err 
     return dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err) && dec__v2_push(o, e, cur, err);
 }
 
-static bool task(v2_order *o, v2_gen *gen, cs_model *model, v2_ev *e, v2_ctx cur, cs_err *err)
+static bool task(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
 {
     uint64_t id = e->args[0];
     uint32_t s = dec__v2_ids_get(&o->task_ids, id, e->type == V2_EvUserTaskBegin, err);
@@ -157,52 +158,55 @@ static bool task(v2_order *o, v2_gen *gen, cs_model *model, v2_ev *e, v2_ctx cur
             return INVALID(e, "task ID conflict: %llu", (unsigned long long)id);
         if (e->args[1] == 0)
             e->args[1] = V2_NONE;
-        if (!dec__v2_str(gen, e->args[2], NULL, NULL))
+        const uint8_t *name;
+        uint32_t len;
+        if (!dec__v2_str(gen, e->args[2], &name, &len))
             return INVALID(e, "invalid string ID %llu for UserTaskBegin event", (unsigned long long)e->args[2]);
-        o->tasks[s] = (v2_task){id, e->args[1], dec__v2_sid(gen, model, e->args[2], err), 1};
+        o->tasks[s] = (v2_task){id, e->args[1], name, len, 1};
     } else if (s != UINT32_MAX && o->tasks[s].live) {
         e->extra[0] = o->tasks[s].parent;
-        e->extra[1] = o->tasks[s].name;
+        e->str = o->tasks[s].name, e->str_len = o->tasks[s].len;
         o->tasks[s].live = 0;
     } else {
         e->extra[0] = V2_NONE;
-        e->extra[1] = 0;
+        e->str = NULL, e->str_len = 0;
     }
     return dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err) && dec__v2_push(o, e, cur, err);
 }
 
-static bool region(v2_order *o, v2_gen *gen, cs_model *model, v2_ev *e, v2_ctx cur, cs_err *err)
+static bool region(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
 {
     if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err))
         return false;
-    const char *name = dec__v2_spec(e->type, 9999)->name;
-    if (!dec__v2_str(gen, e->args[1], NULL, NULL))
+    const char *name = V2_SPEC(e->type)->name;
+    v2_region r = {.task = e->args[0]};
+    if (!dec__v2_str(gen, e->args[1], &r.name, &r.len))
         return INVALID(e, "invalid string ID %llu for %s event", (unsigned long long)e->args[1], name);
     v2_gst *g = dec__v2_gget(o, cur.g);
     if (!g)
         return INVALID(e, "encountered Ev%s without known state for current goroutine %lld", name, (long long)cur.g);
-    v2_region r = {e->args[0], dec__v2_sid(gen, model, e->args[1], err), 0};
     if (e->type == V2_EvUserRegionBegin) {
         if (!cs_grow((void **)&g->reg, &g->cap_reg, g->n_reg + 1, sizeof *g->reg, err))
             return false;
         g->reg[g->n_reg++] = r;
     } else if (g->n_reg) {
         const v2_region *top = &g->reg[g->n_reg - 1];
-        if (top->task != r.task || top->name != r.name)
-            return INVALID(e, "misuse of region in goroutine %llu: region end %s when the inner-most active region start event is %s",
-                           (unsigned long long)cur.g, cs_model_str(model, r.name), cs_model_str(model, top->name));
+        if (top->task != r.task || top->len != r.len || (r.len && memcmp(top->name, r.name, r.len)))
+            return INVALID(e, "misuse of region in goroutine %llu: region end %.*s when the inner-most active region start event is %.*s",
+                           (unsigned long long)cur.g, (int)r.len, (const char *)r.name, (int)top->len,
+                           (const char *)top->name);
         g->n_reg--;
     }
     return dec__v2_push(o, e, cur, err);
 }
 
-bool dec__v2_order_res(v2_order *o, v2_gen *gen, cs_model *model, v2_ev *e, v2_ctx cur,
+bool dec__v2_order_res(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur,
                        bool *ok, cs_err *err)
 {
     switch (e->type) {
     case V2_EvSTWBegin: case V2_EvSTWEnd: case V2_EvGCMarkAssistActive: case V2_EvGCMarkAssistBegin:
     case V2_EvGCMarkAssistEnd:
-        return go_range(o, gen, model, e, cur, err);
+        return go_range(o, gen, e, cur, err);
     case V2_EvGCSweepActive: case V2_EvGCSweepBegin: case V2_EvGCSweepEnd:
         return sweep(o, gen, e, cur, err);
     case V2_EvGCActive: case V2_EvGCBegin: case V2_EvGCEnd:
@@ -212,9 +216,9 @@ bool dec__v2_order_res(v2_order *o, v2_gen *gen, cs_model *model, v2_ev *e, v2_c
     case V2_EvProcsChange: case V2_EvGoLabel: case V2_EvUserLog:
         return dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err) && dec__v2_push(o, e, cur, err);
     case V2_EvUserTaskBegin: case V2_EvUserTaskEnd:
-        return task(o, gen, model, e, cur, err);
+        return task(o, gen, e, cur, err);
     case V2_EvUserRegionBegin: case V2_EvUserRegionEnd:
-        return region(o, gen, model, e, cur, err);
+        return region(o, gen, e, cur, err);
     }
     if (e->type >= V2_EvExpFirst && e->type <= V2_EvExpLast)
         return dec__v2_reqs(cur, V2_MUST, V2_MAY, V2_MAY, e->off, err) && dec__v2_push(o, e, cur, err);

@@ -19,6 +19,7 @@ typedef struct cursor {
 
 typedef struct reader {
     v2_sink *s;
+    v2_pipe *pipe;          /* NULL: emit on this thread */
     v2_gen *g;
     const cs_file *f;
     int version;
@@ -123,7 +124,7 @@ static void heap_sort(reader *r)
 static bool try_advance(reader *r, uint32_t i, bool *ok, cs_err *err)
 {
     cursor *c = &r->c[r->heap[i]];
-    if (!dec__v2_advance(r->s->o, r->g, r->s->m, &c->ev, c->mslot, ok, err) || !*ok)
+    if (!dec__v2_advance(r->s->o, r->g, &c->ev, c->mslot, ok, err) || !*ok)
         return err->code == CS_OK;
     bool more;
     if (!next_event(r, c, &more, err))
@@ -135,17 +136,41 @@ static bool try_advance(reader *r, uint32_t i, bool *ok, cs_err *err)
     return true;
 }
 
-static bool drain(reader *r, cs_err *err)
+/* Emits an item inline, or passes it to the emitting thread. */
+static bool out(reader *r, const v2_ev *e, cs_err *err)
 {
-    v2_order *o = r->s->o;
-    while (o->q_n) {
-        v2_ev e = o->q[o->q_head];
-        o->q_head = (o->q_head + 1) % o->q_cap;
-        o->q_n--;
-        if (!dec__v2_emit(r->s, r->g, &e, err))
-            return false;
+    if (r->pipe) {
+        v2_ev *slot = dec__v2_pipe_slot(r->pipe);
+        if (!slot)
+            return dec__v2_pipe_drain(r->pipe, err);
+        *slot = *e;
+        dec__v2_pipe_commit(r->pipe);
+        return true;
     }
-    return true;
+    if (e->type == V2_EvSync)
+        return dec__v2_emit_sync(r->s, r->g, e->ts, err);
+    if (e->type == V2_EvCPUSample)
+        return dec__v2_emit_sample(r->s, r->g, &r->g->samples[e->args[0]], err);
+    v2_ev copy = *e; /* emitting rewrites the time; the ordering may still read e */
+    return dec__v2_emit(r->s, r->g, &copy, err);
+}
+
+/* v2_order's sink for ready events. */
+static bool order_out(void *ud, const v2_ev *e, v2_ctx ctx, cs_err *err)
+{
+    reader *r = ud;
+    if (r->pipe) {
+        v2_ev *slot = dec__v2_pipe_slot(r->pipe);
+        if (!slot)
+            return dec__v2_pipe_drain(r->pipe, err);
+        *slot = *e;
+        slot->ctx = ctx;
+        dec__v2_pipe_commit(r->pipe);
+        return true;
+    }
+    v2_ev copy = *e;
+    copy.ctx = ctx;
+    return dec__v2_emit(r->s, r->g, &copy, err);
 }
 
 static bool step(reader *r, cs_err *err)
@@ -164,7 +189,7 @@ static bool step(reader *r, cs_err *err)
     }
     const v2_ev *h = &r->c[r->heap[0]].ev;
     return CS_FAIL(err, CS_E_INVALID, h->off, "broken trace: failed to advance: no M's next event can be ordered (gen %llu, first candidate %s at %lld)",
-                   (unsigned long long)r->g->gen, dec__v2_spec(h->type, 9999)->name, (long long)h->ts);
+                   (unsigned long long)r->g->gen, V2_SPEC(h->type)->name, (long long)h->ts);
 }
 
 static bool run(reader *r, cs_err *err)
@@ -187,16 +212,14 @@ static bool run(reader *r, cs_err *err)
             sift_up(r, r->n_heap++);
         }
     }
-    if (!dec__v2_emit_sync(r->s, g, dec__v2_ns(g, g->min_ts), err))
+    if (!out(r, &(v2_ev){.type = V2_EvSync, .ts = dec__v2_ns(g, g->min_ts)}, err))
         return false;
     uint32_t si = 0;
     for (;;) {
-        if (!drain(r, err))
-            return false;
         if (!r->n_heap && si == g->n_samples)
             return true;
         if (si < g->n_samples && (!r->n_heap || g->samples[si].ts < key(r, 0))) {
-            if (!dec__v2_emit_sample(r->s, g, &g->samples[si++], err))
+            if (!out(r, &(v2_ev){.type = V2_EvCPUSample, .args = {si++}}, err))
                 return false;
             continue;
         }
@@ -205,14 +228,19 @@ static bool run(reader *r, cs_err *err)
     }
 }
 
-bool dec__v2_read_gen(v2_sink *s, v2_gen *g, cs_err *err)
+bool dec__v2_read_gen(v2_sink *s, v2_gen *g, v2_pipe *pipe, cs_err *err)
 {
-    reader r = {.s = s, .g = g, .f = s->f, .version = s->version};
+    reader r = {.s = s, .pipe = pipe, .g = g, .f = s->f, .version = s->version};
+    s->o->out = order_out;
+    s->o->out_ud = &r;
+    if (pipe)
+        dec__v2_pipe_set_gen(pipe, g);
     r.c = cs_alloc((size_t)g->n_ms * sizeof *r.c + 1);
     r.heap = cs_alloc((size_t)g->n_ms * sizeof *r.heap + 1);
     bool ok = r.c && r.heap ? run(&r, err)
                             : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u cursors", g->n_ms);
     cs_free(r.c);
     cs_free(r.heap);
-    return ok;
+    /* the generation's tables are reused for the next one: let the emitter finish */
+    return pipe ? dec__v2_pipe_drain(pipe, err) && ok : ok;
 }

@@ -10,7 +10,7 @@
 
 #define S(name, n, kind, timed, stk, stk2, str, ver) {name, n, kind, timed, stk, stk2, str, ver}
 
-static const v2_spec specs[52] = {
+const v2_spec dec__v2_specs[137] = {
     [V2_EvEventBatch] = S("EventBatch", 4, V2K_NONE, 0, 0, 0, 0, 1022),
     [V2_EvStacks] = S("Stacks", 0, V2K_NONE, 0, 0, 0, 0, 1022),
     [V2_EvStack] = S("Stack", 2, V2K_NONE, 0, 0, 0, 0, 1022),
@@ -62,19 +62,16 @@ static const v2_spec specs[52] = {
     [V2_EvExperimentalBatch] = S("ExperimentalBatch", 0, V2K_NONE, 0, 0, 0, 0, 1023),
     [V2_EvSync] = S("Sync", 0, V2K_NONE, 0, 0, 0, 0, 1025),
     [V2_EvClockSnapshot] = S("ClockSnapshot", 4, V2K_NONE, 1, 0, 0, 0, 1025),
-};
-
-/* AllocFree experiment (types 128-136). */
-static const v2_spec exp_specs[9] = {
-    S("Span", 4, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
-    S("SpanAlloc", 4, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
-    S("SpanFree", 2, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
-    S("HeapObject", 3, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
-    S("HeapObjectAlloc", 3, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
-    S("HeapObjectFree", 2, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
-    S("GoroutineStack", 3, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
-    S("GoroutineStackAlloc", 3, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
-    S("GoroutineStackFree", 2, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
+    /* AllocFree experiment */
+    [128] = S("Span", 4, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
+    [129] = S("SpanAlloc", 4, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
+    [130] = S("SpanFree", 2, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
+    [131] = S("HeapObject", 3, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
+    [132] = S("HeapObjectAlloc", 3, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
+    [133] = S("HeapObjectFree", 2, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
+    [134] = S("GoroutineStack", 3, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
+    [135] = S("GoroutineStackAlloc", 3, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
+    [136] = S("GoroutineStackFree", 2, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
 };
 
 const char *const dec__v2_kind_names[V2K_COUNT] = {
@@ -88,12 +85,8 @@ const char *const dec__v2_kind_names[V2K_COUNT] = {
 
 const v2_spec *dec__v2_spec(unsigned type, int version)
 {
-    const v2_spec *s = NULL;
-    if (type < sizeof specs / sizeof *specs)
-        s = &specs[type];
-    else if (type >= V2_EvExpFirst && type <= V2_EvExpLast)
-        s = &exp_specs[type - V2_EvExpFirst];
-    if (!s || !s->name || s->minver > version)
+    if (type >= sizeof dec__v2_specs / sizeof *dec__v2_specs)
         return NULL;
-    return s;
+    const v2_spec *s = &dec__v2_specs[type];
+    return s->name && s->minver <= version ? s : NULL;
 }

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static v2_sg *sg_get(v2_sum *s, v2_order *o, uint64_t goid, cs_err *err)
+static v2_sg *sg_get(v2_sum *s, uint64_t goid, cs_err *err)
 {
-    uint32_t slot = dec__v2_ids_get(&o->gids, goid, true, err);
+    uint32_t slot = dec__v2_ids_get(&s->ids, goid, true, err);
     if (slot == UINT32_MAX)
         return NULL;
     if (slot >= s->cap_g) {
@@ -25,9 +25,9 @@ static v2_sg *sg_get(v2_sum *s, v2_order *o, uint64_t goid, cs_err *err)
     return &s->g[slot];
 }
 
-static v2_sg *sg_find(v2_sum *s, v2_order *o, uint64_t goid)
+static v2_sg *sg_find(v2_sum *s, uint64_t goid)
 {
-    uint32_t slot = goid == V2_NONE ? UINT32_MAX : dec__v2_ids_get(&o->gids, goid, false, NULL);
+    uint32_t slot = goid == V2_NONE ? UINT32_MAX : dec__v2_ids_get(&s->ids, goid, false, NULL);
     return slot < s->cap_g && s->g[slot].present ? &s->g[slot] : NULL;
 }
 
@@ -129,13 +129,13 @@ static bool leave(v2_sum *s, v2_sg *g, uint8_t old, int64_t t, cs_err *err)
     return true;
 }
 
-static bool g_trans(v2_sum *s, v2_order *o, cs_model *m, const v2_ev *e, const v2_trans *tr, v2_gen *gen,
+static bool g_trans(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, v2_gen *gen,
                     const cs_file *f, cs_err *err)
 {
     if (tr->from == tr->to)
         return true;
     int64_t t = e->ts;
-    v2_sg *g = sg_get(s, o, tr->id, err);
+    v2_sg *g = sg_get(s, tr->id, err);
     if (!g)
         return false;
     if (tr->from == V2G_UNDET || tr->from == V2G_NOTEXIST) {
@@ -194,9 +194,9 @@ static cs_sid range_info(v2_sum *s, cs_model *m, const v2_ev *e, int *scope, uin
     switch (e->type) {
     case V2_EvSTWBegin: case V2_EvSTWEnd: {
         *scope = 1, *id = e->ctx.g;
-        const char *kind = e->extra[1] ? cs_model_str(m, (cs_sid)(e->extra[1] - 1)) : "";
         char buf[V2_MAX_STRING + 32];
-        int n = snprintf(buf, sizeof buf, "stop-the-world (%s)", kind);
+        int n = snprintf(buf, sizeof buf, "stop-the-world (%.*s)", (int)e->str_len,
+                         e->str ? (const char *)e->str : "");
         return cs_model_intern(m, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1, err);
     }
     case V2_EvGCMarkAssistActive: case V2_EvGCMarkAssistBegin: case V2_EvGCMarkAssistEnd:
@@ -210,7 +210,7 @@ static cs_sid range_info(v2_sum *s, cs_model *m, const v2_ev *e, int *scope, uin
     return 0;
 }
 
-static bool range_ev(v2_sum *s, v2_order *o, cs_model *m, const v2_ev *e, uint8_t kind, cs_err *err)
+static bool range_ev(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind, cs_err *err)
 {
     int scope;
     uint64_t id;
@@ -220,7 +220,7 @@ static bool range_ev(v2_sum *s, v2_order *o, cs_model *m, const v2_ev *e, uint8_
     v2_sg *g = NULL;
     uint32_t slot;
     if (kind != V2K_RANGE_END) {
-        g = sg_find(s, o, scope == 1 ? id : e->ctx.g);
+        g = sg_find(s, scope == 1 ? id : e->ctx.g);
         if (scope == 2 && g && !cs_map_put(&s->range_p, id, (uint32_t)(g - s->g), err))
             return false;
         if (!g)
@@ -236,9 +236,9 @@ static bool range_ev(v2_sum *s, v2_order *o, cs_model *m, const v2_ev *e, uint8_
         return true;
     }
     if (scope == 1) {
-        g = sg_find(s, o, id);
+        g = sg_find(s, id);
     } else if (cs_map_get(&s->range_p, id, &slot)) {
-        v2_sg *c = sg_find(s, o, e->ctx.g);
+        v2_sg *c = sg_find(s, e->ctx.g);
         if (c && (uint32_t)(c - s->g) == slot)
             g = c;
         cs_map_del(&s->range_p, id);
@@ -256,7 +256,7 @@ static bool range_ev(v2_sum *s, v2_order *o, cs_model *m, const v2_ev *e, uint8_
     return true;
 }
 
-bool dec__v2_sum_event(v2_sum *s, v2_order *o, cs_model *m, const v2_ev *e, uint8_t kind,
+bool dec__v2_sum_event(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind,
                        const v2_trans *tr, v2_gen *g, const cs_file *f, cs_err *err)
 {
     if (!s->sid_sweep) {
@@ -273,11 +273,11 @@ bool dec__v2_sum_event(v2_sum *s, v2_order *o, cs_model *m, const v2_ev *e, uint
         return true;
     case V2K_STATE:
         if (tr->is_g)
-            return g_trans(s, o, m, e, tr, g, f, err);
+            return g_trans(s, m, e, tr, g, f, err);
         p_trans(s, e, tr);
         return true;
     case V2K_RANGE_BEGIN: case V2K_RANGE_ACTIVE: case V2K_RANGE_END:
-        return range_ev(s, o, m, e, kind, err);
+        return range_ev(s, m, e, kind, err);
     }
     return err->code == CS_OK;
 }
@@ -298,10 +298,9 @@ static bool put_kv(v2_sum *s, cs_stats *out, uint32_t head, uint32_t table, cs_e
     return true;
 }
 
-bool dec__v2_sum_finish(v2_sum *s, v2_order *o, cs_model *m, cs_stats *out, cs_err *err)
+bool dec__v2_sum_finish(v2_sum *s, cs_stats *out, cs_err *err)
 {
-    (void)m;
-    uint32_t n = o->gids.n < s->cap_g ? o->gids.n : s->cap_g;
+    uint32_t n = s->ids.n < s->cap_g ? s->ids.n : s->cap_g;
     for (uint32_t i = 0; i < n; i++)
         if (s->g[i].present && !finalize(s, &s->g[i], s->last_ts, false, err))
             return false;
@@ -332,5 +331,6 @@ void dec__v2_sum_deinit(v2_sum *s)
     cs_free(s->kv);
     cs_map_deinit(&s->sys_p);
     cs_map_deinit(&s->range_p);
+    dec__v2_ids_deinit(&s->ids);
     memset(s, 0, sizeof *s);
 }
