@@ -91,17 +91,22 @@ static void print_table(const cs_stats *s, const cs_model *m, const col *cols, s
         wname = l > wname ? (l > 48 ? 48 : l) : wname;
     }
     for (size_t c = 0; c < nc; c++)
-        printf(cols[c].kind == COL_NAME ? "%-*s  " : "%*s  ", cols[c].kind == COL_NAME ? wname : cols[c].kind == COL_PC ? 10 : 10, cols[c].title);
+        printf(cols[c].kind == COL_NAME ? "%s%-*s" : "%s%*s", c ? "  " : "",
+               cols[c].kind == COL_NAME ? wname : 10, cols[c].title);
     putchar('\n');
     for (uint32_t i = 0; i < s->n; i++) {
         const cs_gstat *g = &s->g[i];
         for (size_t c = 0; c < nc; c++) {
             char buf[64];
+            fputs(c ? "  " : "", stdout);
             switch (cols[c].kind) {
-            case COL_ID: printf("%10" PRIu64 "  ", g->goid); break;
-            case COL_NAME: printf("%-*.*s  ", wname, wname, cs_model_str(m, g->name)); break;
-            case COL_PC: printf("%#10" PRIx64 "  ", g->pc); break;
-            case COL_TIME: fmt_ns(buf, sizeof buf, tval(g, &cols[c])); printf("%10s  ", buf); break;
+            case COL_ID: printf("%10" PRIu64, g->goid); break;
+            case COL_NAME: printf("%-*.*s", wname, wname, cs_model_str(m, g->name)); break;
+            case COL_PC: printf("%#10" PRIx64, g->pc); break;
+            case COL_TIME: /* "µ" is two bytes wide in UTF-8, one column on screen */
+                fmt_ns(buf, sizeof buf, tval(g, &cols[c]));
+                printf("%*s", strstr(buf, "µ") ? 11 : 10, buf);
+                break;
             }
         }
         putchar('\n');

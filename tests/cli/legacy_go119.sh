@@ -1,0 +1,48 @@
+#!/bin/sh
+# A fresh Go 1.19 trace end to end: builds assets/go/workers with Debian's
+# Go 1.19 (offline), runs it, and checks that `chanscope stats` and
+# `chanscope events` read the trace it wrote: four main.worker goroutines
+# that ran, the events total equals the sum per type, every hand-off left a
+# wake-up, and the text/CSV/--sort forms work.
+set -u
+cs=${CHANSCOPE:-./chanscope}
+go=/usr/lib/go-1.19/bin/go
+root=$(pwd)
+fail() { echo "FAIL: $*"; exit 1; }
+[ -x "$go" ] || fail "Go 1.19 not found at $go (make deps)"
+dir=$root/build/go/workers119
+mkdir -p "$dir"
+cp assets/go/workers/main.go "$dir/main.go"
+(cd "$dir" && GO111MODULE=off GOFLAGS= GOPROXY=off GOTOOLCHAIN=local GOPATH=$root/build/go/path \
+    GOCACHE=$root/build/go/cache "$go" build -o workers main.go) || fail "go build"
+tr=$dir/workers.trace
+rm -f "$tr"
+"$dir/workers" "$tr" >/dev/null || fail "workers did not run"
+head -c 16 "$tr" | grep -q "go 1.19 trace" || fail "not a Go 1.19 trace"
+
+js=$($cs stats --json "$tr") || fail "stats exited $?"
+echo "$js" | grep -q '"version": "1.19"' || fail "stats version: $js"
+workers=$(echo "$js" | grep -c '"name": "main.worker"')
+[ "$workers" -eq 4 ] || fail "$workers main.worker goroutines, want 4"
+echo "$js" | grep -A12 '"name": "main.worker"' | grep -q '"exec": [1-9]' || fail "workers never ran"
+
+sum=$($cs events --summary --json "$tr") || fail "events --summary exited $?"
+total=$(echo "$sum" | sed -n 's/^ *"total": *\([0-9]*\).*/\1/p')
+parts=$(echo "$sum" | sed -n '/"by_type"/,/}/s/^ *"[A-Za-z]*": *\([0-9]*\).*/\1/p' | awk '{s+=$1} END {print s}')
+[ "$total" -gt 200 ] || fail "only $total events"
+[ "$total" -eq "$parts" ] || fail "total $total != sum of types $parts"
+creates=$(echo "$sum" | sed -n 's/^ *"GoCreate": *\([0-9]*\).*/\1/p')
+[ "$creates" -ge 5 ] || fail "$creates GoCreate events"
+unblocks=$(echo "$sum" | sed -n 's/^ *"GoUnblock": *\([0-9]*\).*/\1/p')
+[ "$unblocks" -ge 40 ] || fail "$unblocks GoUnblock events for 80 hand-offs"
+
+lines=$($cs events "$tr" | wc -l)
+[ "$lines" -eq "$total" ] || fail "events printed $lines lines for $total events"
+$cs events --stacks "$tr" | grep -q "main.worker" || fail "--stacks shows no main.worker frame"
+$cs stats "$tr" | head -1 | grep -q "SCHED WAIT" || fail "table header"
+$cs stats --csv "$tr" | head -1 | grep -q "^id,name,pc,creation" || fail "csv header"
+first=$($cs stats --csv --sort exec "$tr" | sed -n 2p | cut -d, -f7)
+max=$($cs stats --csv "$tr" | tail -n +2 | cut -d, -f7 | sort -n | tail -1)
+[ "$first" = "$max" ] || fail "--sort exec: first row $first, max $max"
+$cs stats --sort nosuch "$tr" >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown --sort column should exit 2"
+exit 0
