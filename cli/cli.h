@@ -78,6 +78,9 @@ int cli_cmd_png(int argc, char **argv);
 int cli_cmd_view(int argc, char **argv);
 int cli_cmd_events(int argc, char **argv);
 int cli_cmd_stats(int argc, char **argv);
+
+/* stats_v2.c: the Go 1.22+ stats output; fmt 0 table, 1 JSON, 2 CSV. False on out of memory. */
+bool cli__stats_v2_print(const cs_stats *s, const cs_model *m, int fmt);
 int cli_cmd_dot(int argc, char **argv);
 
 #endif

@@ -64,7 +64,7 @@ static bool on_event(void *ud, const dec_event *ev, cs_err *err)
     c->total++;
     if (c->summary) {
         count(&c->by_type, ev->type_name);
-        if (ev->kind_name && ev->kind_name != ev->type_name)
+        if (c->m->family == CS_FAM_V2) /* legacy kind names are just the type names */
             count(&c->by_kind, ev->kind_name);
         return true;
     }

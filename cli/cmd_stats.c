@@ -38,9 +38,21 @@ static const col legacy_cols[] = {
     TCOL("sweep", "SWEEP", sweep), TCOL("total", "TOTAL", total),
 };
 
+/* 1.22+: the fixed Summarizer columns (block reasons and ranges are added by stats_v2.c). */
+static const col v2_cols[] = {
+    {"id", "ID", COL_ID, 0}, {"name", "NAME", COL_NAME, 0}, {"pc", "PC", COL_PC, 0},
+    TCOL("creation", "CREATED", creation), TCOL("start", "STARTED", start), TCOL("end", "ENDED", end),
+    TCOL("exec", "EXEC", exec), TCOL("sched_wait", "SCHED WAIT", sched_wait),
+    TCOL("syscall", "SYSCALL", syscall), TCOL("syscall_block", "SYSCALL BLOCKED", syscall_block),
+    TCOL("total", "TOTAL", total),
+};
+
 static const col *cols_of(const cs_stats *s, size_t *n)
 {
-    (void)s; /* 1.22+ traces get their own table here */
+    if (s->family == CS_FAM_V2) {
+        *n = sizeof v2_cols / sizeof *v2_cols;
+        return v2_cols;
+    }
     *n = sizeof legacy_cols / sizeof *legacy_cols;
     return legacy_cols;
 }
@@ -212,7 +224,12 @@ int cli_cmd_stats(int argc, char **argv)
     sort_model = &m;
     if (s.n)
         qsort(s.g, s.n, sizeof *s.g, cmp_rows);
-    if (fmt == O_JSON)
+    if (s.family == CS_FAM_V2) {
+        if (!cli__stats_v2_print(&s, &m, fmt == O_JSON ? 1 : fmt == O_CSV ? 2 : 0)) {
+            cli_unload(&f, &m, &s);
+            return cli_report(&(cs_err){.code = CS_E_NOMEM, .offset = CS_NO_OFFSET, .msg = "out of memory"}, o.path);
+        }
+    } else if (fmt == O_JSON)
         print_json(&s, &m, cols, nc);
     else if (fmt == O_CSV)
         print_csv(&s, &m, cols, nc);
