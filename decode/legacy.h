@@ -30,6 +30,7 @@
 #include "../core/build.h"
 #include "buf.h"
 #include "decode.h"
+#include "symtab.h"
 
 /* Internal event types: Go's numbering (§3.4), plus the gotrace patched
  * GoSend/GoRecv whose wire numbers depend on the version (§7). */
@@ -151,6 +152,7 @@ typedef struct dec__lg_scan {
     int64_t freq;
     uint64_t n_events;
     bool has_futile;
+    const dec_symtab *sym;  /* --binary for 1.5 traces, or NULL */
 } dec__lg_scan;
 
 bool dec__lg_scan_run(dec__lg_scan *s, const cs_file *f, int ver, cs_model *m, cs_err *err);
@@ -158,6 +160,8 @@ void dec__lg_scan_deinit(dec__lg_scan *s);
 /* Model string id of String record `id` ("" when unknown). */
 cs_sid dec__lg_str_sid(dec__lg_scan *s, cs_model *m, uint64_t id, cs_err *err);
 uint32_t dec__lg_stack(const dec__lg_scan *s, uint64_t wire_id);
+/* Function name of a 1.5 code PC through --binary (0 = "" without one). */
+cs_sid dec__lg_pc_sid(const dec__lg_scan *s, cs_model *m, uint64_t pc, cs_err *err);
 
 /* Goroutine id -> dense index (1-based; 0 = not present). */
 typedef struct dec__lg_gtab {

@@ -122,6 +122,12 @@ bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model
                       cs_stats *stats, cs_err *err)
 {
     dec__lg_scan s = {0};
+    dec_symtab sym = {0};
+    if (d->binary && version < 1007) {
+        if (!dec_symtab_open(d->binary, &sym, err))
+            return false;
+        s.sym = &sym;
+    }
     dec__lg_sink k = {.d = d, .s = &s, .m = out, .stats = stats, .model = !d->no_model};
     dec__lg_gtab_init(&k.gt, f->size);
     dec__lg_g *g0 = dec__lg_g_get(&k, 0, err); /* goroutine 0 starts running (§3.10) */
@@ -144,5 +150,6 @@ bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model
         d->on_progress(d->progress_ud, f->size, f->size);
     sink_deinit(&k);
     dec__lg_scan_deinit(&s);
+    dec_symtab_close(&sym);
     return ok;
 }

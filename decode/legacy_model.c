@@ -72,6 +72,7 @@ static bool on_create(dec__lg_sink *k, const dec__lg_ev *ev, cs_err *err)
                            .at_start = !k->seen_procs};
     if (k->s->ver < 1007) {
         d.pc = ev->args[1] + 1;
+        d.name = dec__lg_pc_sid(k->s, k->m, ev->args[1], err);
     } else {
         const cs_frame *f = cs_model_stack_frame(k->m, dec__lg_stack(k->s, ev->args[1]), 0);
         if (f)

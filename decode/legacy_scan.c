@@ -99,6 +99,12 @@ cs_sid dec__lg_str_sid(dec__lg_scan *s, cs_model *m, uint64_t id, cs_err *err)
     return s->strs[i].sid;
 }
 
+cs_sid dec__lg_pc_sid(const dec__lg_scan *s, cs_model *m, uint64_t pc, cs_err *err)
+{
+    const char *name = s->sym ? dec_symtab_lookup(s->sym, pc) : NULL;
+    return name ? cs_model_intern(m, name, strlen(name), err) : 0;
+}
+
 uint32_t dec__lg_stack(const dec__lg_scan *s, uint64_t wire_id)
 {
     uint32_t v;
@@ -124,7 +130,9 @@ static bool build_stack(dec__lg_scan *s, cs_model *m, uint64_t body, uint64_t en
             return CS_FAIL(err, CS_E_CORRUPT, body, "Stack has wrong number of arguments: want %llu",
                            (unsigned long long)(2 + per * n));
         fr[i] = (cs_frame){.pc = v[0], .line = (uint32_t)v[3]};
-        if (per == 4) {
+        if (per == 1) { /* 1.5: return PCs; the call is at pc - 1 */
+            fr[i].func = dec__lg_pc_sid(s, m, v[0] - 1, err);
+        } else {
             fr[i].func = dec__lg_str_sid(s, m, v[1], err);
             fr[i].file = dec__lg_str_sid(s, m, v[2], err);
         }

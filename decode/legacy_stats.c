@@ -40,8 +40,9 @@ static void name_from_start(dec__lg_sink *k, dec__lg_g *g, const dec__lg_ev *ev)
 {
     if (g->pc || !ev->from_create)
         return;
-    if (k->s->ver < 1007) {
+    if (k->s->ver < 1007) { /* Go makes the frame {PC: start PC + 1} */
         g->pc = ev->stk + 1;
+        g->name = dec__lg_pc_sid(k->s, k->m, ev->stk, &(cs_err){0});
         return;
     }
     const cs_frame *f = cs_model_stack_frame(k->m, dec__lg_stack(k->s, ev->stk), 0);

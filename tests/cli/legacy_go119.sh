@@ -3,7 +3,7 @@
 # Go 1.19 (offline), runs it, and checks that `chanscope stats` and
 # `chanscope events` read the trace it wrote: four main.worker goroutines
 # that ran, the events total equals the sum per type, every hand-off left a
-# wake-up, and the text/CSV/--sort forms work.
+# wake-up, and the text/CSV/--sort forms work; and --binary on a 1.5 trace.
 set -u
 cs=${CHANSCOPE:-./chanscope}
 go=/usr/lib/go-1.19/bin/go
@@ -45,4 +45,14 @@ first=$($cs stats --csv --sort exec "$tr" | sed -n 2p | cut -d, -f7)
 max=$($cs stats --csv "$tr" | tail -n +2 | cut -d, -f7 | sort -n | tail -1)
 [ "$first" = "$max" ] || fail "--sort exec: first row $first, max $max"
 $cs stats --sort nosuch "$tr" >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown --sort column should exit 2"
+
+# --binary: a Go 1.5-format trace (gotrace's patched Go 1.6) has bare PCs;
+# with a binary its goroutines get function names from the ELF symbol table
+# (this binary is not the traced program, so only the plumbing is checked).
+old=tests/data/gotrace-patched/go1.6-pingpong01.trace
+named=$($cs stats --csv "$old" | tail -n +2 | cut -d, -f2 | grep -vc '^""$')
+[ "$named" -eq 0 ] || fail "names without --binary"
+named=$($cs stats --csv --binary "$dir/workers" "$old" | tail -n +2 | cut -d, -f2 | grep -vc '^""$')
+[ "$named" -gt 0 ] || fail "no names with --binary"
+$cs stats --binary /nonexistent "$old" >/dev/null 2>&1; [ $? -eq 1 ] || fail "missing binary should exit 1"
 exit 0
