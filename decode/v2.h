@@ -158,11 +158,15 @@ bool dec__v2_str(const v2_gen *g, uint64_t id, const uint8_t **p, uint32_t *len)
 cs_sid dec__v2_sid(v2_gen *g, cs_model *m, uint64_t id, cs_err *err);
 /* Model stack index of a stack id (added on first use), 0 none. */
 uint32_t dec__v2_stack(v2_gen *g, const cs_file *f, cs_model *m, uint64_t id, cs_err *err);
-bool dec__v2_stack_ok(const v2_gen *g, uint64_t id);
+static inline bool dec__v2_stack_ok(const v2_gen *g, uint64_t id)
+{
+    return id == 0 || dec__v2_ids_get((v2_ids *)&g->stk_ids, id, false, NULL) != UINT32_MAX;
+}
 
 /* ---- events and ordering (v2_order*.c) ---- */
 
 typedef struct v2_ctx { uint64_t g, p, m; } v2_ctx;
+enum { V2_MUSTNOT = 0, V2_MAY = 1, V2_MUST = 2 };
 
 typedef struct v2_ev {
     int64_t ts;           /* ns */
@@ -220,12 +224,26 @@ void dec__v2_order_deinit(v2_order *o);
 uint32_t dec__v2_mslot(v2_order *o, uint64_t mid, cs_err *err);
 bool dec__v2_push(v2_order *o, const v2_ev *ev, v2_ctx ctx, cs_err *err);
 /* helpers shared by v2_order.c and v2_order_res.c */
-v2_gst *dec__v2_gget(v2_order *o, uint64_t goid);
-v2_pst *dec__v2_pget(v2_order *o, uint64_t pid);
-bool dec__v2_reqs(v2_ctx c, int m, int p, int g, uint64_t off, cs_err *err);
+static inline v2_gst *dec__v2_gget(v2_order *o, uint64_t goid)
+{
+    uint32_t s = dec__v2_ids_get(&o->gids, goid, false, NULL);
+    return s != UINT32_MAX && o->g[s].exists ? &o->g[s] : NULL;
+}
+static inline v2_pst *dec__v2_pget(v2_order *o, uint64_t pid)
+{
+    uint32_t s = dec__v2_ids_get(&o->pids, pid, false, NULL);
+    return s != UINT32_MAX && o->p[s].exists ? &o->p[s] : NULL;
+}
+bool dec__v2_reqs_fail(v2_ctx c, int m, int p, int g, uint64_t off, cs_err *err);
+/* Go's validateCtx: must (V2_MUST) / must not (V2_MUSTNOT) / may have an M, P, G. */
+static inline bool dec__v2_reqs(v2_ctx c, int m, int p, int g, uint64_t off, cs_err *err)
+{
+    bool ok = !(m == 2 && c.m == V2_NONE) && !(p == 2 && c.p == V2_NONE) && !(p == 0 && c.p != V2_NONE) &&
+              !(g == 2 && c.g == V2_NONE) && !(g == 0 && c.g != V2_NONE);
+    return ok || dec__v2_reqs_fail(c, m, p, g, off, err);
+}
 bool dec__v2_order_res(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur,
                        bool *ok, cs_err *err);
-enum { V2_MUSTNOT = 0, V2_MAY = 1, V2_MUST = 2 };
 
 /* ---- public events, model, stats (v2_emit.c, v2_stats.c) ---- */
 

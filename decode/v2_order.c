@@ -17,18 +17,6 @@ static const uint8_t p_public[5] = {V2P_UNDET, V2P_RUNNING, V2P_IDLE, V2P_RUNNIN
 
 #define INVALID(e, ...) CS_FAIL(err, CS_E_INVALID, (e)->off, __VA_ARGS__)
 
-v2_gst *dec__v2_gget(v2_order *o, uint64_t goid)
-{
-    uint32_t s = dec__v2_ids_get(&o->gids, goid, false, NULL);
-    return s != UINT32_MAX && o->g[s].exists ? &o->g[s] : NULL;
-}
-
-v2_pst *dec__v2_pget(v2_order *o, uint64_t pid)
-{
-    uint32_t s = dec__v2_ids_get(&o->pids, pid, false, NULL);
-    return s != UINT32_MAX && o->p[s].exists ? &o->p[s] : NULL;
-}
-
 static v2_gst *gnew(v2_order *o, uint64_t goid, uint8_t status, uint64_t gen, cs_err *err)
 {
     uint32_t s = dec__v2_ids_get(&o->gids, goid, true, err);
@@ -79,7 +67,7 @@ static v2_mst *mfind(v2_order *o, uint64_t mid)
     return s == UINT32_MAX ? NULL : &o->m[s];
 }
 
-bool dec__v2_reqs(v2_ctx c, int m, int p, int g, uint64_t off, cs_err *err)
+bool dec__v2_reqs_fail(v2_ctx c, int m, int p, int g, uint64_t off, cs_err *err)
 {
     if (m == V2_MUST && c.m == V2_NONE)
         return CS_FAIL(err, CS_E_INVALID, off, "expected a thread but didn't have one");

@@ -46,8 +46,8 @@ static bool next_event(reader *r, cursor *c, bool *more, cs_err *err)
         c->last = dec__v2_ns(g, g->b[c->batch].ts);
     uint64_t at = dec_buf_off(&c->b);
     uint8_t type = dec_buf_u8(&c->b);
-    const v2_spec *sp = dec__v2_spec(type, r->version);
-    if (!sp)
+    const v2_spec *sp = V2_SPEC(type < 137 ? type : 0);
+    if (!sp->name || sp->minver > r->version)
         return CS_FAIL(err, CS_E_CORRUPT, at, "found invalid event type: %u", type);
     if (!sp->timed || !sp->nargs || type == V2_EvClockSnapshot || type == V2_EvCPUSample)
         return CS_FAIL(err, CS_E_CORRUPT, at, "found event without a timestamp: type=%u", type);
@@ -168,9 +168,11 @@ static bool order_out(void *ud, const v2_ev *e, v2_ctx ctx, cs_err *err)
         dec__v2_pipe_commit(r->pipe);
         return true;
     }
-    v2_ev copy = *e;
-    copy.ctx = ctx;
-    return dec__v2_emit(r->s, r->g, &copy, err);
+    /* e is the cursor's event or a handler's local: neither is read again
+     * except for GoSwitch's made-up events, whose times get the same fix-up */
+    v2_ev *m = (v2_ev *)e;
+    m->ctx = ctx;
+    return dec__v2_emit(r->s, r->g, m, err);
 }
 
 static bool step(reader *r, cs_err *err)

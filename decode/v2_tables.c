@@ -217,10 +217,6 @@ cs_sid dec__v2_sid(v2_gen *g, cs_model *m, uint64_t id, cs_err *err)
     return s->sid1 - 1;
 }
 
-bool dec__v2_stack_ok(const v2_gen *g, uint64_t id)
-{
-    return id == 0 || dec__v2_ids_get((v2_ids *)&g->stk_ids, id, false, NULL) != UINT32_MAX;
-}
 
 uint32_t dec__v2_stack(v2_gen *g, const cs_file *f, cs_model *m, uint64_t id, cs_err *err)
 {
