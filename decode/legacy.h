@@ -247,6 +247,7 @@ typedef struct dec__lg_sink {
     double ns_per_tick;
     bool started;
     int64_t last_ticks;     /* streaming order check */
+    uint32_t cur_gi;        /* dense index of the current event's G */
     /* validation */
     dec__lg_pst *ps; uint32_t n_ps, cap_ps;
     cs_map p_map;

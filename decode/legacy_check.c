@@ -47,8 +47,7 @@ static bool check_running(const dec__lg_pst *p, const dec__lg_g *g, const dec__l
 
 static bool on_create(dec__lg_sink *k, const dec__lg_pst *p, const dec__lg_ev *ev, cs_err *err)
 {
-    dec__lg_g *g = dec__lg_g_get(k, ev->g, err);
-    if (!g || !check_running(p, g, ev, true, err))
+    if (!check_running(p, &k->g[k->cur_gi], ev, true, err))
         return false;
     dec__lg_g *n = dec__lg_g_get(k, ev->args[0], err);
     if (!n)
@@ -240,10 +239,7 @@ bool dec__lg_check(dec__lg_sink *k, dec__lg_ev *ev, cs_err *err)
         cs_map_del(&k->tasks, ev->args[0]);
         return true;
     }
-    dec__lg_g *g = dec__lg_g_get(k, ev->g, err);
-    if (!g)
-        return false;
-    g->flags |= LG_GF_KNOWN;
+    dec__lg_g *g = &k->g[k->cur_gi];
     if (ev->type == LG_GOUNBLOCK)
         return on_unblock(k, p, g, ev, err);
     return goroutine_event(k, p, g, ev, err);

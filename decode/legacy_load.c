@@ -77,6 +77,13 @@ bool dec__lg_sink_put(dec__lg_sink *k, dec__lg_ev *ev, cs_err *err)
         ev->p = LG_TIMERP;
     if (ev->type == LG_SYSEXIT)
         ev->p = LG_SYSCALLP;
+    /* Go's validation keeps a record for every event's G (it writes gs[ev.G] back) */
+    if (!(k->cur_gi = dec__lg_gtab_get(&k->gt, ev->g))) {
+        if (!dec__lg_g_get(k, ev->g, err))
+            return false;
+        k->cur_gi = dec__lg_gtab_get(&k->gt, ev->g);
+    }
+    k->g[k->cur_gi].flags |= LG_GF_KNOWN;
     if (!dec__lg_check(k, ev, err) || !dec__lg_stats_event(k, ev, err))
         return false;
     if (ev->type == LG_CPUSAMPLE)
@@ -89,6 +96,9 @@ bool dec__lg_sink_put(dec__lg_sink *k, dec__lg_ev *ev, cs_err *err)
         return false;
     m->n_events++;
     m->t_last = ev->ts;
+    if (k->d->on_progress && !(m->n_events & 0xfffff) && k->s->n_events)
+        k->d->on_progress(k->d->progress_ud, (uint64_t)((double)m->n_events / (double)k->s->n_events * (double)k->s->size),
+                          k->s->size);
     return true;
 }
 

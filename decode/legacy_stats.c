@@ -167,8 +167,8 @@ bool dec__lg_stats_event(dec__lg_sink *k, const dec__lg_ev *ev, cs_err *err)
         on_gc_done(k, ev->ts);
         return true;
     }
-    dec__lg_g *g = stat_g(k, ev->g);
-    if (g)
+    dec__lg_g *g = &k->g[k->cur_gi];
+    if (g->flags & LG_GF_STATS)
         on_goroutine(k, g, ev);
     return true;
 }
