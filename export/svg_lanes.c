@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define LANES_MAX_PX 4000.0 /* taller pictures collapse lanes by function */
-#define MAX_BUNDLES 20000u
+#define MAX_BUNDLES 8000u
 
 typedef struct lanes_pic {
     exp__svg *s;
@@ -59,13 +59,8 @@ static bool build(lanes_pic *p, cs_err *err)
     p->top = EXP__SVG_TOP;
     p->cols = (uint32_t)(p->x1 - p->x0);
     if (!lay_lod_spans(s->m, &p->axis, &p->lanes, 0, n, p->cols, &p->lod, err) ||
-        !lay_lod_arrows(s->m, &p->axis, &p->lanes, p->cols, &p->bun, err))
+        !lay_lod_arrows(s->m, &p->axis, &p->lanes, p->cols, MAX_BUNDLES, &p->bun, err))
         return false;
-    if (p->bun.n > MAX_BUNDLES) { /* coarser columns until the arrows fit */
-        lay_bundles_deinit(&p->bun);
-        if (!lay_lod_arrows(s->m, &p->axis, &p->lanes, p->cols / 16 + 1, &p->bun, err))
-            return false;
-    }
     for (size_t i = 0; i < (size_t)n * p->cols; i++)
         s->mark_used[p->lod.mark[i]] = true;
     for (uint32_t i = 0; i < p->bun.n; i++)

@@ -1,45 +1,24 @@
 /* layout/bundle.c — arrow bundles of lod.h: every arrow a picture draws
- * (messages, close and sync wake-ups, spawns) between two shown lanes, merged
- * per (kind, sender lane, receiver lane, pixel column of the send) with one
- * sort, so a picture draws at most lanes² × columns arrows however many
- * messages the trace holds. */
+ * (messages, close and sync wake-ups, spawns) between two shown lanes, keyed
+ * by (kind, sender lane, receiver lane, pixel column of the send) in one
+ * 64-bit key and radix-sorted; equal keys merge. While there are more
+ * bundles than max_bundles, columns are halved and neighbours merged again
+ * (O(bundles) per halving), so a picture draws a bounded number of arrows
+ * however many messages the trace holds. */
 #include "lod.h"
+#include "internal.h"
 
-#include <stdlib.h>
 #include <string.h>
+
+#define LANE_BITS 20
+#define COL_BITS 16
+#define KEY(kind, from, to, col) \
+    ((uint64_t)(kind) << 62 | (uint64_t)(from) << 42 | (uint64_t)(to) << 22 | (uint64_t)(col) << 6)
 
 typedef struct arrow {
     int64_t t0, t1;
-    uint32_t col, from, to, chan, idx;
-    uint8_t kind;
-    uint8_t pad[3];
+    uint32_t chan, idx;
 } arrow;
-
-static int arrow_cmp(const void *a, const void *b)
-{
-    const arrow *x = a, *y = b;
-    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
-    if (x->from != y->from) return x->from < y->from ? -1 : 1;
-    if (x->to != y->to) return x->to < y->to ? -1 : 1;
-    if (x->col != y->col) return x->col < y->col ? -1 : 1;
-    if (x->t0 != y->t0) return x->t0 < y->t0 ? -1 : 1;
-    return (x->idx > y->idx) - (x->idx < y->idx);
-}
-
-/* 0 when two sorted arrows fall into the same bundle. */
-static int arrow_cmp_key(const arrow *x, const arrow *y)
-{
-    return x->kind != y->kind || x->from != y->from || x->to != y->to || x->col != y->col;
-}
-
-static int bundle_cmp(const void *a, const void *b)
-{
-    const lay_bundle *x = a, *y = b;
-    if (x->t0 != y->t0) return x->t0 < y->t0 ? -1 : 1;
-    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
-    if (x->from != y->from) return x->from < y->from ? -1 : 1;
-    return (x->to > y->to) - (x->to < y->to);
-}
 
 typedef struct collect {
     const cs_model *m;
@@ -47,7 +26,9 @@ typedef struct collect {
     const lay_lanes *l;
     uint32_t cols;
     arrow *v;
-    uint32_t n, cap;
+    uint64_t *key;
+    uint32_t *ord;
+    uint32_t n, cap, cap_k, cap_o;
     lay_bundles *out;
 } collect;
 
@@ -61,12 +42,16 @@ static bool add(collect *c, lay_arrow_kind k, int64_t t0, int64_t t1, uint32_t g
         return true;
     if (t1 < c->a->t0 || t0 > c->a->t1)
         return true;
-    if (!cs_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v, err))
+    if (!cs_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v, err) ||
+        !cs_grow((void **)&c->key, &c->cap_k, c->n + 1, sizeof *c->key, err) ||
+        !cs_grow((void **)&c->ord, &c->cap_o, c->n + 1, sizeof *c->ord, err))
         return false;
     double x = lay_axis_x(c->a, t0) * c->cols;
     uint32_t col = x >= c->cols ? c->cols - 1 : (uint32_t)x;
-    c->v[c->n++] = (arrow){.t0 = t0, .t1 = t1 < t0 ? t0 : t1, .col = col, .from = lf, .to = lt,
-                           .chan = chan, .idx = idx, .kind = (uint8_t)k};
+    c->v[c->n] = (arrow){.t0 = t0, .t1 = t1 < t0 ? t0 : t1, .chan = chan, .idx = idx};
+    c->key[c->n] = KEY(k, lf, lt, col);
+    c->ord[c->n] = c->n;
+    c->n++;
     c->out->n_arrows[k]++;
     return true;
 }
@@ -93,32 +78,83 @@ static bool gather(collect *c, cs_err *err)
     return true;
 }
 
+/* Merges runs of equal (kind, from, to, col >> shift) in key order; keeps
+ * the earliest arrow of each run as the bundle's representative. */
+static uint32_t merge(lay_bundle *b, uint32_t n, int shift)
+{
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        lay_bundle x = b[i];
+        x.col >>= shift;
+        lay_bundle *p = w ? &b[w - 1] : NULL;
+        if (p && p->kind == x.kind && p->from == x.from && p->to == x.to && p->col == x.col) {
+            if (x.t0 < p->t0 || (x.t0 == p->t0 && x.first < p->first)) {
+                uint32_t cnt = p->count;
+                *p = x;
+                p->count += cnt;
+            } else {
+                p->count += x.count;
+            }
+            continue;
+        }
+        b[w++] = x;
+    }
+    return w;
+}
+
+/* Bundles into time order (stable, so ties keep kind, from, to order). */
+static bool time_order(lay_bundles *out, cs_err *err)
+{
+    uint64_t *k = cs_alloc((size_t)out->n * sizeof *k + 1);
+    uint32_t *o = cs_alloc((size_t)out->n * sizeof *o + 1);
+    lay_bundle *b = cs_alloc((size_t)out->n * sizeof *b + 1);
+    bool ok = k && o && b;
+    for (uint32_t i = 0; ok && i < out->n; i++)
+        k[i] = (uint64_t)out->b[i].t0 ^ (1ull << 63), o[i] = i;
+    ok = ok && lay__sort_keys(k, o, out->n, err);
+    for (uint32_t i = 0; ok && i < out->n; i++)
+        b[i] = out->b[o[i]];
+    if (ok) {
+        cs_free(out->b);
+        out->b = b, b = NULL;
+    }
+    cs_free(k), cs_free(o), cs_free(b);
+    return ok || err->code || CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory ordering arrows");
+}
+
+static bool make_bundles(collect *c, uint32_t max_bundles, lay_bundles *out, cs_err *err)
+{
+    out->b = cs_alloc((size_t)c->n * sizeof *out->b + 1);
+    if (!out->b)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u arrows", c->n);
+    for (uint32_t i = 0; i < c->n; i++) {
+        uint64_t k = c->key[i];
+        const arrow *w = &c->v[c->ord[i]];
+        out->b[i] = (lay_bundle){.t0 = w->t0, .t1 = w->t1, .from = (uint32_t)(k >> 42) & ((1u << LANE_BITS) - 1),
+                                 .to = (uint32_t)(k >> 22) & ((1u << LANE_BITS) - 1),
+                                 .col = (uint32_t)(k >> 6) & ((1u << COL_BITS) - 1), .count = 1,
+                                 .chan = w->chan, .first = w->idx, .kind = (uint8_t)(k >> 62)};
+    }
+    out->n = merge(out->b, c->n, 0);
+    out->cols = c->cols;
+    while (max_bundles && out->n > max_bundles && out->cols > 1) {
+        out->n = merge(out->b, out->n, 1);
+        out->cols = (out->cols + 1) / 2;
+    }
+    return time_order(out, err);
+}
+
 bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols,
-                    lay_bundles *out, cs_err *err)
+                    uint32_t max_bundles, lay_bundles *out, cs_err *err)
 {
     memset(out, 0, sizeof *out);
-    collect c = {.m = m, .a = a, .l = l, .cols = cols ? cols : 1, .out = out};
-    bool ok = gather(&c, err);
-    uint32_t cap = 0;
-    if (ok && c.n) {
-        qsort(c.v, c.n, sizeof *c.v, arrow_cmp);
-        for (uint32_t i = 0; i < c.n && ok; i++) {
-            const arrow *w = &c.v[i];
-            lay_bundle *prev = out->n ? &out->b[out->n - 1] : NULL;
-            if (prev && i && !arrow_cmp_key(&c.v[i - 1], w)) {
-                prev->count++;
-                continue;
-            }
-            ok = cs_grow((void **)&out->b, &cap, out->n + 1, sizeof *out->b, err);
-            if (ok)
-                out->b[out->n++] = (lay_bundle){.t0 = w->t0, .t1 = w->t1, .from = w->from,
-                                                .to = w->to, .count = 1, .chan = w->chan,
-                                                .first = w->idx, .kind = w->kind};
-        }
-        if (ok)
-            qsort(out->b, out->n, sizeof *out->b, bundle_cmp);
-    }
-    cs_free(c.v);
+    if (l->n_lanes >= 1u << LANE_BITS)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "too many lanes to bundle arrows (%u)", l->n_lanes);
+    cols = cols < 1 ? 1 : cols >= 1u << COL_BITS ? (1u << COL_BITS) - 1 : cols;
+    collect c = {.m = m, .a = a, .l = l, .cols = cols, .out = out};
+    bool ok = gather(&c, err) && lay__sort_keys(c.key, c.ord, c.n, err) &&
+              make_bundles(&c, max_bundles, out, err);
+    cs_free(c.v), cs_free(c.key), cs_free(c.ord);
     if (!ok)
         lay_bundles_deinit(out);
     return ok;

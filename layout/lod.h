@@ -7,8 +7,11 @@
  *   lay_lod_arrows   every arrow of the picture (channel messages, close
  *                    wake-ups, sync wake-ups, spawns) bundled per (kind,
  *                    sender lane, receiver lane, pixel column of the send),
- *                    with a count, O(n log n). Arrows from or to hidden
+ *                    with a count, O(n) (radix sort). With max_bundles set,
+ *                    columns are halved until the bundles fit (or one column
+ *                    is left per lane pair). Arrows from or to hidden
  *                    goroutines and outside the axis range are dropped.
+ *                    At most 2^20 lanes and 2^16 columns.
  *
  * API
  *   bool lay_lod_spans(const cs_model *m, const lay_axis *a, const lay_lanes *l,
@@ -16,7 +19,7 @@
  *   uint8_t lay_lod_at(const lay_lod *d, uint32_t lane, uint32_t col)    a lay_mark
  *   void lay_lod_deinit(lay_lod *d)
  *   bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols,
- *                       lay_bundles *out, cs_err *err)
+ *                       uint32_t max_bundles, lay_bundles *out, cs_err *err)   max_bundles 0 = no limit
  *   void lay_bundles_deinit(lay_bundles *b)
  */
 #ifndef LAY_LOD_H
@@ -45,13 +48,15 @@ typedef struct lay_bundle {
     uint32_t count;       /* arrows in the bundle */
     uint32_t chan;        /* channel of the first arrow (0 for non-channel kinds) */
     uint32_t first;       /* index of the first arrow in msgs / edges / g */
+    uint32_t col;         /* column of the send, in lay_bundles.cols columns */
     uint8_t kind;         /* lay_arrow_kind */
-    uint8_t pad[3];
+    uint8_t pad[7];
 } lay_bundle;
 
 typedef struct lay_bundles {
     lay_bundle *b;        /* sorted by (t0, kind, from, to) */
     uint32_t n;
+    uint32_t cols;        /* columns the bundles were finally made in */
     uint32_t n_arrows[LAY_ARROW_COUNT]; /* arrows drawn, per kind, before bundling */
 } lay_bundles;
 
@@ -60,7 +65,7 @@ bool lay_lod_spans(const cs_model *m, const lay_axis *a, const lay_lanes *l, uin
 uint8_t lay_lod_at(const lay_lod *d, uint32_t lane, uint32_t col);
 void lay_lod_deinit(lay_lod *d);
 bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols,
-                    lay_bundles *out, cs_err *err);
+                    uint32_t max_bundles, lay_bundles *out, cs_err *err);
 void lay_bundles_deinit(lay_bundles *b);
 
 #endif

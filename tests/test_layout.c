@@ -335,7 +335,7 @@ static void lod_summaries_and_bundles(void **state)
         running += lay_lod_at(&d, w, c) == LAY_MARK_RUNNING;
     assert_true(running >= 38); /* jobs keep both workers running nearly all the time */
     assert_true(d.n_spans[w] > 300);
-    assert_true(lay_lod_arrows(&m, &a, &l, 50, &b, &err));
+    assert_true(lay_lod_arrows(&m, &a, &l, 50, 0, &b, &err));
     uint32_t total = 0;
     for (uint32_t i = 0; i < b.n; i++) {
         total += b.b[i].count;
@@ -345,6 +345,13 @@ static void lod_summaries_and_bundles(void **state)
     assert_int_equal(b.n_arrows[LAY_ARROW_CHAN], m.n_msgs);
     assert_int_equal(total, m.n_msgs + 2); /* + the two spawns */
     assert_true(b.n <= 2 * 2 * 50 + 2);
+    lay_bundles_deinit(&b);
+    assert_true(lay_lod_arrows(&m, &a, &l, 50, 20, &b, &err)); /* coarser until they fit */
+    total = 0;
+    for (uint32_t i = 0; i < b.n; i++)
+        total += b.b[i].count;
+    assert_int_equal(total, m.n_msgs + 2);
+    assert_true(b.n <= 20 && b.cols < 50);
     lay_bundles_deinit(&b);
     lay_lod_deinit(&d);
     lay_lanes_deinit(&l);

@@ -57,3 +57,6 @@ echo "chanscope stats, legacy traces (Go 1.19):"
 for t in $(legacy_traces); do
     measure "$t"
 done
+
+echo
+sh tools/bench_layout.sh
