@@ -132,12 +132,14 @@ typedef enum cs_msg_kind {
 
 /* One channel message (send -> receive), inferred or exact, sorted by time
  * (t_send, or t_recv when t_send is unknown). Inferred from a wake-up edge:
- * t_send is when the value was offered (the sender's block time when the
- * sender waited, else the unblock), t_recv when the receiver had it (the
- * unblock when the receiver was running, else the receiver's next start).
+ * t_send is the hand-off, the moment the value left the sender (the unblock;
+ * a sender that had to wait shows that wait as its blocked span, not in the
+ * message), t_recv when the receiver had it (the same instant when the
+ * receiver was running, else the receiver's next start). So a hand-off to a
+ * running receiver is vertical in the lanes view, as visual-design.md asks.
  * A close: t_send = the close, t_recv = the woken receiver's next start.
- * Exact ones carry the times of their events. t_send is CS_T_NONE when the
- * sender was already waiting when tracing started. */
+ * Exact ones carry the times of their events. t_send is CS_T_NONE when it is
+ * not known (an exact receive whose send happened before the trace). */
 typedef struct cs_msg {
     int64_t t_send;
     int64_t t_recv;

@@ -98,7 +98,7 @@ static bool edge_msg(const cs_model *m, uint32_t *cur, uint32_t ei, cs_msg *out,
         out->t_send = e->ts, out->t_recv = resume_time(m, cur, e->to, e->ts);
     } else {
         out->sender = e->to, out->receiver = e->from;
-        out->t_send = e->block_ts, out->t_recv = e->ts;
+        out->t_send = out->t_recv = e->ts; /* the receiver took it at once */
     }
     return true;
 }
