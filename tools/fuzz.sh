@@ -25,7 +25,7 @@ for h in any legacy v2; do
     corpus=tests/fuzz/corpus/$h
     mkdir -p "$corpus" "$bin/new-$h"
     echo "fuzz_$h: ${secs}s"
-    "$bin/fuzz_$h" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    "$bin/fuzz_$h" -max_total_time="$secs" -timeout=10 -artifact_prefix="$bin/" -rss_limit_mb=2048 -print_final_stats=1 \
         -dict=tests/fuzz/trace.dict "$bin/new-$h" "$corpus" "$seeds/$h" 2>"$bin/fuzz_$h.log" || status=1
     grep -E '^stat::(number_of_executed_units|peak_rss_mb)|ERROR|SUMMARY' "$bin/fuzz_$h.log" | head -5
     grep -o 'cov: [0-9]* ft: [0-9]*' "$bin/fuzz_$h.log" | tail -1 | sed 's/^/  /'
