@@ -76,6 +76,7 @@ typedef struct dec__lg_vtab {
     int ver;
     uint8_t type[64];          /* wire type -> internal type */
     uint8_t argn[LG_NTYPES];   /* internal type -> expected varints */
+    uint8_t plain[LG_NTYPES];  /* 1: an ordinary event record (no special layout or role) */
 } dec__lg_vtab;
 
 void dec__lg_vtab_init(dec__lg_vtab *v, int ver);

@@ -197,7 +197,8 @@ static bool goroutine_event(dec__lg_sink *k, dec__lg_pst *p, dec__lg_g *g, dec__
 bool dec__lg_check(dec__lg_sink *k, dec__lg_ev *ev, cs_err *err)
 {
     k->popped_region = k->ended_regions = 0;
-    dec__lg_pst *p = dec__lg_p_state(k, ev->p, err);
+    dec__lg_pst *p = ev->p >= -1 && ev->p < 63 && k->p_direct[ev->p + 1] ? &k->ps[k->p_direct[ev->p + 1] - 1]
+                                                                         : dec__lg_p_state(k, ev->p, err);
     if (!p)
         return false;
     switch (ev->type) {

@@ -7,31 +7,10 @@
 
 #include <string.h>
 
-/* Go's parseEvents for one record: ts/seq from deltas, Args, stack id, G. */
-static void decode_event(const dec__lg_scan *s, dec__lg_cur *c, const dec__lg_rec *r, dec__lg_ev *ev)
+/* Go's current-G rules (§3.3), after Args are filled in. */
+static inline void g_rules(dec__lg_cur *c, dec__lg_ev *ev)
 {
-    const dec__lg_desc *d = &dec__lg_descs[r->type];
-    unsigned ao, n = r->n < LG_MAXARGS ? r->n : LG_MAXARGS;
-    memset(ev, 0, sizeof *ev);
-    ev->off = r->off, ev->type = r->type, ev->wire = r->wire, ev->p = c->p, ev->g = c->last_g;
-    if (s->ver < 1007) {
-        c->last_seq = (int64_t)((uint64_t)c->last_seq + r->a[0]);
-        ev->seq = c->last_seq;
-        ev->ts = (int64_t)((uint64_t)c->last_ts + r->a[1]);
-        ao = 2;
-    } else {
-        ev->ts = (int64_t)((uint64_t)c->last_ts + r->a[0]);
-        ao = 1;
-    }
-    c->last_ts = ev->ts;
-    for (unsigned i = ao; i < n; i++) {
-        if (i == n - 1 && d->stack)
-            ev->stk = r->a[i];
-        else if (i - ao < 3)
-            ev->args[i - ao] = r->a[i];
-    }
-    ev->str_off = r->str_off, ev->str_len = r->str_len;
-    switch (r->type) {
+    switch (ev->type) {
     case LG_GOSTART: case LG_STARTLOCAL: case LG_STARTLABEL:
         c->last_g = ev->g = ev->args[0];
         break;
@@ -53,6 +32,39 @@ static void decode_event(const dec__lg_scan *s, dec__lg_cur *c, const dec__lg_re
         ev->args[0] = 0;
         break;
     }
+}
+
+/* Go's parseEvents for one record: ts/seq from deltas, Args, stack id, G.
+ * a[0..n) are the record's varints. */
+static inline __attribute__((always_inline)) void decode_event(const dec__lg_scan *s, dec__lg_cur *c, uint64_t off, uint8_t type, uint8_t wire,
+                                const uint64_t *a, unsigned n, dec__lg_ev *ev)
+{
+    unsigned ao = 1;
+    ev->off = off, ev->type = type, ev->wire = wire, ev->p = c->p, ev->g = c->last_g;
+    ev->seq = 0, ev->str_off = 0, ev->str_len = 0, ev->dead = 0, ev->from_create = 0;
+    if (s->ver < 1007) {
+        c->last_seq = (int64_t)((uint64_t)c->last_seq + a[0]);
+        ev->seq = c->last_seq;
+        ev->ts = (int64_t)((uint64_t)c->last_ts + (n > 1 ? a[1] : 0));
+        ao = 2;
+    } else {
+        ev->ts = (int64_t)((uint64_t)c->last_ts + a[0]);
+    }
+    c->last_ts = ev->ts;
+    unsigned na = n > ao ? n - ao : 0;
+    ev->stk = 0;
+    if (dec__lg_descs[type].stack && na)
+        ev->stk = a[ao + --na];
+    ev->args[0] = na > 0 ? a[ao] : 0;
+    ev->args[1] = na > 1 ? a[ao + 1] : 0;
+    ev->args[2] = na > 2 ? a[ao + 2] : 0;
+    g_rules(c, ev);
+}
+
+static void decode_rec(const dec__lg_scan *s, dec__lg_cur *c, const dec__lg_rec *r, dec__lg_ev *ev)
+{
+    decode_event(s, c, r->off, r->type, r->wire, r->a, r->n < LG_MAXARGS ? r->n : LG_MAXARGS, ev);
+    ev->str_off = r->str_off, ev->str_len = r->str_len;
 }
 
 static bool cursor_open_batch(const dec__lg_scan *s, dec__lg_cur *c, uint32_t bi)
@@ -83,35 +95,37 @@ static inline uint64_t uv_fast(const uint8_t **pp)
     return v;
 }
 
-/* The common case of cursor_next: an ordinary record well inside the batch
- * (pass 1 already validated it). False: use dec__lg_rec_read. */
-static bool fast_rec(const dec__lg_scan *s, dec__lg_cur *c, dec__lg_rec *r)
+/* The common case of cursor_next: an ordinary event record well inside the
+ * batch (pass 1 already validated it), decoded straight into the head.
+ * False: use dec__lg_rec_read. */
+static bool fast_event(const dec__lg_scan *s, dec__lg_cur *c)
 {
     const uint8_t *p = s->data + c->pos;
     if (c->end - c->pos < 64)
         return false;
     uint8_t h = *p;
-    unsigned t = s->vt.type[h & 63], narg = (h >> 6) + 1u, inl = 4;
-    if (t == LG_NONE || t == LG_STRING || t == LG_STACK || t == LG_LOG)
+    unsigned t = s->vt.type[h & 63], narg = (h >> 6) + 1u, inl = 4, n = 0;
+    if (!s->vt.plain[t])
         return false;
     if (s->ver < 1007)
         narg++, inl++;
     const uint8_t *q = p + 1;
-    r->n = 0;
+    uint64_t a[LG_MAXARGS];
     if (narg < inl) {
-        for (unsigned i = 0; i < narg; i++)
-            r->a[i] = uv_fast(&q);
-        r->n = narg;
+        for (; n < narg; n++)
+            a[n] = uv_fast(&q);
     } else {
         uint64_t len = uv_fast(&q);
         if (len > 40)
             return false;
         const uint8_t *qe = q + len;
-        while (q < qe && r->n < LG_MAXARGS)
-            r->a[r->n++] = uv_fast(&q);
+        while (q < qe && n < LG_MAXARGS)
+            a[n++] = uv_fast(&q);
         q = qe;
     }
-    r->off = c->pos, r->type = (uint8_t)t, r->wire = h & 63;
+    if (!n)
+        return false;
+    decode_event(s, c, c->pos, (uint8_t)t, h & 63, a, n, &c->h.ev);
     c->pos += (uint64_t)(q - p);
     return true;
 }
@@ -128,7 +142,7 @@ static bool cursor_next(const dec__lg_scan *s, dec__lg_cur *c, cs_err *err)
         b.pos = (size_t)s->cpu[c->cpu_next++].off;
         if (!dec__lg_rec_read(&b, &s->vt, false, &r, err))
             return false;
-        decode_event(s, c, &r, &c->h.ev);
+        decode_rec(s, c, &r, &c->h.ev);
         c->has_head = true;
         return true;
     }
@@ -137,12 +151,14 @@ static bool cursor_next(const dec__lg_scan *s, dec__lg_cur *c, cs_err *err)
             cursor_open_batch(s, c, s->batches[c->batch].next);
             continue;
         }
-        if (!fast_rec(s, c, &r)) {
-            dec_buf b = dec_buf_make(s->data + c->pos, (size_t)(c->end - c->pos), c->pos);
-            if (!dec__lg_rec_read(&b, &s->vt, false, &r, err))
-                return false;
-            c->pos = dec_buf_off(&b);
+        if (fast_event(s, c)) {
+            c->has_head = true;
+            return true;
         }
+        dec_buf b = dec_buf_make(s->data + c->pos, (size_t)(c->end - c->pos), c->pos);
+        if (!dec__lg_rec_read(&b, &s->vt, false, &r, err))
+            return false;
+        c->pos = dec_buf_off(&b);
         switch (r.type) {
         case LG_BATCH: case LG_FREQUENCY: case LG_TIMERG: case LG_STRING: case LG_STACK:
             continue;
@@ -150,7 +166,7 @@ static bool cursor_next(const dec__lg_scan *s, dec__lg_cur *c, cs_err *err)
             c->last_ts = (int64_t)((uint64_t)c->last_ts + r.a[0]);
             continue;
         }
-        decode_event(s, c, &r, &c->h.ev);
+        decode_rec(s, c, &r, &c->h.ev);
         c->has_head = true;
         return true;
     }

@@ -21,7 +21,9 @@ typedef struct merge {
     dec__lg_ord gc;                 /* the GARBAGE pseudo-goroutine */
 } merge;
 
-static const dec__lg_ord *state_of(const merge *mg, const dec__lg_sink *k, uint32_t i)
+/* always_inline: the merge calls these several times per event */
+static inline __attribute__((always_inline)) const dec__lg_ord *state_of(const merge *mg, const dec__lg_sink *k,
+                                                                       uint32_t i)
 {
     static const dec__lg_ord dead = {0, LG_GDEAD, {0}};
     const dec__lg_head *h = &mg->c[i].h;
@@ -32,7 +34,7 @@ static const dec__lg_ord *state_of(const merge *mg, const dec__lg_sink *k, uint3
     return mg->gi[i] ? &k->ord[mg->gi[i]] : &dead;
 }
 
-static bool ready(const merge *mg, const dec__lg_sink *k, uint32_t i)
+static inline __attribute__((always_inline)) bool ready(const merge *mg, const dec__lg_sink *k, uint32_t i)
 {
     const dec__lg_head *h = &mg->c[i].h;
     if (h->key == LG_UNORDERED)

@@ -171,7 +171,7 @@ static const uint8_t *skim_event(const dec__lg_vtab *v, const uint8_t *p, const 
     uint8_t h = *p++;
     unsigned t = v->type[h & 63], narg = (h >> 6) + 1u, inl = 4;
     *type = (uint8_t)t;
-    if (t <= LG_STACK || t == LG_TIMERG || t == LG_STRING || t == LG_LOG || t == LG_CPUSAMPLE)
+    if (!v->plain[t])
         return NULL;
     if (v->ver < 1007)
         narg++, inl++;

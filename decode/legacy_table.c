@@ -105,6 +105,9 @@ void dec__lg_vtab_init(dec__lg_vtab *v, int ver)
     v->ver = ver;
     for (unsigned w = 0; w < 64; w++)
         v->type[w] = (uint8_t)dec__lg_type(w, ver);
-    for (int t = 0; t < LG_NTYPES; t++)
+    for (int t = 0; t < LG_NTYPES; t++) {
         v->argn[t] = (uint8_t)dec__lg_argnum(t, ver);
+        v->plain[t] = t != LG_NONE && t != LG_BATCH && t != LG_FREQUENCY && t != LG_STACK && t != LG_TIMERG &&
+                      t != LG_STRING && t != LG_LOG && t != LG_CPUSAMPLE;
+    }
 }
