@@ -156,7 +156,7 @@ typedef struct dec__lg_scan {
     const dec_symtab *sym;  /* --binary for 1.5 traces, or NULL */
 } dec__lg_scan;
 
-bool dec__lg_scan_run(dec__lg_scan *s, const cs_file *f, int ver, cs_model *m, cs_err *err);
+bool dec__lg_scan_run(dec__lg_scan *s, const cs_file *f, int ver, bool strict, cs_model *m, cs_err *err);
 void dec__lg_scan_deinit(dec__lg_scan *s);
 /* Model string id of String record `id` ("" when unknown). */
 cs_sid dec__lg_str_sid(dec__lg_scan *s, cs_model *m, uint64_t id, cs_err *err);

@@ -105,8 +105,15 @@ bool dec__lg_sink_put(dec__lg_sink *k, dec__lg_ev *ev, cs_err *err)
 static bool run_materialised(dec__lg_sink *k, dec__lg_scan *s, cs_err *err)
 {
     dec__lg_list l = {0};
-    bool ok = s->ver < 1007 ? dec__lg_order1005(s, &l, err)
-                            : dec__lg_order1007(s, k, &l, err) && dec__lg_post1007(&l, err);
+    /* sized once from pass 1's count: no doubling, memory stays ~32x the file at worst */
+    if (s->n_events >= UINT32_MAX)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "too many events (%llu)", (unsigned long long)s->n_events);
+    l.ev = cs_alloc((size_t)s->n_events * sizeof *l.ev + 1);
+    l.cap = (uint32_t)s->n_events;
+    bool ok = l.ev ? true : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %llu events",
+                                    (unsigned long long)s->n_events);
+    ok = ok && (s->ver < 1007 ? dec__lg_order1005(s, &l, err)
+                            : dec__lg_order1007(s, k, &l, err) && dec__lg_post1007(&l, err));
     ok = ok && dec__lg_remove_futile(&l, err);
     for (uint32_t i = 0; ok && i < l.n; i++)
         if (!l.ev[i].dead)
@@ -144,7 +151,7 @@ bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model
     if (g0)
         g0->state = LG_GRUNNING, g0->flags = LG_GF_KNOWN;
     bool ok = g0 && cs_mb_init(&k.mb, out, err) && dec__lg_model_init(&k, err) &&
-              dec__lg_scan_run(&s, f, version, out, err);
+              dec__lg_scan_run(&s, f, version, d->strict, out, err);
     if (ok) {
         k.ns_per_tick = 1e9 / (double)s.freq;
         out->t_first = 0;

@@ -6,6 +6,7 @@
  * table. Allocation is bounded by the number of records. */
 #include "legacy.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static uint32_t p_index(dec__lg_scan *s, int64_t p, cs_err *err)
@@ -210,7 +211,19 @@ static const uint8_t *skim_event(const dec__lg_vtab *v, const uint8_t *p, const 
     return n == v->argn[t] ? p + len : NULL;
 }
 
-bool dec__lg_scan_run(dec__lg_scan *s, const cs_file *f, int ver, cs_model *m, cs_err *err)
+/* A record cut off by the end of the file, after the Frequency record (so in
+ * the stack table at the end): keep what came before, with a warning. */
+static bool salvage(dec__lg_scan *s, cs_model *m, bool strict, cs_err *err)
+{
+    if (strict || err->code != CS_E_TRUNCATED || !s->freq || !s->n_events)
+        return false;
+    snprintf(m->warning, sizeof m->warning, "trace cut short at offset %llu: showing the good prefix",
+             (unsigned long long)err->offset);
+    *err = (cs_err){0};
+    return true;
+}
+
+bool dec__lg_scan_run(dec__lg_scan *s, const cs_file *f, int ver, bool strict, cs_model *m, cs_err *err)
 {
     s->ver = ver;
     s->data = f->data;
@@ -230,12 +243,18 @@ bool dec__lg_scan_run(dec__lg_scan *s, const cs_file *f, int ver, cs_model *m, c
             continue;
         }
         dec_buf b = dec_buf_make(p, (size_t)(end - p), (uint64_t)(p - f->data));
-        if (!dec__lg_rec_read(&b, &s->vt, true, &r, err) || !on_record(s, &r, dec_buf_off(&b), err))
+        if (!dec__lg_rec_read(&b, &s->vt, true, &r, err)) {
+            if (!salvage(s, m, strict, err))
+                return false;
+            end = p;
+            break;
+        }
+        if (!on_record(s, &r, dec_buf_off(&b), err))
             return false;
         p += b.pos;
     }
     if (s->n_batches)
-        s->batches[s->n_batches - 1].end = f->size;
+        s->batches[s->n_batches - 1].end = (uint64_t)(end - f->data);
     if (!s->n_events)
         return CS_FAIL(err, CS_E_INVALID, f->size, "trace is empty");
     if (!s->freq)

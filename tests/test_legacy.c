@@ -270,6 +270,36 @@ static void hostile_records_fail_with_offset(void **st)
     assert_int_not_equal(e.code, CS_OK);
 }
 
+/* A trace cut inside its stack table (after the Frequency record) keeps its
+ * events with a warning; --strict makes it an error. */
+static void cut_stack_table_keeps_good_prefix_unless_strict(void **st)
+{
+    (void)st;
+    cs_file f;
+    cs_err err = {0};
+    assert_true(cs_file_map("tests/data/corpus/go1.19/pingpong.trace", &f, &err));
+    for (int strict = 0; strict < 2; strict++) {
+        cs_file cut = {.data = f.data, .size = f.size - 30, .path = "cut"};
+        cs_model m;
+        cs_stats s = {0};
+        cs_model_init(&m);
+        err = (cs_err){0};
+        dec_desc d = {.path = "cut", .strict = strict};
+        bool ok = dec_trace_load(&d, &cut, &m, &s, &err);
+        if (strict) {
+            assert_false(ok);
+            assert_int_equal(err.code, CS_E_TRUNCATED);
+            assert_true(err.offset <= cut.size);
+        } else {
+            assert_true(ok);
+            assert_non_null(strstr(m.warning, "cut short"));
+            assert_true(m.n_events > 600 && s.n >= 8);
+        }
+        cs_model_deinit(&m), cs_stats_deinit(&s);
+    }
+    cs_file_unmap(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -277,6 +307,7 @@ int main(void)
         cmocka_unit_test(go_testdata_and_corpus_match_go_exactly),
         cmocka_unit_test(unordered_1_5_trace_is_rejected),
         cmocka_unit_test(hostile_records_fail_with_offset),
+        cmocka_unit_test(cut_stack_table_keeps_good_prefix_unless_strict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
