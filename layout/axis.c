@@ -98,7 +98,8 @@ static bool find_gaps(const cs_model *m, lay_axis *a, int64_t min_ns, cs_err *er
 /* Keeps the longest gaps that really shrink when folded, then places them. */
 static void place_gaps(lay_axis *a, uint32_t max_gaps, double gw)
 {
-    qsort(a->gaps, a->n_gaps, sizeof *a->gaps, gap_by_len_desc);
+    if (a->n_gaps > 1)
+        qsort(a->gaps, a->n_gaps, sizeof *a->gaps, gap_by_len_desc);
     uint32_t lim = (uint32_t)(0.5 / gw);
     uint32_t n = a->n_gaps < max_gaps ? a->n_gaps : max_gaps;
     n = n < lim ? n : lim;
@@ -114,7 +115,8 @@ static void place_gaps(lay_axis *a, uint32_t max_gaps, double gw)
         folded -= a->gaps[n].t1 - a->gaps[n].t0;
     }
     a->n_gaps = n;
-    qsort(a->gaps, n, sizeof *a->gaps, gap_by_time);
+    if (n > 1)
+        qsort(a->gaps, n, sizeof *a->gaps, gap_by_time);
     a->ns_scale = (1.0 - n * gw) / (double)(a->t1 - a->t0 - folded);
     double x = 0;
     int64_t t = a->t0;

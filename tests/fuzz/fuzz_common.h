@@ -5,6 +5,8 @@
  *
  * API (static)
  *   void fz_run(const uint8_t *data, size_t size)       whole file as given
+ *   void fz_run_with(const uint8_t *data, size_t size, void (*then)(const cs_model *))
+ *       the same, then `then` on the model when the trace decoded
  *   void fz_run_family(const uint8_t *data, size_t size, const int *versions, int n)
  */
 #ifndef FUZZ_COMMON_H
@@ -28,7 +30,7 @@ static inline bool fz_on_event(void *ud, const dec_event *ev, cs_err *err)
     return true;
 }
 
-static inline void fz_run(const uint8_t *data, size_t size)
+static inline void fz_run_with(const uint8_t *data, size_t size, void (*then)(const cs_model *))
 {
     cs_file f = {.data = size ? data : NULL, .size = size, .path = "fuzz"};
     cs_model m;
@@ -40,9 +42,13 @@ static inline void fz_run(const uint8_t *data, size_t size)
     dec_desc d = {.path = "fuzz", .jobs = 1, .on_event = fz_on_event, .event_ud = &sink};
     if (!dec_trace_load(&d, &f, &m, &s, &err) && (err.code == CS_OK || !err.msg[0]))
         abort(); /* a failure must always say what is wrong */
+    else if (then && err.code == CS_OK)
+        then(&m);
     cs_model_deinit(&m);
     cs_stats_deinit(&s);
 }
+
+static inline void fz_run(const uint8_t *data, size_t size) { fz_run_with(data, size, NULL); }
 
 static inline void fz_run_family(const uint8_t *data, size_t size, const int *versions, int n)
 {
