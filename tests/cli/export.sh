@@ -1,0 +1,67 @@
+#!/bin/sh
+# svg, dot and perfetto on real traces of Go 1.19 to 1.25: the SVG parses
+# (xmllint) and headless Chromium renders it to a screenshot with more than
+# the background in it; the DOT file is accepted by `dot -Tsvg` and
+# --render png gives a PNG; the Perfetto JSON parses (jq) with one flow start
+# and one flow end per message, on named threads; failures leave no output
+# and no temporary file behind.
+set -u
+cs=${CHANSCOPE:-./chanscope}
+fail() { echo "FAIL: $*"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+traces="tests/data/pingpong-go1.25.trace tests/data/closebcast-go1.22.trace tests/data/selectmix-go1.23.trace
+        tests/data/corpus/go1.19/pingpong.trace tests/data/corpus/go1.21/closebcast.trace"
+shared=../shared/traces/corpus
+if [ -d "$shared" ]; then
+    for v in go1.19 go1.21 go1.22 go1.23 go1.25; do
+        traces="$traces $shared/$v/workers.trace"
+    done
+    traces="$traces $shared/go1.25/spawnstorm.trace $shared/go1.21/syncmix.trace"
+fi
+for t in $traces; do
+    [ -f "$t" ] || continue
+    n=$(basename "$(dirname "$t")")-$(basename "$t" .trace)
+    $cs svg -q "$t" -o "$tmp/$n.svg" || fail "svg $t"
+    xmllint --noout "$tmp/$n.svg" || fail "xmllint $n.svg"
+    $cs svg -q --layout graph --theme light "$t" -o "$tmp/$n-graph.svg" || fail "svg graph $t"
+    xmllint --noout "$tmp/$n-graph.svg" || fail "xmllint $n-graph.svg"
+    $cs dot -q "$t" -o "$tmp/$n.dot" || fail "dot $t"
+    dot -Tsvg "$tmp/$n.dot" -o "$tmp/$n.dot.svg" 2>"$tmp/dot.err" || fail "dot -Tsvg $n.dot: $(cat "$tmp/dot.err")"
+    $cs perfetto -q "$t" -o "$tmp/$n.json" || fail "perfetto $t"
+    s=$(jq '[.traceEvents[] | select(.ph == "s" and (.cat == "chan" or .cat == "close"))] | length' "$tmp/$n.json") || fail "jq $n.json"
+    f=$(jq '[.traceEvents[] | select(.ph == "f" and (.cat == "chan" or .cat == "close") and .bp == "e")] | length' "$tmp/$n.json")
+    msgs=$($cs info --json -q "$t" | jq .messages)
+    [ "$s" -eq "$f" ] && { [ "$s" -gt 0 ] || [ "$msgs" -eq 0 ]; } && [ "$s" -le "$msgs" ] || fail "$n: $s flow starts, $f ends, $msgs messages"
+    jq -e '[.traceEvents[] | select(.name == "thread_name")] | length > 2' "$tmp/$n.json" >/dev/null || fail "$n: thread names"
+done
+$cs dot -q --render png --group function tests/data/pingpong-go1.25.trace -o "$tmp/pp.png" || fail "dot --render png"
+[ "$(head -c 4 "$tmp/pp.png" | od -An -c | tr -d ' ')" = "211PNG" ] || fail "dot --render png is no PNG"
+
+# a headless browser draws the SVG: more than a handful of colours on the screenshot
+prof=$(mktemp -d)
+chromium --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
+    --disable-sync --no-first-run --user-data-dir="$prof" --screenshot="$tmp/shot.png" --window-size=1600,500 \
+    "file://$(readlink -f "$tmp/go1.19-pingpong.svg")" >/dev/null 2>&1
+rm -rf "$prof"
+[ -s "$tmp/shot.png" ] || fail "chromium made no screenshot"
+colours=$(convert "$tmp/shot.png" -format %k info:)
+[ "$colours" -gt 50 ] || fail "screenshot looks blank ($colours colours)"
+# the running colour (#56B4E9) and the blocked-on-channel colour (#E69F00) are on it
+for c in "#56B4E9" "#E69F00"; do
+    px=$(convert "$tmp/shot.png" -fill black +opaque "$c" -fill white -opaque "$c" -format "%[fx:mean*w*h]" info:)
+    [ "${px%.*}" -gt 50 ] || fail "colour $c missing from the screenshot ($px px)"
+done
+
+# failures leave nothing behind
+printf 'not a trace' >"$tmp/garbage"
+$cs svg -q "$tmp/garbage" -o "$tmp/none.svg" 2>/dev/null; [ $? -eq 1 ] || fail "garbage should exit 1"
+[ ! -e "$tmp/none.svg" ] || fail "a failed svg left a file"
+mkdir "$tmp/adir"
+$cs perfetto -q tests/data/pingpong-go1.25.trace -o "$tmp/adir" 2>/dev/null && fail "writing over a directory succeeded"
+ls "$tmp" | grep -q '\.tmp\.' && fail "temporary file left behind"
+$cs svg --range 5ms:1ms tests/data/pingpong-go1.25.trace -o "$tmp/x.svg" 2>/dev/null; [ $? -eq 2 ] || fail "bad --range should exit 2"
+$cs svg --help | grep -q "usage: chanscope svg" || fail "svg --help"
+$cs dot --help | grep -q "usage: chanscope dot" || fail "dot --help"
+$cs perfetto --help | grep -q "usage: chanscope perfetto" || fail "perfetto --help"
+exit 0
