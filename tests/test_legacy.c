@@ -300,6 +300,65 @@ static void cut_stack_table_keeps_good_prefix_unless_strict(void **st)
     cs_file_unmap(&f);
 }
 
+/* Decodes p[0..n) both ways (streaming, and materialised through
+ * on_event); it must succeed or fail with a message and an offset inside
+ * the file, within a small multiple of the file's size in memory. */
+static int sweep_run(const uint8_t *p, size_t n)
+{
+    int bad = 0;
+    for (int way = 0; way < 2; way++) {
+        cs_file f = {.data = n ? p : NULL, .size = n, .path = "sweep"};
+        cs_model m;
+        cs_stats s = {0};
+        cs_err err = {0};
+        counter c = {0};
+        cs_model_init(&m);
+        cs_alloc_peak_reset();
+        size_t base = cs_alloc_current();
+        dec_desc d = {.path = "sweep", .on_event = way ? count_event : NULL, .event_ud = &c};
+        if (!dec_trace_load(&d, &f, &m, &s, &err) &&
+            (!err.msg[0] || (err.offset != CS_NO_OFFSET && err.offset > n)))
+            bad++;
+        if (cs_alloc_peak() - base > 64 * n + (4u << 20))
+            bad++;
+        cs_model_deinit(&m), cs_stats_deinit(&s);
+    }
+    return bad;
+}
+
+static void prefixes_and_flips_of_repo_copies_fail_cleanly(void **st)
+{
+    (void)st;
+    static const char *const files[] = {
+        "tests/data/corpus/go1.19/pingpong.trace", "tests/data/corpus/go1.19/selectmix.trace",
+        "tests/data/corpus/go1.21/pingpong.trace", "tests/data/gotrace-patched/go1.6-pingpong01.trace",
+        "tests/data/gotrace-patched/go1.8-select.trace"};
+    uint64_t rng = 0x1e9ac7;
+    int bad = 0, runs = 0;
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        cs_file f;
+        cs_err err = {0};
+        assert_true(cs_file_map(files[i], &f, &err));
+        uint8_t *buf = malloc(f.size);
+        assert_non_null(buf);
+        for (size_t len = 0; len <= f.size; len += len < 64 ? 1 : 7, runs++) /* every prefix near the header, then every 7th */
+            bad += sweep_run(f.data, len);
+        for (int k = 0; k < 300; k++, runs++) {
+            memcpy(buf, f.data, f.size);
+            for (int j = 0; j < 3; j++) {
+                rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+                size_t at = 16 + (size_t)(rng >> 33) % (f.size - 16);
+                buf[at] = j == 0 ? 0xff : (uint8_t)(rng >> 20); /* 0xff: a long varint continuation */
+            }
+            bad += sweep_run(buf, f.size);
+        }
+        free(buf);
+        cs_file_unmap(&f);
+    }
+    print_message("%d runs\n", runs);
+    assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,6 +367,7 @@ int main(void)
         cmocka_unit_test(unordered_1_5_trace_is_rejected),
         cmocka_unit_test(hostile_records_fail_with_offset),
         cmocka_unit_test(cut_stack_table_keeps_good_prefix_unless_strict),
+        cmocka_unit_test(prefixes_and_flips_of_repo_copies_fail_cleanly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
