@@ -13,7 +13,7 @@ static void marker(exp__svg *s, const char *id, lay_rgba c)
     char hex[8];
     lay_rgba_hex(c, hex);
     exp__printf(s->w, "<marker id=\"%s\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
-                "markerUnits=\"userSpaceOnUse\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\">"
+                "markerUnits=\"strokeWidth\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\">"
                 "<path d=\"M0,1 L10,5 L0,9 z\" fill=\"%s\"/></marker>\n", id, hex);
 }
 

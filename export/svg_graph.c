@@ -41,7 +41,7 @@ static void draw_edges(gpic *p)
             continue;
         p->s->arrow_used[e->kind] = true;
         edge_path(p, e);
-        double wd = e->kind >= LAY_ARROW_SYNC ? 1 : fmin(6, 1.2 + log2((double)e->count));
+        double wd = e->kind >= LAY_ARROW_SYNC ? 1 : fmin(5, 1.2 + 0.8 * log2((double)e->count));
         exp__svg_arrow_style(p->s, e->kind, e->chan, wd);
         if (e->kind == LAY_ARROW_SPAWN)
             exp__puts(p->s->w, " stroke-dasharray=\"4 3\"");

@@ -243,7 +243,7 @@ static void draw_arrows(lanes_pic *p)
             double x0 = px(p, b->t0), x1 = px(p, b->t1), y0 = lane_y(p, b->from), y1 = lane_y(p, b->to);
             if (b->from == b->to && x1 - x0 < 2)
                 continue; /* a goroutine talking to itself in one pixel: nothing to draw */
-            double wdt = b->kind >= LAY_ARROW_SYNC ? 1 : fmin(5, 1.4 + 0.6 * log2((double)b->count));
+            double wdt = b->kind >= LAY_ARROW_SYNC ? 1 : fmin(3.5, 1.4 + 0.5 * log2((double)b->count));
             if (b->from == b->to)
                 exp__printf(p->s->w, "<path d=\"M%.2f,%.2f Q%.2f,%.2f %.2f,%.2f\"", x0, y0,
                             (x0 + x1) / 2, y0 - p->lane_h, x1, y1);
