@@ -19,7 +19,7 @@ DEB_PKGS  := build-essential pkg-config libglfw3-dev libglew-dev libcglm-dev lib
              graphviz libstb-dev libegl-dev libegl1-mesa-dev libgl-dev libegl-mesa0 \
              libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core libjansson-dev libxxhash-dev \
              libelf-dev libgif-dev libcmocka-dev xz-utils golang-1.19-go \
-             xvfb xauth x11-utils xdotool imagemagick libxml2-utils clang libclang-rt-14-dev
+             xvfb xauth x11-utils xdotool imagemagick libxml2-utils chromium jq clang libclang-rt-14-dev
 
 BUILD := build
 STAMP := $(BUILD)/.deps-ok
@@ -56,7 +56,7 @@ $(STAMP):
 	@if pkg-config --exists $(PKGS) $(TEST_PKGS) && command -v Xvfb >/dev/null && command -v xdotool >/dev/null \
 	    && command -v xmllint >/dev/null && command -v dot >/dev/null && command -v clang >/dev/null \
 	    && test -x /usr/lib/go-1.19/bin/go && test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
-	    && command -v convert >/dev/null; then touch $@; \
+	    && command -v convert >/dev/null && command -v chromium >/dev/null && command -v jq >/dev/null; then touch $@; \
 	elif [ "$$(id -u)" = 0 ]; then \
 	    echo "installing Debian packages: $(DEB_PKGS)"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEB_PKGS) >/dev/null \
