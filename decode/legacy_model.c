@@ -105,6 +105,19 @@ static bool on_log(dec__lg_sink *k, const dec__lg_ev *ev, uint32_t gi, uint32_t 
     return true;
 }
 
+static bool on_sweep(dec__lg_sink *k, const dec__lg_ev *ev, cs_err *err)
+{
+    dec__lg_pst *p = dec__lg_p_state(k, ev->p, err);
+    if (!p)
+        return false;
+    if (ev->type == LG_SWEEPDONE) {
+        range_close(k->m, p->sweep_range, ev->ts);
+        return true;
+    }
+    p->sweep_range = range_open(k->m, CS_RK_SWEEP, ev->ts, 0, 0, (uint64_t)ev->p, err);
+    return p->sweep_range != 0;
+}
+
 /* Ranges and annotations: everything that is not a goroutine state change. */
 static bool other_event(dec__lg_sink *k, const dec__lg_ev *ev, uint32_t stack, cs_err *err)
 {
@@ -126,16 +139,8 @@ static bool other_event(dec__lg_sink *k, const dec__lg_ev *ev, uint32_t stack, c
     case LG_STWDONE:
         range_close(m, k->stw_range, ev->ts);
         return true;
-    case LG_SWEEPSTART: case LG_SWEEPDONE: {
-        dec__lg_pst *p = dec__lg_p_state(k, ev->p, err);
-        if (!p)
-            return false;
-        if (ev->type == LG_SWEEPDONE)
-            range_close(m, p->sweep_range, ev->ts);
-        else
-            p->sweep_range = range_open(m, CS_RK_SWEEP, ev->ts, 0, 0, (uint64_t)ev->p, err);
-        return ev->type == LG_SWEEPDONE || p->sweep_range;
-    }
+    case LG_SWEEPSTART: case LG_SWEEPDONE:
+        return on_sweep(k, ev, err);
     case LG_ASSISTSTART: {
         uint32_t r = range_open(m, CS_RK_MARK_ASSIST, ev->ts, 0, gi, 0, err);
         dec__lg_g *g = dec__lg_g_get(k, ev->g, err);

@@ -270,6 +270,36 @@ static void hostile_records_fail_with_offset(void **st)
     assert_int_not_equal(e.code, CS_OK);
 }
 
+/* corpus program `annotated`: one task "batch", regions "produce" and
+ * "consume" around 10 trace.Log calls each side, all closed. */
+static void annotations_become_ranges_and_logs(void **st)
+{
+    (void)st;
+    cs_file f;
+    cs_model m;
+    cs_stats s;
+    cs_err err = {0};
+    assert_true(load("tests/data/corpus/go1.19/annotated.trace", &f, &m, &s, NULL, &err));
+    int tasks = 0, produce = 0, consume = 0;
+    for (uint32_t i = 0; i < m.n_ranges; i++) {
+        const cs_range *r = &m.ranges[i];
+        assert_true(r->t0 <= r->t1 && r->t1 <= m.t_last);
+        const char *name = cs_model_str(&m, r->name);
+        tasks += r->kind == CS_RK_TASK && !strcmp(name, "batch");
+        produce += r->kind == CS_RK_REGION && !strcmp(name, "produce") && r->g;
+        consume += r->kind == CS_RK_REGION && !strcmp(name, "consume") && r->g;
+    }
+    assert_int_equal(tasks, 1);
+    assert_int_equal(produce, 10);
+    assert_int_equal(consume, 10);
+    uint32_t sends = 0;
+    for (uint32_t i = 0; i < m.n_logs; i++)
+        sends += !strcmp(cs_model_str(&m, m.logs[i].category), "chan.send") &&
+                 !strncmp(cs_model_str(&m, m.logs[i].message), "ch=", 3) && m.logs[i].g && m.logs[i].task;
+    assert_int_equal(sends, 10);
+    cs_model_deinit(&m), cs_stats_deinit(&s), cs_file_unmap(&f);
+}
+
 /* A trace cut inside its stack table (after the Frequency record) keeps its
  * events with a warning; --strict makes it an error. */
 static void cut_stack_table_keeps_good_prefix_unless_strict(void **st)
@@ -366,6 +396,7 @@ int main(void)
         cmocka_unit_test(go_testdata_and_corpus_match_go_exactly),
         cmocka_unit_test(unordered_1_5_trace_is_rejected),
         cmocka_unit_test(hostile_records_fail_with_offset),
+        cmocka_unit_test(annotations_become_ranges_and_logs),
         cmocka_unit_test(cut_stack_table_keeps_good_prefix_unless_strict),
         cmocka_unit_test(prefixes_and_flips_of_repo_copies_fail_cleanly),
     };
