@@ -45,6 +45,9 @@ first=$($cs stats --csv --sort exec "$tr" | sed -n 2p | cut -d, -f7)
 max=$($cs stats --csv "$tr" | tail -n +2 | cut -d, -f7 | sort -n | tail -1)
 [ "$first" = "$max" ] || fail "--sort exec: first row $first, max $max"
 $cs stats --sort nosuch "$tr" >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown --sort column should exit 2"
+$cs events --json "$tr" >/dev/null 2>&1; [ $? -eq 2 ] || fail "events --json without --summary should exit 2"
+$cs events --help | grep -q "usage: chanscope events" || fail "events --help"
+$cs stats --help | grep -q "usage: chanscope stats" || fail "stats --help"
 
 # --binary: a Go 1.5-format trace (gotrace's patched Go 1.6) has bare PCs;
 # with a binary its goroutines get function names from the ELF symbol table
