@@ -28,8 +28,8 @@ measure() { # TRACE: one line of figures for `chanscope stats`
     fi
     awk -v n="$(basename "$t")" -v size="$size" -v ev="$events" -v w="$wall" -v u="$user" -v rss="$rss" 'BEGIN {
         if (w <= 0) w = 0.001; if (u <= 0) u = 0.001;
-        printf "%-28s %8.1f MB %10d events  %6.2f s wall %6.2f s user  %7.1f MB/s  %6.1f Mevents/s  peak RSS %6.1f MB (%.2fx file)\n",
-               n, size / 1e6, ev, w, u, size / 1e6 / w, ev / 1e6 / w, rss / 1024, rss * 1024 / size }'
+        printf "%-24s %6.1f MB %9d events  %5.2f s wall %5.2f s cpu  %6.1f MB/s (cpu %6.1f)  %5.1f Mevents/s (cpu %5.1f)  peak RSS %6.1f MB (%.2fx file)\n",
+               n, size / 1e6, ev, w, u, size / 1e6 / w, size / 1e6 / u, ev / 1e6 / w, ev / 1e6 / u, rss / 1024, rss * 1024 / size }'
 }
 
 legacy_traces() {
