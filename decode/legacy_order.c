@@ -48,24 +48,21 @@ static bool apply(merge *mg, dec__lg_sink *k, uint32_t i, cs_err *err)
     const dec__lg_head *h = &mg->c[i].h;
     if (h->key == LG_UNORDERED)
         return true;
-    if (!ready(mg, k, i))
+    const dec__lg_ord *o = state_of(mg, k, i);
+    if (!((h->init_seq == LG_NOSEQ || h->init_seq == o->seq) && h->init_st == o->st))
         return CS_FAIL(err, CS_E_INVALID, h->ev.off, "event sequences are broken (%s of goroutine %llu)",
                        dec__lg_descs[h->ev.type].name, (unsigned long long)h->key);
-    uint64_t next = h->next_seq, cur = state_of(mg, k, i)->seq;
-    if (next == LG_NOSEQ)
-        next = cur;
-    else if (next == LG_SEQINC)
-        next = cur + 1;
-    if (h->key == LG_GARBAGE) {
-        mg->gc.seq = next, mg->gc.st = h->next_st;
-        return true;
+    uint64_t next = h->next_seq == LG_NOSEQ ? o->seq : h->next_seq == LG_SEQINC ? o->seq + 1 : h->next_seq;
+    dec__lg_ord *w = &mg->gc;
+    if (h->key != LG_GARBAGE) {
+        if (!mg->gi[i]) {
+            if (!dec__lg_g_get(k, h->key, err))
+                return false;
+            mg->gi[i] = dec__lg_gtab_get(&k->gt, h->key);
+        }
+        w = &k->ord[mg->gi[i]];
     }
-    if (!mg->gi[i]) {
-        if (!dec__lg_g_get(k, h->key, err))
-            return false;
-        mg->gi[i] = dec__lg_gtab_get(&k->gt, h->key);
-    }
-    k->ord[mg->gi[i]].seq = next, k->ord[mg->gi[i]].st = h->next_st;
+    w->seq = next, w->st = h->next_st;
     return true;
 }
 
