@@ -12,7 +12,7 @@ void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, co
 {
     const rnd__theme *th = rnd__theme_get(v->theme);
     bool lit = rnd__arrow_lit(r, v, a);
-    uint32_t col = rnd__arrow_color(th, a);
+    uint32_t col = rnd__arrow_color(r, th, a);
     if (!lit)
         col = rnd__dim(col, 0.75f, th->bg);
     float w = a->kind == 2 ? 1.0f : (lit && v->selected ? 2.5f : 1.6f);
@@ -32,11 +32,11 @@ void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, co
         rnd__seg(&r->sc, RND__HEADS, A[0], A[1], A[2], B[0], B[1], B[2], head_px, col);
 }
 
-uint32_t rnd__arrow_color(const rnd__theme *th, const rnd__arrow *a)
+uint32_t rnd__arrow_color(const rnd_renderer *r, const rnd__theme *th, const rnd__arrow *a)
 {
     if (a->kind == 2)
-        return th->sync_block;
-    return th->hue[(a->chan ? a->chan - 1 : 0) % 12]; /* channels are numbered in first-use order */
+        return th->sync;
+    return th->hue[a->chan < r->m->n_chans ? r->hue[a->chan] % LAY_CHAN_HUES : 0];
 }
 
 /* Index of the first arrow with t0 >= t. */

@@ -11,15 +11,15 @@ static void find_present(rnd_renderer *r)
     const cs_model *m = r->m;
     r->present = 0;
     for (uint32_t s = 0; s < m->n_span; s++)
-        r->present |= 1u << rnd__span_style(m->span_state[s], m->span_reason[s]);
+        r->present |= 1u << lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
     for (uint32_t i = 0; i < r->n_arrows; i++)
-        r->present |= 1u << (RND__NSTYLE + 1);
+        r->present |= 1u << (LAY_MARK_COUNT + 1);
     for (uint32_t i = 1; i < m->n_g; i++)
         if (m->g[i].parent && !(m->g[i].flags & CS_G_AT_START))
-            r->present |= 1u << (RND__NSTYLE + 2);
+            r->present |= 1u << (LAY_MARK_COUNT + 2);
     for (uint32_t i = 0; i < m->n_ranges; i++)
         if (m->ranges[i].kind == CS_RK_GC || m->ranges[i].kind == CS_RK_STW)
-            r->present |= 1u << (RND__NSTYLE + 3);
+            r->present |= 1u << (LAY_MARK_COUNT + 3);
 }
 
 rnd_renderer *rnd_create(const cs_model *m, cs_err *err)
@@ -31,7 +31,8 @@ rnd_renderer *rnd_create(const cs_model *m, cs_err *err)
     }
     r->m = m;
     if (!rnd__gl_init(&r->gl, err) || !rnd__font_init(&r->font, err) || !rnd__place(r, err) ||
-        !rnd__arrows_build(r, err) || !rnd__pairs_build(r, err)) {
+        !rnd__arrows_build(r, err) || !rnd__pairs_build(r, err) ||
+        !(r->hue = lay_chan_hue_table(m, err))) {
         rnd_destroy(r);
         return NULL;
     }
@@ -49,7 +50,7 @@ void rnd_destroy(rnd_renderer *r)
     rnd__font_deinit(&r->font);
     rnd__scene_free(&r->sc);
     cs_free(r->order), cs_free(r->row), cs_free(r->tree_xz), cs_free(r->graph_xy);
-    cs_free(r->arrows), cs_free(r->lit), cs_free(r->scr), cs_free(r->pairs);
+    cs_free(r->arrows), cs_free(r->lit), cs_free(r->scr), cs_free(r->pairs), cs_free(r->hue);
     cs_free(r);
 }
 

@@ -43,7 +43,7 @@ static int state_at(const cs_model *m, uint32_t gi, int64_t t)
     uint32_t s = rnd__span_lower(m, g, t);
     if (s >= g->span_first + g->span_count || m->span_t0[s] > t)
         return -1;
-    return rnd__span_style(m->span_state[s], m->span_reason[s]);
+    return lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
 }
 
 static void edges(graph_ctx *c)
@@ -55,7 +55,7 @@ static void edges(graph_ctx *c)
         float A[3], B[3];
         edge_ends(c, e->from, e->to, A, B);
         rnd__arrow a = {.from = e->from, .to = e->to, .chan = e->chan};
-        uint32_t col = rnd__arrow_color(c->th, &a);
+        uint32_t col = rnd__arrow_color(c->r, c->th, &a);
         if (!rnd__arrow_lit(c->r, c->v, &a))
             col = rnd__dim(col, 0.75f, c->th->bg);
         if (c->v->now != CS_T_NONE)
@@ -96,7 +96,7 @@ static void nodes(graph_ctx *c)
         float x, y;
         node_xy(c, gi, &x, &y);
         int st = state_at(m, gi, t - (c->v->now == CS_T_NONE));
-        uint32_t col = st >= 0 ? rnd__style_color(c->th, st) : c->th->fg_dim;
+        uint32_t col = st >= 0 ? c->th->mark[st] : c->th->fg_dim;
         if (!rnd__g_lit(c->r, c->v, gi))
             col = rnd__dim(col, 0.7f, c->th->bg);
         if (gi == c->v->selected)

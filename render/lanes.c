@@ -46,14 +46,14 @@ static void bar(void *ctx, int style, int64_t ta, int64_t tb)
 {
     const lane_run *lr = ctx;
     const lanes_ctx *c = lr->c;
-    uint32_t col = rnd__style_color(c->th, style);
-    bool keep = lr->lit && (c->v->highlight != RND_HL_BLOCKED || style == RND__S_CHAN ||
-                            style == RND__S_SYNC);
+    uint32_t col = c->th->mark[style];
+    bool keep = lr->lit && (c->v->highlight != RND_HL_BLOCKED || style == LAY_MARK_BLOCK_CHAN ||
+                            style == LAY_MARK_BLOCK_SYNC);
     if (c->v->highlight == RND_HL_CHAN || c->v->highlight == RND_HL_SPAWNS)
         keep = false;
     if (!keep)
         col = rnd__dim(col, 0.7f, c->th->bg);
-    float w = fmaxf(1.0f, c->lane_h * rnd__style_weight(style));
+    float w = fmaxf(1.0f, c->lane_h * lay_mark_thickness(style));
     float x0 = tx(c, ta), x1 = fmaxf(tx(c, tb), x0 + 1.0f);
     rnd__seg(&c->r->sc, RND__SEGS, x0, lr->y, 0, x1, lr->y, 0, w, col);
 }

@@ -62,38 +62,36 @@ void rnd__axis(rnd_renderer *r, const rnd_view *v, float x0, float x1, float y, 
     }
 }
 
-typedef struct legend_item {
-    const char *name;
-    int kind;                /* 0 bar, 1 line, 2 arrow, 3 band */
-    int style;
-} legend_item;
+static float swatch_label(rnd_renderer *r, const rnd__theme *th, float x, float y, const char *name)
+{
+    return 24 + rnd__text(&r->sc, &r->font, RND__F11, x + 24, y, th->fg, name) + 16;
+}
 
 /* One row of swatches for what the model contains; returns its width. */
 static float legend(rnd_renderer *r, const rnd__theme *th, float x, float y)
 {
-    static const legend_item items[] = {
-        {"running", 0, RND__S_RUN}, {"runnable", 1, RND__S_RUNNABLE},
-        {"blocked: channel", 0, RND__S_CHAN}, {"blocked: sync", 0, RND__S_SYNC},
-        {"sleep", 1, RND__S_SLEEP}, {"syscall / net", 0, RND__S_SYSCALL},
-        {"message", 2, -1}, {"spawn", 2, -2}, {"GC", 3, -3}};
     float x0 = x;
-    for (size_t i = 0; i < sizeof items / sizeof *items; i++) {
-        const legend_item *it = &items[i];
-        uint32_t bit = it->style >= 0 ? 1u << it->style : 1u << (RND__NSTYLE - it->style);
-        if (!(r->present & bit))
+    for (int k = 1; k < LAY_MARK_COUNT; k++) {
+        if (!(r->present & 1u << k))
             continue;
-        uint32_t col = it->style >= 0 ? rnd__style_color(th, it->style)
-                       : it->style == -1 ? th->hue[0] : it->style == -2 ? th->spawn : th->gc | 0x80;
-        if (it->kind == 0 || it->kind == 1)
-            rnd__line(&r->sc, x, y - 4, x + 18, y - 4, it->kind ? 2.0f : 8.0f, col);
-        else if (it->kind == 2) {
+        float w = fmaxf(2.0f, 10.0f * lay_mark_thickness((lay_mark)k));
+        rnd__line(&r->sc, x, y - 4, x + 18, y - 4, w, th->mark[k]);
+        x += swatch_label(r, th, x, y, lay_mark_name((lay_mark)k));
+    }
+    static const char *extra[] = {"message", "spawn", "GC"};
+    for (int i = 0; i < 3; i++) {
+        if (!(r->present & 1u << (LAY_MARK_COUNT + 1 + i)))
+            continue;
+        uint32_t col = i == 0 ? th->hue[r->n_arrows && r->arrows[0].chan < r->m->n_chans ? r->hue[r->arrows[0].chan] : 0]
+                       : i == 1 ? th->spawn : th->gc | 0x80;
+        if (i == 2) {
+            rnd__rect(&r->sc, x, y - 11, x + 18, y + 3, col);
+        } else {
             rnd__line(&r->sc, x, y - 4, x + 14, y - 4, 1.6f, col);
             rnd__seg(&r->sc, RND__UI_SEGS, x + 12, y - 8, 0, x + 19, y - 4, 0, 1.6f, col);
             rnd__seg(&r->sc, RND__UI_SEGS, x + 12, y, 0, x + 19, y - 4, 0, 1.6f, col);
-        } else
-            rnd__rect(&r->sc, x, y - 11, x + 18, y + 3, col);
-        x += 24;
-        x += rnd__text(&r->sc, &r->font, RND__F11, x, y, th->fg, it->name) + 16;
+        }
+        x += swatch_label(r, th, x, y, extra[i]);
     }
     return x - x0;
 }

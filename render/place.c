@@ -108,50 +108,28 @@ static int by_t0(const void *a, const void *b)
     return x->from < y->from ? -1 : x->from > y->from;
 }
 
-/* A wake-up as an arrow: the value moves from sender to receiver, so when
- * the woken goroutine was the sender, the arrow points back at the waker. */
-static bool edge_arrow(const cs_edge *e, rnd__arrow *out)
-{
-    if (!e->from || !e->to)
-        return false;
-    *out = (rnd__arrow){.t0 = e->ts, .t1 = e->ts, .from = e->from, .to = e->to, .kind = 0};
-    switch (e->reason) {
-    case CS_R_CHAN_SEND:
-        out->from = e->to, out->to = e->from;
-        return true;
-    case CS_R_CHAN_RECV: case CS_R_SELECT:
-        return true;
-    case CS_R_SYNC: case CS_R_COND:
-        out->kind = 2;
-        return true;
-    }
-    return false;
-}
-
 bool rnd__arrows_build(rnd_renderer *r, cs_err *err)
 {
     const cs_model *m = r->m;
-    uint32_t cap = m->n_msgs ? m->n_msgs : m->n_edges;
+    uint64_t cap = (uint64_t)m->n_msgs + m->n_edges;
     r->arrows = cs_calloc(cap ? cap : 1, sizeof *r->arrows);
-    if (!r->arrows)
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u arrows", cap);
+    if (!r->arrows || cap > UINT32_MAX)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %llu arrows", (unsigned long long)cap);
     uint32_t n = 0;
-    if (m->n_msgs) {
-        for (uint32_t i = 0; i < m->n_msgs; i++) {
-            const cs_msg *g = &m->msgs[i];
-            /* no send time: the sender was already waiting when tracing began */
-            if (!g->sender || !g->receiver || g->sender >= m->n_g || g->receiver >= m->n_g ||
-                g->t_send == CS_T_NONE)
-                continue;
-            r->arrows[n++] = (rnd__arrow){.t0 = g->t_send, .t1 = g->t_recv, .from = g->sender,
-                                          .to = g->receiver, .chan = g->chan, .msg = i + 1,
-                                          .kind = g->kind == CS_MK_CLOSE};
-        }
-    } else {
-        for (uint32_t i = 1; i < m->n_edges; i++)
-            if (m->edges[i].from < m->n_g && m->edges[i].to < m->n_g &&
-                edge_arrow(&m->edges[i], &r->arrows[n]))
-                r->arrows[n++].chan = m->edges[i].block_stack ? m->edges[i].block_stack : m->edges[i].stack;
+    for (uint32_t i = 0; i < m->n_msgs; i++) {
+        const cs_msg *g = &m->msgs[i];
+        /* no send time: the sender was already waiting when tracing began */
+        if (!g->sender || !g->receiver || g->sender >= m->n_g || g->receiver >= m->n_g ||
+            g->t_send == CS_T_NONE)
+            continue;
+        r->arrows[n++] = (rnd__arrow){.t0 = g->t_send, .t1 = g->t_recv, .from = g->sender,
+                                      .to = g->receiver, .chan = g->chan, .msg = i + 1,
+                                      .kind = g->kind == CS_MK_CLOSE};
+    }
+    for (uint32_t i = 1; i < m->n_edges; i++) { /* sync wake-ups: quieter arrows */
+        const cs_edge *e = &m->edges[i];
+        if (e->kind == CS_EK_SYNC && e->from && e->to && e->from < m->n_g && e->to < m->n_g)
+            r->arrows[n++] = (rnd__arrow){.t0 = e->ts, .t1 = e->ts, .from = e->from, .to = e->to, .kind = 2};
     }
     r->n_arrows = n;
     qsort(r->arrows, n, sizeof *r->arrows, by_t0);

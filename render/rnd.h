@@ -10,6 +10,7 @@
 #define RND_RND_H
 
 #include "render.h"
+#include "../layout/palette.h"
 
 #include <GL/glew.h>
 #include <stb/stb_truetype.h>
@@ -88,21 +89,15 @@ float rnd__text_width(const rnd__font *f, int size, const char *utf8);
 float rnd__text(rnd__scene *s, const rnd__font *f, int size, float x, float y, uint32_t rgba,
                 const char *utf8);
 
-/* Colours (0xRRGGBBAA). */
+/* Colours (0xRRGGBBAA) from layout/palette.h. */
 typedef struct rnd__theme {
-    uint32_t bg, fg, fg_dim, grid, panel;
-    uint32_t state[CS_ST_COUNT];     /* by cs_state; blocked is refined by reason */
-    uint32_t chan_block, sync_block, sleep, syscall, gc, spawn, pulse, select;
-    uint32_t hue[12];                /* arrows, one per channel */
+    uint32_t bg, fg, fg_dim, life, grid, panel;
+    uint32_t mark[LAY_MARK_COUNT];   /* by lay_mark */
+    uint32_t gc, spawn, sync, pulse, select;
+    uint32_t hue[LAY_CHAN_HUES];     /* channel arrows */
 } rnd__theme;
 
 const rnd__theme *rnd__theme_get(rnd_theme t);
-/* How a span looks: its state and reason folded into a drawing style. */
-enum { RND__S_RUN, RND__S_SYSCALL, RND__S_CHAN, RND__S_SYNC, RND__S_SLEEP, RND__S_RUNNABLE,
-       RND__S_WAIT, RND__NSTYLE };
-int rnd__span_style(int st, int r);
-uint32_t rnd__style_color(const rnd__theme *th, int style);
-float rnd__style_weight(int style);
 uint32_t rnd__dim(uint32_t rgba, float k, uint32_t bg);
 uint32_t rnd__alpha(uint32_t rgba, float a);
 
@@ -152,7 +147,8 @@ struct rnd_renderer {
                               * frame as x0 y0 x1 y1 pixels; x0 < 0 when hidden */
     uint8_t *lit;            /* per goroutine: partner of the selection */
     uint32_t lit_for;        /* selection lit[] was computed for */
-    uint32_t present;        /* bit per style, NSTYLE+1 messages, +2 spawns, +3 GC */
+    uint32_t present;        /* bit per lay_mark; MARK_COUNT+1 messages, +2 spawns, +3 GC */
+    uint8_t *hue;            /* per channel: index into the palette's channel hues */
     /* geometry of the last lanes frame, for picking */
     float plot_x0, plot_x1, plot_y0, lane_h;
     int64_t vt0, vt1;
@@ -193,7 +189,7 @@ void rnd__lanes_build(rnd_renderer *r, const rnd_view *v, int w, int h);
 void rnd__tree_build(rnd_renderer *r, const rnd_view *v, int w, int h);
 void rnd__graph_build(rnd_renderer *r, const rnd_view *v, int w, int h);
 void rnd__lanes_pick(const rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out);
-uint32_t rnd__arrow_color(const rnd__theme *th, const rnd__arrow *a);
+uint32_t rnd__arrow_color(const rnd_renderer *r, const rnd__theme *th, const rnd__arrow *a);
 uint32_t rnd__arrow_lower(const rnd_renderer *r, int64_t t);
 /* Title, legend, HUD, help, tooltip: screen-space, after the view. */
 void rnd__overlay_build(rnd_renderer *r, const rnd_view *v, int w, int h);

@@ -25,7 +25,7 @@ typedef struct runs {
     void *ctx;
     int style;               /* pending run, -1 none */
     int64_t a, b;
-    double acc[RND__NSTYLE]; /* durations in the open column */
+    double acc[LAY_MARK_COUNT]; /* durations in the open column */
     int64_t col;             /* start of the open column, CS_T_NONE none */
 } runs;
 
@@ -45,7 +45,7 @@ static void column_close(runs *r, int64_t col_ns)
     if (r->col == CS_T_NONE)
         return;
     int best = -1;
-    for (int s = 0; s < RND__NSTYLE; s++)
+    for (int s = 0; s < LAY_MARK_COUNT; s++)
         if (r->acc[s] > 0 && (best < 0 || r->acc[s] > r->acc[best]))
             best = s;
     if (best >= 0)
@@ -64,7 +64,9 @@ void rnd__span_runs(const cs_model *m, uint32_t gi, int64_t t0, int64_t t_end, i
     for (uint32_t s = rnd__span_lower(m, g, t0); s < end && m->span_t0[s] < t_end; s++) {
         int64_t a = m->span_t0[s] > t0 ? m->span_t0[s] : t0;
         int64_t b = m->span_t1[s] < t_end ? m->span_t1[s] : t_end;
-        int style = rnd__span_style(m->span_state[s], m->span_reason[s]);
+        int style = lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
+        if (style == LAY_MARK_NONE)
+            continue;
         if (b - a >= col_ns) {
             column_close(&r, col_ns);
             run_add(&r, style, a, b);

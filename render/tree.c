@@ -66,11 +66,11 @@ static bool project(const tree_ctx *c, float x, float y, float z, float *sx, flo
 static void run(void *ctx, int style, int64_t a, int64_t b)
 {
     const tree_ctx *c = ctx;
-    uint32_t col = rnd__style_color(c->th, style);
+    uint32_t col = c->th->mark[style];
     if (!c->lit || c->v->highlight == RND_HL_CHAN || c->v->highlight == RND_HL_SPAWNS ||
-        (c->v->highlight == RND_HL_BLOCKED && style != RND__S_CHAN && style != RND__S_SYNC))
+        (c->v->highlight == RND_HL_BLOCKED && style != LAY_MARK_BLOCK_CHAN && style != LAY_MARK_BLOCK_SYNC))
         col = rnd__dim(col, 0.7f, c->th->bg);
-    float w = fmaxf(1.0f, 9.0f * rnd__style_weight(style));
+    float w = fmaxf(1.0f, 9.0f * lay_mark_thickness(style));
     rnd__seg(&c->r->sc, RND__SEGS, c->x, ty(c, a), c->z, c->x, fminf(ty(c, b), ty(c, a) - 0.002f), c->z, w, col);
 }
 
