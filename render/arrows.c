@@ -16,8 +16,11 @@ void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, co
     if (!lit)
         col = rnd__dim(col, 0.75f, th->bg);
     float w = a->kind == 2 ? 1.0f : (lit && v->selected ? 2.5f : 1.6f);
-    /* zero-time hand-offs still get a visible flight: PULSE_S of wall time */
+    /* zero-time hand-offs still get a visible flight: PULSE_S of wall time,
+     * cut short when the receiver sends on (so a rally shows one ball) */
     double pulse_ns = v->speed > 0 ? v->speed * PULSE_S : 0;
+    if (a->t_next > a->t0 && (double)(a->t_next - a->t0) < pulse_ns)
+        pulse_ns = (double)(a->t_next - a->t0);
     double dur = (double)(a->t1 - a->t0) > pulse_ns ? (double)(a->t1 - a->t0) : pulse_ns;
     if (v->now != CS_T_NONE && (double)(v->now - a->t0) < dur && a->kind != 2) {
         float k = dur > 0 ? (float)((double)(v->now - a->t0) / dur) : 1.0f;

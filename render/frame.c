@@ -73,6 +73,7 @@ bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *er
     rnd__lit_update(r, v);
     r->stats.msgs_shown = 0;
     r->frame_w = w, r->frame_h = h;
+    r->legend_y = 0;
     if (v->layout == RND_TREE)
         rnd__tree_build(r, v, w, h);
     else if (v->layout == RND_GRAPH)

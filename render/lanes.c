@@ -268,6 +268,7 @@ void rnd__lanes_build(rnd_renderer *r, const rnd_view *v, int w, int h)
     }
     rnd__axis(r, v, c.x0, c.x1, c.y1 + 4.0f, c.t0, c.t1, r->m->t_first);
     r->stats.lanes = nrows;
+    r->legend_y = c.y1 + 52.0f;
 }
 
 static uint32_t row_goroutine(const rnd_renderer *r, int32_t row)

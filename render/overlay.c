@@ -62,9 +62,17 @@ void rnd__axis(rnd_renderer *r, const rnd_view *v, float x0, float x1, float y, 
     }
 }
 
+/* Label after a swatch at (x, y); returns the item's width. */
 static float swatch_label(rnd_renderer *r, const rnd__theme *th, float x, float y, const char *name)
 {
     return 24 + rnd__text(&r->sc, &r->font, RND__F11, x + 24, y, th->fg, name) + 16;
+}
+
+/* Wraps the legend to a new row when the next item would pass the edge. */
+static void legend_wrap(const rnd_renderer *r, float x0, float *x, float *y, const char *name)
+{
+    if (*x > x0 && *x + 40 + rnd__text_width(&r->font, RND__F11, name) > (float)r->frame_w - 8)
+        *x = x0, *y += 18;
 }
 
 /* One row of swatches for what the model contains; returns its width. */
@@ -74,6 +82,7 @@ static float legend(rnd_renderer *r, const rnd__theme *th, float x, float y)
     for (int k = 1; k < LAY_MARK_COUNT; k++) {
         if (!(r->present & 1u << k))
             continue;
+        legend_wrap(r, x0, &x, &y, lay_mark_name((lay_mark)k));
         float w = fmaxf(2.0f, 10.0f * lay_mark_thickness((lay_mark)k));
         rnd__line(&r->sc, x, y - 4, x + 18, y - 4, w, th->mark[k]);
         x += swatch_label(r, th, x, y, lay_mark_name((lay_mark)k));
@@ -82,6 +91,7 @@ static float legend(rnd_renderer *r, const rnd__theme *th, float x, float y)
     for (int i = 0; i < 3; i++) {
         if (!(r->present & 1u << (LAY_MARK_COUNT + 1 + i)))
             continue;
+        legend_wrap(r, x0, &x, &y, extra[i]);
         uint32_t col = i == 0 ? th->hue[r->n_arrows && r->arrows[0].chan < r->m->n_chans ? r->hue[r->arrows[0].chan] : 0]
                        : i == 1 ? th->spawn : th->gc | 0x80;
         if (i == 2) {
@@ -109,7 +119,7 @@ static void export_frame(rnd_renderer *r, const rnd_view *v, const rnd__theme *t
         rnd__text(&r->sc, &r->font, RND__F14, 12, 22, th->fg, v->title);
     counts(buf, sizeof buf, r);
     rnd__text(&r->sc, &r->font, RND__F11, 12, 40, th->fg_dim, buf);
-    legend(r, th, 12, (float)h - 12);
+    legend(r, th, 12, r->legend_y > 0 && r->legend_y < (float)h - 12 ? r->legend_y : (float)h - 12);
     (void)w;
 }
 

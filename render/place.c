@@ -133,6 +133,18 @@ bool rnd__arrows_build(rnd_renderer *r, cs_err *err)
     }
     r->n_arrows = n;
     qsort(r->arrows, n, sizeof *r->arrows, by_t0);
+    /* t_next: a backwards scan remembering each goroutine's next send */
+    int64_t *next = cs_alloc(((size_t)m->n_g + 1) * sizeof *next);
+    if (!next)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u goroutines", m->n_g);
+    for (uint32_t i = 0; i <= m->n_g; i++)
+        next[i] = INT64_MAX;
+    for (uint32_t i = n; i-- > 0;) {
+        r->arrows[i].t_next = next[r->arrows[i].to];
+        if (r->arrows[i].kind != 2)
+            next[r->arrows[i].from] = r->arrows[i].t0;
+    }
+    cs_free(next);
     return true;
 }
 

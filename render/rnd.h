@@ -105,6 +105,7 @@ uint32_t rnd__alpha(uint32_t rgba, float a);
  * ran) from channel wake-ups. Sorted by t0. */
 typedef struct rnd__arrow {
     int64_t t0, t1;
+    int64_t t_next;          /* when the receiver next sends (the ball is hit back) */
     uint32_t from, to;       /* goroutine indices */
     uint32_t chan;           /* hue key */
     uint32_t msg;            /* message index + 1, 0 for a wake-up */
@@ -151,6 +152,7 @@ struct rnd_renderer {
     uint8_t *hue;            /* per channel: index into the palette's channel hues */
     /* geometry of the last lanes frame, for picking */
     float plot_x0, plot_x1, plot_y0, lane_h;
+    float legend_y;          /* export legend baseline chosen by the view, 0 = bottom */
     int64_t vt0, vt1;
     int frame_w, frame_h;
 };
