@@ -69,6 +69,8 @@ void rnd_view_defaults(const cs_model *m, rnd_view *out)
 bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
 {
     const rnd__theme *th = rnd__theme_get(v->theme);
+    if (v->layout == RND_GRAPH && !r->graph_ready && !rnd__graph_place(r, err))
+        return false;
     rnd__scene_reset(&r->sc);
     rnd__lit_update(r, v);
     r->stats.msgs_shown = 0;

@@ -2,11 +2,12 @@
  * traffic, coloured by their state at the playback time), message traffic
  * between each pair as one edge whose width grows with log(count), and the
  * pulses of messages in flight travelling along the edges. Node positions
- * come from the placement (a circle in lane order until layout/'s graph
- * placement is wired in); pan and zoom act in pixels. */
+ * come from layout/graph.h (Graphviz); goroutines without traffic are left
+ * out. Pan and zoom act in pixels. */
 #include "rnd.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define GRAPH_PULSES 4000u
@@ -63,6 +64,13 @@ static void edges(graph_ctx *c)
         float w = 1.0f + 1.2f * log2f((float)e->count + 1.0f);
         rnd__seg(&c->r->sc, RND__SEGS, A[0], A[1], 0, B[0], B[1], 0, w, col);
         rnd__seg(&c->r->sc, RND__HEADS, A[0], A[1], 0, B[0], B[1], 0, 7.0f + w, col);
+        if (c->v->now == CS_T_NONE) {
+            char buf[16];
+            snprintf(buf, sizeof buf, "%u", e->count);
+            rnd__text(&c->r->sc, &c->r->font, RND__F11, 0.5f * (A[0] + B[0]) + 4, 0.5f * (A[1] + B[1]) - 4,
+                      c->th->fg_dim, buf);
+            c->r->stats.msgs_shown += e->count;
+        }
     }
 }
 
@@ -121,7 +129,7 @@ void rnd__graph_build(rnd_renderer *r, const rnd_view *v, int w, int h)
     rnd__ortho_px(r->sc.mvp, w, h);
     uint32_t n = 0;
     for (uint32_t i = 1; i < r->m->n_g; i++) {
-        r->row[i] = rnd__g_visible(r, v, i) ? (int32_t)n++ : -1;
+        r->row[i] = r->graph_xy[2 * i] >= 0 && rnd__g_visible(r, v, i) ? (int32_t)n++ : -1;
         r->scr[4 * i] = -1;
     }
     r->stats.lanes = n;

@@ -1,103 +1,69 @@
 /* render/place.c — what the renderer derives from the model once: the lane
  * order (children under their parents), 3D tree and graph positions, and
- * the list of arrows (channel messages, or channel wake-ups when the model
- * has no inferred messages yet), plus the visibility/highlight rules every
- * view shares. The placement here is deliberately simple; layout/ owns the
- * real algorithms and replaces it view by view. */
+ * the list of arrows (channel messages and sync wake-ups), plus the
+ * visibility/highlight rules every view shares. Placement itself is
+ * layout/'s: lanes.h, tree.h and graph.h. */
 #include "rnd.h"
+#include "../layout/graph.h"
+#include "../layout/lanes.h"
+#include "../layout/tree.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* children of each goroutine as a CSR table, in index (≈ creation) order */
-static bool children(const cs_model *m, uint32_t **first, uint32_t **kids, cs_err *err)
-{
-    *first = cs_calloc((size_t)m->n_g + 1, sizeof **first);
-    *kids = cs_calloc((size_t)m->n_g + 1, sizeof **kids);
-    uint32_t *fill = cs_calloc((size_t)m->n_g + 1, sizeof *fill);
-    if (!*first || !*kids || !fill) {
-        cs_free(fill);
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory placing %u goroutines", m->n_g);
-    }
-    for (uint32_t i = 1; i < m->n_g; i++)
-        (*first)[m->g[i].parent < m->n_g ? m->g[i].parent : 0]++;
-    uint32_t acc = 0;
-    for (uint32_t i = 0; i <= m->n_g; i++) {
-        uint32_t c = i < m->n_g ? (*first)[i] : 0;
-        (*first)[i] = acc;
-        acc += c;
-    }
-    for (uint32_t i = 1; i < m->n_g; i++) {
-        uint32_t p = m->g[i].parent < m->n_g ? m->g[i].parent : 0;
-        (*kids)[(*first)[p] + fill[p]++] = i;
-    }
-    cs_free(fill);
-    return true;
-}
-
-/* Depth-first from the roots (parent 0): each goroutine, then its subtree.
- * Also places the 3D tree: children on a circle around their parent whose
- * radius grows with the number of siblings and shrinks with depth. */
-static void walk(rnd_renderer *r, const uint32_t *first, const uint32_t *kids, uint32_t *stack,
-                 uint8_t *depth)
-{
-    uint32_t sp = 0;
-    for (uint32_t k = first[1]; k-- > first[0];)
-        stack[sp++] = kids[k];
-    uint32_t nroot = first[1] - first[0];
-    for (uint32_t k = 0; k < nroot; k++) {
-        uint32_t gi = kids[first[0] + k];
-        float a = 6.2831853f * (float)k / (float)(nroot ? nroot : 1);
-        float rad = nroot > 1 ? 1.0f + 0.15f * (float)nroot : 0.0f;
-        r->tree_xz[2 * gi] = rad * cosf(a);
-        r->tree_xz[2 * gi + 1] = rad * sinf(a);
-    }
-    while (sp) {
-        uint32_t gi = stack[--sp];
-        r->order[r->n_order++] = gi;
-        uint32_t n = first[gi + 1] - first[gi];
-        float rad = (0.6f + 0.12f * (float)n) / (1.0f + 0.7f * (float)depth[gi]);
-        for (uint32_t k = 0; k < n; k++) {
-            uint32_t c = kids[first[gi] + k];
-            float a = 6.2831853f * (float)k / (float)n + 0.9f * (float)depth[gi];
-            depth[c] = (uint8_t)(depth[gi] < 250 ? depth[gi] + 1 : 250);
-            r->tree_xz[2 * c] = r->tree_xz[2 * gi] + rad * cosf(a);
-            r->tree_xz[2 * c + 1] = r->tree_xz[2 * gi + 1] + rad * sinf(a);
-        }
-        for (uint32_t k = n; k-- > 0;)
-            stack[sp++] = kids[first[gi] + k];
-    }
-}
-
+/* Lane order from layout/lanes.h (children under their parents; every
+ * goroutine gets a lane, visibility is the view's business) and 3D tree
+ * positions from layout/tree.h. */
 bool rnd__place(rnd_renderer *r, cs_err *err)
 {
     const cs_model *m = r->m;
     size_t n = m->n_g ? m->n_g : 1;
-    uint32_t *first = NULL, *kids = NULL;
     r->order = cs_calloc(n, sizeof *r->order);
     r->row = cs_calloc(n, sizeof *r->row);
     r->tree_xz = cs_calloc(n * 2, sizeof *r->tree_xz);
     r->graph_xy = cs_calloc(n * 2, sizeof *r->graph_xy);
-    uint32_t *stack = cs_calloc(n, sizeof *stack);
-    uint8_t *depth = cs_calloc(n, 1);
     r->lit = cs_calloc(n, 1);
-    bool ok = r->lit && r->order && r->row && r->tree_xz && r->graph_xy && stack && depth &&
-              children(m, &first, &kids, err);
+    if (!r->order || !r->row || !r->tree_xz || !r->graph_xy || !r->lit)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory placing %u goroutines", m->n_g);
+    lay_lanes lanes;
+    lay_tree tree;
+    bool ok = lay_lanes_build(m, &(lay_lanes_desc){.show_system = true}, &lanes, err) &&
+              lay_tree_build(m, &(lay_tree_desc){0}, &tree, err);
     if (ok) {
         r->n_order = 0;
-        walk(r, first, kids, stack, depth);
-        for (uint32_t k = 0; k < r->n_order; k++) {
-            float a = 6.2831853f * (float)k / (float)r->n_order;
-            r->graph_xy[2 * r->order[k]] = 0.5f + 0.45f * cosf(a);
-            r->graph_xy[2 * r->order[k] + 1] = 0.5f + 0.45f * sinf(a);
-        }
-    } else {
-        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory placing %u goroutines", m->n_g);
+        for (uint32_t k = 0; k < lanes.n_lanes; k++)
+            r->order[r->n_order++] = lanes.lane_g[k];
+        for (uint32_t i = 1; i < m->n_g && i < tree.n_g; i++)
+            r->tree_xz[2 * i] = tree.x[i], r->tree_xz[2 * i + 1] = tree.z[i];
     }
-    cs_free(first), cs_free(kids), cs_free(stack), cs_free(depth);
+    lay_lanes_deinit(&lanes);
+    lay_tree_deinit(&tree);
     return ok;
+}
+
+/* Graph positions from layout/graph.h (Graphviz), computed the first time
+ * the graph view is drawn: normalised into the unit square; goroutines
+ * without a node (no traffic) get -1. */
+bool rnd__graph_place(rnd_renderer *r, cs_err *err)
+{
+    const cs_model *m = r->m;
+    lay_graph g;
+    if (!lay_graph_build(m, &(lay_graph_desc){.group = LAY_GROUP_AUTO, .show_system = true}, &g, err)) {
+        lay_graph_deinit(&g);
+        return false;
+    }
+    double s = g.width > g.height ? g.width : g.height;
+    s = s > 0 ? s : 1;
+    for (uint32_t i = 1; i < m->n_g; i++) {
+        uint32_t node = g.node_of_g ? g.node_of_g[i] : UINT32_MAX;
+        bool have = node < g.n_nodes;
+        r->graph_xy[2 * i] = have ? (float)((g.nodes[node].x + (s - g.width) / 2) / s) : -1.0f;
+        r->graph_xy[2 * i + 1] = have ? (float)((g.nodes[node].y + (s - g.height) / 2) / s) : -1.0f;
+    }
+    lay_graph_deinit(&g);
+    r->graph_ready = true;
+    return true;
 }
 
 static int by_t0(const void *a, const void *b)
@@ -197,7 +163,6 @@ const char *rnd__g_label(const rnd_renderer *r, uint32_t gi, char *buf, size_t n
 {
     const cs_goroutine *g = &r->m->g[gi];
     const char *name = cs_model_str(r->m, g->name);
-    const char *slash = strrchr(name, '/');
-    snprintf(buf, n, "G%llu %s", (unsigned long long)g->goid, name[0] ? (slash ? slash + 1 : name) : "?");
+    snprintf(buf, n, "G%llu %s", (unsigned long long)g->goid, name[0] ? lay_short_name(name) : "?");
     return buf;
 }

@@ -139,7 +139,8 @@ struct rnd_renderer {
     uint32_t n_order;
     int32_t *row;            /* per goroutine: its row in the current frame, -1 hidden */
     float *tree_xz;          /* per goroutine: 3D tree position (x, z) */
-    float *graph_xy;         /* per goroutine: graph position, unit square */
+    float *graph_xy;         /* per goroutine: graph position, unit square; -1 none */
+    bool graph_ready;        /* graph_xy computed (on the first graph frame) */
     rnd__arrow *arrows;
     uint32_t n_arrows;
     rnd__pair *pairs;
@@ -157,8 +158,9 @@ struct rnd_renderer {
     int frame_w, frame_h;
 };
 
-/* Placement (minimal until the layout module's is wired in). */
+/* Placement from layout/ (place.c). */
 bool rnd__place(rnd_renderer *r, cs_err *err);
+bool rnd__graph_place(rnd_renderer *r, cs_err *err);
 bool rnd__arrows_build(rnd_renderer *r, cs_err *err);
 bool rnd__pairs_build(rnd_renderer *r, cs_err *err);
 /* Draws arrow a from A to B (world coordinates of the current mvp): shaft
