@@ -14,14 +14,13 @@ $cs info -q "$trace" >/dev/null 2>&1 || { echo "SKIP: $trace does not decode yet
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# a free display :90..:99
-for n in 97 96 95 94 93 92 91 90 98 99; do
-    [ -e /tmp/.X$n-lock ] || { disp=:$n; break; }
-done
-Xvfb "$disp" -screen 0 1100x700x24 -nolisten tcp >/dev/null 2>&1 &
+# Xvfb picks a free display itself and writes its number to fd 3
+Xvfb -displayfd 3 -screen 0 1100x700x24 -nolisten tcp 3>"$tmp/display" >/dev/null 2>&1 &
 xpid=$!
+for i in $(seq 300); do [ -s "$tmp/display" ] && break; sleep 0.1; done
+disp=:$(head -1 "$tmp/display")
 export DISPLAY=$disp
-for i in $(seq 100); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
+for i in $(seq 300); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
 xdpyinfo >/dev/null 2>&1 || fail "Xvfb did not start on $disp"
 
 # without a display the viewer says what to use instead
