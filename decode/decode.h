@@ -35,7 +35,7 @@ typedef struct dec_event {
     uint64_t off;          /* byte offset of the record in the file */
     int64_t ts;            /* ns, as Go's reader reports it */
     int64_t p;             /* P id, -1 none (legacy fake Ps >= 1000000 kept) */
-    uint64_t g;            /* goroutine the event belongs to, CS_NO_GOID none */
+    uint64_t g;            /* goroutine the event belongs to, CS_NO_GOID none (legacy: Go's G, 0 = none) */
     uint64_t args[6];      /* arguments after the timestamp, wire order */
     uint8_t nargs;
     uint16_t type;         /* the family's wire type number */
