@@ -15,7 +15,7 @@
 #include <string.h>
 
 #define SPAN_BUDGET 60000u   /* span columns per frame before columns widen */
-#define ARROW_BUDGET 6000u   /* arrows per frame before bundling */
+#define ARROW_BUDGET 4000u   /* arrows per window: more are bundled and sampled */
 
 typedef struct lanes_ctx {
     rnd_renderer *r;
@@ -107,26 +107,28 @@ static void one_arrow(const lanes_ctx *c, const rnd__arrow *a, float xa, float y
     rnd__arrow_draw(c->r, c->v, a, A, B, fminf(9.0f, fmaxf(5.0f, 0.6f * c->lane_h)));
 }
 
-/* Bundles arrows when too many are visible: one per (column, from row, to
- * row), remembered in a small open-addressing set. */
-static void lane_arrows(lanes_ctx *c)
+/* Chooses the arrows of the whole window: all of them when few, else one
+ * per (column, from row, to row) over an evenly strided sample, at most
+ * ARROW_BUDGET, remembered in a small open-addressing set. */
+static void arrows_choose(lanes_ctx *c)
 {
     rnd_renderer *r = c->r;
+    rnd__lane_cache *lc = &r->lc;
     uint32_t lo = rnd__arrow_lower(r, c->t0 - (int64_t)((double)(c->t1 - c->t0) * 0.02));
-    uint32_t hi = rnd__arrow_lower(r, (c->t_end < c->t1 ? c->t_end : c->t1) + 1);
-    float bundle_px = hi - lo > ARROW_BUDGET ? 2.0f : 0.0f;
+    uint32_t hi = rnd__arrow_lower(r, c->t1 + 1);
+    bool bundle = hi - lo > ARROW_BUDGET;
+    uint32_t stride = hi - lo > 4 * ARROW_BUDGET ? (hi - lo) / (4 * ARROW_BUDGET) : 1;
     static uint64_t set[1 << 14];
-    if (bundle_px > 0)
+    if (bundle)
         memset(set, 0, sizeof set);
-    uint32_t shown = 0;
-    for (uint32_t i = lo; i < hi; i++) {
+    lc->n_arrows = 0;
+    for (uint32_t i = lo; i < hi && lc->n_arrows < ARROW_BUDGET; i += stride) {
         const rnd__arrow *a = &r->arrows[i];
         int32_t fr = r->row[a->from], to = r->row[a->to];
         if (fr < 0 || to < 0 || a->t1 < c->t0)
             continue;
-        float xa = tx(c, a->t0), xb = tx(c, a->t1);
-        if (bundle_px > 0) {
-            uint64_t key = ((uint64_t)(uint32_t)(xa / bundle_px) << 40) ^ ((uint64_t)fr << 20) ^ (uint64_t)to;
+        if (bundle) {
+            uint64_t key = ((uint64_t)(uint32_t)(tx(c, a->t0) / 2.0f) << 40) ^ ((uint64_t)fr << 20) ^ (uint64_t)to;
             key = key * 0x9E3779B97F4A7C15ull | 1;
             uint32_t h = (uint32_t)(key >> 50), probes = 0;
             while (set[h] && set[h] != key && probes++ < 16)
@@ -135,7 +137,24 @@ static void lane_arrows(lanes_ctx *c)
                 continue;
             set[h] = key;
         }
-        one_arrow(c, a, xa, row_y(c, fr), xb, row_y(c, to));
+        cs_err e = {0};
+        if (!cs_grow((void **)&lc->arrows, &lc->cap_arrows, lc->n_arrows + 1, sizeof *lc->arrows, &e)) {
+            r->sc.oom = true;
+            return;
+        }
+        lc->arrows[lc->n_arrows++] = i;
+    }
+}
+
+static void arrows_draw(lanes_ctx *c)
+{
+    rnd_renderer *r = c->r;
+    uint32_t shown = 0;
+    for (uint32_t k = 0; k < r->lc.n_arrows; k++) {
+        const rnd__arrow *a = &r->arrows[r->lc.arrows[k]];
+        if (a->t0 > c->t_end)
+            continue;
+        one_arrow(c, a, tx(c, a->t0), row_y(c, r->row[a->from]), tx(c, a->t1), row_y(c, r->row[a->to]));
         shown++;
     }
     r->stats.msgs_shown = shown;
@@ -229,31 +248,88 @@ static void pick_columns(lanes_ctx *c)
         c->col_px *= 2.0f;
 }
 
-void rnd__lanes_build(rnd_renderer *r, const rnd_view *v, int w, int h)
+static void lanes_marks(lanes_ctx *c)
 {
-    uint32_t nrows = assign_rows(r, v);
-    lanes_ctx c;
-    lanes_geometry(&c, r, v, w, h, nrows);
-    pick_columns(&c);
-    rnd__ortho_px(r->sc.mvp, w, h);
-    gc_bands(&c);
+    rnd_renderer *r = c->r;
+    gc_bands(c);
     float last_py = -1e9f;
     for (uint32_t k = 0; k < r->n_order; k++) {
         uint32_t gi = r->order[k];
         if (r->row[gi] < 0)
             continue;
-        float y = row_y(&c, r->row[gi]);
-        if (y < c.y0 - c.lane_h || y > c.y1 + c.lane_h || floorf(y) == last_py)
+        float y = row_y(c, r->row[gi]);
+        if (y < c->y0 - c->lane_h || y > c->y1 + c->lane_h || floorf(y) == last_py)
             continue;
         last_py = floorf(y);
-        bool lit = rnd__g_lit(r, v, gi);
-        lane_life(&c, gi, y, lit);
-        lane_spans(&c, gi, y, lit);
+        bool lit = rnd__g_lit(r, c->v, gi);
+        lane_life(c, gi, y, lit);
+        lane_spans(c, gi, y, lit);
     }
     for (uint32_t k = 0; k < r->n_order; k++)
         if (r->row[r->order[k]] >= 0)
-            spawn_link(&c, r->order[k]);
-    lane_arrows(&c);
+            spawn_link(c, r->order[k]);
+}
+
+static bool marks_copy(rnd__marks *to, const rnd__marks *from)
+{
+    cs_err e = {0};
+    if (!cs_grow((void **)&to->v, &to->cap, from->n + 1, sizeof *to->v, &e))
+        return false;
+    memcpy(to->v, from->v, (size_t)from->n * sizeof *from->v);
+    to->n = from->n;
+    return true;
+}
+
+/* Drops marks right of x (later than now) and shortens those crossing it. */
+static void marks_clip(rnd__marks *m, float x, bool heads)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->n; i++) {
+        rnd__mark k = m->v[i];
+        if (fminf(k.a[0], k.b[0]) > x || (heads && k.b[0] > x))
+            continue;
+        if (k.b[0] > x)
+            k.b[0] = x;
+        m->v[n++] = k;
+    }
+    m->n = n;
+}
+
+/* The marks of the whole window come from the cache while only the
+ * playback time moves; the first frame of a new window builds them. */
+static void cached_marks(lanes_ctx *c, int w, int h)
+{
+    rnd_renderer *r = c->r;
+    rnd__lane_cache *lc = &r->lc;
+    rnd_view key = *c->v;
+    key.now = 0, key.playing = false, key.speed = 0, key.fps = 0, key.status = NULL;
+    key.tip_x = key.tip_y = 0, key.hover = 0, key.help = false, key.title = NULL;
+    if (!lc->valid || lc->w != w || lc->h != h || memcmp(&lc->key, &key, sizeof key)) {
+        int64_t t_end = c->t_end;
+        c->t_end = c->t1;
+        pick_columns(c);
+        lanes_marks(c);
+        arrows_choose(c);
+        c->t_end = t_end;
+        lc->valid = marks_copy(&lc->segs, &r->sc.k[RND__SEGS]) && marks_copy(&lc->heads, &r->sc.k[RND__HEADS]);
+        lc->key = key, lc->w = w, lc->h = h;
+    } else if (!marks_copy(&r->sc.k[RND__SEGS], &lc->segs) || !marks_copy(&r->sc.k[RND__HEADS], &lc->heads)) {
+        r->sc.oom = true;
+    }
+    if (c->t_end < c->t1) {
+        marks_clip(&r->sc.k[RND__SEGS], tx(c, c->t_end), false);
+        marks_clip(&r->sc.k[RND__HEADS], tx(c, c->t_end), true);
+    }
+}
+
+void rnd__lanes_build(rnd_renderer *r, const rnd_view *v, int w, int h)
+{
+    uint32_t nrows = assign_rows(r, v);
+    lanes_ctx c;
+    lanes_geometry(&c, r, v, w, h, nrows);
+    rnd__ortho_px(r->sc.mvp, w, h);
+    cached_marks(&c, w, h);
+    arrows_draw(&c);
     if (v->now != CS_T_NONE && v->now >= c.t0 && v->now <= c.t1)
         rnd__line(&r->sc, tx(&c, v->now), c.y0, tx(&c, v->now), c.y1, 1.0f,
                   rnd__alpha(c.th->fg, 0.5f));

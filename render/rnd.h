@@ -128,6 +128,18 @@ bool rnd__gl_init(rnd__gl *g, cs_err *err);
 void rnd__gl_deinit(rnd__gl *g);
 void rnd__gl_draw(rnd__gl *g, const rnd__scene *s, GLuint font_tex, int w, int h);
 
+/* The lanes view's marks for the whole window, kept while only the
+ * playback time changes: a frame then clips them at "now" instead of walking
+ * the model again (lanes.c). */
+typedef struct rnd__lane_cache {
+    bool valid;
+    rnd_view key;            /* the view with the per-frame fields zeroed */
+    int w, h;
+    rnd__marks segs, heads;  /* bands, life lines, span bars, spawn links */
+    uint32_t *arrows;        /* arrows chosen (bundled, budgeted), by index */
+    uint32_t n_arrows, cap_arrows;
+} rnd__lane_cache;
+
 struct rnd_renderer {
     const cs_model *m;
     rnd__gl gl;
@@ -135,6 +147,7 @@ struct rnd_renderer {
     rnd__scene sc;
     rnd_stats stats;
     rnd_hit hit;             /* last rnd_pick result, for the tooltip */
+    rnd__lane_cache lc;
     uint32_t *order;         /* goroutines in lane order (parents above children) */
     uint32_t n_order;
     int32_t *row;            /* per goroutine: its row in the current frame, -1 hidden */
