@@ -10,6 +10,7 @@
 #include "testlib.h"
 
 #include "../core/build.h"
+#include "../layout/palette.h"
 #include "../render/render.h"
 
 #include <gif_lib.h>
@@ -342,6 +343,51 @@ static void picture_matches_reference(void **st)
     cs_model_deinit(&m);
 }
 
+/* Real traces from two trace formats: the ping-pong players' lanes show
+ * channel waits and sleeps, and every message between them is an arrow. */
+static void corpus_pingpong_draws_players_and_every_message(void **st)
+{
+    (void)st;
+    static const char *traces[] = {"tests/data/corpus/go1.19/pingpong.trace",
+                                   "tests/data/corpus/go1.23/pingpong.trace"};
+    for (size_t t = 0; t < sizeof traces / sizeof *traces; t++) {
+        cs_file f;
+        cs_model m;
+        cs_err err = {0};
+        if (!tl_load(traces[t], &f, &m, NULL, &err)) {
+            print_message("%s: %s\n", traces[t], err.msg);
+            fail();
+        }
+        gl_env e;
+        if (!env_open(&e, &m, 960, 540)) {
+            cs_model_deinit(&m), cs_file_unmap(&f);
+            skip();
+        }
+        rnd_view v;
+        rnd_view_defaults(&m, &v);
+        draw(&e, &v);
+        save(&e, t ? "corpus-go123-pingpong.png" : "corpus-go119-pingpong.png");
+        const rnd_stats *s = rnd_last_stats(e.r);
+        uint32_t players = 0;
+        for (uint32_t i = 1; i < m.n_g; i++)
+            players += !strcmp(cs_model_str(&m, m.g[i].name), "main.player");
+        print_message("%s: %u lanes, %u/%u messages, %u players\n", traces[t], s->lanes, s->msgs_shown,
+                      s->msgs_total, players);
+        assert_int_equal(players, 2);
+        assert_true(m.n_msgs >= 20);
+        assert_int_equal(s->msgs_shown, s->msgs_total);
+        assert_true(s->heads >= m.n_msgs);
+        size_t n = (size_t)e.w * e.h;
+        const lay_palette *p = lay_palette_get(LAY_THEME_DARK);
+        lay_rgba chan = p->mark[LAY_MARK_BLOCK_CHAN], sleep = p->mark[LAY_MARK_SLEEP];
+        assert_true(count_color(e.rgba, n, (uint32_t)chan.r << 16 | chan.g << 8 | chan.b, 30) > 1000);
+        assert_true(count_color(e.rgba, n, (uint32_t)sleep.r << 16 | sleep.g << 8 | sleep.b, 30) > 1000);
+        env_close(&e);
+        cs_model_deinit(&m);
+        cs_file_unmap(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -351,6 +397,7 @@ int main(void)
         cmocka_unit_test(level_of_detail_bounds_primitives),
         cmocka_unit_test(gif_has_every_frame),
         cmocka_unit_test(picture_matches_reference),
+        cmocka_unit_test(corpus_pingpong_draws_players_and_every_message),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
