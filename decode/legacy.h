@@ -210,7 +210,7 @@ enum {
     LG_GF_STATS = 8,        /* in GoroutineStats' map (created by GoCreate) */
 };
 
-/* order1007's per-goroutine state, apart from dec__lg_g so the merge's
+/* order1007's per-goroutine state, in the merge's own compact table so the
  * readiness checks stay in cache. */
 typedef struct dec__lg_ord {
     uint64_t seq;
@@ -243,7 +243,6 @@ typedef struct dec__lg_sink {
     bool model;             /* build spans, edges and ranges */
     dec__lg_gtab gt;
     dec__lg_g *g; uint32_t cap_g;
-    dec__lg_ord *ord; uint32_t cap_ord;
     int64_t min_ticks;
     double ns_per_tick;
     bool started;

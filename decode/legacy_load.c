@@ -20,11 +20,9 @@ dec__lg_g *dec__lg_g_get(dec__lg_sink *k, uint64_t goid, cs_err *err)
     if (i)
         return &k->g[i];
     if (!(i = dec__lg_gtab_add(&k->gt, goid, err)) ||
-        !cs_grow((void **)&k->g, &k->cap_g, i + 1, sizeof *k->g, err) ||
-        !cs_grow((void **)&k->ord, &k->cap_ord, i + 1, sizeof *k->ord, err))
+        !cs_grow((void **)&k->g, &k->cap_g, i + 1, sizeof *k->g, err))
         return NULL;
     memset(&k->g[i], 0, sizeof k->g[i]);
-    memset(&k->ord[i], 0, sizeof k->ord[i]);
     k->g[i].goid = goid;
     return &k->g[i];
 }
@@ -127,7 +125,6 @@ static void sink_deinit(dec__lg_sink *k)
     cs_mb_deinit(&k->mb);
     dec__lg_gtab_deinit(&k->gt);
     cs_free(k->g);
-    cs_free(k->ord);
     cs_free(k->ps);
     cs_map_deinit(&k->p_map);
     cs_map_deinit(&k->tasks);

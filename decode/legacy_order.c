@@ -1,11 +1,12 @@
 /* decode/legacy_order.c — pass 2 of the legacy decoder: puts the per-P event
  * streams in Go's order (go-trace-format.md §3.9). order1007 is a streaming
  * k-way merge over one cursor per P (legacy_cursor.c); the per-goroutine
- * sequence state is the sink's compact dec__lg_ord table. Only cursors whose
- * head waits on the goroutine that just moved are re-examined, so a step
- * costs O(frontier), not O(P). (A decoding thread feeding the merge was
- * tried: on two busy cores it was slower.) order1005 (Go 1.5) materialises
- * all events and sorts them by global sequence. */
+ * sequence state is the merge's own compact dec__lg_ord table. Only cursors
+ * whose head waits on the goroutine that just moved are re-examined, so a
+ * step costs O(frontier), not O(P). (A decoding thread feeding the merge,
+ * and a sink thread behind it, were tried: on two busy cores both were
+ * slower.) order1005 (Go 1.5) materialises all events and sorts them by
+ * global sequence. */
 #include "legacy.h"
 
 #include <stdlib.h>
@@ -19,6 +20,9 @@ typedef struct merge {
     uint32_t *frontier, n_front;
     uint32_t *blocked, n_blocked;   /* non-selected cursors with a head */
     dec__lg_ord gc;                 /* the GARBAGE pseudo-goroutine */
+    dec__lg_gtab gt;                /* goroutine id -> index in ord (the merge's own) */
+    dec__lg_ord *ord;
+    uint32_t cap_ord;
 } merge;
 
 /* always_inline: the merge calls these several times per event */
@@ -30,8 +34,8 @@ static inline __attribute__((always_inline)) const dec__lg_ord *state_of(const m
     if (h->key == LG_GARBAGE)
         return &mg->gc;
     if (!mg->gi[i])
-        mg->gi[i] = dec__lg_gtab_get(&k->gt, h->key);
-    return mg->gi[i] ? &k->ord[mg->gi[i]] : &dead;
+        mg->gi[i] = dec__lg_gtab_get(&mg->gt, h->key);
+    return mg->gi[i] ? &mg->ord[mg->gi[i]] : &dead;
 }
 
 static inline __attribute__((always_inline)) bool ready(const merge *mg, const dec__lg_sink *k, uint32_t i)
@@ -41,6 +45,16 @@ static inline __attribute__((always_inline)) bool ready(const merge *mg, const d
         return true;
     const dec__lg_ord *o = state_of(mg, k, i);
     return (h->init_seq == LG_NOSEQ || h->init_seq == o->seq) && h->init_st == o->st;
+}
+
+/* Index of a new goroutine in the merge's state table (Dead, seq 0). */
+static uint32_t ord_add(merge *mg, uint64_t key, cs_err *err)
+{
+    uint32_t gi = dec__lg_gtab_add(&mg->gt, key, err);
+    if (!gi || !cs_grow((void **)&mg->ord, &mg->cap_ord, gi + 1, sizeof *mg->ord, err))
+        return 0;
+    memset(&mg->ord[gi], 0, sizeof mg->ord[gi]);
+    return gi;
 }
 
 static bool apply(merge *mg, dec__lg_sink *k, uint32_t i, cs_err *err)
@@ -55,12 +69,9 @@ static bool apply(merge *mg, dec__lg_sink *k, uint32_t i, cs_err *err)
     uint64_t next = h->next_seq == LG_NOSEQ ? o->seq : h->next_seq == LG_SEQINC ? o->seq + 1 : h->next_seq;
     dec__lg_ord *w = &mg->gc;
     if (h->key != LG_GARBAGE) {
-        if (!mg->gi[i]) {
-            if (!dec__lg_g_get(k, h->key, err))
-                return false;
-            mg->gi[i] = dec__lg_gtab_get(&k->gt, h->key);
-        }
-        w = &k->ord[mg->gi[i]];
+        if (!mg->gi[i] && !(mg->gi[i] = ord_add(mg, h->key, err)))
+            return false;
+        w = &mg->ord[mg->gi[i]];
     }
     w->seq = next, w->st = h->next_st;
     return true;
@@ -114,6 +125,7 @@ static bool merge_init(merge *mg, const dec__lg_scan *s, dec__lg_sink *k, cs_err
 {
     memset(mg, 0, sizeof *mg);
     mg->s = s;
+    dec__lg_gtab_init(&mg->gt, s->size);
     mg->n = s->n_p + (s->n_cpu ? 1 : 0);
     mg->c = cs_calloc(mg->n + 1, sizeof *mg->c);
     mg->gi = cs_calloc(mg->n + 1, sizeof *mg->gi);
@@ -133,6 +145,8 @@ static bool merge_init(merge *mg, const dec__lg_scan *s, dec__lg_sink *k, cs_err
 
 static void merge_deinit(merge *mg)
 {
+    dec__lg_gtab_deinit(&mg->gt);
+    cs_free(mg->ord);
     cs_free(mg->c);
     cs_free(mg->gi);
     cs_free(mg->frontier);
