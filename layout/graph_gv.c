@@ -33,7 +33,11 @@ static void set(void *obj, const char *k, const char *v)
     agsafeset(obj, (char *)k, (char *)v, "");
 }
 
-static void graph_attrs(Agraph_t *ag, const lay_palette *p)
+/* Spline routing around nodes is quadratic and takes minutes beyond a few
+ * hundred nodes: big graphs get straight edges. */
+#define SPLINE_MAX_NODES 250
+
+static void graph_attrs(Agraph_t *ag, const lay_palette *p, uint32_t n_nodes)
 {
     char bg[8], fg[8], run[8], dim[8];
     lay_rgba_hex(p->bg, bg), lay_rgba_hex(p->fg, fg);
@@ -43,7 +47,7 @@ static void graph_attrs(Agraph_t *ag, const lay_palette *p)
     set(ag, "fontcolor", fg);
     set(ag, "rankdir", "LR");
     set(ag, "overlap", "false");
-    set(ag, "splines", "true");
+    set(ag, "splines", n_nodes <= SPLINE_MAX_NODES ? "true" : "line");
     set(ag, "outputorder", "edgesfirst");
     agattr(ag, AGNODE, "shape", "box");
     agattr(ag, AGNODE, "style", "rounded,filled");
@@ -57,8 +61,9 @@ static void graph_attrs(Agraph_t *ag, const lay_palette *p)
     agattr(ag, AGEDGE, "fontcolor", dim);
 }
 
+/* Labels on every single-message edge bury a big graph; they stay in tooltips. */
 static void edge_attrs(Agedge_t *e, const cs_model *m, const lay_gedge *ge, const lay_palette *p,
-                       const uint8_t *hue)
+                       const uint8_t *hue, bool label_all)
 {
     char buf[400], col[8];
     const char *chan = ge->chan && ge->chan < m->n_chans ? cs_model_str(m, m->chans[ge->chan].name) : "";
@@ -79,7 +84,8 @@ static void edge_attrs(Agedge_t *e, const cs_model *m, const lay_gedge *ge, cons
             set(e, "style", "bold,dashed");
         snprintf(buf, sizeof buf, "%u\u00d7 %s%s", ge->count, ge->kind == LAY_ARROW_CLOSE ? "close " : "",
                  chan[0] ? chan : "channel");
-        set(e, "label", buf);
+        if (label_all || ge->count > 1)
+            set(e, "label", buf);
     }
     set(e, "color", col);
     set(e, "tooltip", buf);
@@ -100,7 +106,7 @@ static bool build_ag(const cs_model *m, const lay_graph_desc *d, lay_graph *g, A
     g->ag = ag;
     bool ok = ag != NULL;
     if (ok)
-        graph_attrs(ag, p);
+        graph_attrs(ag, p, g->n_nodes);
     if (ok && d->title) {
         set(ag, "label", d->title);
         set(ag, "labelloc", "t");
@@ -121,7 +127,7 @@ static bool build_ag(const cs_model *m, const lay_graph_desc *d, lay_graph *g, A
         ev[i] = agedge(ag, nv[g->edges[i].from], nv[g->edges[i].to], NULL, 1);
         ok = ev[i] != NULL;
         if (ok)
-            edge_attrs(ev[i], m, &g->edges[i], p, hue);
+            edge_attrs(ev[i], m, &g->edges[i], p, hue, g->n_nodes <= 60);
     }
     cs_free(nv);
     cs_free(hue);
