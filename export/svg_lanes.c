@@ -11,6 +11,7 @@
 
 #define LANES_MAX_PX 4000.0 /* taller pictures collapse lanes by function */
 #define MAX_BUNDLES 8000u
+#define ARROW_PX 8          /* at most one arrow per lane pair every 8 px */
 
 typedef struct lanes_pic {
     exp__svg *s;
@@ -59,7 +60,7 @@ static bool build(lanes_pic *p, cs_err *err)
     p->top = EXP__SVG_TOP;
     p->cols = (uint32_t)(p->x1 - p->x0);
     if (!lay_lod_spans(s->m, &p->axis, &p->lanes, 0, n, p->cols, &p->lod, err) ||
-        !lay_lod_arrows(s->m, &p->axis, &p->lanes, p->cols, MAX_BUNDLES, &p->bun, err))
+        !lay_lod_arrows(s->m, &p->axis, &p->lanes, p->cols / ARROW_PX + 1, MAX_BUNDLES, &p->bun, err))
         return false;
     for (size_t i = 0; i < (size_t)n * p->cols; i++)
         s->mark_used[p->lod.mark[i]] = true;

@@ -114,6 +114,13 @@ static void svg_of_a_dense_trace_stays_bounded(void **state)
     assert_true(exp_svg_write_to(mem_write, &b, &m, &(exp_svg_desc){0}, &err));
     assert_true(b.n < 12u << 20);
     assert_non_null(strstr(b.p, "of 200000 messages"));
+    assert_non_null(strstr(b.p, "(one lane per function)"));
+    assert_non_null(strstr(b.p, ">work.worker \u00d72000</text>"));
+    mkdir("build", 0755), mkdir(OUT_DIR, 0755);
+    FILE *f = fopen(OUT_DIR "/dense-synth.svg", "wb");
+    assert_non_null(f);
+    fwrite(b.p, 1, b.n, f);
+    fclose(f);
     free(b.p);
     cs_model_deinit(&m);
 }
