@@ -49,7 +49,7 @@ void rnd_destroy(rnd_renderer *r)
     rnd__gl_deinit(&r->gl);
     rnd__font_deinit(&r->font);
     rnd__scene_free(&r->sc);
-    cs_free(r->lc.segs.v), cs_free(r->lc.heads.v), cs_free(r->lc.arrows);
+    cs_free(r->lc.segs.v), cs_free(r->lc.heads.v), cs_free(r->lc.arrows), cs_free(r->lc.img);
     cs_free(r->order), cs_free(r->row), cs_free(r->tree_xz), cs_free(r->graph_xy);
     cs_free(r->arrows), cs_free(r->lit), cs_free(r->scr), cs_free(r->pairs), cs_free(r->hue);
     cs_free(r);

@@ -94,7 +94,8 @@ bool rnd__gl_init(rnd__gl *g, cs_err *err)
     g->prog[1] = program(rnd_shader_head_vert, "head.vert", rnd_shader_color_frag, "color.frag", err);
     g->prog[2] = program(rnd_shader_dot_vert, "dot.vert", rnd_shader_dot_frag, "dot.frag", err);
     g->prog[3] = program(rnd_shader_text_vert, "text.vert", rnd_shader_text_frag, "text.frag", err);
-    if (!g->prog[0] || !g->prog[1] || !g->prog[2] || !g->prog[3]) {
+    g->prog[4] = program(rnd_shader_text_vert, "text.vert", rnd_shader_img_frag, "img.frag", err);
+    if (!g->prog[0] || !g->prog[1] || !g->prog[2] || !g->prog[3] || !g->prog[4]) {
         rnd__gl_deinit(g);
         return false;
     }
@@ -109,9 +110,11 @@ bool rnd__gl_init(rnd__gl *g, cs_err *err)
 
 void rnd__gl_deinit(rnd__gl *g)
 {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         if (g->prog[i])
             glDeleteProgram(g->prog[i]);
+    if (g->img_tex)
+        glDeleteTextures(1, &g->img_tex);
     if (g->vao_mark) {
         GLuint vao[2] = {g->vao_mark, g->vao_glyph}, vbo[2] = {g->vbo_mark, g->vbo_glyph};
         glDeleteVertexArrays(2, vao);
@@ -130,6 +133,34 @@ static void draw_kind(rnd__gl *g, int prog, const float *mvp, int w, int h, size
     glUniform2f(g->vp[prog], (float)w, (float)h);
     mark_attribs(base);
     glDrawArraysInstanced(GL_TRIANGLES, 0, verts, (GLsizei)n);
+}
+
+/* The dense-lanes image: uploaded when new, drawn as one textured quad. */
+static void draw_image(rnd__gl *g, const rnd__scene *s, const float *px)
+{
+    if (!g->img_tex) {
+        glGenTextures(1, &g->img_tex);
+        glBindTexture(GL_TEXTURE_2D, g->img_tex);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    }
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, g->img_tex);
+    if (s->img_new) {
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, s->img_w, s->img_h, 0, GL_RGBA, GL_UNSIGNED_BYTE, s->img);
+    }
+    glBindVertexArray(g->vao_glyph);
+    glBindBuffer(GL_ARRAY_BUFFER, g->vbo_glyph);
+    glBufferData(GL_ARRAY_BUFFER, sizeof s->img_quad, &s->img_quad, GL_STREAM_DRAW);
+    glUseProgram(g->prog[4]);
+    glUniformMatrix4fv(glGetUniformLocation(g->prog[4], "proj"), 1, GL_FALSE, px);
+    glUniform1i(glGetUniformLocation(g->prog[4], "img"), 0);
+    glDrawArraysInstanced(GL_TRIANGLES, 0, 6, 1);
+    glBindVertexArray(g->vao_mark);
+    glBindBuffer(GL_ARRAY_BUFFER, g->vbo_mark);
 }
 
 /* Uploads every kind into one buffer, then draws world kinds with the
@@ -158,6 +189,8 @@ void rnd__gl_draw(rnd__gl *g, const rnd__scene *s, GLuint font_tex, int w, int h
         glScissor((GLint)s->clip[0], h - (GLint)s->clip[3], (GLsizei)(s->clip[2] - s->clip[0]),
                   (GLsizei)(s->clip[3] - s->clip[1]));
     }
+    if (s->img)
+        draw_image(g, s, px[0]);
     draw_kind(g, 0, s->mvp, w, h, off[RND__SEGS], s->k[RND__SEGS].n, 6);
     draw_kind(g, 1, s->mvp, w, h, off[RND__HEADS], s->k[RND__HEADS].n, 3);
     draw_kind(g, 2, s->mvp, w, h, off[RND__DOTS], s->k[RND__DOTS].n, 6);

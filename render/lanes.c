@@ -15,7 +15,7 @@
 #include <string.h>
 
 #define SPAN_BUDGET 60000u   /* span columns per frame before columns widen */
-#define ARROW_BUDGET 4000u   /* arrows per window: more are bundled and sampled */
+#define ARROW_BUDGET 2000u   /* arrows per window: more are bundled and sampled */
 
 typedef struct lanes_ctx {
     rnd_renderer *r;
@@ -24,7 +24,32 @@ typedef struct lanes_ctx {
     float x0, x1, y0, y1, lane_h, col_px;
     int64_t t0, t1, t_end;   /* window and the drawing limit (now) */
     double px_per_ns;
+    uint8_t *img;            /* dense lanes: paint here instead of emitting bars */
+    int img_w, img_h;
 } lanes_ctx;
+
+#define DENSE_PX 3.0f        /* lanes thinner than this are painted per pixel */
+
+/* A horizontal bar from x0 to x1 centred on y, w pixels tall: a segment,
+ * or painted into the dense-lanes image (one quad for all lanes, so the
+ * cost does not grow with the number of thin lanes). */
+static void hbar(const lanes_ctx *c, float x0, float x1, float y, float w, uint32_t col)
+{
+    if (!c->img) {
+        rnd__seg(&c->r->sc, RND__SEGS, x0, y, 0, x1, y, 0, w, col);
+        return;
+    }
+    int ya = (int)floorf(y - c->y0 - 0.5f * w), yb = (int)ceilf(y - c->y0 + 0.5f * w);
+    int xa = (int)floorf(x0 - c->x0), xb = (int)ceilf(x1 - c->x0);
+    ya = ya < 0 ? 0 : ya, yb = yb > c->img_h ? c->img_h : yb;
+    xa = xa < 0 ? 0 : xa, xb = xb > c->img_w ? c->img_w : xb;
+    yb = yb > ya ? yb : (ya < c->img_h ? ya + 1 : ya);
+    for (int iy = ya; iy < yb; iy++) {
+        uint8_t *p = c->img + ((size_t)iy * (size_t)c->img_w + (size_t)xa) * 4;
+        for (int ix = xa; ix < xb; ix++, p += 4)
+            p[0] = (uint8_t)(col >> 24), p[1] = (uint8_t)(col >> 16), p[2] = (uint8_t)(col >> 8), p[3] = 255;
+    }
+}
 
 static float tx(const lanes_ctx *c, int64_t t)
 {
@@ -55,7 +80,7 @@ static void bar(void *ctx, int style, int64_t ta, int64_t tb)
         col = rnd__dim(col, 0.7f, c->th->bg);
     float w = fmaxf(1.0f, c->lane_h * lay_mark_thickness(style));
     float x0 = tx(c, ta), x1 = fmaxf(tx(c, tb), x0 + 1.0f);
-    rnd__seg(&c->r->sc, RND__SEGS, x0, lr->y, 0, x1, lr->y, 0, w, col);
+    hbar(c, x0, x1, lr->y, w, col);
 }
 
 static void lane_spans(const lanes_ctx *c, uint32_t gi, float y, bool lit)
@@ -75,8 +100,8 @@ static void lane_life(const lanes_ctx *c, uint32_t gi, float y, bool lit)
     if (b <= a)
         return;
     uint32_t col = lit ? c->th->fg_dim : rnd__dim(c->th->fg_dim, 0.6f, c->th->bg);
-    rnd__seg(&c->r->sc, RND__SEGS, tx(c, a), y, 0, tx(c, b), y, 0, 1.0f, col);
-    if (g->end_ns != CS_T_NONE && g->end_ns <= c->t_end && g->end_ns <= c->t1)
+    hbar(c, tx(c, a), tx(c, b), y, 1.0f, col);
+    if (!c->img && g->end_ns != CS_T_NONE && g->end_ns <= c->t_end && g->end_ns <= c->t1)
         rnd__seg(&c->r->sc, RND__SEGS, tx(c, b), y - 0.3f * c->lane_h, 0, tx(c, b),
                  y + 0.3f * c->lane_h, 0, 1.0f, col);
 }
@@ -117,7 +142,7 @@ static void arrows_choose(lanes_ctx *c)
     uint32_t lo = rnd__arrow_lower(r, c->t0 - (int64_t)((double)(c->t1 - c->t0) * 0.02));
     uint32_t hi = rnd__arrow_lower(r, c->t1 + 1);
     bool bundle = hi - lo > ARROW_BUDGET;
-    uint32_t stride = hi - lo > 4 * ARROW_BUDGET ? (hi - lo) / (4 * ARROW_BUDGET) : 1;
+    uint32_t stride = hi - lo > ARROW_BUDGET ? (hi - lo) / ARROW_BUDGET : 1;
     static uint64_t set[1 << 14];
     if (bundle)
         memset(set, 0, sizeof set);
@@ -213,6 +238,7 @@ static void lane_label(const lanes_ctx *c, uint32_t gi, float y, bool lit)
 static void lanes_geometry(lanes_ctx *c, rnd_renderer *r, const rnd_view *v, int w, int h, uint32_t nrows)
 {
     c->r = r, c->v = v, c->th = rnd__theme_get(v->theme);
+    c->img = NULL, c->img_w = c->img_h = 0;
     c->x0 = fminf(240.0f, fmaxf(90.0f, 0.16f * (float)w));
     c->x1 = (float)w - 18.0f;
     c->y0 = v->hud ? 34.0f : 58.0f;
@@ -295,6 +321,24 @@ static void marks_clip(rnd__marks *m, float x, bool heads)
     m->n = n;
 }
 
+/* Makes room for the dense-lanes image of the plot and clears it. */
+static bool dense_image(lanes_ctx *c)
+{
+    rnd__lane_cache *lc = &c->r->lc;
+    int w = (int)ceilf(c->x1 - c->x0), h = (int)ceilf(c->y1 - c->y0);
+    size_t need = (size_t)(w > 1 ? w : 1) * (size_t)(h > 1 ? h : 1) * 4;
+    if (need > lc->img_cap) {
+        uint8_t *p = cs_realloc(lc->img, need);
+        if (!p)
+            return false;
+        lc->img = p, lc->img_cap = need;
+    }
+    memset(lc->img, 0, need);
+    lc->img_w = w > 1 ? w : 1, lc->img_h = h > 1 ? h : 1;
+    c->img = lc->img, c->img_w = lc->img_w, c->img_h = lc->img_h;
+    return true;
+}
+
 /* The marks of the whole window come from the cache while only the
  * playback time moves; the first frame of a new window builds them. */
 static void cached_marks(lanes_ctx *c, int w, int h)
@@ -308,9 +352,12 @@ static void cached_marks(lanes_ctx *c, int w, int h)
         int64_t t_end = c->t_end;
         c->t_end = c->t1;
         pick_columns(c);
+        lc->dense = c->lane_h < DENSE_PX && dense_image(c);
         lanes_marks(c);
+        c->img = NULL;
         arrows_choose(c);
         c->t_end = t_end;
+        r->sc.img_new = lc->dense;
         lc->valid = marks_copy(&lc->segs, &r->sc.k[RND__SEGS]) && marks_copy(&lc->heads, &r->sc.k[RND__HEADS]);
         lc->key = key, lc->w = w, lc->h = h;
     } else if (!marks_copy(&r->sc.k[RND__SEGS], &lc->segs) || !marks_copy(&r->sc.k[RND__HEADS], &lc->heads)) {
@@ -319,6 +366,12 @@ static void cached_marks(lanes_ctx *c, int w, int h)
     if (c->t_end < c->t1) {
         marks_clip(&r->sc.k[RND__SEGS], tx(c, c->t_end), false);
         marks_clip(&r->sc.k[RND__HEADS], tx(c, c->t_end), true);
+    }
+    if (lc->dense) { /* the image, cut at now like the marks */
+        float xr = fminf(c->x1, fmaxf(c->x0, tx(c, c->t_end)));
+        r->sc.img = lc->img, r->sc.img_w = lc->img_w, r->sc.img_h = lc->img_h;
+        r->sc.img_quad = (rnd__glyph){{c->x0, c->y0, xr, c->y0 + (float)lc->img_h},
+                                      {0, 0, (xr - c->x0) / (float)lc->img_w, 1}, {255, 255, 255, 255}};
     }
 }
 

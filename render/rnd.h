@@ -58,6 +58,11 @@ typedef struct rnd__scene {
     uint32_t n_gl, cap_gl;
     float mvp[16];            /* world → clip */
     float clip[4];            /* world kinds: scissor x0 y0 x1 y1 in pixels, all 0 = none */
+    /* an RGBA image under the world kinds (dense lanes), NULL none */
+    const uint8_t *img;
+    int img_w, img_h;
+    bool img_new;             /* pixels changed since the last upload */
+    rnd__glyph img_quad;      /* where it goes, pixels, and which part of it */
     bool oom;                 /* an append failed; the frame reports it */
 } rnd__scene;
 
@@ -119,7 +124,8 @@ typedef struct rnd__pair {
 } rnd__pair;
 
 typedef struct rnd__gl {
-    GLuint prog[4];          /* seg, head, dot, text */
+    GLuint prog[5];          /* seg, head, dot, text, image */
+    GLuint img_tex;
     GLint mvp[3], vp[3], text_proj;
     GLuint vao_mark, vbo_mark, vao_glyph, vbo_glyph;
 } rnd__gl;
@@ -136,6 +142,10 @@ typedef struct rnd__lane_cache {
     rnd_view key;            /* the view with the per-frame fields zeroed */
     int w, h;
     rnd__marks segs, heads;  /* bands, life lines, span bars, spawn links */
+    uint8_t *img;            /* dense lanes painted per pixel (RGBA), or unused */
+    size_t img_cap;
+    int img_w, img_h;
+    bool dense;              /* lanes thinner than a few pixels: painted into img */
     uint32_t *arrows;        /* arrows chosen (bundled, budgeted), by index */
     uint32_t n_arrows, cap_arrows;
 } rnd__lane_cache;

@@ -13,6 +13,8 @@ void rnd__scene_reset(rnd__scene *s)
     s->n_gl = 0;
     s->oom = false;
     memset(s->clip, 0, sizeof s->clip);
+    s->img = NULL;
+    s->img_new = false;
 }
 
 void rnd__ortho_px(float *mvp, int w, int h)
