@@ -1,4 +1,4 @@
-/* tests/test_sweep.c — deterministic hostile-input sweep over every trace in
+/* tests/test_sweep.c — deterministic hostile-input sweep over every trace under
  * tests/data: a dense sample of prefixes and a fixed set of seeded byte
  * flips, each through the whole pipeline under ASan/UBSan. A bad file must
  * fail with a message and an offset inside the file, or decode; it must
@@ -6,7 +6,7 @@
  * size. */
 #include "testlib.h"
 
-#include <dirent.h>
+#include <ftw.h>
 
 #define PREFIXES 160    /* sampled prefix lengths per file (plus the first 40) */
 #define FLIPS 160       /* seeded mutations per file */
@@ -82,25 +82,23 @@ static void sweep_file(const char *path)
     cs_file_unmap(&f);
 }
 
-static void prefixes_and_flips_never_crash_or_balloon(void **st)
+static int files;
+
+static int visit(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
-    (void)st;
-    DIR *dir = opendir(tl_data());
-    if (!dir)
-        skip();
-    struct dirent *e;
-    int files = 0;
-    while ((e = readdir(dir))) {
-        size_t l = strlen(e->d_name);
-        if (l < 7 || strcmp(e->d_name + l - 6, ".trace") != 0)
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", tl_data(), e->d_name);
+    (void)sb, (void)ftw;
+    size_t l = strlen(path);
+    if (type == FTW_F && l > 6 && strcmp(path + l - 6, ".trace") == 0) {
         sweep_file(path);
         files++;
     }
-    closedir(dir);
-    if (!files)
+    return 0;
+}
+
+static void prefixes_and_flips_never_crash_or_balloon(void **st)
+{
+    (void)st;
+    if (nftw(tl_data(), visit, 16, FTW_PHYS) != 0 || !files)
         skip();
     print_message("swept %d files, %d runs\n", files, runs);
     assert_int_equal(failures, 0);
