@@ -64,6 +64,28 @@ void exp__puts(exp__w *w, const char *s)
     put(w, s, strlen(s));
 }
 
+void exp__u64(exp__w *w, uint64_t v)
+{
+    char tmp[24];
+    int i = sizeof tmp;
+    do {
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    put(w, tmp + i, sizeof tmp - (size_t)i);
+}
+
+void exp__milli(exp__w *w, int64_t v)
+{
+    /* magnitude without overflowing on INT64_MIN */
+    uint64_t a = v < 0 ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;
+    if (v < 0)
+        put(w, "-", 1);
+    exp__u64(w, a / 1000);
+    char frac[4] = {'.', (char)('0' + a % 1000 / 100), (char)('0' + a % 100 / 10), (char)('0' + a % 10)};
+    put(w, frac, 4);
+}
+
 void exp__xml(exp__w *w, const char *s)
 {
     for (const char *p = s; *p; p++) {

@@ -7,6 +7,8 @@
  *   void exp__w_init(exp__w *w, cs_write_fn *fn, void *ctx)
  *   void exp__printf(exp__w *w, const char *fmt, ...)
  *   void exp__puts(exp__w *w, const char *s)
+ *   void exp__u64(exp__w *w, uint64_t v)         decimal, without printf (hot paths)
+ *   void exp__milli(exp__w *w, int64_t v)        v / 1000 with three decimals, e.g. 1234 -> "1.234"
  *   void exp__xml(exp__w *w, const char *s)      escaped for text and attribute values
  *   void exp__json_str(exp__w *w, const char *s) quoted JSON string
  *   bool exp__w_finish(exp__w *w, cs_err *err)   flushes; false + CS_E_IO after a short write
@@ -32,6 +34,8 @@ typedef bool exp__body_fn(cs_write_fn *fn, void *ctx, const void *arg, cs_err *e
 void exp__w_init(exp__w *w, cs_write_fn *fn, void *ctx);
 void exp__printf(exp__w *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void exp__puts(exp__w *w, const char *s);
+void exp__u64(exp__w *w, uint64_t v);
+void exp__milli(exp__w *w, int64_t v);
 void exp__xml(exp__w *w, const char *s);
 void exp__json_str(exp__w *w, const char *s);
 bool exp__w_finish(exp__w *w, cs_err *err);

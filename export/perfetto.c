@@ -6,7 +6,6 @@
 #include "../layout/lanes.h"
 #include "../layout/palette.h"
 
-#include <inttypes.h>
 #include <string.h>
 
 typedef struct pf {
@@ -17,17 +16,24 @@ typedef struct pf {
 } pf;
 
 /* µs with three decimals: exact to the ns. */
-static void ts(pf *p, const char *key, int64_t t)
+static void ts(pf *p, int64_t t)
 {
-    int64_t r = t - p->m->t_first;
-    const char *sign = r < 0 ? "-" : "";
-    uint64_t a = r < 0 ? (uint64_t)(-(r + 1)) + 1 : (uint64_t)r;
-    exp__printf(p->w, ",\"%s\":%s%" PRIu64 ".%03u", key, sign, a / 1000, (unsigned)(a % 1000));
+    exp__puts(p->w, ",\"ts\":");
+    exp__milli(p->w, t - p->m->t_first);
+}
+
+static void dur(pf *p, int64_t d)
+{
+    exp__puts(p->w, ",\"dur\":");
+    exp__milli(p->w, d);
 }
 
 static void begin(pf *p, const char *ph, uint64_t tid)
 {
-    exp__printf(p->w, "%s\n{\"ph\":\"%s\",\"pid\":1,\"tid\":%" PRIu64, p->first ? "" : ",", ph, tid);
+    exp__puts(p->w, p->first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"");
+    exp__puts(p->w, ph);
+    exp__puts(p->w, "\",\"pid\":1,\"tid\":");
+    exp__u64(p->w, tid);
     p->first = false;
 }
 
@@ -70,12 +76,12 @@ static void slices(pf *p)
             if (mk == LAY_MARK_NONE)
                 continue;
             begin(p, "X", gr->goid);
-            ts(p, "ts", m->span_t0[s]);
-            int64_t d = m->span_t1[s] - m->span_t0[s];
-            exp__printf(p->w, ",\"dur\":%" PRId64 ".%03d,\"cat\":\"state\",\"name\":\"%s",
-                        d / 1000, (int)(d % 1000), cs_state_name((cs_state)m->span_state[s]));
+            ts(p, m->span_t0[s]);
+            dur(p, m->span_t1[s] - m->span_t0[s]);
+            exp__puts(p->w, ",\"cat\":\"state\",\"name\":\"");
+            exp__puts(p->w, cs_state_name((cs_state)m->span_state[s]));
             if (m->span_reason[s])
-                exp__printf(p->w, ": %s", cs_reason_name((cs_reason)m->span_reason[s]));
+                exp__puts(p->w, ": "), exp__puts(p->w, cs_reason_name((cs_reason)m->span_reason[s]));
             exp__puts(p->w, "\"}");
         }
     }
@@ -84,9 +90,9 @@ static void slices(pf *p)
         if (r->kind != CS_RK_GC && r->kind != CS_RK_STW)
             continue;
         begin(p, "X", 0);
-        ts(p, "ts", r->t0);
-        int64_t d = r->t1 - r->t0;
-        exp__printf(p->w, ",\"dur\":%" PRId64 ".%03d,\"cat\":\"gc\",\"name\":", d / 1000, (int)(d % 1000));
+        ts(p, r->t0);
+        dur(p, r->t1 - r->t0);
+        exp__puts(p->w, ",\"cat\":\"gc\",\"name\":");
         exp__json_str(p->w, r->kind == CS_RK_GC ? "GC" : cs_model_str(m, r->name)[0] ? cs_model_str(m, r->name) : "stop-the-world");
         exp__puts(p->w, "}");
     }
@@ -99,8 +105,12 @@ static void flow(pf *p, uint64_t id, const char *cat, const char *name, uint32_t
 {
     for (int k = 0; k < 2; k++) {
         begin(p, k ? "f" : "s", p->m->g[k ? to : from].goid);
-        ts(p, "ts", k ? t1 : t0);
-        exp__printf(p->w, ",\"id\":%" PRIu64 ",\"cat\":\"%s\",\"name\":", id, cat);
+        ts(p, k ? t1 : t0);
+        exp__puts(p->w, ",\"id\":");
+        exp__u64(p->w, id);
+        exp__puts(p->w, ",\"cat\":\"");
+        exp__puts(p->w, cat);
+        exp__puts(p->w, "\",\"name\":");
         exp__json_str(p->w, name);
         exp__puts(p->w, k ? ",\"bp\":\"e\"}" : "}");
     }

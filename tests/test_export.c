@@ -226,6 +226,36 @@ static void dot_is_accepted_by_graphviz(void **state)
     cs_model_deinit(&m);
 }
 
+/* A model with no goroutines and no time at all still gives valid outputs. */
+static void empty_model_gives_valid_outputs(void **state)
+{
+    (void)state;
+    cs_model m;
+    cs_mb mb;
+    sy_begin(&m, &mb);
+    sy_end(&m, &mb, 0);
+    cs_err err = {0};
+    mkdir("build", 0755), mkdir(OUT_DIR, 0755);
+    for (int ax = LAY_AXIS_LINEAR; ax <= LAY_AXIS_GAPS; ax++) {
+        assert_true(exp_svg_write(OUT_DIR "/empty.svg", &m, &(exp_svg_desc){.axis = (lay_axis_kind)ax}, &err));
+        assert_true(xmllint_ok(OUT_DIR "/empty.svg"));
+    }
+    assert_true(exp_svg_write(OUT_DIR "/empty.svg", &m, &(exp_svg_desc){.layout = EXP_SVG_GRAPH}, &err));
+    assert_true(xmllint_ok(OUT_DIR "/empty.svg"));
+    membuf b = {0};
+    assert_true(exp_perfetto_write_to(mem_write, &b, &m, &(exp_perfetto_desc){0}, &err));
+    json_error_t je;
+    json_t *j = json_loads(b.p, 0, &je);
+    assert_non_null(j);
+    json_decref(j);
+    free(b.p);
+    b = (membuf){0};
+    assert_true(exp_dot_write_to(mem_write, &b, &m, &(exp_dot_desc){0}, &err));
+    assert_non_null(strstr(b.p, "digraph"));
+    free(b.p);
+    cs_model_deinit(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -235,6 +265,7 @@ int main(void)
         cmocka_unit_test(svg_failed_write_leaves_no_file),
         cmocka_unit_test(perfetto_json_parses_and_has_flow_events),
         cmocka_unit_test(dot_is_accepted_by_graphviz),
+        cmocka_unit_test(empty_model_gives_valid_outputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
