@@ -120,6 +120,15 @@ static void spawn_link(const lanes_ctx *c, uint32_t gi)
     else if (c->v->highlight != RND_HL_NONE)
         col = rnd__dim(col, 0.6f, c->th->bg);
     float dir = yb > ya ? 1.0f : -1.0f;
+    if (c->img) { /* dense: a one-pixel column in the image, no head */
+        int ix = (int)floorf(x - c->x0), y0 = (int)floorf(fminf(ya, yb) - c->y0), y1 = (int)ceilf(fmaxf(ya, yb) - c->y0);
+        y0 = y0 < 0 ? 0 : y0, y1 = y1 > c->img_h ? c->img_h : y1;
+        for (int iy = y0; ix >= 0 && ix < c->img_w && iy < y1; iy++) {
+            uint8_t *p = c->img + ((size_t)iy * (size_t)c->img_w + (size_t)ix) * 4;
+            p[0] = (uint8_t)(col >> 24), p[1] = (uint8_t)(col >> 16), p[2] = (uint8_t)(col >> 8), p[3] = 255;
+        }
+        return;
+    }
     rnd__seg(&c->r->sc, RND__SEGS, x, ya, 0, x, yb - dir * 0.3f * c->lane_h, 0, 1.0f, col);
     rnd__seg(&c->r->sc, RND__HEADS, x, ya, 0, x, yb - dir * 0.3f * c->lane_h, 0, 5.0f, col);
 }
@@ -141,13 +150,14 @@ static void arrows_choose(lanes_ctx *c)
     rnd__lane_cache *lc = &r->lc;
     uint32_t lo = rnd__arrow_lower(r, c->t0 - (int64_t)((double)(c->t1 - c->t0) * 0.02));
     uint32_t hi = rnd__arrow_lower(r, c->t1 + 1);
-    bool bundle = hi - lo > ARROW_BUDGET;
-    uint32_t stride = hi - lo > ARROW_BUDGET ? (hi - lo) / ARROW_BUDGET : 1;
+    uint32_t budget = r->lc.dense ? ARROW_BUDGET / 2 : ARROW_BUDGET; /* thin lanes show less */
+    bool bundle = hi - lo > budget;
+    uint32_t stride = hi - lo > budget ? (hi - lo) / budget : 1;
     static uint64_t set[1 << 14];
     if (bundle)
         memset(set, 0, sizeof set);
     lc->n_arrows = 0;
-    for (uint32_t i = lo; i < hi && lc->n_arrows < ARROW_BUDGET; i += stride) {
+    for (uint32_t i = lo; i < hi && lc->n_arrows < budget; i += stride) {
         const rnd__arrow *a = &r->arrows[i];
         int32_t fr = r->row[a->from], to = r->row[a->to];
         if (fr < 0 || to < 0 || a->t1 < c->t0)
@@ -185,21 +195,33 @@ static void arrows_draw(lanes_ctx *c)
     r->stats.msgs_shown = shown;
 }
 
+static void gc_band(const lanes_ctx *c, float a, float b)
+{
+    float ym = 0.5f * (c->y0 + c->y1);
+    rnd__seg(&c->r->sc, RND__SEGS, a, ym, 0, fmaxf(b, a + 1.0f), ym, 0, c->y1 - c->y0, c->th->gc);
+}
+
+/* GC and stop-the-world as translucent full-height bands; bands closer
+ * than a few pixels merge, so a GC-heavy stretch is one band, not hundreds. */
 static void gc_bands(const lanes_ctx *c)
 {
     const cs_model *m = c->r->m;
-    float last = -1;
+    float pa = 0, pb = -1e9f;
     for (uint32_t i = 0; i < m->n_ranges; i++) {
         const cs_range *g = &m->ranges[i];
         if ((g->kind != CS_RK_GC && g->kind != CS_RK_STW) || g->t1 < c->t0 || g->t0 > c->t_end)
             continue;
         float a = tx(c, g->t0 > c->t0 ? g->t0 : c->t0), b = tx(c, g->t1 < c->t_end ? g->t1 : c->t_end);
-        if (b < last + 1.0f)
+        if (a <= pb + 3.0f && a >= pa) {
+            pb = fmaxf(pb, b);
             continue;
-        last = b;
-        float ym = 0.5f * (c->y0 + c->y1);
-        rnd__seg(&c->r->sc, RND__SEGS, a, ym, 0, fmaxf(b, a + 1.0f), ym, 0, c->y1 - c->y0, c->th->gc);
+        }
+        if (pb > -1e8f)
+            gc_band(c, pa, pb);
+        pa = a, pb = b;
     }
+    if (pb > -1e8f)
+        gc_band(c, pa, pb);
 }
 
 /* Rows for the goroutines shown; thinner-than-a-pixel lanes share a row. */
@@ -301,7 +323,8 @@ static bool marks_copy(rnd__marks *to, const rnd__marks *from)
     cs_err e = {0};
     if (!cs_grow((void **)&to->v, &to->cap, from->n + 1, sizeof *to->v, &e))
         return false;
-    memcpy(to->v, from->v, (size_t)from->n * sizeof *from->v);
+    if (from->n)
+        memcpy(to->v, from->v, (size_t)from->n * sizeof *from->v);
     to->n = from->n;
     return true;
 }
