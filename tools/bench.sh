@@ -60,3 +60,4 @@ done
 
 echo
 sh tools/bench_layout.sh
+sh tools/bench_render.sh

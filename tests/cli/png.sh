@@ -1,0 +1,33 @@
+#!/bin/sh
+# `chanscope png` on corpus traces of two formats with DISPLAY unset: PNGs
+# at the requested size with more than the background in them, every layout,
+# the --frames sequence plus a GIF with that many frames, usage errors exit 2.
+set -u
+cs=${CHANSCOPE:-./chanscope}
+fail() { echo "FAIL: $*"; exit 1; }
+command -v identify >/dev/null 2>&1 || { echo "SKIP: ImageMagick missing"; exit 0; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset DISPLAY WAYLAND_DISPLAY
+for t in tests/data/corpus/go1.19/pingpong.trace tests/data/corpus/go1.23/selectmix.trace; do
+    $cs info -q "$t" >/dev/null 2>&1 || { echo "SKIP: $t does not decode"; continue; }
+    for l in lanes tree graph; do
+        out="$tmp/$l.png"
+        $cs png -q --layout $l --size 640x360 "$t" -o "$out" || fail "png --layout $l $t"
+        [ "$(identify -format '%wx%h' "$out")" = 640x360 ] || fail "$l: size $(identify -format '%wx%h' "$out")"
+        n=$(convert "$out" -format '%k' info:)
+        [ "$n" -gt 20 ] || fail "$l: only $n colours in $out"
+    done
+done
+t=tests/data/corpus/go1.23/pingpong.trace
+$cs png -q --frames 4 --fps 5 --size 320x180 --theme light "$t" -o "$tmp/anim.png" >/dev/null || fail "--frames"
+for i in 1 2 3 4; do [ -f "$tmp/anim-000$i.png" ] || fail "frame $i missing"; done
+[ "$(identify "$tmp/anim.gif" | wc -l)" -eq 4 ] || fail "GIF does not have 4 frames"
+cmp -s "$tmp/anim-0001.png" "$tmp/anim-0004.png" && fail "first and last frames are equal"
+$cs png -q --at 50% --range 10ms:40ms "$t" -o "$tmp/at.png" || fail "--at/--range"
+$cs png "$t" >/dev/null 2>&1; [ $? -eq 2 ] || fail "missing -o should exit 2"
+$cs png --size 10x10 "$t" -o "$tmp/x.png" >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad --size should exit 2"
+$cs png --layout nope "$t" -o "$tmp/x.png" >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad --layout should exit 2"
+$cs png --help | grep -q "animated GIF" || fail "--help does not mention the GIF"
+$cs png -q "$t" -o /nonexistent/dir/x.png >/dev/null 2>&1; [ $? -eq 1 ] || fail "unwritable output should exit 1"
+exit 0
