@@ -46,14 +46,14 @@ int cli_cmd_info(int argc, char **argv)
         user += !(m.g[i].flags & CS_G_SYSTEM);
     int64_t dur = m.t_last - m.t_first;
     if (json) {
-        json_t *j = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s}",
+        json_t *j = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s}",
                               "format", m.family == CS_FAM_LEGACY ? "legacy" : "v2",
                               "version", dec_version_name(m.version), "size", (json_int_t)f.size,
                               "events", (json_int_t)m.n_events, "duration_ns", (json_int_t)dur,
                               "goroutines", (json_int_t)(m.n_g - 1), "user_goroutines", (json_int_t)user,
                               "spans", (json_int_t)m.n_span, "edges", (json_int_t)(m.n_edges - 1),
                               "messages", (json_int_t)m.n_msgs, "channels", (json_int_t)(m.n_chans - 1),
-                              "warning", m.warning);
+                              "model_bytes", (json_int_t)cs_model_bytes(&m), "warning", m.warning);
         json_dumpf(j, stdout, JSON_INDENT(1));
         fputc('\n', stdout);
         json_decref(j);

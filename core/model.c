@@ -157,3 +157,14 @@ const char *cs_msg_kind_name(cs_msg_kind k)
     static const char *const names[CS_MK_COUNT] = {"send", "close"};
     return (unsigned)k < CS_MK_COUNT ? names[k] : "?";
 }
+
+size_t cs_model_bytes(const cs_model *m)
+{
+    return (size_t)m->len_bytes + (size_t)m->n_str * sizeof *m->str_off +
+           (size_t)m->n_frames * sizeof *m->frames + (size_t)m->n_stack * sizeof *m->stack_first +
+           (size_t)m->n_g * sizeof *m->g +
+           (size_t)m->n_span * (sizeof *m->span_t0 + sizeof *m->span_t1 + 2) +
+           (size_t)m->n_edges * sizeof *m->edges + (size_t)m->n_msgs * sizeof *m->msgs +
+           (size_t)m->n_chans * sizeof *m->chans + (size_t)m->n_ranges * sizeof *m->ranges +
+           (size_t)m->n_logs * sizeof *m->logs;
+}

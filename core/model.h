@@ -22,6 +22,7 @@
  *   uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack)
  *   const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t i)  i=0 innermost
  *   bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out)
+ *   size_t cs_model_bytes(const cs_model *m)      bytes its tables use (filled part, for figures)
  *   const char *cs_state_name(cs_state s) / cs_reason_name(cs_reason r) / cs_edge_kind_name(k) / cs_msg_kind_name(k)
  */
 #ifndef CS_MODEL_H
@@ -260,6 +261,7 @@ uint32_t cs_model_stack_add(cs_model *m, const cs_frame *f, uint32_t n, cs_err *
 uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack);
 const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t i);
 bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out);
+size_t cs_model_bytes(const cs_model *m);
 
 const char *cs_state_name(cs_state s);
 const char *cs_reason_name(cs_reason r);

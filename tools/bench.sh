@@ -58,6 +58,36 @@ for t in $(legacy_traces); do
     measure "$t"
 done
 
+# ---- Go 1.22+ part: the Go 1.25 token ring of ../shared/traces/large ----
+# Two figures per trace: decode + full model (`chanscope info`, with the
+# model's bytes per event) and decode + Summarizer statistics (`chanscope
+# stats`, the acceptance figure: Go 1.25's reader needs ~3.3 s for 117 MB).
+v2_measure() { # TRACE LABEL COMMAND...
+    t=$1; label=$2; shift 2
+    size=$(stat -c %s "$t")
+    info=$(./chanscope info --json -q "$t")
+    events=$(echo "$info" | sed -n 's/^ *"events": *\([0-9]*\).*/\1/p')
+    mbytes=$(echo "$info" | sed -n 's/^ *"model_bytes": *\([0-9]*\).*/\1/p')
+    /usr/bin/time -f "%e %U %M" -o "$out/time.txt" ./chanscope "$@" -q "$t" >/dev/null
+    read -r wall user rss <"$out/time.txt"
+    awk -v n="$label" -v size="$size" -v ev="$events" -v w="$wall" -v u="$user" -v rss="$rss" -v mb="$mbytes" 'BEGIN {
+        if (w <= 0) w = 0.001; if (u <= 0) u = 0.001;
+        printf "  %-22s %6.1f MB %9d events %6.3f s wall %6.3f s user %7.1f MB/s %6.1f Mev/s  RSS %6.1f MB (%.2fx file)",
+               n, size / 1e6, ev, w, u, size / 1e6 / w, ev / 1e6 / w, rss / 1024, rss * 1024 / size
+        if (n ~ /model/) printf "  model %.1f B/event", mb / ev
+        printf "\n" }'
+}
+
+echo "Go 1.22+ traces (Go 1.25):"
+v2mid=$out/ring-go1.25-mid.trace
+if [ -d "$shared" ] && [ ! -s "$v2mid" ]; then xz -dc "$shared/large/ring-go1.25-mid.trace.xz" >"$v2mid"; fi
+if [ -s "$v2mid" ]; then set -- "$v2mid"; else set -- "$root"/tests/data/*go1.2[235].trace; fi
+for t in "$@"; do
+    echo " $(basename "$t"):"
+    v2_measure "$t" "decode + model" info --json
+    v2_measure "$t" "decode + stats" stats --json
+    v2_measure "$t" "decode + stats -j1" stats --json -j1
+done
 echo
 sh tools/bench_layout.sh
 sh tools/bench_render.sh
