@@ -16,6 +16,7 @@
  *                   (syscall exit times, stable sort, futile wake-ups, §3.8)
  *   legacy_check.c  postProcessTrace validation (§3.10)
  *   legacy_stats.c  GoroutineStats (§5.1)
+ *   legacy_hot.h    check + stats fused for the common events (fast path)
  *   legacy_model.c  model building through core/build.h
  *   legacy_load.c   entry point and the per-event sink
  *

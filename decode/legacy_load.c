@@ -1,7 +1,8 @@
 /* decode/legacy_load.c — entry point of the legacy decoder (Go 1.5–1.21,
  * go-trace-format.md §3) and the per-event sink every ordered event goes
  * through: tick -> ns conversion and fake-P moves (§3.8 step 4), validation
- * (legacy_check.c), statistics (legacy_stats.c), the model
+ * (legacy_check.c), statistics (legacy_stats.c; both fused for the common
+ * events in legacy_hot.h), the model
  * (legacy_model.c) and the caller's on_event.
  *
  * Two paths: the streaming one (1.7+ traces; on_event callers that set
@@ -10,6 +11,7 @@
  * exact order) keeps the event list and runs Go's post-merge steps on it
  * (legacy_post.c). */
 #include "legacy.h"
+#include "legacy_hot.h"
 
 #include <math.h>
 #include <string.h>
@@ -82,7 +84,7 @@ bool dec__lg_sink_put(dec__lg_sink *k, dec__lg_ev *ev, cs_err *err)
         k->cur_gi = dec__lg_gtab_get(&k->gt, ev->g);
     }
     k->g[k->cur_gi].flags |= LG_GF_KNOWN;
-    if (!dec__lg_check(k, ev, err) || !dec__lg_stats_event(k, ev, err))
+    if (!hot_event(k, ev) && (!dec__lg_check(k, ev, err) || !dec__lg_stats_event(k, ev, err)))
         return false;
     if (ev->type == LG_CPUSAMPLE)
         m->n_cpu_samples++;
