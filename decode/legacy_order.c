@@ -7,7 +7,7 @@
  * and a sink thread behind it, were tried: on two busy cores both were
  * slower.) order1005 (Go 1.5) materialises all events and sorts them by
  * global sequence. */
-#include "legacy.h"
+#include "legacy_cur.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +79,8 @@ static bool apply(merge *mg, dec__lg_sink *k, uint32_t i, cs_err *err)
 
 /* Decodes cursor i's next head and files the cursor under frontier or
  * blocked. */
-static bool advance(merge *mg, const dec__lg_sink *k, uint32_t i, cs_err *err)
+static inline __attribute__((always_inline)) bool advance(merge *mg, const dec__lg_sink *k, uint32_t i,
+                                                           cs_err *err)
 {
     dec__lg_cur *c = &mg->c[i];
     if (!dec__lg_cur_next(mg->s, c, err))
