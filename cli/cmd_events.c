@@ -37,7 +37,12 @@ typedef struct ev_ctx {
 static void count(counts *c, const char *name)
 {
     for (uint32_t i = 0; i < c->used; i++)
-        if (c->name[i] == name || !strcmp(c->name[i], name)) {
+        if (c->name[i] == name) {
+            c->n[i]++;
+            return;
+        }
+    for (uint32_t i = 0; i < c->used; i++)
+        if (!strcmp(c->name[i], name)) {
             c->n[i]++;
             return;
         }

@@ -266,6 +266,9 @@ typedef struct dec__lg_sink {
     cs_map task_ranges;     /* task id -> open task range + 1 */
     bool seen_procs;
     cs_sid type_sid[LG_NTYPES];
+    /* on_event: wire stack id -> model stack, direct-mapped cache of dec__lg_stack */
+    uint64_t stk_key[64];
+    uint32_t stk_val[64];
 } dec__lg_sink;
 
 /* Per-goroutine record of goid, created if absent; NULL on allocation failure.

@@ -37,6 +37,14 @@ static int64_t to_ns(const dec__lg_sink *k, int64_t ticks)
     return (int64_t)x;
 }
 
+static uint32_t stack_of(dec__lg_sink *k, uint64_t wire)
+{
+    uint32_t h = (uint32_t)wire & 63;
+    if (k->stk_key[h] != wire) /* slot 0 holds wire id 0 -> 0 from the start */
+        k->stk_key[h] = wire, k->stk_val[h] = dec__lg_stack(k->s, wire);
+    return k->stk_val[h];
+}
+
 static bool emit(dec__lg_sink *k, const dec__lg_ev *ev, cs_err *err)
 {
     const dec__lg_desc *d = &dec__lg_descs[ev->type];
@@ -44,7 +52,7 @@ static bool emit(dec__lg_sink *k, const dec__lg_ev *ev, cs_err *err)
                    .type = ev->wire, .type_name = d->name, .kind_name = d->name};
     memcpy(e.args, ev->args, sizeof ev->args);
     if (!(ev->from_create && k->s->ver < 1007))
-        e.stack = dec__lg_stack(k->s, ev->stk);
+        e.stack = stack_of(k, ev->stk);
     uint64_t sid = ev->type == LG_STARTLABEL || ev->type == LG_TASKCREATE || ev->type == LG_REGION
                        ? ev->args[2] : 0;
     if (sid) {
