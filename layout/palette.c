@@ -66,11 +66,6 @@ bool lay_theme_parse(const char *name, lay_theme *out)
     return false;
 }
 
-const char *lay_theme_name(lay_theme theme)
-{
-    return theme_names[(unsigned)theme < LAY_THEME_COUNT ? theme : LAY_THEME_DARK];
-}
-
 lay_mark lay_mark_of(cs_state st, cs_reason r)
 {
     switch (st) {
@@ -165,11 +160,6 @@ uint8_t *lay_chan_hue_table(const cs_model *m, cs_err *err)
         t[c] = (uint8_t)h;
     }
     return t;
-}
-
-lay_rgba lay_palette_chan(const lay_palette *p, const cs_model *m, uint32_t chan)
-{
-    return p->chan[lay_chan_hue(m, chan)];
 }
 
 void lay_rgba_hex(lay_rgba c, char out[8])

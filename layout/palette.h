@@ -7,7 +7,6 @@
  * API
  *   const lay_palette *lay_palette_get(lay_theme theme)       static storage, never NULL
  *   bool lay_theme_parse(const char *name, lay_theme *out)    "dark" | "light" | "gotrace"
- *   const char *lay_theme_name(lay_theme theme)
  *   lay_mark lay_mark_of(cs_state st, cs_reason r)            which mark a span is drawn as
  *   const char *lay_mark_name(lay_mark k)                     legend text, e.g. "blocked on channel"
  *   float lay_mark_thickness(lay_mark k)                      bar height as a fraction of the lane
@@ -17,8 +16,6 @@
  *       when an earlier channel (by index) is within 90° (then 60°, 30°), so the
  *       first channels of a picture are far apart and up to 12 always differ.
  *       Free with cs_free; NULL on out of memory.
- *   uint8_t *lay_chan_hue_table(const cs_model *m, cs_err *err);
-lay_rgba lay_palette_chan(const lay_palette *p, const cs_model *m, uint32_t chan)
  *   void lay_rgba_hex(lay_rgba c, char out[8])                "#rrggbb"
  */
 #ifndef LAY_PALETTE_H
@@ -61,13 +58,11 @@ typedef struct lay_palette {
 
 const lay_palette *lay_palette_get(lay_theme theme);
 bool lay_theme_parse(const char *name, lay_theme *out);
-const char *lay_theme_name(lay_theme theme);
 lay_mark lay_mark_of(cs_state st, cs_reason r);
 const char *lay_mark_name(lay_mark k);
 float lay_mark_thickness(lay_mark k);
 uint32_t lay_chan_hue(const cs_model *m, uint32_t chan);
 uint8_t *lay_chan_hue_table(const cs_model *m, cs_err *err);
-lay_rgba lay_palette_chan(const lay_palette *p, const cs_model *m, uint32_t chan);
 void lay_rgba_hex(lay_rgba c, char out[8]);
 
 #endif

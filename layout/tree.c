@@ -125,8 +125,3 @@ void lay_tree_deinit(lay_tree *t)
     cs_free(t->x), cs_free(t->z), cs_free(t->depth);
     memset(t, 0, sizeof *t);
 }
-
-float lay_tree_y(const lay_axis *a, int64_t t_ns, float height)
-{
-    return -(float)lay_axis_x(a, t_ns) * height;
-}

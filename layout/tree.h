@@ -8,18 +8,18 @@
  * spawn links overlap however many children a goroutine has. Subtrees are
  * turned so their centre lies outwards, which keeps a long chain of single
  * children growing linearly rather than doubling at every level.
- * O(n) after the spawn tree's O(n log n) sort; deterministic.
+ * O(n) after the spawn tree's O(n log n) sort; deterministic. The Y of a
+ * time is the caller's choice of mapping (any lay_axis of layout/axis.h).
  *
  * API
  *   bool lay_tree_build(const cs_model *m, const lay_tree_desc *d, lay_tree *out, cs_err *err)
  *       free with lay_tree_deinit (also after a failure)
  *   void lay_tree_deinit(lay_tree *t)
- *   float lay_tree_y(const lay_axis *a, int64_t t_ns, float height)   0 at the top, -height at the end
  */
 #ifndef LAY_TREE_H
 #define LAY_TREE_H
 
-#include "axis.h"
+#include "../core/model.h"
 
 typedef struct lay_tree_desc {
     double spacing;       /* least distance between two goroutines' lines; 0 = 1 */
@@ -34,6 +34,5 @@ typedef struct lay_tree {
 
 bool lay_tree_build(const cs_model *m, const lay_tree_desc *d, lay_tree *out, cs_err *err);
 void lay_tree_deinit(lay_tree *t);
-float lay_tree_y(const lay_axis *a, int64_t t_ns, float height);
 
 #endif
