@@ -418,7 +418,7 @@ void rnd__lanes_build(rnd_renderer *r, const rnd_view *v, int w, int h)
         gap = y;
         lane_label(&c, gi, y, rnd__g_lit(r, v, gi));
     }
-    rnd__axis(r, v, c.x0, c.x1, c.y1 + 4.0f, c.t0, c.t1, r->m->t_first);
+    rnd__axis(r, v, c.x0, c.x1, c.y1 + 4.0f, c.t0, c.t1);
     r->stats.lanes = nrows;
     r->legend_y = c.y1 + 52.0f;
 }

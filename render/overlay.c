@@ -10,55 +10,34 @@
 
 void rnd__fmt_dur(char *buf, size_t n, double ns)
 {
-    static const struct { double div; const char *unit; } u[] = {
-        {1e9, "s"}, {1e6, "ms"}, {1e3, "\xC2\xB5s"}, {1, "ns"}};
-    double a = fabs(ns);
-    int i = a >= 1e9 ? 0 : a >= 1e6 ? 1 : a >= 1e3 ? 2 : 3;
-    double v = ns / u[i].div;
-    int dec = fabs(v) >= 100 || i == 3 ? 0 : fabs(v) >= 10 ? 1 : 2;
-    snprintf(buf, n, "%.*f %s", dec, v, u[i].unit);
+    lay_fmt_dur((int64_t)ns, buf, n);
 }
 
-/* Tick label for time v (ns) when ticks are `step` apart: the unit of the
- * step, with just enough decimals to tell neighbours apart. */
-void rnd__fmt_tick(char *buf, size_t n, double v, double step)
+uint32_t rnd__ticks(const rnd_renderer *r, int64_t t0, int64_t t1, double len_px, lay_tick *out,
+                    uint32_t cap)
 {
-    double div = step >= 1e9 ? 1e9 : step >= 1e6 ? 1e6 : step >= 1e3 ? 1e3 : 1;
-    const char *unit = div == 1e9 ? "s" : div == 1e6 ? "ms" : div == 1e3 ? "\xC2\xB5s" : "ns";
-    int dec = 0;
-    while (dec < 3 && fabs(step / div - round(step / div * pow(10, dec)) / pow(10, dec)) > 1e-9)
-        dec++;
-    if (v == 0)
-        snprintf(buf, n, "0");
-    else
-        snprintf(buf, n, "%.*f %s", dec, v / div, unit);
-}
-
-double rnd__nice_step(double span, double n)
-{
-    double raw = span / n;
-    double mag = pow(10, floor(log10(raw)));
-    return raw <= mag ? mag : raw <= 2 * mag ? 2 * mag : raw <= 5 * mag ? 5 * mag : 10 * mag;
+    lay_axis a;
+    cs_err err = {0};
+    uint32_t n = 0;
+    if (lay_axis_build(r->m, &(lay_axis_desc){.kind = LAY_AXIS_LINEAR, .t0 = t0, .t1 = t1}, &a, &err))
+        n = lay_axis_ticks(&a, len_px, 90.0, out, cap);
+    lay_axis_deinit(&a);
+    return n;
 }
 
 void rnd__axis(rnd_renderer *r, const rnd_view *v, float x0, float x1, float y, int64_t t0,
-               int64_t t1, int64_t origin)
+               int64_t t1)
 {
     const rnd__theme *th = rnd__theme_get(v->theme);
-    double span = (double)(t1 - t0);
-    if (span <= 0 || x1 <= x0)
-        return;
-    double step = rnd__nice_step(span, fmax(2.0, (double)(x1 - x0) / 110.0));
+    lay_tick ticks[64];
+    uint32_t n = rnd__ticks(r, t0, t1, x1 - x0, ticks, 64);
     rnd__line(&r->sc, x0, y, x1, y, 1.0f, th->fg_dim);
-    double first = ceil((double)(t0 - origin) / step) * step;
-    for (double tv = first; tv <= (double)(t1 - origin) + 1e-6; tv += step) {
-        float x = x0 + (float)((tv - (double)(t0 - origin)) / span) * (x1 - x0);
-        char buf[32];
-        rnd__fmt_tick(buf, sizeof buf, tv, step);
+    for (uint32_t i = 0; i < n; i++) {
+        float x = x0 + (float)ticks[i].x * (x1 - x0);
         rnd__line(&r->sc, x, y, x, y + 5.0f, 1.0f, th->fg_dim);
         rnd__line(&r->sc, x, r->plot_y0, x, y, 1.0f, rnd__alpha(th->grid, 0.6f));
-        float tw = rnd__text_width(&r->font, RND__F11, buf);
-        rnd__text(&r->sc, &r->font, RND__F11, floorf(x - tw / 2), y + 17.0f, th->fg_dim, buf);
+        float tw = rnd__text_width(&r->font, RND__F11, ticks[i].label);
+        rnd__text(&r->sc, &r->font, RND__F11, floorf(x - tw / 2), y + 17.0f, th->fg_dim, ticks[i].label);
     }
 }
 

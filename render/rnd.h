@@ -10,6 +10,7 @@
 #define RND_RND_H
 
 #include "render.h"
+#include "../layout/axis.h"
 #include "../layout/palette.h"
 
 #include <GL/glew.h>
@@ -192,9 +193,7 @@ void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, co
                      const float *B, float head_px);
 /* Pick in the tree and graph views: the goroutine whose mark is nearest. */
 void rnd__point_pick(const rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out);
-/* 1-2-5 tick step for `span` over about n ticks, and its label. */
-double rnd__nice_step(double span, double n);
-void rnd__fmt_tick(char *buf, size_t n, double v, double step);
+
 /* Is goroutine gi drawn under v (system, filter)? */
 bool rnd__g_visible(const rnd_renderer *r, const rnd_view *v, uint32_t gi);
 /* Recomputes lit[] when the selection changed. */
@@ -221,9 +220,13 @@ uint32_t rnd__arrow_lower(const rnd_renderer *r, int64_t t);
 /* Title, legend, HUD, help, tooltip: screen-space, after the view. */
 void rnd__overlay_build(rnd_renderer *r, const rnd_view *v, int w, int h);
 void rnd__tooltip(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w, int h);
-/* Time axis in [x0, x1] at baseline y, times [t0, t1] relative to origin. */
+/* Time axis in [x0, x1] at baseline y for times [t0, t1] (layout/axis.h
+ * ticks, labelled from the trace start). */
 void rnd__axis(rnd_renderer *r, const rnd_view *v, float x0, float x1, float y, int64_t t0,
-               int64_t t1, int64_t origin);
+               int64_t t1);
+/* Ticks of a linear axis over [t0, t1] drawn len_px long; returns the count. */
+uint32_t rnd__ticks(const rnd_renderer *r, int64_t t0, int64_t t1, double len_px, lay_tick *out,
+                    uint32_t cap);
 /* "1.5 ms", "20 µs": a duration in the unit that fits. */
 void rnd__fmt_dur(char *buf, size_t n, double ns);
 

@@ -148,15 +148,15 @@ static void time_axis(tree_ctx *c)
 {
     float ax = -1.25f;
     rnd__seg(&c->r->sc, RND__SEGS, ax, 1, 0, ax, -1, 0, 1.0f, c->th->fg_dim);
-    double span = (double)(c->t1 - c->t0), step = rnd__nice_step(span, 8);
-    for (double t = 0; t <= span + 1e-6; t += step) {
-        float y = 1.0f - 2.0f * (float)(t / span), sx, sy;
+    lay_tick ticks[32];
+    uint32_t n = rnd__ticks(c->r, c->t0, c->t1, 0.6 * c->h, ticks, 32);
+    for (uint32_t i = 0; i < n; i++) {
+        float y = 1.0f - 2.0f * (float)ticks[i].x, sx, sy;
         rnd__seg(&c->r->sc, RND__SEGS, ax, y, 0, ax + 0.04f, y, 0, 1.0f, c->th->fg_dim);
-        char buf[32];
-        rnd__fmt_tick(buf, sizeof buf, t + (double)(c->t0 - c->r->m->t_first), step);
         if (project(c, ax, y, 0, &sx, &sy))
-            rnd__text(&c->r->sc, &c->r->font, RND__F11, sx - 8 - rnd__text_width(&c->r->font, RND__F11, buf),
-                      sy + 4, c->th->fg_dim, buf);
+            rnd__text(&c->r->sc, &c->r->font, RND__F11,
+                      sx - 8 - rnd__text_width(&c->r->font, RND__F11, ticks[i].label), sy + 4, c->th->fg_dim,
+                      ticks[i].label);
     }
 }
 
