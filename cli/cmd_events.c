@@ -25,6 +25,8 @@ typedef struct counts {
     const char *name[MAX_NAMES];
     uint64_t n[MAX_NAMES];
     uint32_t used;
+    const char *slot_name[64]; /* direct-mapped by pointer: name -> index */
+    uint8_t slot[64];
 } counts;
 
 typedef struct ev_ctx {
@@ -36,20 +38,25 @@ typedef struct ev_ctx {
 
 static void count(counts *c, const char *name)
 {
-    for (uint32_t i = 0; i < c->used; i++)
-        if (c->name[i] == name) {
-            c->n[i]++;
-            return;
-        }
-    for (uint32_t i = 0; i < c->used; i++)
-        if (!strcmp(c->name[i], name)) {
-            c->n[i]++;
-            return;
-        }
-    if (c->used < MAX_NAMES) {
-        c->name[c->used] = name;
-        c->n[c->used++] = 1;
+    uint32_t h = (uint32_t)((uintptr_t)name >> 3) & 63;
+    if (c->slot_name[h] == name) {
+        c->n[c->slot[h]]++;
+        return;
     }
+    uint32_t i = 0;
+    while (i < c->used && c->name[i] != name)
+        i++;
+    if (i == c->used)
+        for (i = 0; i < c->used && strcmp(c->name[i], name); i++) {
+        }
+    if (i == c->used) {
+        if (c->used == MAX_NAMES)
+            return;
+        c->name[c->used++] = name;
+        c->n[i] = 0;
+    }
+    c->slot_name[h] = name, c->slot[h] = (uint8_t)i;
+    c->n[i]++;
 }
 
 static void print_stack(const cs_model *m, uint32_t stack)

@@ -10,30 +10,55 @@
 
 #include "legacy.h"
 
+/* Per-type rules as table entries, so the hot path selects values instead
+ * of branching on the type. Current G (§3.3): g picks ev->g from
+ * {last_g, args[0], 0}, last picks the cursor's next last_g from the same.
+ * order1007 transition (§3.9): key from {none, G, args[0], GC}, init_seq
+ * from {0, 1, NOSEQ, args[1], args[0]}, next_seq from {1, 2, NOSEQ,
+ * args[1] + 1, SEQINC, args[0] + 1}. as: the type the merge hands on (the
+ * non-local one), 0 = itself. */
+typedef struct cur_rule {
+    uint8_t g, last, key, iseq, ist, nseq, nst, as;
+} cur_rule;
+
+#define R_START {1, 1, 1, 3, LG_GRUNNABLE, 3, LG_GRUNNING}
+#define R_BLOCK {0, 2, 1, 2, LG_GRUNNING, 2, LG_GWAITING}
+#define R_SCHED {0, 2, 1, 2, LG_GRUNNING, 2, LG_GRUNNABLE}
+static const cur_rule cur_rules[LG_NTYPES] = {
+    [LG_GOSTART] = R_START, [LG_STARTLABEL] = R_START,
+    [LG_STARTLOCAL] = {1, 1, 1, 2, LG_GRUNNABLE, 4, LG_GRUNNING, LG_GOSTART},
+    [LG_STWSTART] = {2, 0, 0, 0, 0, 0, 0}, [LG_STWDONE] = {2, 0, 0, 0, 0, 0, 0},
+    [LG_GCDONE] = {2, 0, 0, 0, 0, 0, 0},
+    [LG_GCSTART] = {2, 0, 3, 4, LG_GDEAD, 5, LG_GDEAD},
+    [LG_GOEND] = {0, 2, 0, 0, 0, 0, 0}, [LG_GOSTOP] = {0, 2, 0, 0, 0, 0, 0},
+    [LG_GOSCHED] = R_SCHED, [LG_GOPREEMPT] = R_SCHED,
+    [LG_GOSLEEP] = R_BLOCK, [LG_GOBLOCK] = R_BLOCK, [LG_BLOCKSEND] = R_BLOCK, [LG_BLOCKRECV] = R_BLOCK,
+    [LG_BLOCKSELECT] = R_BLOCK, [LG_BLOCKSYNC] = R_BLOCK, [LG_BLOCKCOND] = R_BLOCK,
+    [LG_BLOCKNET] = R_BLOCK, [LG_SYSBLOCK] = R_BLOCK, [LG_BLOCKGC] = R_BLOCK,
+    [LG_SYSEXIT] = {1, 0, 2, 3, LG_GWAITING, 3, LG_GRUNNABLE},
+    [LG_GOWAITING] = {1, 0, 1, 1, LG_GRUNNABLE, 1, LG_GWAITING},
+    [LG_GOINSYSCALL] = {1, 0, 1, 1, LG_GRUNNABLE, 1, LG_GWAITING},
+    [LG_GOCREATE] = {0, 0, 2, 0, LG_GDEAD, 0, LG_GRUNNABLE},
+    [LG_GOUNBLOCK] = {0, 0, 2, 3, LG_GWAITING, 3, LG_GRUNNABLE},
+    [LG_UNBLOCKLOCAL] = {0, 0, 2, 2, LG_GWAITING, 4, LG_GRUNNABLE, LG_GOUNBLOCK},
+    [LG_SYSEXITLOCAL] = {0, 0, 2, 2, LG_GWAITING, 4, LG_GRUNNABLE, LG_SYSEXIT},
+};
+#undef R_START
+#undef R_BLOCK
+#undef R_SCHED
+
 /* Go's current-G rules (§3.3), after Args are filled in. */
 static inline void g_rules(dec__lg_cur *c, dec__lg_ev *ev)
 {
-    switch (ev->type) {
-    case LG_GOSTART: case LG_STARTLOCAL: case LG_STARTLABEL:
-        c->last_g = ev->g = ev->args[0];
-        break;
-    case LG_STWSTART: case LG_GCSTART: case LG_GCDONE: case LG_STWDONE:
-        ev->g = 0;
-        break;
-    case LG_GOEND: case LG_GOSTOP: case LG_GOSCHED: case LG_GOPREEMPT: case LG_GOSLEEP:
-    case LG_GOBLOCK: case LG_BLOCKSEND: case LG_BLOCKRECV: case LG_BLOCKSELECT: case LG_BLOCKSYNC:
-    case LG_BLOCKCOND: case LG_BLOCKNET: case LG_SYSBLOCK: case LG_BLOCKGC:
-        c->last_g = 0;
-        break;
-    case LG_SYSEXIT: case LG_GOWAITING: case LG_GOINSYSCALL:
-        ev->g = ev->args[0];
-        break;
-    case LG_CPUSAMPLE:
+    const cur_rule *r = &cur_rules[ev->type];
+    uint64_t v[3] = {c->last_g, ev->args[0], 0};
+    ev->g = v[r->g];
+    c->last_g = v[r->last];
+    if (ev->type == LG_CPUSAMPLE) {
         ev->ts = (int64_t)ev->args[0];
         ev->p = (int64_t)ev->args[1];
         ev->g = ev->args[2];
         ev->args[0] = 0;
-        break;
     }
 }
 
@@ -126,47 +151,18 @@ static inline __attribute__((always_inline)) bool fast_event(const dec__lg_scan 
     return true;
 }
 
-/* stateTransition of Go's order1007. */
+/* stateTransition of Go's order1007 (cur_rules). */
 static inline void transition_of(dec__lg_head *c)
 {
     const dec__lg_ev *ev = &c->ev;
-    c->key = ev->g;
-    switch (ev->type) {
-    case LG_GOCREATE:
-        c->key = ev->args[0], c->init_seq = 0, c->init_st = LG_GDEAD, c->next_seq = 1, c->next_st = LG_GRUNNABLE;
-        break;
-    case LG_GOWAITING: case LG_GOINSYSCALL:
-        c->init_seq = 1, c->init_st = LG_GRUNNABLE, c->next_seq = 2, c->next_st = LG_GWAITING;
-        break;
-    case LG_GOSTART: case LG_STARTLABEL:
-        c->init_seq = ev->args[1], c->init_st = LG_GRUNNABLE;
-        c->next_seq = ev->args[1] + 1, c->next_st = LG_GRUNNING;
-        break;
-    case LG_STARTLOCAL:
-        c->init_seq = LG_NOSEQ, c->init_st = LG_GRUNNABLE, c->next_seq = LG_SEQINC, c->next_st = LG_GRUNNING;
-        break;
-    case LG_GOBLOCK: case LG_BLOCKSEND: case LG_BLOCKRECV: case LG_BLOCKSELECT: case LG_BLOCKSYNC:
-    case LG_BLOCKCOND: case LG_BLOCKNET: case LG_GOSLEEP: case LG_SYSBLOCK: case LG_BLOCKGC:
-        c->init_seq = LG_NOSEQ, c->init_st = LG_GRUNNING, c->next_seq = LG_NOSEQ, c->next_st = LG_GWAITING;
-        break;
-    case LG_GOSCHED: case LG_GOPREEMPT:
-        c->init_seq = LG_NOSEQ, c->init_st = LG_GRUNNING, c->next_seq = LG_NOSEQ, c->next_st = LG_GRUNNABLE;
-        break;
-    case LG_GOUNBLOCK: case LG_SYSEXIT:
-        c->key = ev->args[0], c->init_seq = ev->args[1], c->init_st = LG_GWAITING;
-        c->next_seq = ev->args[1] + 1, c->next_st = LG_GRUNNABLE;
-        break;
-    case LG_UNBLOCKLOCAL: case LG_SYSEXITLOCAL:
-        c->key = ev->args[0], c->init_seq = LG_NOSEQ, c->init_st = LG_GWAITING;
-        c->next_seq = LG_SEQINC, c->next_st = LG_GRUNNABLE;
-        break;
-    case LG_GCSTART:
-        c->key = LG_GARBAGE, c->init_seq = ev->args[0], c->init_st = LG_GDEAD;
-        c->next_seq = ev->args[0] + 1, c->next_st = LG_GDEAD;
-        break;
-    default:
-        c->key = LG_UNORDERED;
-    }
+    const cur_rule *r = &cur_rules[ev->type];
+    uint64_t a0 = ev->args[0], a1 = ev->args[1];
+    uint64_t key[4] = {LG_UNORDERED, ev->g, a0, LG_GARBAGE};
+    uint64_t iseq[5] = {0, 1, LG_NOSEQ, a1, a0};
+    uint64_t nseq[6] = {1, 2, LG_NOSEQ, a1 + 1, LG_SEQINC, a0 + 1};
+    c->key = key[r->key];
+    c->init_seq = iseq[r->iseq], c->init_st = r->ist;
+    c->next_seq = nseq[r->nseq], c->next_st = r->nst;
 }
 
 /* Decodes the cursor's next event into c->h (c->has_head false at the end). */

@@ -110,8 +110,8 @@ static void unblock_waiters(merge *mg, const dec__lg_sink *k, uint64_t key)
 
 static uint8_t plain_type(uint8_t t)
 {
-    return t == LG_STARTLOCAL ? LG_GOSTART : t == LG_UNBLOCKLOCAL ? LG_GOUNBLOCK
-         : t == LG_SYSEXITLOCAL ? LG_SYSEXIT : t;
+    uint8_t as = cur_rules[t].as;
+    return as ? as : t;
 }
 
 static int cmp_cpu(const void *a, const void *b)
