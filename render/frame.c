@@ -75,7 +75,7 @@ bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *er
     rnd__scene_reset(&r->sc);
     rnd__lit_update(r, v);
     r->stats.msgs_shown = 0;
-    r->frame_w = w, r->frame_h = h;
+    r->frame_w = w;
     r->legend_y = 0;
     if (v->layout == RND_TREE)
         rnd__tree_build(r, v, w, h);
@@ -92,7 +92,7 @@ bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *er
     rnd__gl_draw(&r->gl, &r->sc, r->font.tex, w, h);
     r->stats.segs = r->sc.k[RND__SEGS].n + r->sc.k[RND__UI_SEGS].n;
     r->stats.heads = r->sc.k[RND__HEADS].n;
-    r->stats.dots = r->sc.k[RND__DOTS].n + r->sc.k[RND__UI_DOTS].n;
+    r->stats.dots = r->sc.k[RND__DOTS].n;
     r->stats.glyphs = r->sc.n_gl;
     GLenum e = glGetError();
     if (e != GL_NO_ERROR)

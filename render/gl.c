@@ -196,7 +196,6 @@ void rnd__gl_draw(rnd__gl *g, const rnd__scene *s, GLuint font_tex, int w, int h
     draw_kind(g, 2, s->mvp, w, h, off[RND__DOTS], s->k[RND__DOTS].n, 6);
     glDisable(GL_SCISSOR_TEST);
     draw_kind(g, 0, px[0], w, h, off[RND__UI_SEGS], s->k[RND__UI_SEGS].n, 6);
-    draw_kind(g, 2, px[0], w, h, off[RND__UI_DOTS], s->k[RND__UI_DOTS].n, 6);
     if (s->n_gl) {
         glBindVertexArray(g->vao_glyph);
         glBindBuffer(GL_ARRAY_BUFFER, g->vbo_glyph);

@@ -99,7 +99,7 @@ static void lane_life(const lanes_ctx *c, uint32_t gi, float y, bool lit)
     b = b < c->t_end ? b : c->t_end;
     if (b <= a)
         return;
-    uint32_t col = lit ? c->th->fg_dim : rnd__dim(c->th->fg_dim, 0.6f, c->th->bg);
+    uint32_t col = lit ? c->th->life : rnd__dim(c->th->life, 0.6f, c->th->bg);
     hbar(c, tx(c, a), tx(c, b), y, 1.0f, col);
     if (!c->img && g->end_ns != CS_T_NONE && g->end_ns <= c->t_end && g->end_ns <= c->t1)
         rnd__seg(&c->r->sc, RND__SEGS, tx(c, b), y - 0.3f * c->lane_h, 0, tx(c, b),

@@ -51,7 +51,7 @@ typedef struct rnd__marks {
     uint32_t n, cap;
 } rnd__marks;
 
-enum { RND__SEGS, RND__HEADS, RND__DOTS, RND__UI_SEGS, RND__UI_DOTS, RND__NKIND };
+enum { RND__SEGS, RND__HEADS, RND__DOTS, RND__UI_SEGS, RND__NKIND };
 
 typedef struct rnd__scene {
     rnd__marks k[RND__NKIND]; /* world kinds use mvp; UI kinds screen pixels */
@@ -78,7 +78,7 @@ void rnd__rect(rnd__scene *s, float x0, float y0, float x1, float y1, uint32_t r
 void rnd__line(rnd__scene *s, float x0, float y0, float x1, float y1, float w, uint32_t rgba);
 
 /* Fonts: DejaVu Sans packed at a few sizes into one GL_R8 atlas. */
-enum { RND__F11, RND__F12, RND__F14, RND__F18, RND__NFONT };
+enum { RND__F11, RND__F12, RND__F14, RND__NFONT };
 #define RND__NCP 101
 typedef struct rnd__font {
     GLuint tex;
@@ -179,7 +179,7 @@ struct rnd_renderer {
     float plot_x0, plot_x1, plot_y0, lane_h;
     float legend_y;          /* export legend baseline chosen by the view, 0 = bottom */
     int64_t vt0, vt1;
-    int frame_w, frame_h;
+    int frame_w;             /* width of the frame being built (legend wrapping) */
 };
 
 /* Placement from layout/ (place.c). */

@@ -1,5 +1,5 @@
 /* render/text.c — text with stb_truetype: DejaVu Sans (Debian's
- * fonts-dejavu-core) packed at 11, 12, 14 and 18 px into one GL_R8 atlas,
+ * fonts-dejavu-core) packed at 11, 12 and 14 px into one GL_R8 atlas,
  * and strings laid out as glyph instances in screen pixels. Covers printable
  * ASCII plus the few symbols chanscope prints (µ → … × ·); anything else is
  * drawn as '?'. The font file is trusted system data, not trace input. */
@@ -10,7 +10,7 @@
 
 #define FONT_PATH "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
-static const float sizes[RND__NFONT] = {11.0f, 12.0f, 14.0f, 18.0f};
+static const float sizes[RND__NFONT] = {11.0f, 12.0f, 14.0f};
 static const int extra_cp[] = {0xB5, 0x2192, 0x2026, 0xD7, 0xB7, 0x25B6};
 
 static bool pack(rnd__font *f, const uint8_t *ttf, uint8_t *pixels, cs_err *err)

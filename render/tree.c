@@ -84,7 +84,7 @@ static void goroutine(tree_ctx *c, uint32_t gi, int64_t col_ns)
     c->lit = rnd__g_lit(c->r, c->v, gi);
     int64_t b = g->end_ns != CS_T_NONE && g->end_ns < c->t_end ? g->end_ns : c->t_end;
     rnd__seg(&c->r->sc, RND__SEGS, c->x, ty(c, a), c->z, c->x, ty(c, b), c->z, 1.0f,
-             c->lit ? c->th->fg_dim : rnd__dim(c->th->fg_dim, 0.6f, c->th->bg));
+             c->lit ? c->th->life : rnd__dim(c->th->life, 0.6f, c->th->bg));
     rnd__span_runs(c->r->m, gi, c->t0, c->t_end, col_ns, run, c);
     float *s = &c->r->scr[4 * gi];
     if (!project(c, c->x, ty(c, a), c->z, &s[0], &s[1]) || !project(c, c->x, ty(c, b), c->z, &s[2], &s[3]))
