@@ -1,6 +1,7 @@
 #!/bin/sh
-# tools/bench.sh — `make bench`: speed and memory of `chanscope stats` on
-# large traces, as MB/s, events/s and peak RSS (and RSS / file size).
+# tools/bench.sh — `make bench`: speed and memory of `chanscope stats` (and,
+# for legacy traces, `events --summary`) on large traces, as MB/s, events/s
+# and peak RSS (and RSS / file size).
 #
 # Legacy part: builds the token-ring program (../shared/traces/corpus-src/ring)
 # with Debian's Go 1.19 (offline) and makes the 88 MB Go 1.19 trace of issue 2
@@ -15,21 +16,22 @@ shared=${CHANSCOPE_SHARED:-../shared/traces}
 go=/usr/lib/go-1.19/bin/go
 mkdir -p "$out"
 
-measure() { # TRACE: one line of figures for `chanscope stats`
-    t=$1
-    size=$(stat -c %s "$t")
+measure() { # TRACE LABEL COMMAND...: one line of figures for `chanscope COMMAND TRACE`
+    t=$1 label=$2
+    shift 2
+    size=$(stat -L -c %s "$t")
     events=$(./chanscope events --summary --json -q "$t" | sed -n 's/^ *"total": *\([0-9]*\).*/\1/p')
     if [ -x /usr/bin/time ]; then
-        /usr/bin/time -f "%e %U %M" -o "$out/time.txt" ./chanscope stats --json -q "$t" >/dev/null
+        /usr/bin/time -f "%e %U %M" -o "$out/time.txt" ./chanscope "$@" "$t" >/dev/null
         read -r wall user rss <"$out/time.txt"
     else
-        s=$(date +%s%N); ./chanscope stats --json -q "$t" >/dev/null; e=$(date +%s%N)
+        s=$(date +%s%N); ./chanscope "$@" "$t" >/dev/null; e=$(date +%s%N)
         wall=$(awk "BEGIN{print ($e-$s)/1e9}"); user=$wall; rss=0
     fi
-    awk -v n="$(basename "$t")" -v size="$size" -v ev="$events" -v w="$wall" -v u="$user" -v rss="$rss" 'BEGIN {
+    awk -v n="$(basename "$t")" -v l="$label" -v size="$size" -v ev="$events" -v w="$wall" -v u="$user" -v rss="$rss" 'BEGIN {
         if (w <= 0) w = 0.001; if (u <= 0) u = 0.001;
-        printf "%-24s %6.1f MB %9d events  %5.2f s wall %5.2f s cpu  %6.1f MB/s (cpu %6.1f)  %5.1f Mevents/s (cpu %5.1f)  peak RSS %6.1f MB (%.2fx file)\n",
-               n, size / 1e6, ev, w, u, size / 1e6 / w, size / 1e6 / u, ev / 1e6 / w, ev / 1e6 / u, rss / 1024, rss * 1024 / size }'
+        printf "%-24s %-8s %6.1f MB %9d events  %5.2f s wall %5.2f s cpu  %6.1f MB/s (cpu %6.1f)  %5.1f Mevents/s (cpu %5.1f)  peak RSS %6.1f MB (%.2fx file)\n",
+               n, l, size / 1e6, ev, w, u, size / 1e6 / w, size / 1e6 / u, ev / 1e6 / w, ev / 1e6 / u, rss / 1024, rss * 1024 / size }'
 }
 
 legacy_traces() {
@@ -53,9 +55,10 @@ legacy_traces() {
     return 0
 }
 
-echo "chanscope stats, legacy traces (Go 1.19):"
+echo "chanscope stats / events --summary, legacy traces (Go 1.19):"
 for t in $(legacy_traces); do
-    measure "$t"
+    measure "$t" stats stats --json -q
+    measure "$t" summary events --summary --json -q
 done
 
 # ---- Go 1.22+ part: the Go 1.25 token ring of ../shared/traces/large ----
