@@ -8,6 +8,8 @@
  *   dec_buf dec_buf_make(const uint8_t *p, size_t len, uint64_t base_off)
  *   uint8_t  dec_buf_u8(dec_buf *b)
  *   uint64_t dec_buf_uv(dec_buf *b)            LEB128 uvarint, <= 10 bytes, Go's overflow rule
+ *   void dec_buf_uvs(dec_buf *b, uint64_t *out, unsigned n)   n uvarints in a row, same rules;
+ *                                              one bounds check when >= 10*n bytes remain
  *   const uint8_t *dec_buf_bytes(dec_buf *b, uint64_t n)   n bytes or NULL (sets bad)
  *   bool dec_buf_skip(dec_buf *b, uint64_t n)
  *   size_t dec_buf_left(const dec_buf *b)
@@ -82,6 +84,53 @@ static inline uint64_t dec_buf_uv(dec_buf *b)
     b->bad |= DEC_BUF_BADVARINT;
     b->pos += 10;
     return 0;
+}
+
+/* Unchecked uvarint of at most 9 bytes at p[*pos]; the caller guarantees 9
+ * readable bytes. false for a 10-byte one (left to dec_buf_uv's rule). */
+static inline bool dec_buf__uv9(const uint8_t *p, size_t *pos, uint64_t *v)
+{
+    p += *pos;
+    uint64_t r = p[0];
+    if (r < 0x80) { /* most arguments are one or two bytes */
+        *pos += 1;
+        *v = r;
+        return true;
+    }
+    r = (r & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7;
+    if (p[1] < 0x80) {
+        *pos += 2;
+        *v = r;
+        return true;
+    }
+    for (unsigned i = 2; i < 9; i++) {
+        r |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+        if (p[i] < 0x80) {
+            *pos += i + 1;
+            *v = r;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* n uvarints in a row (a record's arguments). Far from the end of the window
+ * the bounds are checked once for all n; near it, or for a 10-byte varint,
+ * each one goes through dec_buf_uv. */
+static inline void dec_buf_uvs(dec_buf *b, uint64_t *out, unsigned n)
+{
+    if (b->len - b->pos >= 10u * n) {
+        size_t pos = b->pos;
+        unsigned i = 0;
+        while (i < n && dec_buf__uv9(b->p, &pos, &out[i]))
+            i++;
+        if (i == n) {
+            b->pos = pos;
+            return;
+        }
+    }
+    for (unsigned i = 0; i < n; i++)
+        out[i] = dec_buf_uv(b);
 }
 
 static inline const uint8_t *dec_buf_bytes(dec_buf *b, uint64_t n)

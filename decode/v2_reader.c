@@ -25,7 +25,25 @@ typedef struct reader {
     int version;
     cursor *c;
     uint32_t *heap, n_heap;
+    uint8_t nargs[256];     /* varints after the type byte (dt included); 0 = not an event here */
 } reader;
+
+/* Fills r->nargs: which type bytes may start an event of this version. */
+static void nargs_table(reader *r)
+{
+    for (unsigned t = 0; t < 256; t++) {
+        const v2_spec *sp = dec__v2_spec(t, r->version);
+        bool ok = sp && sp->timed && sp->nargs && sp->nargs <= 6 && t != V2_EvClockSnapshot && t != V2_EvCPUSample;
+        r->nargs[t] = ok ? sp->nargs : 0;
+    }
+}
+
+static bool bad_type(uint8_t type, int version, uint64_t at, cs_err *err)
+{
+    if (!dec__v2_spec(type, version))
+        return CS_FAIL(err, CS_E_CORRUPT, at, "found invalid event type: %u", type);
+    return CS_FAIL(err, CS_E_CORRUPT, at, "found event without a timestamp: type=%u", type);
+}
 
 /* Decodes the M's next event into c->ev. false + *more=false at the end. */
 static bool next_event(reader *r, cursor *c, bool *more, cs_err *err)
@@ -46,16 +64,15 @@ static bool next_event(reader *r, cursor *c, bool *more, cs_err *err)
         c->last = dec__v2_ns(g, g->b[c->batch].ts);
     uint64_t at = dec_buf_off(&c->b);
     uint8_t type = dec_buf_u8(&c->b);
-    const v2_spec *sp = V2_SPEC(type < 137 ? type : 0);
-    if (!sp->name || sp->minver > r->version)
-        return CS_FAIL(err, CS_E_CORRUPT, at, "found invalid event type: %u", type);
-    if (!sp->timed || !sp->nargs || type == V2_EvClockSnapshot || type == V2_EvCPUSample)
-        return CS_FAIL(err, CS_E_CORRUPT, at, "found event without a timestamp: type=%u", type);
-    uint64_t dt = dec_buf_uv(&c->b);
-    for (unsigned i = 0; i + 1 < sp->nargs; i++)
-        c->ev.args[i] = dec_buf_uv(&c->b);
+    unsigned n = r->nargs[type];
+    if (!n)
+        return bad_type(type, r->version, at, err);
+    uint64_t v[6] = {0}; /* dt + v2_ev.args (unused ones 0): nargs_table keeps n <= 6 */
+    dec_buf_uvs(&c->b, v, n);
     if (c->b.bad)
-        return CS_FAIL(err, CS_E_CORRUPT, at, "found invalid uvarint in event %s", sp->name);
+        return CS_FAIL(err, CS_E_CORRUPT, at, "found invalid uvarint in event %s", V2_SPEC(type)->name);
+    uint64_t dt = v[0];
+    memcpy(c->ev.args, v + 1, sizeof c->ev.args);
     c->ev.type = type;
     c->ev.off = at;
     c->ev.synth = 0;
@@ -233,6 +250,7 @@ static bool run(reader *r, cs_err *err)
 bool dec__v2_read_gen(v2_sink *s, v2_gen *g, v2_pipe *pipe, cs_err *err)
 {
     reader r = {.s = s, .pipe = pipe, .g = g, .f = s->f, .version = s->version};
+    nargs_table(&r);
     s->o->out = order_out;
     s->o->out_ud = &r;
     if (pipe)
