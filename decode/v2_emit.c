@@ -24,10 +24,12 @@ static bool check_ids(const v2_gen *g, const v2_ev *e, const v2_spec *sp, cs_err
     if (sp->stack2 && !dec__v2_stack_ok(g, e->args[sp->stack2 - 1]))
         return CS_FAIL(err, CS_E_CORRUPT, e->off, "found invalid stack ID %llu for event %s",
                        (unsigned long long)e->args[sp->stack2 - 1], sp->name);
-    for (unsigned i = 0; sp->strmask >> i; i++)
-        if ((sp->strmask >> i & 1) && !dec__v2_str(g, e->args[i], NULL, NULL))
+    for (unsigned mask = sp->strmask; mask; mask &= mask - 1) { /* set bits, lowest first */
+        unsigned i = (unsigned)__builtin_ctz(mask);
+        if (e->args[i] && !dec__v2_str(g, e->args[i], NULL, NULL))
             return CS_FAIL(err, CS_E_CORRUPT, e->off, "found invalid string ID %llu for event %s",
                            (unsigned long long)e->args[i], sp->name);
+    }
     return true;
 }
 

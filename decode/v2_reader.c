@@ -17,6 +17,8 @@ typedef struct cursor {
     uint32_t mslot;
 } cursor;
 
+typedef struct hnode { int64_t ts; uint32_t c; } hnode; /* heap entry: cursor and its event time */
+
 typedef struct reader {
     v2_sink *s;
     v2_pipe *pipe;          /* NULL: emit on this thread */
@@ -24,7 +26,7 @@ typedef struct reader {
     const cs_file *f;
     int version;
     cursor *c;
-    uint32_t *heap, n_heap;
+    hnode *heap; uint32_t n_heap;
     uint8_t nargs[256];     /* varints after the type byte (dt included); 0 = not an event here */
 } reader;
 
@@ -85,11 +87,11 @@ static bool next_event(reader *r, cursor *c, bool *more, cs_err *err)
 
 /* ---- Go's frontier heap (internal/trace/batchcursor.go), by event time ---- */
 
-static int64_t key(const reader *r, uint32_t i) { return r->c[r->heap[i]].ev.ts; }
+static int64_t key(const reader *r, uint32_t i) { return r->heap[i].ts; }
 
 static void swap(reader *r, uint32_t a, uint32_t b)
 {
-    uint32_t t = r->heap[a];
+    hnode t = r->heap[a];
     r->heap[a] = r->heap[b];
     r->heap[b] = t;
 }
@@ -140,12 +142,13 @@ static void heap_sort(reader *r)
 
 static bool try_advance(reader *r, uint32_t i, bool *ok, cs_err *err)
 {
-    cursor *c = &r->c[r->heap[i]];
+    cursor *c = &r->c[r->heap[i].c];
     if (!dec__v2_advance(r->s->o, r->g, &c->ev, c->mslot, ok, err) || !*ok)
         return err->code == CS_OK;
     bool more;
     if (!next_event(r, c, &more, err))
         return false;
+    r->heap[i].ts = c->ev.ts;
     if (!more)
         heap_remove(r, i);
     else if (sift_up(r, i) == i)
@@ -206,7 +209,7 @@ static bool step(reader *r, cs_err *err)
         if (ok)
             return true;
     }
-    const v2_ev *h = &r->c[r->heap[0]].ev;
+    const v2_ev *h = &r->c[r->heap[0].c].ev;
     return CS_FAIL(err, CS_E_INVALID, h->off, "broken trace: failed to advance: no M's next event can be ordered (gen %llu, first candidate %s at %lld)",
                    (unsigned long long)r->g->gen, V2_SPEC(h->type)->name, (long long)h->ts);
 }
@@ -227,7 +230,7 @@ static bool run(reader *r, cs_err *err)
         if (!next_event(r, c, &more, err))
             return false;
         if (more) {
-            r->heap[r->n_heap] = i;
+            r->heap[r->n_heap] = (hnode){c->ev.ts, i};
             sift_up(r, r->n_heap++);
         }
     }
