@@ -35,7 +35,7 @@ static void nargs_table(reader *r)
 {
     for (unsigned t = 0; t < 256; t++) {
         const v2_spec *sp = dec__v2_spec(t, r->version);
-        bool ok = sp && sp->timed && sp->nargs && sp->nargs <= 6 && t != V2_EvClockSnapshot && t != V2_EvCPUSample;
+        bool ok = sp && sp->timed && sp->nargs && sp->nargs <= 1 + 5 && t != V2_EvClockSnapshot && t != V2_EvCPUSample;
         r->nargs[t] = ok ? sp->nargs : 0;
     }
 }
@@ -69,12 +69,11 @@ static bool next_event(reader *r, cursor *c, bool *more, cs_err *err)
     unsigned n = r->nargs[type];
     if (!n)
         return bad_type(type, r->version, at, err);
-    uint64_t v[6] = {0}; /* dt + v2_ev.args (unused ones 0): nargs_table keeps n <= 6 */
-    dec_buf_uvs(&c->b, v, n);
+    uint64_t dt;
+    dec_buf_uvs(&c->b, &dt, 1);
+    dec_buf_uvs(&c->b, c->ev.args, n - 1); /* straight into place: no copy through the stack */
     if (c->b.bad)
         return CS_FAIL(err, CS_E_CORRUPT, at, "found invalid uvarint in event %s", V2_SPEC(type)->name);
-    uint64_t dt = v[0];
-    memcpy(c->ev.args, v + 1, sizeof c->ev.args);
     c->ev.type = type;
     c->ev.off = at;
     c->ev.synth = 0;
