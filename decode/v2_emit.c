@@ -36,6 +36,19 @@ static bool check_ids(const v2_gen *g, const v2_ev *e, const v2_spec *sp, cs_err
 /* The StateTransition of a scheduler event (Go's Event.StateTransition). */
 static bool transition(v2_sink *s, v2_gen *g, const v2_ev *e, v2_trans *t, cs_err *err)
 {
+    /* almost every event is one of these three: plain branches before the jump table */
+    if (e->type == V2_EvGoStart) {
+        *t = (v2_trans){true, e->args[0], V2G_RUNNABLE, V2G_RUNNING, 0, 0};
+        return true;
+    }
+    if (e->type == V2_EvGoUnblock) {
+        *t = (v2_trans){true, e->args[0], V2G_WAITING, V2G_RUNNABLE, 0, 0};
+        return true;
+    }
+    if (e->type == V2_EvGoBlock) {
+        *t = (v2_trans){true, e->ctx.g, V2G_RUNNING, V2G_WAITING, dec__v2_sid(g, s->m, e->args[0], err), e->args[1]};
+        return err->code == CS_OK;
+    }
     memset(t, 0, sizeof *t);
     t->is_g = true;
     switch (e->type) {

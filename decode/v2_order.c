@@ -439,6 +439,28 @@ static bool destroy_syscall(v2_order *o, v2_ev *e, v2_ctx cur, v2_ctx *nw, cs_er
     return dec__v2_push(o, e, cur, err);
 }
 
+/* Every type but the three commonest (dec__v2_advance). */
+static bool advance_other(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, v2_ctx *nw, bool *ok, cs_err *err)
+{
+    uint64_t gn = gen->gen;
+    switch (e->type) {
+    case V2_EvProcStatus: return proc_status(o, gn, e, &cur, nw, err);
+    case V2_EvProcStart: return proc_start(o, gn, e, cur, nw, ok, err);
+    case V2_EvProcStop: return proc_stop(o, e, cur, nw, err);
+    case V2_EvProcSteal: return proc_steal(o, gn, e, cur, nw, ok, err);
+    case V2_EvGoStatus: case V2_EvGoStatusStack: return go_status(o, gn, e, cur, nw, err);
+    case V2_EvGoCreate: case V2_EvGoCreateBlocked: case V2_EvGoCreateSyscall:
+        return go_create(o, gn, e, cur, nw, err);
+    case V2_EvGoStop: case V2_EvGoBlock: case V2_EvGoDestroy: return go_stop_exec(o, e, cur, nw, err);
+    case V2_EvGoSwitch: case V2_EvGoSwitchDestroy: return go_switch(o, gn, e, cur, nw, ok, err);
+    case V2_EvGoSyscallBegin: return syscall_begin(o, gn, e, cur, err);
+    case V2_EvGoSyscallEnd: return syscall_end(o, e, cur, err);
+    case V2_EvGoSyscallEndBlocked: return syscall_end_blocked(o, e, cur, nw, ok, err);
+    case V2_EvGoDestroySyscall: return destroy_syscall(o, e, cur, nw, err);
+    default: return dec__v2_order_res(o, gen, e, cur, ok, err);
+    }
+}
+
 bool dec__v2_advance(v2_order *o, v2_gen *gen, v2_ev *ev, uint32_t mslot,
                      bool *ok, cs_err *err)
 {
@@ -449,28 +471,17 @@ bool dec__v2_advance(v2_order *o, v2_gen *gen, v2_ev *ev, uint32_t mslot,
     if (mslot != UINT32_MAX)
         cur = (v2_ctx){o->m[mslot].g, o->m[mslot].p, o->m[mslot].id};
     v2_ctx nw = cur;
-    uint64_t gn = gen->gen;
     bool r;
     *ok = true;
-    switch (e->type) {
-    case V2_EvProcStatus: r = proc_status(o, gn, e, &cur, &nw, err); break;
-    case V2_EvProcStart: r = proc_start(o, gn, e, cur, &nw, ok, err); break;
-    case V2_EvProcStop: r = proc_stop(o, e, cur, &nw, err); break;
-    case V2_EvProcSteal: r = proc_steal(o, gn, e, cur, &nw, ok, err); break;
-    case V2_EvGoStatus: case V2_EvGoStatusStack: r = go_status(o, gn, e, cur, &nw, err); break;
-    case V2_EvGoCreate: case V2_EvGoCreateBlocked: case V2_EvGoCreateSyscall:
-        r = go_create(o, gn, e, cur, &nw, err);
-        break;
-    case V2_EvGoStop: case V2_EvGoBlock: case V2_EvGoDestroy: r = go_stop_exec(o, e, cur, &nw, err); break;
-    case V2_EvGoStart: r = go_start(o, gn, e, cur, &nw, ok, err); break;
-    case V2_EvGoUnblock: r = go_unblock(o, gn, e, cur, ok, err); break;
-    case V2_EvGoSwitch: case V2_EvGoSwitchDestroy: r = go_switch(o, gn, e, cur, &nw, ok, err); break;
-    case V2_EvGoSyscallBegin: r = syscall_begin(o, gn, e, cur, err); break;
-    case V2_EvGoSyscallEnd: r = syscall_end(o, e, cur, err); break;
-    case V2_EvGoSyscallEndBlocked: r = syscall_end_blocked(o, e, cur, &nw, ok, err); break;
-    case V2_EvGoDestroySyscall: r = destroy_syscall(o, e, cur, &nw, err); break;
-    default: r = dec__v2_order_res(o, gen, e, cur, ok, err); break;
-    }
+    /* almost every event is one of these three: plain branches, no jump table */
+    if (e->type == V2_EvGoStart)
+        r = go_start(o, gen->gen, e, cur, &nw, ok, err);
+    else if (e->type == V2_EvGoUnblock)
+        r = go_unblock(o, gen->gen, e, cur, ok, err);
+    else if (e->type == V2_EvGoBlock)
+        r = go_stop_exec(o, e, cur, &nw, err);
+    else
+        r = advance_other(o, gen, e, cur, &nw, ok, err);
     if (r && *ok && mslot != UINT32_MAX) {
         o->m[mslot].g = nw.g;
         o->m[mslot].p = nw.p;
