@@ -8,7 +8,16 @@
  *   int cli_usage(const char *cmd, const char *fmt, ...)  prints a usage error, returns 2
  *   bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
  *   void cli_unload(cs_file *f, cs_model *m, cs_stats *s)
- *   bool cli_trace_opt(int opt, const char *arg, cli_trace_opts *o)   handles the shared options
+ *   int cli_args_parse(const cli_args *a, int argc, char **argv, cli_trace_opts *o)
+ *       -h prints a->help; shared trace options fill o; the command's own go to
+ *       a->on_opt; exactly one TRACE becomes o->path. Returns -1 to go on, else
+ *       the exit status to return now (0 after --help, 2 on a usage error).
+ *   cli_opt_fn cli_json_flag                       on_opt for commands whose only option is
+ *                                                  --json (val 'J'): sets *(bool *)ud
+ *   const char *cli_base_name(const char *path)    the file name without its folders
+ *   int cli_pick(const char *arg, const char *const *names, int n)   index of arg in names, or -1
+ *   bool cli_open(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, int *rc)
+ *       cli_load; on failure unloads, reports, and sets *rc to the exit status
  *   CLI_TRACE_LONGOPTS / CLI_TRACE_HELP                               their getopt_long entries and help text
  *   void cli_json_str(FILE *f, const char *s)     a JSON string literal, escaped
  *   void cli_json_time(FILE *f, int64_t t)        ns, or null for CS_T_NONE
@@ -61,7 +70,23 @@ enum { CLI_OPT_BINARY = 1000, CLI_OPT_STRICT };
 
 int cli_report(const cs_err *err, const char *path);
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-bool cli_trace_opt(int opt, const char *arg, cli_trace_opts *o);
+/* A command's own option: NULL when taken, else the usage message. */
+typedef const char *cli_opt_fn(void *ud, int opt, const char *arg);
+
+typedef struct cli_args {
+    const char *cmd;                /* "png" */
+    const char *help;               /* printed by -h/--help */
+    const char *shortopts;          /* the command's own, e.g. "o:"; "hj:q" are added */
+    const struct option *longopts;  /* the command's own, {0}-terminated, or NULL */
+    cli_opt_fn *on_opt;
+    void *ud;
+} cli_args;
+
+int cli_args_parse(const cli_args *a, int argc, char **argv, cli_trace_opts *o);
+bool cli_open(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, int *rc);
+const char *cli_json_flag(void *ud, int opt, const char *arg);
+const char *cli_base_name(const char *path);
+int cli_pick(const char *arg, const char *const *names, int n);
 bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err);
 void cli_unload(cs_file *f, cs_model *m, cs_stats *s);
 void cli_json_str(FILE *f, const char *s);

@@ -3,7 +3,6 @@
 #include "cli.h"
 #include "../export/dot.h"
 
-#include <libgen.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,25 +23,32 @@ static const char help[] =
 
 enum { O_GROUP = 2000, O_RENDER, O_ENGINE, O_THEME, O_SYSTEM };
 
-static bool parse_opt(int c, const char *arg, exp_dot_desc *d)
+typedef struct dot_args {
+    exp_dot_desc d;
+    const char *out;
+} dot_args;
+
+static const char *parse_opt(void *ud, int c, const char *arg)
 {
     static const char *const engines[] = {"dot", "neato", "sfdp", "fdp", "circo", NULL};
+    exp_dot_desc *d = &((dot_args *)ud)->d;
     switch (c) {
+    case 'o': ((dot_args *)ud)->out = arg; return NULL;
     case O_GROUP:
         d->group = !strcmp(arg, "function") ? LAY_GROUP_FUNCTION : LAY_GROUP_GOROUTINE;
-        return !strcmp(arg, "function") || !strcmp(arg, "goroutine");
+        return !strcmp(arg, "function") || !strcmp(arg, "goroutine") ? NULL : "--group must be function or goroutine";
     case O_RENDER:
         d->render = arg;
-        return !strcmp(arg, "svg") || !strcmp(arg, "png") || !strcmp(arg, "pdf");
+        return !strcmp(arg, "svg") || !strcmp(arg, "png") || !strcmp(arg, "pdf") ? NULL : "--render must be svg, png or pdf";
     case O_ENGINE:
         for (int i = 0; engines[i]; i++)
             if (!strcmp(arg, engines[i]))
-                return d->engine = engines[i], true;
-        return false;
-    case O_THEME: return lay_theme_parse(arg, &d->theme);
-    case O_SYSTEM: d->show_system = true; return true;
+                return d->engine = engines[i], NULL;
+        return "--engine must be dot, neato, sfdp, fdp or circo";
+    case O_THEME: return lay_theme_parse(arg, &d->theme) ? NULL : "--theme must be dark, light or gotrace";
+    case O_SYSTEM: d->show_system = true; return NULL;
     }
-    return false;
+    return "bad option";
 }
 
 int cli_cmd_dot(int argc, char **argv)
@@ -50,39 +56,20 @@ int cli_cmd_dot(int argc, char **argv)
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'}, {"group", required_argument, NULL, O_GROUP},
         {"render", required_argument, NULL, O_RENDER}, {"engine", required_argument, NULL, O_ENGINE},
-        {"theme", required_argument, NULL, O_THEME}, {"system", no_argument, NULL, O_SYSTEM},
-        {"help", no_argument, NULL, 'h'}, CLI_TRACE_LONGOPTS, {0}};
+        {"theme", required_argument, NULL, O_THEME}, {"system", no_argument, NULL, O_SYSTEM}, {0}};
     cli_trace_opts o = {0};
-    exp_dot_desc d = {0};
-    const char *out = NULL;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:j:q", longopts, NULL)) != -1) {
-        if (c == 'h') {
-            fputs(help, stdout);
-            return 0;
-        } else if (c == 'o') {
-            out = optarg;
-        } else if (!parse_opt(c, optarg, &d) && !cli_trace_opt(c, optarg, &o)) {
-            return cli_usage("dot", "bad option or value%s%s", optarg ? ": " : "", optarg ? optarg : "");
-        }
-    }
-    if (optind != argc - 1)
-        return cli_usage("dot", "expected exactly one TRACE");
-    if (!out)
-        return cli_usage("dot", "missing -o OUT.dot");
-    o.path = argv[optind];
+    dot_args a = {0};
+    int rc = cli_args_parse(&(cli_args){.cmd = "dot", .help = help, .shortopts = "o:", .longopts = longopts,
+                                        .on_opt = parse_opt, .ud = &a}, argc, argv, &o);
+    if (rc < 0 && !a.out)
+        rc = cli_usage("dot", "missing -o OUT.dot");
     cs_file f;
     cs_model m;
+    if (rc >= 0 || !cli_open(&o, &f, &m, NULL, &rc))
+        return rc;
     cs_err err = {0};
-    if (!cli_load(&o, &f, &m, NULL, &err)) {
-        cli_unload(&f, &m, NULL);
-        return cli_report(&err, o.path);
-    }
-    char name[4096];
-    snprintf(name, sizeof name, "%s", o.path);
-    d.name = basename(name);
-    bool ok = exp_dot_write(out, &m, &d, &err);
+    a.d.name = cli_base_name(o.path);
+    bool ok = exp_dot_write(a.out, &m, &a.d, &err);
     cli_unload(&f, &m, NULL);
-    return ok ? 0 : cli_report(&err, out);
+    return ok ? 0 : cli_report(&err, a.out);
 }

@@ -59,32 +59,15 @@ static void print_text(const cs_model *m)
 
 int cli_cmd_edges(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"json", no_argument, NULL, 'J'}, {"help", no_argument, NULL, 'h'}, CLI_TRACE_LONGOPTS, {0}};
+    static const struct option longopts[] = {{"json", no_argument, NULL, 'J'}, {0}};
     cli_trace_opts o = {0};
     bool json = false;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "hj:q", longopts, NULL)) != -1) {
-        if (c == 'h') {
-            fputs(help, stdout);
-            return 0;
-        } else if (c == 'J') {
-            json = true;
-        } else if (!cli_trace_opt(c, optarg, &o)) {
-            return cli_usage("edges", "bad option");
-        }
-    }
-    if (optind != argc - 1)
-        return cli_usage("edges", "expected exactly one TRACE");
-    o.path = argv[optind];
+    int rc = cli_args_parse(&(cli_args){.cmd = "edges", .help = help, .longopts = longopts,
+                                        .on_opt = cli_json_flag, .ud = &json}, argc, argv, &o);
     cs_file f;
     cs_model m;
-    cs_err err = {0};
-    if (!cli_load(&o, &f, &m, NULL, &err)) {
-        cli_unload(&f, &m, NULL);
-        return cli_report(&err, o.path);
-    }
+    if (rc >= 0 || !cli_open(&o, &f, &m, NULL, &rc))
+        return rc;
     if (json)
         print_json(&m);
     else

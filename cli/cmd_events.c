@@ -121,52 +121,53 @@ static void print_summary(const ev_ctx *c, const cs_model *m, bool json)
         printf("  kind %-15s %10llu\n", c->by_kind.name[i], (unsigned long long)c->by_kind.n[i]);
 }
 
+enum { O_STACKS = 1, O_SUMMARY, O_JSON };
+
+typedef struct events_args {
+    ev_ctx *c;
+    bool json;
+} events_args;
+
+static const char *parse_opt(void *ud, int opt, const char *arg)
+{
+    (void)arg;
+    events_args *a = ud;
+    switch (opt) {
+    case O_STACKS: a->c->stacks = true; return NULL;
+    case O_SUMMARY: a->c->summary = true; return NULL;
+    case O_JSON: a->json = true; return NULL;
+    }
+    return "bad option";
+}
+
 int cli_cmd_events(int argc, char **argv)
 {
-    enum { O_STACKS = 1, O_SUMMARY, O_JSON };
     static const struct option longopts[] = {
         {"stacks", no_argument, NULL, O_STACKS}, {"summary", no_argument, NULL, O_SUMMARY},
-        {"json", no_argument, NULL, O_JSON}, {"help", no_argument, NULL, 'h'}, CLI_TRACE_LONGOPTS, {0}};
+        {"json", no_argument, NULL, O_JSON}, {0}};
     cli_trace_opts o = {.no_model = true};
     ev_ctx c = {0};
-    bool json = false;
-    int opt;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "hj:q", longopts, NULL)) != -1) {
-        if (opt == 'h') {
-            fputs(help, stdout);
-            return 0;
-        } else if (opt == O_STACKS) {
-            c.stacks = true;
-        } else if (opt == O_SUMMARY) {
-            c.summary = true;
-        } else if (opt == O_JSON) {
-            json = true;
-        } else if (!cli_trace_opt(opt, optarg, &o)) {
-            return cli_usage("events", "bad option");
-        }
-    }
-    if (optind != argc - 1)
-        return cli_usage("events", "expected exactly one TRACE");
-    if (json && !c.summary)
-        return cli_usage("events", "--json needs --summary");
-    o.path = argv[optind];
+    events_args a = {.c = &c};
+    int rc = cli_args_parse(&(cli_args){.cmd = "events", .help = help, .longopts = longopts,
+                                        .on_opt = parse_opt, .ud = &a}, argc, argv, &o);
+    if (rc < 0 && a.json && !c.summary)
+        rc = cli_usage("events", "--json needs --summary");
+    if (rc >= 0)
+        return rc;
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     cs_file f;
     cs_model m;
-    cs_err err = {0};
     c.m = &m;
     o.on_event = on_event;
     o.event_ud = &c;
     o.loose_order = c.summary; /* counting needs no exact order: lets decoding stream */
-    if (!cli_load(&o, &f, &m, NULL, &err)) {
-        fflush(stdout);
-        cli_unload(&f, &m, NULL);
-        return cli_report(&err, o.path);
-    }
+    bool loaded = cli_open(&o, &f, &m, NULL, &rc);
+    fflush(stdout);
+    if (!loaded)
+        return rc;
     if (c.summary)
-        print_summary(&c, &m, json);
+        print_summary(&c, &m, a.json);
     cli_unload(&f, &m, NULL);
     return fflush(stdout) == 0 ? 0 : 1;
 }

@@ -14,33 +14,15 @@ static const char help[] =
 
 int cli_cmd_info(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"json", no_argument, NULL, 'J'}, {"help", no_argument, NULL, 'h'}, CLI_TRACE_LONGOPTS, {0}};
+    static const struct option longopts[] = {{"json", no_argument, NULL, 'J'}, {0}};
     cli_trace_opts o = {0};
     bool json = false;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "hj:q", longopts, NULL)) != -1) {
-        if (c == 'h') {
-            fputs(help, stdout);
-            return 0;
-        } else if (c == 'J') {
-            json = true;
-        } else if (!cli_trace_opt(c, optarg, &o)) {
-            return cli_usage("info", "bad option");
-        }
-    }
-    if (optind != argc - 1)
-        return cli_usage("info", "expected exactly one TRACE");
-    o.path = argv[optind];
-
+    int rc = cli_args_parse(&(cli_args){.cmd = "info", .help = help, .longopts = longopts,
+                                        .on_opt = cli_json_flag, .ud = &json}, argc, argv, &o);
     cs_file f;
     cs_model m;
-    cs_err err = {0};
-    if (!cli_load(&o, &f, &m, NULL, &err)) {
-        cli_unload(&f, &m, NULL);
-        return cli_report(&err, o.path);
-    }
+    if (rc >= 0 || !cli_open(&o, &f, &m, NULL, &rc))
+        return rc;
     uint32_t user = 0;
     for (uint32_t i = 1; i < m.n_g; i++)
         user += !(m.g[i].flags & CS_G_SYSTEM);

@@ -203,39 +203,42 @@ static int output(const cs_model *m, int fmt, const char *want, cs_err *err)
     return ok ? 0 : 1;
 }
 
+typedef struct pairs_args {
+    int fmt;
+    const char *want;
+} pairs_args;
+
+static const char *parse_opt(void *ud, int c, const char *arg)
+{
+    pairs_args *a = ud;
+    if (c == 'J' || c == 'C') {
+        if (a->fmt != 'T' && a->fmt != c)
+            return "--json and --csv exclude each other";
+        a->fmt = c;
+        return NULL;
+    }
+    if (c == 'c') {
+        a->want = arg;
+        return NULL;
+    }
+    return "bad option";
+}
+
 int cli_cmd_pairs(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"json", no_argument, NULL, 'J'}, {"csv", no_argument, NULL, 'C'},
-        {"channel", required_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'},
-        CLI_TRACE_LONGOPTS, {0}};
+        {"channel", required_argument, NULL, 'c'}, {0}};
     cli_trace_opts o = {0};
-    int fmt = 'T', c;
-    const char *want = NULL;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "hj:qc:", longopts, NULL)) != -1) {
-        if (c == 'h') {
-            fputs(help, stdout);
-            return 0;
-        } else if (c == 'J' || c == 'C') {
-            if (fmt != 'T' && fmt != c)
-                return cli_usage("pairs", "--json and --csv exclude each other");
-            fmt = c;
-        } else if (c == 'c') {
-            want = optarg;
-        } else if (!cli_trace_opt(c, optarg, &o)) {
-            return cli_usage("pairs", "bad option");
-        }
-    }
-    if (optind != argc - 1)
-        return cli_usage("pairs", "expected exactly one TRACE");
-    o.path = argv[optind];
+    pairs_args a = {.fmt = 'T'};
+    int rc = cli_args_parse(&(cli_args){.cmd = "pairs", .help = help, .shortopts = "c:", .longopts = longopts,
+                                        .on_opt = parse_opt, .ud = &a}, argc, argv, &o);
     cs_file f;
     cs_model m;
+    if (rc >= 0 || !cli_open(&o, &f, &m, NULL, &rc))
+        return rc;
     cs_err err = {0};
-    int rc = 1;
-    if (cli_load(&o, &f, &m, NULL, &err))
-        rc = output(&m, fmt, want, &err);
+    rc = output(&m, a.fmt, a.want, &err);
     cli_unload(&f, &m, NULL);
     return rc ? cli_report(&err, o.path) : 0;
 }

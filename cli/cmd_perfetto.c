@@ -3,7 +3,6 @@
 #include "cli.h"
 #include "../export/perfetto.h"
 
-#include <libgen.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,44 +17,38 @@ static const char help[] =
 
 enum { O_NO_SYSTEM = 2000 };
 
+typedef struct perfetto_args {
+    exp_perfetto_desc d;
+    const char *out;
+} perfetto_args;
+
+static const char *parse_opt(void *ud, int c, const char *arg)
+{
+    perfetto_args *a = ud;
+    switch (c) {
+    case 'o': a->out = arg; return NULL;
+    case O_NO_SYSTEM: a->d.hide_system = true; return NULL;
+    }
+    return "bad option";
+}
+
 int cli_cmd_perfetto(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'}, {"no-system", no_argument, NULL, O_NO_SYSTEM},
-        {"help", no_argument, NULL, 'h'}, CLI_TRACE_LONGOPTS, {0}};
+        {"output", required_argument, NULL, 'o'}, {"no-system", no_argument, NULL, O_NO_SYSTEM}, {0}};
     cli_trace_opts o = {0};
-    exp_perfetto_desc d = {0};
-    const char *out = NULL;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:j:q", longopts, NULL)) != -1) {
-        if (c == 'h') {
-            fputs(help, stdout);
-            return 0;
-        } else if (c == 'o') {
-            out = optarg;
-        } else if (c == O_NO_SYSTEM) {
-            d.hide_system = true;
-        } else if (!cli_trace_opt(c, optarg, &o)) {
-            return cli_usage("perfetto", "bad option");
-        }
-    }
-    if (optind != argc - 1)
-        return cli_usage("perfetto", "expected exactly one TRACE");
-    if (!out)
-        return cli_usage("perfetto", "missing -o OUT.json");
-    o.path = argv[optind];
+    perfetto_args a = {0};
+    int rc = cli_args_parse(&(cli_args){.cmd = "perfetto", .help = help, .shortopts = "o:",
+                                        .longopts = longopts, .on_opt = parse_opt, .ud = &a}, argc, argv, &o);
+    if (rc < 0 && !a.out)
+        rc = cli_usage("perfetto", "missing -o OUT.json");
     cs_file f;
     cs_model m;
+    if (rc >= 0 || !cli_open(&o, &f, &m, NULL, &rc))
+        return rc;
     cs_err err = {0};
-    if (!cli_load(&o, &f, &m, NULL, &err)) {
-        cli_unload(&f, &m, NULL);
-        return cli_report(&err, o.path);
-    }
-    char name[4096];
-    snprintf(name, sizeof name, "%s", o.path);
-    d.name = basename(name);
-    bool ok = exp_perfetto_write(out, &m, &d, &err);
+    a.d.name = cli_base_name(o.path);
+    bool ok = exp_perfetto_write(a.out, &m, &a.d, &err);
     cli_unload(&f, &m, NULL);
-    return ok ? 0 : cli_report(&err, out);
+    return ok ? 0 : cli_report(&err, a.out);
 }

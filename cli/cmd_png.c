@@ -59,71 +59,45 @@ static bool parse_time(const char *s, int64_t dur, int64_t *out)
     return true;
 }
 
-static int parse_enum(const char *arg, const char *const *names, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (!strcmp(arg, names[i]))
-            return i;
-    return -1;
-}
-
 static const char *const layouts[] = {"lanes", "tree", "graph"};
 static const char *const themes[] = {"dark", "light", "gotrace"};
 
 enum { O_LAYOUT = 2000, O_SIZE, O_AT, O_RANGE, O_THEME, O_SYSTEM, O_FILTER, O_FRAMES, O_FPS };
 
-static int parse_args(int argc, char **argv, png_opts *p, cli_trace_opts *o)
+static const char *parse_opt(void *ud, int c, const char *arg)
 {
-    static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'}, {"layout", required_argument, NULL, O_LAYOUT},
-        {"size", required_argument, NULL, O_SIZE}, {"at", required_argument, NULL, O_AT},
-        {"range", required_argument, NULL, O_RANGE}, {"theme", required_argument, NULL, O_THEME},
-        {"system", no_argument, NULL, O_SYSTEM}, {"filter", required_argument, NULL, O_FILTER},
-        {"frames", required_argument, NULL, O_FRAMES}, {"fps", required_argument, NULL, O_FPS},
-        {"help", no_argument, NULL, 'h'}, CLI_TRACE_LONGOPTS, {0}};
-    int c, v;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:j:q", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'h': fputs(help, stdout); return 0;
-        case 'o': p->out = optarg; break;
-        case O_LAYOUT:
-            if ((v = parse_enum(optarg, layouts, 3)) < 0)
-                return cli_usage("png", "--layout must be lanes, tree or graph");
-            p->view.layout = (rnd_layout)v;
-            break;
-        case O_THEME:
-            if ((v = parse_enum(optarg, themes, 3)) < 0)
-                return cli_usage("png", "--theme must be dark, light or gotrace");
-            p->view.theme = (rnd_theme)v;
-            break;
-        case O_SIZE:
-            if (sscanf(optarg, "%dx%d", &p->w, &p->h) != 2 || p->w < 16 || p->h < 16 || p->w > 16384 || p->h > 16384)
-                return cli_usage("png", "--size must be WxH, 16 to 16384 each");
-            break;
-        case O_AT: p->at = optarg; break;
-        case O_RANGE: p->range = optarg; break;
-        case O_SYSTEM: p->view.show_system = true; break;
-        case O_FILTER: snprintf(p->view.filter, sizeof p->view.filter, "%s", optarg); break;
-        case O_FRAMES:
-            if ((p->frames = atoi(optarg)) < 1 || p->frames > 10000)
-                return cli_usage("png", "--frames must be 1 to 10000");
-            break;
-        case O_FPS:
-            if ((p->fps = atoi(optarg)) < 1 || p->fps > 100)
-                return cli_usage("png", "--fps must be 1 to 100");
-            break;
-        default:
-            if (!cli_trace_opt(c, optarg, o))
-                return cli_usage("png", "bad option");
-        }
+    png_opts *p = ud;
+    int v;
+    switch (c) {
+    case 'o': p->out = arg; return NULL;
+    case O_LAYOUT:
+        if ((v = cli_pick(arg, layouts, 3)) < 0)
+            return "--layout must be lanes, tree or graph";
+        p->view.layout = (rnd_layout)v;
+        return NULL;
+    case O_THEME:
+        if ((v = cli_pick(arg, themes, 3)) < 0)
+            return "--theme must be dark, light or gotrace";
+        p->view.theme = (rnd_theme)v;
+        return NULL;
+    case O_SIZE:
+        if (sscanf(arg, "%dx%d", &p->w, &p->h) != 2 || p->w < 16 || p->h < 16 || p->w > 16384 || p->h > 16384)
+            return "--size must be WxH, 16 to 16384 each";
+        return NULL;
+    case O_AT: p->at = arg; return NULL;
+    case O_RANGE: p->range = arg; return NULL;
+    case O_SYSTEM: p->view.show_system = true; return NULL;
+    case O_FILTER: snprintf(p->view.filter, sizeof p->view.filter, "%s", arg); return NULL;
+    case O_FRAMES:
+        if ((p->frames = atoi(arg)) < 1 || p->frames > 10000)
+            return "--frames must be 1 to 10000";
+        return NULL;
+    case O_FPS:
+        if ((p->fps = atoi(arg)) < 1 || p->fps > 100)
+            return "--fps must be 1 to 100";
+        return NULL;
     }
-    if (optind != argc - 1)
-        return cli_usage("png", "expected exactly one TRACE");
-    if (!p->out)
-        return cli_usage("png", "missing -o OUT.png");
-    o->path = argv[optind];
-    return -1;
+    return "bad option";
 }
 
 /* Applies --at and --range, which need the trace's duration. */
@@ -151,12 +125,11 @@ static bool apply_times(png_opts *p, const cs_model *m, cs_err *err)
 
 static void title(char *buf, size_t n, const char *path, const cs_model *m)
 {
-    const char *base = strrchr(path, '/');
     char dur[32];
     double ns = (double)(m->t_last - m->t_first);
     snprintf(dur, sizeof dur, ns >= 1e9 ? "%.2f s" : ns >= 1e6 ? "%.2f ms" : "%.1f \xC2\xB5s",
              ns >= 1e9 ? ns / 1e9 : ns >= 1e6 ? ns / 1e6 : ns / 1e3);
-    snprintf(buf, n, "%s \xC2\xB7 Go %s \xC2\xB7 %s", base ? base + 1 : path, dec_version_name(m->version), dur);
+    snprintf(buf, n, "%s \xC2\xB7 Go %s \xC2\xB7 %s", cli_base_name(path), dec_version_name(m->version), dur);
 }
 
 /* OUT.png → OUT-0001.png and OUT.gif */
@@ -239,22 +212,24 @@ static bool run(png_opts *p, const cs_model *m, const char *trace, cs_err *err)
 
 int cli_cmd_png(int argc, char **argv)
 {
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'}, {"layout", required_argument, NULL, O_LAYOUT},
+        {"size", required_argument, NULL, O_SIZE}, {"at", required_argument, NULL, O_AT},
+        {"range", required_argument, NULL, O_RANGE}, {"theme", required_argument, NULL, O_THEME},
+        {"system", no_argument, NULL, O_SYSTEM}, {"filter", required_argument, NULL, O_FILTER},
+        {"frames", required_argument, NULL, O_FRAMES}, {"fps", required_argument, NULL, O_FPS}, {0}};
     png_opts p = {.w = 1920, .h = 1080};
     cli_trace_opts o = {0};
-    int rc = parse_args(argc, argv, &p, &o);
-    if (rc >= 0)
-        return rc;
+    int rc = cli_args_parse(&(cli_args){.cmd = "png", .help = help, .shortopts = "o:", .longopts = longopts,
+                                        .on_opt = parse_opt, .ud = &p}, argc, argv, &o);
+    if (rc < 0 && !p.out)
+        rc = cli_usage("png", "missing -o OUT.png");
     cs_file f;
     cs_model m;
+    if (rc >= 0 || !cli_open(&o, &f, &m, NULL, &rc))
+        return rc;
     cs_err err = {0};
-    if (!cli_load(&o, &f, &m, NULL, &err)) {
-        cli_unload(&f, &m, NULL);
-        return cli_report(&err, o.path);
-    }
-    if (!run(&p, &m, o.path, &err)) {
-        cli_unload(&f, &m, NULL);
-        return cli_report(&err, "chanscope png");
-    }
+    bool ok = run(&p, &m, o.path, &err);
     cli_unload(&f, &m, NULL);
-    return 0;
+    return ok ? 0 : cli_report(&err, "chanscope png");
 }

@@ -178,39 +178,39 @@ static void print_json(const cs_stats *s, const cs_model *m, const col *cols, si
     json_decref(j);
 }
 
+enum { O_JSON = 1, O_CSV, O_SORT };
+
+typedef struct stats_args {
+    int fmt;
+    const char *sort;
+} stats_args;
+
+static const char *parse_opt(void *ud, int opt, const char *arg)
+{
+    stats_args *a = ud;
+    switch (opt) {
+    case O_JSON: case O_CSV: a->fmt = opt; return NULL;
+    case O_SORT: a->sort = arg; return NULL;
+    }
+    return "bad option";
+}
+
 int cli_cmd_stats(int argc, char **argv)
 {
-    enum { O_JSON = 1, O_CSV, O_SORT };
     static const struct option longopts[] = {
         {"json", no_argument, NULL, O_JSON}, {"csv", no_argument, NULL, O_CSV},
-        {"sort", required_argument, NULL, O_SORT}, {"help", no_argument, NULL, 'h'}, CLI_TRACE_LONGOPTS, {0}};
+        {"sort", required_argument, NULL, O_SORT}, {0}};
     cli_trace_opts o = {.no_model = true};
-    int fmt = 0, opt;
-    const char *sort = "id";
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "hj:q", longopts, NULL)) != -1) {
-        if (opt == 'h') {
-            fputs(help, stdout);
-            return 0;
-        } else if (opt == O_JSON || opt == O_CSV) {
-            fmt = opt;
-        } else if (opt == O_SORT) {
-            sort = optarg;
-        } else if (!cli_trace_opt(opt, optarg, &o)) {
-            return cli_usage("stats", "bad option");
-        }
-    }
-    if (optind != argc - 1)
-        return cli_usage("stats", "expected exactly one TRACE");
-    o.path = argv[optind];
+    stats_args a = {.sort = "id"};
+    int rc = cli_args_parse(&(cli_args){.cmd = "stats", .help = help, .longopts = longopts,
+                                        .on_opt = parse_opt, .ud = &a}, argc, argv, &o);
     cs_file f;
     cs_model m;
     cs_stats s;
-    cs_err err = {0};
-    if (!cli_load(&o, &f, &m, &s, &err)) {
-        cli_unload(&f, &m, &s);
-        return cli_report(&err, o.path);
-    }
+    if (rc >= 0 || !cli_open(&o, &f, &m, &s, &rc))
+        return rc;
+    int fmt = a.fmt;
+    const char *sort = a.sort;
     size_t nc;
     const col *cols = cols_of(&s, &nc);
     sort_col = NULL;

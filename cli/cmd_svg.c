@@ -3,7 +3,6 @@
 #include "cli.h"
 #include "../export/svg.h"
 
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,27 +24,37 @@ static const char help[] =
 
 enum { O_LAYOUT = 2000, O_RANGE, O_AXIS, O_THEME, O_WIDTH, O_COMPACT, O_SYSTEM };
 
-static bool parse_opt(int c, const char *arg, exp_svg_desc *d, int64_t *from, int64_t *to)
+typedef struct svg_args {
+    exp_svg_desc d;
+    const char *out;
+    int64_t from, to;
+} svg_args;
+
+static const char *parse_opt(void *ud, int c, const char *arg)
 {
+    svg_args *a = ud;
+    exp_svg_desc *d = &a->d;
     switch (c) {
+    case 'o': a->out = arg; return NULL;
     case O_LAYOUT:
         d->layout = !strcmp(arg, "graph") ? EXP_SVG_GRAPH : EXP_SVG_LANES;
-        return !strcmp(arg, "graph") || !strcmp(arg, "lanes");
-    case O_RANGE: return lay_parse_range(arg, from, to);
+        return !strcmp(arg, "graph") || !strcmp(arg, "lanes") ? NULL : "--layout must be lanes or graph";
+    case O_RANGE: return lay_parse_range(arg, &a->from, &a->to) ? NULL : "--range must be FROM:TO (e.g. 1ms:5ms)";
     case O_AXIS:
         d->axis = !strcmp(arg, "log") ? LAY_AXIS_LOG : !strcmp(arg, "gaps") ? LAY_AXIS_GAPS : LAY_AXIS_LINEAR;
-        return !strcmp(arg, "log") || !strcmp(arg, "gaps") || !strcmp(arg, "linear");
-    case O_THEME: return lay_theme_parse(arg, &d->theme);
+        return !strcmp(arg, "log") || !strcmp(arg, "gaps") || !strcmp(arg, "linear") ? NULL
+               : "--axis must be linear, log or gaps";
+    case O_THEME: return lay_theme_parse(arg, &d->theme) ? NULL : "--theme must be dark, light or gotrace";
     case O_WIDTH: {
         char *end;
         long v = strtol(arg, &end, 10);
         d->width = (uint32_t)v;
-        return !*end && v >= 400 && v <= 20000;
+        return !*end && v >= 400 && v <= 20000 ? NULL : "--width must be 400 to 20000";
     }
-    case O_COMPACT: d->compact = true; return true;
-    case O_SYSTEM: d->show_system = true; return true;
+    case O_COMPACT: d->compact = true; return NULL;
+    case O_SYSTEM: d->show_system = true; return NULL;
     }
-    return false;
+    return "bad option";
 }
 
 int cli_cmd_svg(int argc, char **argv)
@@ -54,44 +63,24 @@ int cli_cmd_svg(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"layout", required_argument, NULL, O_LAYOUT},
         {"range", required_argument, NULL, O_RANGE}, {"axis", required_argument, NULL, O_AXIS},
         {"theme", required_argument, NULL, O_THEME}, {"width", required_argument, NULL, O_WIDTH},
-        {"compact", no_argument, NULL, O_COMPACT}, {"system", no_argument, NULL, O_SYSTEM},
-        {"help", no_argument, NULL, 'h'}, CLI_TRACE_LONGOPTS, {0}};
+        {"compact", no_argument, NULL, O_COMPACT}, {"system", no_argument, NULL, O_SYSTEM}, {0}};
     cli_trace_opts o = {0};
-    exp_svg_desc d = {0};
-    const char *out = NULL;
-    int64_t from = 0, to = INT64_MAX;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:j:q", longopts, NULL)) != -1) {
-        if (c == 'h') {
-            fputs(help, stdout);
-            return 0;
-        } else if (c == 'o') {
-            out = optarg;
-        } else if (!parse_opt(c, optarg, &d, &from, &to) && !cli_trace_opt(c, optarg, &o)) {
-            return cli_usage("svg", "bad option or value%s%s", optarg ? ": " : "", optarg ? optarg : "");
-        }
-    }
-    if (optind != argc - 1)
-        return cli_usage("svg", "expected exactly one TRACE");
-    if (!out)
-        return cli_usage("svg", "missing -o OUT.svg");
-    o.path = argv[optind];
+    svg_args a = {.to = INT64_MAX};
+    int rc = cli_args_parse(&(cli_args){.cmd = "svg", .help = help, .shortopts = "o:", .longopts = longopts,
+                                        .on_opt = parse_opt, .ud = &a}, argc, argv, &o);
+    if (rc < 0 && !a.out)
+        rc = cli_usage("svg", "missing -o OUT.svg");
     cs_file f;
     cs_model m;
+    if (rc >= 0 || !cli_open(&o, &f, &m, NULL, &rc))
+        return rc;
+    if (a.from != 0 || a.to != INT64_MAX) {
+        a.d.t0 = m.t_first + a.from;
+        a.d.t1 = a.to - a.from < m.t_last - a.d.t0 ? a.d.t0 + (a.to - a.from) : m.t_last;
+    }
     cs_err err = {0};
-    if (!cli_load(&o, &f, &m, NULL, &err)) {
-        cli_unload(&f, &m, NULL);
-        return cli_report(&err, o.path);
-    }
-    if (from != 0 || to != INT64_MAX) {
-        d.t0 = m.t_first + from;
-        d.t1 = to - from < m.t_last - d.t0 ? d.t0 + (to - from) : m.t_last;
-    }
-    char name[4096];
-    snprintf(name, sizeof name, "%s", o.path);
-    d.name = basename(name);
-    bool ok = exp_svg_write(out, &m, &d, &err);
+    a.d.name = cli_base_name(o.path);
+    bool ok = exp_svg_write(a.out, &m, &a.d, &err);
     cli_unload(&f, &m, NULL);
-    return ok ? 0 : cli_report(&err, out);
+    return ok ? 0 : cli_report(&err, a.out);
 }

@@ -128,53 +128,36 @@ static bool bench(cli_viewer *vw, int n, cs_err *err)
 
 enum { O_LAYOUT = 2000, O_THEME, O_SIZE, O_SYSTEM, O_SHOTS, O_BENCH };
 
-static int parse_args(int argc, char **argv, cli_viewer *vw, cli_trace_opts *o, int *w, int *h, int *bench_n)
+typedef struct view_args {
+    cli_viewer *vw;
+    int w, h, bench_n;
+} view_args;
+
+static const char *parse_opt(void *ud, int c, const char *arg)
 {
-    static const struct option longopts[] = {
-        {"layout", required_argument, NULL, O_LAYOUT}, {"theme", required_argument, NULL, O_THEME},
-        {"size", required_argument, NULL, O_SIZE}, {"system", no_argument, NULL, O_SYSTEM},
-        {"shots", required_argument, NULL, O_SHOTS}, {"bench-frames", required_argument, NULL, O_BENCH},
-        {"help", no_argument, NULL, 'h'}, CLI_TRACE_LONGOPTS, {0}};
     static const char *const layouts[] = {"lanes", "tree", "graph"}, *const themes[] = {"dark", "light", "gotrace"};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "hj:q", longopts, NULL)) != -1) {
-        int k = -1;
-        switch (c) {
-        case 'h': fputs(help, stdout); return 0;
-        case O_LAYOUT:
-            for (int i = 0; i < 3; i++)
-                k = strcmp(optarg, layouts[i]) ? k : i;
-            if (k < 0)
-                return cli_usage("view", "--layout must be lanes, tree or graph");
-            vw->view.layout = (rnd_layout)k;
-            break;
-        case O_THEME:
-            for (int i = 0; i < 3; i++)
-                k = strcmp(optarg, themes[i]) ? k : i;
-            if (k < 0)
-                return cli_usage("view", "--theme must be dark, light or gotrace");
-            vw->view.theme = (rnd_theme)k;
-            break;
-        case O_SIZE:
-            if (sscanf(optarg, "%dx%d", w, h) != 2 || *w < 64 || *h < 64 || *w > 8192 || *h > 8192)
-                return cli_usage("view", "--size must be WxH, 64 to 8192 each");
-            break;
-        case O_SYSTEM: vw->view.show_system = true; break;
-        case O_SHOTS: vw->shot_dir = optarg; break;
-        case O_BENCH:
-            if ((*bench_n = atoi(optarg)) < 1)
-                return cli_usage("view", "--bench-frames must be at least 1");
-            break;
-        default:
-            if (!cli_trace_opt(c, optarg, o))
-                return cli_usage("view", "bad option");
-        }
+    view_args *a = ud;
+    int k;
+    switch (c) {
+    case O_LAYOUT:
+        if ((k = cli_pick(arg, layouts, 3)) < 0)
+            return "--layout must be lanes, tree or graph";
+        a->vw->view.layout = (rnd_layout)k;
+        return NULL;
+    case O_THEME:
+        if ((k = cli_pick(arg, themes, 3)) < 0)
+            return "--theme must be dark, light or gotrace";
+        a->vw->view.theme = (rnd_theme)k;
+        return NULL;
+    case O_SIZE:
+        if (sscanf(arg, "%dx%d", &a->w, &a->h) != 2 || a->w < 64 || a->h < 64 || a->w > 8192 || a->h > 8192)
+            return "--size must be WxH, 64 to 8192 each";
+        return NULL;
+    case O_SYSTEM: a->vw->view.show_system = true; return NULL;
+    case O_SHOTS: a->vw->shot_dir = arg; return NULL;
+    case O_BENCH: return (a->bench_n = atoi(arg)) < 1 ? "--bench-frames must be at least 1" : NULL;
     }
-    if (optind != argc - 1)
-        return cli_usage("view", "expected exactly one TRACE");
-    o->path = argv[optind];
-    return -1;
+    return "bad option";
 }
 
 static bool run(cli_viewer *vw, int w, int h, int bench_n, cs_err *err)
@@ -199,10 +182,15 @@ static bool run(cli_viewer *vw, int w, int h, int bench_n, cs_err *err)
 
 int cli_cmd_view(int argc, char **argv)
 {
+    static const struct option longopts[] = {
+        {"layout", required_argument, NULL, O_LAYOUT}, {"theme", required_argument, NULL, O_THEME},
+        {"size", required_argument, NULL, O_SIZE}, {"system", no_argument, NULL, O_SYSTEM},
+        {"shots", required_argument, NULL, O_SHOTS}, {"bench-frames", required_argument, NULL, O_BENCH}, {0}};
     cli_viewer vw = {0};
     cli_trace_opts o = {0};
-    int w = 1280, h = 720, bench_n = 0;
-    int rc = parse_args(argc, argv, &vw, &o, &w, &h, &bench_n);
+    view_args a = {.vw = &vw, .w = 1280, .h = 720};
+    int rc = cli_args_parse(&(cli_args){.cmd = "view", .help = help, .longopts = longopts,
+                                        .on_opt = parse_opt, .ud = &a}, argc, argv, &o);
     if (rc >= 0)
         return rc;
     cs_err err = {0};
@@ -214,13 +202,11 @@ int cli_cmd_view(int argc, char **argv)
     }
     cs_file f;
     cs_model m;
-    if (!cli_load(&o, &f, &m, NULL, &err)) {
-        cli_unload(&f, &m, NULL);
-        return cli_report(&err, o.path);
-    }
+    if (!cli_open(&o, &f, &m, NULL, &rc))
+        return rc;
     vw.m = &m;
     vw.view.title = o.path;
-    bool ok = run(&vw, w, h, bench_n, &err);
+    bool ok = run(&vw, a.w, a.h, a.bench_n, &err);
     cli_unload(&f, &m, NULL);
     return ok ? 0 : cli_report(&err, "chanscope view");
 }

@@ -31,7 +31,7 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
-bool cli_trace_opt(int opt, const char *arg, cli_trace_opts *o)
+static bool trace_opt(int opt, const char *arg, cli_trace_opts *o)
 {
     switch (opt) {
     case CLI_OPT_BINARY: o->binary = arg; return true;
@@ -46,6 +46,78 @@ bool cli_trace_opt(int opt, const char *arg, cli_trace_opts *o)
         return true;
     }
     }
+    return false;
+}
+
+/* The command's own long options, then --help and the shared trace options. */
+static const struct option *all_longopts(const struct option *own)
+{
+    static const struct option shared[] = {{"help", no_argument, NULL, 'h'}, CLI_TRACE_LONGOPTS, {0}};
+    static struct option all[64];
+    size_t n = 0;
+    for (; own && own[n].name && n < 48; n++)
+        all[n] = own[n];
+    for (size_t i = 0; i < sizeof shared / sizeof *shared; i++)
+        all[n + i] = shared[i];
+    return all;
+}
+
+int cli_args_parse(const cli_args *a, int argc, char **argv, cli_trace_opts *o)
+{
+    char shortopts[64];
+    snprintf(shortopts, sizeof shortopts, "hj:q%s", a->shortopts ? a->shortopts : "");
+    const struct option *longopts = all_longopts(a->longopts);
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        if (c == 'h') {
+            fputs(a->help, stdout);
+            return 0;
+        }
+        if (c == '?')
+            return cli_usage(a->cmd, "bad option");
+        if (trace_opt(c, optarg, o))
+            continue;
+        const char *why = a->on_opt ? a->on_opt(a->ud, c, optarg) : "bad option";
+        if (why)
+            return cli_usage(a->cmd, "%s", why);
+    }
+    if (optind != argc - 1)
+        return cli_usage(a->cmd, "expected exactly one TRACE");
+    o->path = argv[optind];
+    return -1;
+}
+
+const char *cli_json_flag(void *ud, int opt, const char *arg)
+{
+    (void)arg;
+    if (opt != 'J')
+        return "bad option";
+    *(bool *)ud = true;
+    return NULL;
+}
+
+int cli_pick(const char *arg, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(arg, names[i]))
+            return i;
+    return -1;
+}
+
+const char *cli_base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+bool cli_open(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, int *rc)
+{
+    cs_err err = {0};
+    if (cli_load(o, f, m, s, &err))
+        return true;
+    cli_unload(f, m, s);
+    *rc = cli_report(&err, o->path);
     return false;
 }
 
