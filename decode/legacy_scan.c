@@ -163,12 +163,6 @@ static bool build_stacks(dec__lg_scan *s, cs_model *m, cs_err *err)
     return ok;
 }
 
-static inline uint64_t le64(const uint8_t *p)
-{
-    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
-           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-}
-
 /* Fast path for ordinary event records, most of the file: checks the
  * argument count and varint lengths without decoding values. Anything else
  * (special records, anything odd) returns NULL and goes through
@@ -185,13 +179,6 @@ static const uint8_t *skim_event(const dec__lg_vtab *v, const uint8_t *p, const 
     if (narg < inl) {
         if (narg != v->argn[t])
             return NULL;
-        if (end - p >= 8) { /* the usual short record: find its narg-th stop bit in one word */
-            uint64_t stop = ~le64(p) & 0x8080808080808080u;
-            for (unsigned i = 1; i < narg && stop; i++)
-                stop &= stop - 1;
-            if (stop)
-                return p + (__builtin_ctzll(stop) >> 3) + 1;
-        }
         for (unsigned i = 0; i < narg; i++) {
             unsigned k = 0;
             while (p + k < end && (p[k] & 0x80))
