@@ -9,8 +9,7 @@
  *                   CPU samples; validates every record (§3.3, §3.7)
  *   legacy_gtab.c   goroutine id -> dense index (direct array + hash map)
  *   legacy_cursor.c one P's events decoded lazily, with their order1007
- *                   state transitions (§3.3, §3.9); legacy_cur.h its inline
- *                   common case
+ *                   state transitions (§3.3, §3.9)
  *   legacy_order.c  pass 2: order1007 k-way merge over per-P cursors,
  *                   order1005 sort (§3.9)
  *   legacy_post.c   Go's post-merge steps on a materialised event list
@@ -313,9 +312,8 @@ typedef struct dec__lg_cur {
 
 /* Cursor over P index pi (pi == s->n_p: the CPU-sample pseudo-batch). */
 void dec__lg_cur_open(const dec__lg_scan *s, dec__lg_cur *c, uint32_t pi);
-/* Decodes the next event into c->h (c->has_head false at the end): the
- * general path of dec__lg_cur_next (legacy_cur.h, inline). */
-bool dec__lg_cur_step(const dec__lg_scan *s, dec__lg_cur *c, cs_err *err);
+/* Decodes the next event into c->h (c->has_head false at the end). */
+bool dec__lg_cur_next(const dec__lg_scan *s, dec__lg_cur *c, cs_err *err);
 
 /* Ordering (legacy_order.c). `materialise` collects events into *out
  * instead of feeding the sink (the caller then runs legacy_post.c). */

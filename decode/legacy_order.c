@@ -7,7 +7,7 @@
  * and a sink thread behind it, were tried: on two busy cores both were
  * slower.) order1005 (Go 1.5) materialises all events and sorts them by
  * global sequence. */
-#include "legacy_cur.h"
+#include "legacy.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -79,8 +79,7 @@ static bool apply(merge *mg, dec__lg_sink *k, uint32_t i, cs_err *err)
 
 /* Decodes cursor i's next head and files the cursor under frontier or
  * blocked. */
-static inline __attribute__((always_inline)) bool advance(merge *mg, const dec__lg_sink *k, uint32_t i,
-                                                           cs_err *err)
+static bool advance(merge *mg, const dec__lg_sink *k, uint32_t i, cs_err *err)
 {
     dec__lg_cur *c = &mg->c[i];
     if (!dec__lg_cur_next(mg->s, c, err))
@@ -110,8 +109,8 @@ static void unblock_waiters(merge *mg, const dec__lg_sink *k, uint64_t key)
 
 static uint8_t plain_type(uint8_t t)
 {
-    uint8_t as = cur_rules[t].as;
-    return as ? as : t;
+    return t == LG_STARTLOCAL ? LG_GOSTART : t == LG_UNBLOCKLOCAL ? LG_GOUNBLOCK
+         : t == LG_SYSEXITLOCAL ? LG_SYSEXIT : t;
 }
 
 static int cmp_cpu(const void *a, const void *b)
