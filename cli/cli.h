@@ -106,6 +106,8 @@ int cli_cmd_stats(int argc, char **argv);
 
 /* stats_v2.c: the Go 1.22+ stats output; fmt 0 table, 1 JSON, 2 CSV. False on out of memory. */
 bool cli__stats_v2_print(const cs_stats *s, const cs_model *m, int fmt);
+/* A duration for the stats table: "0", "750ns", "1.5µs", "2.25ms", "1.250s". */
+void cli__fmt_ns(char *buf, size_t n, int64_t ns);
 int cli_cmd_dot(int argc, char **argv);
 
 #endif

@@ -80,7 +80,7 @@ static int cmp_rows(const void *a, const void *b)
     return r ? r : (x->goid < y->goid ? -1 : x->goid > y->goid);
 }
 
-static void fmt_ns(char *buf, size_t n, int64_t ns)
+void cli__fmt_ns(char *buf, size_t n, int64_t ns)
 {
     double v = (double)ns;
     if (ns == 0)
@@ -116,7 +116,7 @@ static void print_table(const cs_stats *s, const cs_model *m, const col *cols, s
             case COL_NAME: printf("%-*.*s", wname, wname, cs_model_str(m, g->name)); break;
             case COL_PC: printf("%#10" PRIx64, g->pc); break;
             case COL_TIME: /* "µ" is two bytes wide in UTF-8, one column on screen */
-                fmt_ns(buf, sizeof buf, tval(g, &cols[c]));
+                cli__fmt_ns(buf, sizeof buf, tval(g, &cols[c]));
                 printf("%*s", strstr(buf, "µ") ? 11 : 10, buf);
                 break;
             }

@@ -156,21 +156,6 @@ static void print_csv(const cs_stats *s, const cs_model *m, const keyset *br, co
     }
 }
 
-static void fmt_ns(char *buf, size_t n, int64_t ns)
-{
-    double v = (double)ns;
-    if (ns == 0)
-        snprintf(buf, n, "0");
-    else if (ns < 1000 && ns > -1000)
-        snprintf(buf, n, "%" PRId64 "ns", ns);
-    else if (ns < 1000000 && ns > -1000000)
-        snprintf(buf, n, "%.1fµs", v / 1e3);
-    else if (ns < 1000000000 && ns > -1000000000)
-        snprintf(buf, n, "%.2fms", v / 1e6);
-    else
-        snprintf(buf, n, "%.3fs", v / 1e9);
-}
-
 /* Width of a column: its title, at least 10. */
 static int width(const char *title)
 {
@@ -181,7 +166,7 @@ static int width(const char *title)
 static void cell(int64_t ns, int w)
 {
     char buf[64];
-    fmt_ns(buf, sizeof buf, ns);
+    cli__fmt_ns(buf, sizeof buf, ns);
     /* "µ" is two bytes but one column */
     printf("%*s  ", w + (strstr(buf, "µ") ? 1 : 0), buf);
 }

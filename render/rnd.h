@@ -28,6 +28,7 @@ struct rnd_surface {
 /* Keeps every loaded *_dri.so mapped until exit, so LeakSanitizer can still
  * attribute Mesa's allocations (headless-gl.md, "Sanitizers"). */
 void rnd__pin_dri(void);
+void rnd__read_flip(uint8_t *rgba, int w, int h); /* bottom-up rows -> top-down */
 /* glewInit, accepting GLEW_ERROR_NO_GLX_DISPLAY under pure EGL. */
 bool rnd__glew(cs_err *err);
 

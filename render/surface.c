@@ -1,6 +1,7 @@
 /* render/surface.c — the rnd_surface interface both backends implement
  * (surface_egl.c offscreen, surface_glfw.c window), and what they share:
- * GLEW start-up and keeping Mesa's driver mapped for the leak checker. */
+ * GLEW start-up, turning read-back rows top-down, and keeping Mesa's driver
+ * mapped for the leak checker. */
 #include "rnd.h"
 
 #include <dlfcn.h>
@@ -22,6 +23,20 @@ void rnd_surface_destroy(rnd_surface *s)
 {
     if (s)
         s->destroy(s);
+}
+
+/* GL's first row is the bottom one; images start at the top. */
+void rnd__read_flip(uint8_t *rgba, int w, int h)
+{
+    size_t stride = (size_t)w * 4;
+    for (int y = 0; y < h / 2; y++) {
+        uint8_t *a = rgba + (size_t)y * stride, *b = rgba + (size_t)(h - 1 - y) * stride;
+        for (size_t i = 0; i < stride; i++) {
+            uint8_t t = a[i];
+            a[i] = b[i];
+            b[i] = t;
+        }
+    }
 }
 
 static int pin_one(struct dl_phdr_info *info, size_t size, void *ud)

@@ -42,15 +42,7 @@ static bool glfw_read(rnd_surface *s, uint8_t *rgba, cs_err *err)
     glReadPixels(0, 0, s->w, s->h, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
     if (glGetError() != GL_NO_ERROR)
         return CS_FAIL(err, CS_E_GL, CS_NO_OFFSET, "glReadPixels failed");
-    size_t stride = (size_t)s->w * 4;
-    for (int y = 0; y < s->h / 2; y++) {
-        uint8_t *a = rgba + (size_t)y * stride, *b = rgba + (size_t)(s->h - 1 - y) * stride;
-        for (size_t i = 0; i < stride; i++) {
-            uint8_t t = a[i];
-            a[i] = b[i];
-            b[i] = t;
-        }
-    }
+    rnd__read_flip(rgba, s->w, s->h);
     return true;
 }
 
