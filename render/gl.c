@@ -165,6 +165,23 @@ static void draw_image(rnd__gl *g, const rnd__scene *s, const float *px)
 
 /* Uploads every kind into one buffer, then draws world kinds with the
  * scene's mvp and UI kinds and text with a pixel projection. */
+/* Glyphs [first, first + n) of the scene. */
+static void draw_glyphs(rnd__gl *g, const rnd__scene *s, GLuint font_tex, const float *px, uint32_t first,
+                        uint32_t n)
+{
+    if (!n)
+        return;
+    glBindVertexArray(g->vao_glyph);
+    glBindBuffer(GL_ARRAY_BUFFER, g->vbo_glyph);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(n * sizeof(rnd__glyph)), s->gl + first, GL_STREAM_DRAW);
+    glUseProgram(g->prog[3]);
+    glUniformMatrix4fv(g->text_proj, 1, GL_FALSE, px);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, font_tex);
+    glUniform1i(glGetUniformLocation(g->prog[3], "atlas"), 0);
+    glDrawArraysInstanced(GL_TRIANGLES, 0, 6, (GLsizei)n);
+}
+
 void rnd__gl_draw(rnd__gl *g, const rnd__scene *s, GLuint font_tex, int w, int h)
 {
     size_t total = 0, off[RND__NKIND];
@@ -195,17 +212,17 @@ void rnd__gl_draw(rnd__gl *g, const rnd__scene *s, GLuint font_tex, int w, int h
     draw_kind(g, 1, s->mvp, w, h, off[RND__HEADS], s->k[RND__HEADS].n, 3);
     draw_kind(g, 2, s->mvp, w, h, off[RND__DOTS], s->k[RND__DOTS].n, 6);
     glDisable(GL_SCISSOR_TEST);
-    draw_kind(g, 0, px[0], w, h, off[RND__UI_SEGS], s->k[RND__UI_SEGS].n, 6);
-    if (s->n_gl) {
-        glBindVertexArray(g->vao_glyph);
-        glBindBuffer(GL_ARRAY_BUFFER, g->vbo_glyph);
-        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(s->n_gl * sizeof(rnd__glyph)), s->gl, GL_STREAM_DRAW);
-        glUseProgram(g->prog[3]);
-        glUniformMatrix4fv(g->text_proj, 1, GL_FALSE, px[0]);
-        glActiveTexture(GL_TEXTURE0);
-        glBindTexture(GL_TEXTURE_2D, font_tex);
-        glUniform1i(glGetUniformLocation(g->prog[3], "atlas"), 0);
-        glDrawArraysInstanced(GL_TRIANGLES, 0, 6, (GLsizei)s->n_gl);
+    /* the UI layer in two passes: marks then text below the pop-ups, then
+       the pop-ups' marks and text (rnd__scene_top) */
+    uint32_t n_ui = s->k[RND__UI_SEGS].n;
+    uint32_t top_ui = s->top_ui < n_ui ? s->top_ui : n_ui, top_gl = s->top_gl < s->n_gl ? s->top_gl : s->n_gl;
+    draw_kind(g, 0, px[0], w, h, off[RND__UI_SEGS], top_ui, 6);
+    draw_glyphs(g, s, font_tex, px[0], 0, top_gl);
+    if (top_ui < n_ui) {
+        glBindVertexArray(g->vao_mark);
+        glBindBuffer(GL_ARRAY_BUFFER, g->vbo_mark);
+        draw_kind(g, 0, px[0], w, h, off[RND__UI_SEGS] + top_ui * sizeof(rnd__mark), n_ui - top_ui, 6);
     }
+    draw_glyphs(g, s, font_tex, px[0], top_gl, s->n_gl - top_gl);
     glBindVertexArray(0);
 }

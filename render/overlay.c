@@ -145,6 +145,7 @@ void rnd__overlay_build(rnd_renderer *r, const rnd_view *v, int w, int h)
         hud(r, v, th, w, h);
     else
         export_frame(r, v, th, w, h);
+    rnd__scene_top(&r->sc);
     if (v->hud && v->hover)
         rnd__tooltip(r, v, th, w, h);
     if (v->help)

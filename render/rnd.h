@@ -66,9 +66,14 @@ typedef struct rnd__scene {
     bool img_new;             /* pixels changed since the last upload */
     rnd__glyph img_quad;      /* where it goes, pixels, and which part of it */
     bool oom;                 /* an append failed; the frame reports it */
+    /* pop-ups (tooltip, key list): UI marks and glyphs from these indices on
+     * are drawn after all the others, so no label shows through them */
+    uint32_t top_ui, top_gl;
 } rnd__scene;
 
 void rnd__scene_reset(rnd__scene *s);
+/* What is added from now on is drawn on top of everything added before. */
+void rnd__scene_top(rnd__scene *s);
 /* Pixel projection: x right, y down, origin at the top left. */
 void rnd__ortho_px(float *mvp, int w, int h);
 void rnd__scene_free(rnd__scene *s);
@@ -80,7 +85,7 @@ void rnd__line(rnd__scene *s, float x0, float y0, float x1, float y1, float w, u
 
 /* Fonts: DejaVu Sans packed at a few sizes into one GL_R8 atlas. */
 enum { RND__F11, RND__F12, RND__F14, RND__NFONT };
-#define RND__NCP 101
+#define RND__NCP 102
 typedef struct rnd__font {
     GLuint tex;
     int cp[RND__NCP];        /* codepoints packed, in pack order */

@@ -15,6 +15,13 @@ void rnd__scene_reset(rnd__scene *s)
     memset(s->clip, 0, sizeof s->clip);
     s->img = NULL;
     s->img_new = false;
+    s->top_ui = s->top_gl = UINT32_MAX; /* no pop-ups yet */
+}
+
+void rnd__scene_top(rnd__scene *s)
+{
+    s->top_ui = s->k[RND__UI_SEGS].n;
+    s->top_gl = s->n_gl;
 }
 
 void rnd__ortho_px(float *mvp, int w, int h)
