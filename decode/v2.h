@@ -305,6 +305,7 @@ typedef struct v2_sink {
     uint64_t syncs;
     uint64_t n_events;
     uint8_t *rclass; uint32_t cap_rclass;   /* model sid -> cs_reason (0 = not yet) */
+    uint64_t rs_gen, rs_id; cs_sid rs_sid;  /* last GoBlock reason: string id of generation rs_gen -> sid */
     v2_open *open; uint32_t n_open, cap_open;
 } v2_sink;
 

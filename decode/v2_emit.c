@@ -33,6 +33,18 @@ static bool check_ids(const v2_gen *g, const v2_ev *e, const v2_spec *sp, cs_err
     return true;
 }
 
+/* Model sid of GoBlock's reason string: a trace uses a few reasons over and
+ * over, so the last one is remembered (per generation: ids are per generation). */
+static cs_sid block_reason(v2_sink *s, v2_gen *g, uint64_t id, cs_err *err)
+{
+    if (id != s->rs_id || g->gen != s->rs_gen) {
+        s->rs_sid = dec__v2_sid(g, s->m, id, err);
+        s->rs_id = id;
+        s->rs_gen = g->gen;
+    }
+    return s->rs_sid;
+}
+
 /* The StateTransition of a scheduler event (Go's Event.StateTransition). */
 static bool transition(v2_sink *s, v2_gen *g, const v2_ev *e, v2_trans *t, cs_err *err)
 {
@@ -46,7 +58,7 @@ static bool transition(v2_sink *s, v2_gen *g, const v2_ev *e, v2_trans *t, cs_er
         return true;
     }
     if (e->type == V2_EvGoBlock) {
-        *t = (v2_trans){true, e->ctx.g, V2G_RUNNING, V2G_WAITING, dec__v2_sid(g, s->m, e->args[0], err), e->args[1]};
+        *t = (v2_trans){true, e->ctx.g, V2G_RUNNING, V2G_WAITING, block_reason(s, g, e->args[0], err), e->args[1]};
         return err->code == CS_OK;
     }
     memset(t, 0, sizeof *t);
