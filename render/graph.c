@@ -64,12 +64,12 @@ static void edges(graph_ctx *c)
         float w = 1.0f + 1.2f * log2f((float)e->count + 1.0f);
         rnd__seg(&c->r->sc, RND__SEGS, A[0], A[1], 0, B[0], B[1], 0, w, col);
         rnd__seg(&c->r->sc, RND__HEADS, A[0], A[1], 0, B[0], B[1], 0, 7.0f + w, col);
+        c->r->stats.msgs_shown += e->count; /* an edge stands for all its messages */
         if (c->v->now == CS_T_NONE) {
             char buf[16];
             snprintf(buf, sizeof buf, "%u", e->count);
             rnd__text(&c->r->sc, &c->r->font, RND__F11, 0.5f * (A[0] + B[0]) + 4, 0.5f * (A[1] + B[1]) - 4,
                       c->th->fg_dim, buf);
-            c->r->stats.msgs_shown += e->count;
         }
     }
 }
@@ -89,7 +89,6 @@ static void pulses(graph_ctx *c)
         float A[3], B[3];
         edge_ends(c, a->from, a->to, A, B);
         rnd__arrow_draw(c->r, v, a, A, B, 0.0f);
-        c->r->stats.msgs_shown++;
     }
 }
 
