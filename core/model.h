@@ -32,6 +32,10 @@
 #include "map.h"
 
 #define CS_T_NONE INT64_MIN
+/* Every time in the model lies in [-CS_T_MAX, CS_T_MAX] (about 36 years):
+ * decoders clamp hostile timestamps there, so later stages can add and
+ * subtract times without overflow. */
+#define CS_T_MAX ((int64_t)1 << 60)
 
 typedef uint32_t cs_sid; /* index into the model's string table; 0 = "" */
 

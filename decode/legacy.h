@@ -333,4 +333,16 @@ bool dec__lg_remove_futile(dec__lg_list *l, cs_err *err);
 void dec__lg_list_free(dec__lg_list *l);
 bool dec__lg_list_push(dec__lg_list *l, const dec__lg_ev *ev, cs_err *err);
 
+/* Time arithmetic as Go does it: int64 that wraps instead of overflowing,
+ * so hostile timestamps give Go's numbers rather than undefined behaviour. */
+static inline int64_t dec__lg_span(int64_t t, int64_t since)
+{
+    return (int64_t)((uint64_t)t - (uint64_t)since);
+}
+
+static inline void dec__lg_acc(int64_t *acc, int64_t t, int64_t since)
+{
+    *acc = (int64_t)((uint64_t)*acc + (uint64_t)t - (uint64_t)since);
+}
+
 #endif

@@ -20,7 +20,7 @@ static inline dec__lg_pst *hot_p(dec__lg_sink *k, int64_t p)
 
 static inline void hot_stop_exec(dec__lg_g *g, int64_t ts)
 {
-    g->exec += ts - g->last_start;
+    dec__lg_acc(&g->exec, ts, g->last_start);
     g->last_start = 0;
 }
 
@@ -34,7 +34,7 @@ static inline bool hot_start(dec__lg_pst *p, dec__lg_g *g, const dec__lg_ev *ev)
         if (!g->start)
             g->start = ev->ts;
         if (g->block_sched) {
-            g->sched += ev->ts - g->block_sched;
+            dec__lg_acc(&g->sched, ev->ts, g->block_sched);
             g->block_sched = 0;
         }
     }
@@ -71,11 +71,11 @@ static inline bool hot_unblock(dec__lg_sink *k, dec__lg_pst *p, dec__lg_g *g, co
     t->ev = LG_GOUNBLOCK;
     if (t->flags & LG_GF_STATS) {
         if (t->block_net) {
-            t->io += ev->ts - t->block_net;
+            dec__lg_acc(&t->io, ev->ts, t->block_net);
             t->block_net = 0;
         }
         if (t->block_sync) {
-            t->block += ev->ts - t->block_sync;
+            dec__lg_acc(&t->block, ev->ts, t->block_sync);
             t->block_sync = 0;
         }
         t->block_sched = ev->ts;

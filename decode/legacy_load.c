@@ -32,8 +32,8 @@ dec__lg_g *dec__lg_g_get(dec__lg_sink *k, uint64_t goid, cs_err *err)
 static int64_t to_ns(const dec__lg_sink *k, int64_t ticks)
 {
     double x = (double)(int64_t)((uint64_t)ticks - (uint64_t)k->min_ticks) * k->ns_per_tick;
-    if (!(x > -9.2e18 && x < 9.2e18)) /* Go's conversion of such values is undefined too */
-        return x > 0 ? INT64_MAX : INT64_MIN + 1;
+    if (!(x > (double)-CS_T_MAX && x < (double)CS_T_MAX)) /* hostile ticks: keep the model's range */
+        return x > 0 ? CS_T_MAX : -CS_T_MAX;
     return (int64_t)x;
 }
 

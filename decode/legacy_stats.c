@@ -11,27 +11,27 @@
 static void snapshot(dec__lg_g *g, int64_t last, int64_t gc)
 {
     if (gc)
-        g->gc += last - (g->creation < gc ? gc : g->creation);
+        dec__lg_acc(&g->gc, last, (g->creation < gc ? gc : g->creation));
     if (g->total == 0)
-        g->total = last - g->creation;
+        g->total = dec__lg_span(last, g->creation);
     if (g->last_start)
-        g->exec += last - g->last_start;
+        dec__lg_acc(&g->exec, last, g->last_start);
     if (g->block_net)
-        g->io += last - g->block_net;
+        dec__lg_acc(&g->io, last, g->block_net);
     if (g->block_sync)
-        g->block += last - g->block_sync;
+        dec__lg_acc(&g->block, last, g->block_sync);
     if (g->block_syscall)
-        g->syscall += last - g->block_syscall;
+        dec__lg_acc(&g->syscall, last, g->block_syscall);
     if (g->block_sched)
-        g->sched += last - g->block_sched;
+        dec__lg_acc(&g->sched, last, g->block_sched);
     if (g->block_sweep)
-        g->sweep += last - g->block_sweep;
+        dec__lg_acc(&g->sweep, last, g->block_sweep);
     g->last_start = g->block_net = g->block_sync = g->block_syscall = g->block_sched = g->block_sweep = 0;
 }
 
 static void stop_exec(dec__lg_g *g, int64_t ts)
 {
-    g->exec += ts - g->last_start;
+    dec__lg_acc(&g->exec, ts, g->last_start);
     g->last_start = 0;
 }
 
@@ -58,7 +58,7 @@ static void on_gc_done(dec__lg_sink *k, int64_t ts)
         dec__lg_g *g = &k->g[i];
         if (!(g->flags & LG_GF_STATS) || g->end != 0)
             continue;
-        g->gc += ts - (k->gc_start < g->creation ? g->creation : k->gc_start);
+        dec__lg_acc(&g->gc, ts, (k->gc_start < g->creation ? g->creation : k->gc_start));
     }
     k->gc_start = 0;
 }
@@ -79,7 +79,7 @@ static void on_goroutine(dec__lg_sink *k, dec__lg_g *g, const dec__lg_ev *ev)
         if (!g->start)
             g->start = ts;
         if (g->block_sched) {
-            g->sched += ts - g->block_sched;
+            dec__lg_acc(&g->sched, ts, g->block_sched);
             g->block_sched = 0;
         }
         break;
@@ -108,7 +108,7 @@ static void on_goroutine(dec__lg_sink *k, dec__lg_g *g, const dec__lg_ev *ev)
         break;
     case LG_SYSEXIT:
         if (g->block_syscall) {
-            g->syscall += ts - g->block_syscall;
+            dec__lg_acc(&g->syscall, ts, g->block_syscall);
             g->block_syscall = 0;
         }
         g->block_sched = ts;
@@ -118,7 +118,7 @@ static void on_goroutine(dec__lg_sink *k, dec__lg_g *g, const dec__lg_ev *ev)
         break;
     case LG_SWEEPDONE:
         if (g->block_sweep) {
-            g->sweep += ts - g->block_sweep;
+            dec__lg_acc(&g->sweep, ts, g->block_sweep);
             g->block_sweep = 0;
         }
         break;
@@ -150,11 +150,11 @@ bool dec__lg_stats_event(dec__lg_sink *k, const dec__lg_ev *ev, cs_err *err)
         if (!g)
             return true;
         if (g->block_net) {
-            g->io += ev->ts - g->block_net;
+            dec__lg_acc(&g->io, ev->ts, g->block_net);
             g->block_net = 0;
         }
         if (g->block_sync) {
-            g->block += ev->ts - g->block_sync;
+            dec__lg_acc(&g->block, ev->ts, g->block_sync);
             g->block_sync = 0;
         }
         g->block_sched = ev->ts;

@@ -146,7 +146,7 @@ bool dec__v2_gen_tables(const cs_file *f, int version, v2_gen *g, cs_err *err);
 void dec__v2_gen_deinit(v2_gen *g);
 /* Go's timestamp conversion. Clamped to [0, 2^60] so that sums of times
  * from hostile files never overflow (V2_T_MAX). */
-#define V2_T_MAX ((int64_t)1 << 60)
+#define V2_T_MAX CS_T_MAX
 static inline int64_t dec__v2_ns(const v2_gen *g, uint64_t units)
 {
     double v = (double)units * g->ns_per_unit;
