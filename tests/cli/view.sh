@@ -1,7 +1,8 @@
 #!/bin/sh
-# The viewer under Xvfb, driven by xdotool: it opens a window on a corpus
-# trace, and each key (space, l, 1) changes the picture; p saves a non-blank
-# screenshot PNG; q quits with status 0 (under ASan: no leaks). Skips when
+# The viewer under Xvfb, driven by xdotool, on corpus traces of three Go
+# versions: it opens a window, each key (space, l, 1) changes the picture, p
+# saves a non-blank screenshot PNG, q quits with status 0 (under ASan: no
+# leaks). Skips when
 # Xvfb, xdotool or ImageMagick are missing, or when the trace doesn't decode.
 set -u
 cs=${CHANSCOPE:-./chanscope}
@@ -70,5 +71,28 @@ kill -0 "$vpid" 2>/dev/null && fail "viewer still running after q"
 wait "$vpid"; rc=$?
 [ $rc -eq 0 ] || fail "viewer exited with $rc: $(tail -20 "$tmp/err.txt")"
 vpid=
+
+# traces of other Go versions (legacy 1.19, 1.22+ 1.25): the window opens on
+# a non-blank picture, playback changes it, the tree layout draws, q quits
+for trace in tests/data/corpus/go1.19/selectmix.trace tests/data/pingpong-go1.25.trace; do
+    $cs view --size 800x500 "$trace" >/dev/null 2>"$tmp/err.txt" &
+    vpid=$!
+    wid=$(timeout 30 xdotool search --sync --name chanscope | head -1)
+    [ -n "$wid" ] || fail "no window for $trace: $(cat "$tmp/err.txt")"
+    xdotool mousemove --window "$wid" 400 250
+    sleep 1.5
+    shot v0
+    [ "$(colours "$tmp/v0.png")" -gt 10 ] || fail "$trace: first screenshot is blank"
+    xdotool key space l
+    sleep 1.5
+    shot v1
+    d=$(differ v0 v1)
+    [ "${d%.*}" -gt 100 ] 2>/dev/null || fail "$trace: picture did not change after space, l ($d)"
+    xdotool key q
+    wait "$vpid"; rc=$?
+    [ $rc -eq 0 ] || fail "$trace: viewer exited with $rc: $(tail -20 "$tmp/err.txt")"
+    vpid=
+    echo "$trace: $d pixels changed after space, l; clean exit"
+done
 kill "$xpid" 2>/dev/null; wait "$xpid" 2>/dev/null
 exit 0
