@@ -210,6 +210,21 @@ static cs_sid range_info(v2_sum *s, cs_model *m, const v2_ev *e, int *scope, uin
     return 0;
 }
 
+/* Adds the time since g's open range `name` began (up to `upto`; 0 = add
+ * nothing) to its RangeTime, then marks it open since `next` (0 = closed). */
+static bool range_roll(v2_sum *s, v2_sg *g, cs_sid name, int64_t upto, int64_t next, cs_err *err)
+{
+    v2_kv *kv = kv_at(s, &g->last_range_kv, name, err);
+    if (!kv)
+        return false;
+    uint32_t ki = (uint32_t)(kv - s->kv);
+    int64_t prev = kv->v;
+    if (upto && prev && !kv_add(s, &g->range_kv, name, upto - prev, err))
+        return false;
+    s->kv[ki].v = next; /* kv_add may move the pool */
+    return true;
+}
+
 static bool range_ev(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind, cs_err *err)
 {
     int scope;
@@ -225,15 +240,9 @@ static bool range_ev(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind, cs_er
             return false;
         if (!g)
             return true;
-        v2_kv *kv = kv_at(s, &g->last_range_kv, name, err);
-        if (!kv)
-            return false;
-        uint32_t ki = (uint32_t)(kv - s->kv);
-        int64_t prev = kv->v;
-        if (kind == V2K_RANGE_ACTIVE && prev && !kv_add(s, &g->range_kv, name, s->sync_ts - prev, err))
-            return false;
-        s->kv[ki].v = kind == V2K_RANGE_ACTIVE ? s->sync_ts : e->ts; /* kv_add may move the pool */
-        return true;
+        if (kind == V2K_RANGE_ACTIVE)
+            return range_roll(s, g, name, s->sync_ts, s->sync_ts, err);
+        return range_roll(s, g, name, 0, e->ts, err);
     }
     if (scope == 1) {
         g = sg_find(s, id);
@@ -243,17 +252,7 @@ static bool range_ev(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind, cs_er
             g = c;
         cs_map_del(&s->range_p, id);
     }
-    if (!g)
-        return true;
-    v2_kv *kv = kv_at(s, &g->last_range_kv, name, err);
-    if (!kv)
-        return false;
-    uint32_t ki = (uint32_t)(kv - s->kv);
-    int64_t prev = kv->v;
-    if (prev && !kv_add(s, &g->range_kv, name, e->ts - prev, err))
-        return false;
-    s->kv[ki].v = 0; /* deleted */
-    return true;
+    return !g || range_roll(s, g, name, e->ts, 0, err); /* 0: the range is closed */
 }
 
 bool dec__v2_sum_event(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind,
