@@ -109,7 +109,7 @@ $(BUILD)/fuzz/%.o: %.c | $(STAMP)
 $(BUILD)/fuzz/gen/%.o: $(BUILD)/gen/%.c | $(STAMP)
 	@mkdir -p $(dir $@)
 	@clang $(CSTD) $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_OBJS)
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h tests/lay_all.h $(FUZZ_OBJS)
 	@echo "LD fuzz $@"
 	@clang $(CSTD) -Wall $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(PKG_LIBS)
 fuzz-build: $(STAMP) $(FUZZ_BINS)

@@ -95,6 +95,14 @@ static bool find_gaps(const cs_model *m, lay_axis *a, int64_t min_ns, cs_err *er
     return ok;
 }
 
+/* Time left outside the folded gaps; at least 1 ns, so that a trace that
+ * is all gap (two events far apart) still maps to finite positions. */
+static double unfolded(const lay_axis *a, int64_t folded)
+{
+    int64_t rest = a->t1 - a->t0 - folded;
+    return rest > 0 ? (double)rest : 1.0;
+}
+
 /* Keeps the longest gaps that really shrink when folded, then places them. */
 static void place_gaps(lay_axis *a, uint32_t max_gaps, double gw)
 {
@@ -108,7 +116,7 @@ static void place_gaps(lay_axis *a, uint32_t max_gaps, double gw)
         folded += a->gaps[i].t1 - a->gaps[i].t0;
     /* drop the shortest while folding would widen it */
     while (n > 0) {
-        double scale = (1.0 - n * gw) / (double)(a->t1 - a->t0 - folded);
+        double scale = (1.0 - n * gw) / unfolded(a, folded);
         if ((double)(a->gaps[n - 1].t1 - a->gaps[n - 1].t0) * scale > gw)
             break;
         n--;
@@ -117,7 +125,7 @@ static void place_gaps(lay_axis *a, uint32_t max_gaps, double gw)
     a->n_gaps = n;
     if (n > 1)
         qsort(a->gaps, n, sizeof *a->gaps, gap_by_time);
-    a->ns_scale = (1.0 - n * gw) / (double)(a->t1 - a->t0 - folded);
+    a->ns_scale = (1.0 - n * gw) / unfolded(a, folded);
     double x = 0;
     int64_t t = a->t0;
     for (uint32_t i = 0; i < n; i++) {

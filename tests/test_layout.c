@@ -129,6 +129,30 @@ static void axis_gap_folding_compresses_idle_stretches(void **state)
     cs_model_deinit(&m);
 }
 
+/* A trace that is one long idle stretch between two events: everything is
+ * gap, and every time still maps to a finite position, in order. */
+static void axis_gaps_on_an_all_idle_trace_stay_finite(void **state)
+{
+    (void)state;
+    cs_file f;
+    cs_model m;
+    cs_err err = {0};
+    assert_true(tl_load("tests/data/regress/layout-all-gap.trace", &f, &m, NULL, &err));
+    lay_axis a;
+    assert_true(lay_axis_build(&m, &(lay_axis_desc){.kind = LAY_AXIS_GAPS}, &a, &err));
+    assert_true(a.n_gaps >= 1);
+    double prev = 0;
+    for (int i = 0; i <= 64; i++) {
+        int64_t t = m.t_first + (int64_t)((double)(m.t_last - m.t_first) * i / 64);
+        double x = lay_axis_x(&a, t);
+        assert_true(isfinite(x) && x >= prev && x <= 1);
+        prev = x;
+    }
+    lay_axis_deinit(&a);
+    cs_model_deinit(&m);
+    cs_file_unmap(&f);
+}
+
 static void fmt_dur_uses_real_units(void **state)
 {
     (void)state;
@@ -416,6 +440,7 @@ int main(void)
         cmocka_unit_test(axis_inverse_round_trips_in_every_mapping),
         cmocka_unit_test(axis_log_ticks_are_1_2_5_decades),
         cmocka_unit_test(axis_gap_folding_compresses_idle_stretches),
+        cmocka_unit_test(axis_gaps_on_an_all_idle_trace_stay_finite),
         cmocka_unit_test(fmt_dur_uses_real_units),
         cmocka_unit_test(durations_and_ranges_parse_with_units),
         cmocka_unit_test(lanes_children_sit_under_parents),

@@ -1,10 +1,12 @@
 /* tests/test_sweep.c — deterministic hostile-input sweep over every trace under
  * tests/data: a dense sample of prefixes and a fixed set of seeded byte
- * flips, each through the whole pipeline under ASan/UBSan. A bad file must
+ * flips, each through the whole pipeline (decode, model, channel traffic,
+ * every layout: lay_all.h) under ASan/UBSan. A bad file must
  * fail with a message and an offset inside the file, or decode; it must
  * never crash, read out of bounds, or allocate beyond a small multiple of its
  * size. */
 #include "testlib.h"
+#include "lay_all.h"
 
 #include <ftw.h>
 
@@ -33,6 +35,8 @@ static void run_one(const char *name, const uint8_t *p, size_t n)
     size_t base = cs_alloc_current();
     dec_desc d = {.path = name, .jobs = 1};
     bool ok = dec_trace_load(&d, &f, &m, &s, &err);
+    if (ok)
+        tl_lay_all(&m);
     size_t used = cs_alloc_peak() - base;
     runs++;
     if (!ok) {
