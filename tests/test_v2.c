@@ -183,7 +183,7 @@ static void corpus_dir(const char *ver)
 static void repo_copies_match_oracle(void **st)
 {
     (void)st;
-    static const char *const names[] = {"pingpong-go1.25", "selectmix-go1.23", "closebcast-go1.22"};
+    static const char *const names[] = {"pingpong-go1.25", "corpus/go1.23/selectmix", "closebcast-go1.22"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char path[512];
         snprintf(path, sizeof path, "%s/%s.trace", tl_data(), names[i]);

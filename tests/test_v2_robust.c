@@ -5,7 +5,7 @@
  * names an offset), and absurd sizes written into batch headers. */
 #include "testlib.h"
 
-static const char *const names[] = {"pingpong-go1.25", "selectmix-go1.23", "closebcast-go1.22"};
+static const char *const names[] = {"pingpong-go1.25", "corpus/go1.23/selectmix", "closebcast-go1.22"};
 
 typedef struct blob { uint8_t *p; size_t n; } blob;
 

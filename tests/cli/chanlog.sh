@@ -3,17 +3,11 @@
 # Debian's Go 1.19 (offline), writes a trace of ten annotated sends through
 # a buffered channel, and `chanscope pairs` finds all ten as exact pairs
 # with their values.
-set -u
-cs=${CHANSCOPE:-./chanscope}
-go=/usr/lib/go-1.19/bin/go
-root=$(pwd)
-fail() { echo "FAIL: $*"; exit 1; }
-[ -x "$go" ] || fail "Go 1.19 not found at $go (make deps)"
+. tests/cli/go119.inc
 mkdir -p build/go
 tr=$root/build/go/chanlog.trace
 rm -f "$tr"
-(cd assets/go/chanlog && GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOPATH=$root/build/go/path \
-    GOCACHE=$root/build/go/cache CHANLOG_TRACE=$tr "$go" test -count=1 ./...) || fail "go test"
+(cd assets/go/chanlog && export GOFLAGS=-mod=mod CHANLOG_TRACE="$tr" && go119 test -count=1 ./...) || fail "go test"
 [ -s "$tr" ] || fail "no trace written"
 out=$($cs pairs --json "$tr") || fail "pairs exited $?"
 exact=$(echo "$out" | grep -c '"exact":true')

@@ -10,7 +10,7 @@ cs=${CHANSCOPE:-./chanscope}
 fail() { echo "FAIL: $*"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-traces="tests/data/pingpong-go1.25.trace tests/data/closebcast-go1.22.trace tests/data/selectmix-go1.23.trace
+traces="tests/data/pingpong-go1.25.trace tests/data/closebcast-go1.22.trace tests/data/corpus/go1.23/selectmix.trace
         tests/data/corpus/go1.19/pingpong.trace tests/data/corpus/go1.21/closebcast.trace"
 shared=../shared/traces/corpus
 if [ -d "$shared" ]; then

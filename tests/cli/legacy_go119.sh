@@ -4,17 +4,11 @@
 # `chanscope events` read the trace it wrote: four main.worker goroutines
 # that ran, the events total equals the sum per type, every hand-off left a
 # wake-up, and the text/CSV/--sort forms work; and --binary on a 1.5 trace.
-set -u
-cs=${CHANSCOPE:-./chanscope}
-go=/usr/lib/go-1.19/bin/go
-root=$(pwd)
-fail() { echo "FAIL: $*"; exit 1; }
-[ -x "$go" ] || fail "Go 1.19 not found at $go (make deps)"
+. tests/cli/go119.inc
 dir=$root/build/go/workers119
 mkdir -p "$dir"
 cp assets/go/workers/main.go "$dir/main.go"
-(cd "$dir" && GO111MODULE=off GOFLAGS= GOPROXY=off GOTOOLCHAIN=local GOPATH=$root/build/go/path \
-    GOCACHE=$root/build/go/cache "$go" build -o workers main.go) || fail "go build"
+(cd "$dir" && export GO111MODULE=off GOFLAGS= && go119 build -o workers main.go) || fail "go build"
 tr=$dir/workers.trace
 rm -f "$tr"
 "$dir/workers" "$tr" >/dev/null || fail "workers did not run"

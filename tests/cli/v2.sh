@@ -5,7 +5,7 @@
 set -u
 cs=${CHANSCOPE:-./chanscope}
 fail() { echo "FAIL: $*"; exit 1; }
-for t in tests/data/pingpong-go1.25 tests/data/selectmix-go1.23 tests/data/closebcast-go1.22; do
+for t in tests/data/pingpong-go1.25 tests/data/corpus/go1.23/selectmix tests/data/closebcast-go1.22; do
     command -v jq >/dev/null || break # the JSON comparisons need jq
     got=$($cs events --summary --json "$t.trace" | jq -cS '[.by_kind, .total]') || fail "events $t"
     want=$(jq -cS '[.event_counts, .events]' "$t.oracle.json")
