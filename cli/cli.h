@@ -19,6 +19,9 @@
  *   bool cli_open(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, int *rc)
  *       cli_load; on failure unloads, reports, and sets *rc to the exit status
  *   CLI_TRACE_LONGOPTS / CLI_TRACE_HELP                               their getopt_long entries and help text
+ *   const char *cli_lane_opt(cli_lane_opts *o, int opt, const char *arg)
+ *       takes CLI_LANE_LONGOPTS' options into o: NULL when taken, else the usage message
+ *   CLI_LANE_LONGOPTS / CLI_LANE_HELP                                 their getopt_long entries and help text
  *   void cli_json_str(FILE *f, const char *s)     a JSON string literal, escaped
  *   void cli_json_time(FILE *f, int64_t t)        ns, or null for CS_T_NONE
  *   void cli_csv_str(FILE *f, const char *s)      a quoted CSV field
@@ -31,6 +34,7 @@
 #include "../core/model.h"
 #include "../core/stats.h"
 #include "../decode/decode.h"
+#include "../layout/axis.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -54,7 +58,7 @@ typedef struct cli_trace_opts {
     void *event_ud;
 } cli_trace_opts;
 
-enum { CLI_OPT_BINARY = 1000, CLI_OPT_STRICT };
+enum { CLI_OPT_BINARY = 1000, CLI_OPT_STRICT, CLI_OPT_AXIS, CLI_OPT_COMPACT, CLI_OPT_COLLAPSE };
 
 #define CLI_TRACE_LONGOPTS                                       \
     {"binary", required_argument, NULL, CLI_OPT_BINARY},         \
@@ -67,6 +71,24 @@ enum { CLI_OPT_BINARY = 1000, CLI_OPT_STRICT };
     "      --strict       treat a truncated trace as an error\n"                     \
     "      --binary PATH  Go binary to symbolize PCs of Go 1.5/1.6 traces\n"        \
     "  -q, --quiet        no warnings or progress bar on stderr\n"
+
+/* How the lanes view lays out time and goroutines (svg, png, view). */
+typedef struct cli_lane_opts {
+    lay_axis_kind axis;   /* --axis linear|log|gaps */
+    bool compact;         /* --compact */
+    bool collapse;        /* --collapse */
+} cli_lane_opts;
+
+#define CLI_LANE_LONGOPTS                                        \
+    {"axis", required_argument, NULL, CLI_OPT_AXIS},             \
+    {"compact", no_argument, NULL, CLI_OPT_COMPACT},             \
+    {"collapse", no_argument, NULL, CLI_OPT_COLLAPSE}
+
+#define CLI_LANE_HELP                                                                       \
+    "      --axis KIND       time axis: linear (default), log (early detail, late\n"         \
+    "                        overview) or gaps (idle stretches folded and marked)\n"        \
+    "      --compact         reuse a lane after its goroutine ends\n"                       \
+    "      --collapse        one lane per entry function\n"
 
 int cli_report(const cs_err *err, const char *path);
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -85,6 +107,7 @@ typedef struct cli_args {
 int cli_args_parse(const cli_args *a, int argc, char **argv, cli_trace_opts *o);
 bool cli_open(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, int *rc);
 const char *cli_json_flag(void *ud, int opt, const char *arg);
+const char *cli_lane_opt(cli_lane_opts *o, int opt, const char *arg);
 const char *cli_base_name(const char *path);
 int cli_pick(const char *arg, const char *const *names, int n);
 bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err);

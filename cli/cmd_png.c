@@ -20,7 +20,8 @@ static const char help[] =
     "      --at TIME         draw the playback at TIME (e.g. 1.5ms, 200us, 40%%):\n"
     "                        lanes grow up to it, messages in flight are pulses\n"
     "      --range FROM:TO   show only this time window (same units)\n"
-    "      --theme T         dark (default), light or gotrace\n"
+    "      --theme T         dark (default), light or gotrace\n" CLI_LANE_HELP
+    "                        (--axis also sets the tree view's time axis)\n"
     "      --system          include runtime goroutines\n"
     "      --filter TEXT     only goroutines whose function contains TEXT\n"
     "      --frames N        animate: write N frames of the playback as OUT-0001.png ...\n"
@@ -34,6 +35,7 @@ static const char help[] =
 typedef struct png_opts {
     const char *out, *at, *range;
     int w, h, frames, fps;
+    cli_lane_opts lanes;
     rnd_view view;
 } png_opts;
 
@@ -97,7 +99,7 @@ static const char *parse_opt(void *ud, int c, const char *arg)
             return "--fps must be 1 to 100";
         return NULL;
     }
-    return "bad option";
+    return cli_lane_opt(&p->lanes, c, arg);
 }
 
 /* Applies --at and --range, which need the trace's duration. */
@@ -193,6 +195,7 @@ static bool run(png_opts *p, const cs_model *m, const char *trace, cs_err *err)
     p->view.yaw = defaults.yaw, p->view.pitch = defaults.pitch, p->view.dist = defaults.dist;
     p->view.speed = defaults.speed;
     p->view.title = ttl;
+    p->view.axis = p->lanes.axis, p->view.compact = p->lanes.compact, p->view.collapse = p->lanes.collapse;
     if (!apply_times(p, m, err))
         return false;
     rnd_surface *s = NULL;
@@ -217,7 +220,8 @@ int cli_cmd_png(int argc, char **argv)
         {"size", required_argument, NULL, O_SIZE}, {"at", required_argument, NULL, O_AT},
         {"range", required_argument, NULL, O_RANGE}, {"theme", required_argument, NULL, O_THEME},
         {"system", no_argument, NULL, O_SYSTEM}, {"filter", required_argument, NULL, O_FILTER},
-        {"frames", required_argument, NULL, O_FRAMES}, {"fps", required_argument, NULL, O_FPS}, {0}};
+        {"frames", required_argument, NULL, O_FRAMES}, {"fps", required_argument, NULL, O_FPS},
+        CLI_LANE_LONGOPTS, {0}};
     png_opts p = {.w = 1920, .h = 1080};
     cli_trace_opts o = {0};
     int rc = cli_args_parse(&(cli_args){.cmd = "png", .help = help, .shortopts = "o:", .longopts = longopts,

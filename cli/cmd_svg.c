@@ -15,17 +15,16 @@ static const char help[] =
     "  -o, --output PATH     where to write (\"-\" = standard output); required\n"
     "      --layout KIND     lanes (default) or graph\n"
     "      --range FROM:TO   only this time window, from the trace start, e.g. 2ms:5ms\n"
-    "      --axis KIND       linear (default), log, or gaps (fold idle stretches)\n"
     "      --theme NAME      dark (default), light or gotrace\n"
-    "      --width PX        picture width (default 1600)\n"
-    "      --compact         reuse a lane after its goroutine ends\n"
+    "      --width PX        picture width (default 1600)\n" CLI_LANE_HELP
     "      --system          include runtime goroutines\n" CLI_TRACE_HELP
     "  -h, --help            this help\n";
 
-enum { O_LAYOUT = 2000, O_RANGE, O_AXIS, O_THEME, O_WIDTH, O_COMPACT, O_SYSTEM };
+enum { O_LAYOUT = 2000, O_RANGE, O_THEME, O_WIDTH, O_SYSTEM };
 
 typedef struct svg_args {
     exp_svg_desc d;
+    cli_lane_opts lanes;
     const char *out;
     int64_t from, to;
 } svg_args;
@@ -40,10 +39,6 @@ static const char *parse_opt(void *ud, int c, const char *arg)
         d->layout = !strcmp(arg, "graph") ? EXP_SVG_GRAPH : EXP_SVG_LANES;
         return !strcmp(arg, "graph") || !strcmp(arg, "lanes") ? NULL : "--layout must be lanes or graph";
     case O_RANGE: return lay_parse_range(arg, &a->from, &a->to) ? NULL : "--range must be FROM:TO (e.g. 1ms:5ms)";
-    case O_AXIS:
-        d->axis = !strcmp(arg, "log") ? LAY_AXIS_LOG : !strcmp(arg, "gaps") ? LAY_AXIS_GAPS : LAY_AXIS_LINEAR;
-        return !strcmp(arg, "log") || !strcmp(arg, "gaps") || !strcmp(arg, "linear") ? NULL
-               : "--axis must be linear, log or gaps";
     case O_THEME: return lay_theme_parse(arg, &d->theme) ? NULL : "--theme must be dark, light or gotrace";
     case O_WIDTH: {
         char *end;
@@ -51,19 +46,18 @@ static const char *parse_opt(void *ud, int c, const char *arg)
         d->width = (uint32_t)v;
         return !*end && v >= 400 && v <= 20000 ? NULL : "--width must be 400 to 20000";
     }
-    case O_COMPACT: d->compact = true; return NULL;
     case O_SYSTEM: d->show_system = true; return NULL;
     }
-    return "bad option";
+    return cli_lane_opt(&a->lanes, c, arg);
 }
 
 int cli_cmd_svg(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'}, {"layout", required_argument, NULL, O_LAYOUT},
-        {"range", required_argument, NULL, O_RANGE}, {"axis", required_argument, NULL, O_AXIS},
-        {"theme", required_argument, NULL, O_THEME}, {"width", required_argument, NULL, O_WIDTH},
-        {"compact", no_argument, NULL, O_COMPACT}, {"system", no_argument, NULL, O_SYSTEM}, {0}};
+        {"range", required_argument, NULL, O_RANGE}, {"theme", required_argument, NULL, O_THEME},
+        {"width", required_argument, NULL, O_WIDTH}, {"system", no_argument, NULL, O_SYSTEM},
+        CLI_LANE_LONGOPTS, {0}};
     cli_trace_opts o = {0};
     svg_args a = {.to = INT64_MAX};
     int rc = cli_args_parse(&(cli_args){.cmd = "svg", .help = help, .shortopts = "o:", .longopts = longopts,
@@ -80,6 +74,7 @@ int cli_cmd_svg(int argc, char **argv)
     }
     cs_err err = {0};
     a.d.name = cli_base_name(o.path);
+    a.d.axis = a.lanes.axis, a.d.compact = a.lanes.compact, a.d.collapse = a.lanes.collapse;
     bool ok = exp_svg_write(a.out, &m, &a.d, &err);
     cli_unload(&f, &m, NULL);
     return ok ? 0 : cli_report(&err, a.out);

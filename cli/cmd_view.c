@@ -14,18 +14,19 @@ static const char help[] =
     "usage: chanscope view [options] TRACE\n\n"
     "Open the trace in a window: goroutine lanes (or the 3D spawn tree, or the\n"
     "communication graph) with channel messages as arrows, played back in time.\n\n"
-    "  --layout L          lanes (default), tree or graph\n"
-    "  --theme T           dark (default), light or gotrace\n"
-    "  --size WxH          window size (default 1280x720)\n"
-    "  --system            show runtime goroutines from the start\n"
-    "  --shots DIR         where 'p' saves screenshots (default: current folder)\n"
-    "  --bench-frames N    draw N frames, print the frame time and exit\n" CLI_TRACE_HELP
-    "  -h, --help          this help\n\n"
+    "      --layout L        lanes (default), tree or graph\n"
+    "      --theme T         dark (default), light or gotrace\n"
+    "      --size WxH        window size (default 1280x720)\n" CLI_LANE_HELP
+    "      --system          show runtime goroutines from the start\n"
+    "      --shots DIR       where 'p' saves screenshots (default: current folder)\n"
+    "      --bench-frames N  draw N frames, print the frame time and exit\n" CLI_TRACE_HELP
+    "  -h, --help            this help\n\n"
     "Keys: space play/pause, +/- speed, \xE2\x86\x90/\xE2\x86\x92 previous/next message, Home/End,\n"
-    "r restart, l next layout, 1-4 highlight (channel traffic, blocked spans,\n"
-    "the selection's partners, spawns), h system goroutines, / filter by function,\n"
-    "p screenshot PNG, q or Esc quit, ? key list. Mouse: drag pans (tree: orbits,\n"
-    "right-drag pans), wheel zooms, hover shows details, click selects.\n\n"
+    "r restart, l next layout, a next time axis (linear, log, gaps), 1-4 highlight\n"
+    "(channel traffic, blocked spans, the selection's partners, spawns), h system\n"
+    "goroutines, / filter by function, p screenshot PNG, q or Esc quit, ? key list.\n"
+    "Mouse: drag pans (tree: orbits, right-drag pans), wheel zooms, hover shows\n"
+    "details, click selects.\n\n"
     "Without a display use 'chanscope png' (or svg, dot, perfetto).\n";
 
 static double now_s(void)
@@ -130,6 +131,7 @@ enum { O_LAYOUT = 2000, O_THEME, O_SIZE, O_SYSTEM, O_SHOTS, O_BENCH };
 
 typedef struct view_args {
     cli_viewer *vw;
+    cli_lane_opts lanes;
     int w, h, bench_n;
 } view_args;
 
@@ -157,7 +159,7 @@ static const char *parse_opt(void *ud, int c, const char *arg)
     case O_SHOTS: a->vw->shot_dir = arg; return NULL;
     case O_BENCH: return (a->bench_n = atoi(arg)) < 1 ? "--bench-frames must be at least 1" : NULL;
     }
-    return "bad option";
+    return cli_lane_opt(&a->lanes, c, arg);
 }
 
 static bool run(cli_viewer *vw, int w, int h, int bench_n, cs_err *err)
@@ -165,6 +167,7 @@ static bool run(cli_viewer *vw, int w, int h, int bench_n, cs_err *err)
     rnd_view opts = vw->view;
     rnd_view_defaults(vw->m, &vw->view);
     vw->view.layout = opts.layout, vw->view.theme = opts.theme, vw->view.show_system = opts.show_system;
+    vw->view.axis = opts.axis, vw->view.compact = opts.compact, vw->view.collapse = opts.collapse;
     vw->view.hud = true;
     char title[300];
     snprintf(title, sizeof title, "chanscope \xE2\x80\x94 %s", opts.title ? opts.title : "");
@@ -185,7 +188,8 @@ int cli_cmd_view(int argc, char **argv)
     static const struct option longopts[] = {
         {"layout", required_argument, NULL, O_LAYOUT}, {"theme", required_argument, NULL, O_THEME},
         {"size", required_argument, NULL, O_SIZE}, {"system", no_argument, NULL, O_SYSTEM},
-        {"shots", required_argument, NULL, O_SHOTS}, {"bench-frames", required_argument, NULL, O_BENCH}, {0}};
+        {"shots", required_argument, NULL, O_SHOTS}, {"bench-frames", required_argument, NULL, O_BENCH},
+        CLI_LANE_LONGOPTS, {0}};
     cli_viewer vw = {0};
     cli_trace_opts o = {0};
     view_args a = {.vw = &vw, .w = 1280, .h = 720};
@@ -193,6 +197,7 @@ int cli_cmd_view(int argc, char **argv)
                                         .on_opt = parse_opt, .ud = &a}, argc, argv, &o);
     if (rc >= 0)
         return rc;
+    vw.view.axis = a.lanes.axis, vw.view.compact = a.lanes.compact, vw.view.collapse = a.lanes.collapse;
     cs_err err = {0};
     const char *disp = getenv("DISPLAY");
     if (!disp || !disp[0]) {

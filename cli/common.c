@@ -97,6 +97,22 @@ const char *cli_json_flag(void *ud, int opt, const char *arg)
     return NULL;
 }
 
+const char *cli_lane_opt(cli_lane_opts *o, int opt, const char *arg)
+{
+    static const char *const axes[] = {"linear", "log", "gaps"};
+    int k;
+    switch (opt) {
+    case CLI_OPT_AXIS:
+        if ((k = cli_pick(arg, axes, 3)) < 0)
+            return "--axis must be linear, log or gaps";
+        o->axis = (lay_axis_kind)k;
+        return NULL;
+    case CLI_OPT_COMPACT: o->compact = true; return NULL;
+    case CLI_OPT_COLLAPSE: o->collapse = true; return NULL;
+    }
+    return "bad option";
+}
+
 int cli_pick(const char *arg, const char *const *names, int n)
 {
     for (int i = 0; i < n; i++)

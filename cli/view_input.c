@@ -1,6 +1,6 @@
 /* cli/view_input.c — keyboard and mouse of `chanscope view`: GLFW
  * callbacks that change the viewer's rnd_view (play, speed, step, layout,
- * highlight, filter, camera) — see the key list in cmd_view.c's help. */
+ * time axis, highlight, filter, camera) — see the key list in cmd_view.c's help. */
 #include "view.h"
 
 #include <GLFW/glfw3.h>
@@ -44,6 +44,14 @@ static void highlight(cli_viewer *vw, rnd_highlight h)
     set_status(vw, buf);
 }
 
+/* Linear → log → gap-folding → linear; playback and the window stay. */
+static void next_axis(cli_viewer *vw)
+{
+    static const char *names[] = {"time axis: linear", "time axis: logarithmic", "time axis: gaps folded"};
+    vw->view.axis = (lay_axis_kind)((vw->view.axis + 1) % 3);
+    set_status(vw, names[vw->view.axis]);
+}
+
 static void on_char(GLFWwindow *w, unsigned int cp)
 {
     cli_viewer *vw = of(w);
@@ -67,6 +75,7 @@ static void on_char(GLFWwindow *w, unsigned int cp)
         v->layout = (rnd_layout)((v->layout + 1) % RND_LAYOUT_COUNT);
         v->pan_x = v->pan_y = 0;
         break;
+    case 'a': next_axis(vw); break;
     case '1': case '2': case '3': case '4': highlight(vw, (rnd_highlight)(cp - '0')); break;
     case 'h': v->show_system = !v->show_system; break;
     case '/': vw->filtering = true, v->filter[0] = 0, set_status(vw, "filter: type a function name, Enter ends"); break;

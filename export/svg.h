@@ -29,6 +29,7 @@ typedef struct exp_svg_desc {
     int64_t t0, t1;          /* lanes: visible range in model time; equal = whole trace */
     uint32_t width;          /* px; 0 = 1600 */
     bool compact;            /* lanes: reuse lanes after goroutines end */
+    bool collapse;           /* lanes: one lane per entry function (also when lanes get thin) */
     bool show_system;        /* include runtime goroutines */
 } exp_svg_desc;
 

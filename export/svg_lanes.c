@@ -43,7 +43,7 @@ static bool build(lanes_pic *p, cs_err *err)
     exp__svg *s = p->s;
     const exp_svg_desc *d = s->d;
     lay_axis_desc ad = {.kind = d->axis, .t0 = d->t0, .t1 = d->t1};
-    lay_lanes_desc ld = {.compact = d->compact, .show_system = d->show_system,
+    lay_lanes_desc ld = {.compact = d->compact, .show_system = d->show_system, .collapse = d->collapse,
                          .height_px = LANES_MAX_PX};
     if (!lay_axis_build(s->m, &ad, &p->axis, err) || !lay_lanes_build(s->m, &ld, &p->lanes, err))
         return false;

@@ -213,6 +213,14 @@ static bool alloc_lanes(lay_lanes *l, uint32_t n_g, uint32_t n, cs_err *err)
     return true;
 }
 
+static bool shown(const cs_model *m, const lay_lanes_desc *d, uint32_t gi)
+{
+    const cs_goroutine *g = &m->g[gi];
+    if (!d->show_system && (g->flags & CS_G_SYSTEM) && gi != d->keep)
+        return false;
+    return !d->filter || !d->filter[0] || strstr(cs_model_str(m, g->name), d->filter);
+}
+
 bool lay_lanes_build(const cs_model *m, const lay_lanes_desc *d, lay_lanes *out, cs_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -223,11 +231,11 @@ bool lay_lanes_build(const cs_model *m, const lay_lanes_desc *d, lay_lanes *out,
     uint32_t n = 0;
     bool ok = alloc_lanes(out, m->n_g, sp.n, err);
     for (uint32_t i = 0; ok && i < sp.n; i++) /* shown goroutines, in depth-first order */
-        if (d->show_system || !(m->g[sp.order[i]].flags & CS_G_SYSTEM))
+        if (shown(m, d, sp.order[i]))
             sp.order[n++] = sp.order[i];
     out->n_shown = n;
     double min_px = d->min_lane_px > 0 ? d->min_lane_px : 3;
-    if (ok && d->height_px > 0 && n && d->height_px / n < min_px)
+    if (ok && (d->collapse || (d->height_px > 0 && n && d->height_px / n < min_px)))
         ok = assign_collapsed(m, sp.order, n, out, err);
     else if (ok && d->compact)
         ok = assign_compact(m, sp.order, n, out, err);

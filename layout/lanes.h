@@ -9,9 +9,14 @@
  *                  while both are alive.
  *   show_system    include CS_G_SYSTEM goroutines (hidden by default; their
  *                  children still get lanes, placed where the parent was).
+ *   keep           a goroutine (model index) shown even when it is a system
+ *                  goroutine (the viewer's selection); 0 = none.
+ *   filter         only goroutines whose function name contains this text;
+ *                  NULL or "" = all.
+ *   collapse       one lane per entry function, always (lay_lanes.collapsed).
  *   height_px      when lanes would be thinner than min_lane_px (default 3)
- *                  in this height, goroutines are collapsed into one lane per
- *                  entry function (lay_lanes.collapsed); 0 = never collapse.
+ *                  in this height, goroutines are collapsed as with collapse;
+ *                  0 = only when asked.
  * Labels: "G17 main.worker" (function without its package path when no other
  * function shortens to the same text); compact lanes that hold more than one
  * goroutine add " +N"; collapsed lanes read "main.worker ×1000".
@@ -33,6 +38,9 @@
 typedef struct lay_lanes_desc {
     bool compact;
     bool show_system;
+    bool collapse;
+    uint32_t keep;
+    const char *filter;
     double height_px;
     double min_lane_px;
 } lay_lanes_desc;

@@ -7,8 +7,19 @@
 
 #define PULSE_S 0.6 /* a pulse stays on screen at least this long (wall time) */
 
+/* How far along A→B the pulse is at time-fraction k of the flight: under
+ * an axis, the fraction of the way from x(t0) to x(t1) that x(now) lies. */
+static float along(const lay_axis *ax, const rnd__arrow *a, float k)
+{
+    if (!ax || a->t1 <= a->t0)
+        return k;
+    double x0 = lay_axis_x(ax, a->t0), x1 = lay_axis_x(ax, a->t1);
+    double x = lay_axis_x(ax, a->t0 + (int64_t)((double)(a->t1 - a->t0) * k));
+    return x1 > x0 ? (float)((x - x0) / (x1 - x0)) : k;
+}
+
 void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, const float *A,
-                     const float *B, float head_px)
+                     const float *B, float head_px, const lay_axis *ax)
 {
     const rnd__theme *th = rnd__theme_get(v->theme);
     bool lit = rnd__arrow_lit(r, v, a);
@@ -23,7 +34,7 @@ void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, co
         pulse_ns = (double)(a->t_next - a->t0);
     double dur = (double)(a->t1 - a->t0) > pulse_ns ? (double)(a->t1 - a->t0) : pulse_ns;
     if (v->now != CS_T_NONE && (double)(v->now - a->t0) < dur && a->kind != 2) {
-        float k = dur > 0 ? (float)((double)(v->now - a->t0) / dur) : 1.0f;
+        float k = along(ax, a, dur > 0 ? (float)((double)(v->now - a->t0) / dur) : 1.0f);
         float P[3] = {A[0] + (B[0] - A[0]) * k, A[1] + (B[1] - A[1]) * k, A[2] + (B[2] - A[2]) * k};
         rnd__seg(&r->sc, RND__SEGS, A[0], A[1], A[2], P[0], P[1], P[2], w, col);
         rnd__seg(&r->sc, RND__DOTS, P[0], P[1], P[2], P[0], P[1], P[2], 10.0f, rnd__alpha(col, 0.45f));

@@ -49,8 +49,10 @@ void rnd_destroy(rnd_renderer *r)
     rnd__gl_deinit(&r->gl);
     rnd__font_deinit(&r->font);
     rnd__scene_free(&r->sc);
-    cs_free(r->lc.segs.v), cs_free(r->lc.heads.v), cs_free(r->lc.arrows), cs_free(r->lc.img);
-    cs_free(r->order), cs_free(r->row), cs_free(r->tree_xz), cs_free(r->graph_xy);
+    cs_free(r->lc.segs.v), cs_free(r->lc.heads.v), cs_free(r->lc.img), cs_free(r->lc.lane_lit);
+    rnd__lay_deinit(&r->lay);
+    cs_free(r->arrow_of_msg);
+    cs_free(r->order), cs_free(r->label_order), cs_free(r->row), cs_free(r->tree_xz), cs_free(r->graph_xy);
     cs_free(r->arrows), cs_free(r->lit), cs_free(r->scr), cs_free(r->pairs), cs_free(r->hue);
     cs_free(r);
 }
@@ -74,7 +76,7 @@ bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *er
         return false;
     rnd__scene_reset(&r->sc);
     rnd__lit_update(r, v);
-    r->stats.msgs_shown = 0;
+    r->stats.msgs_shown = r->stats.rows = r->stats.gaps = 0;
     r->frame_w = w;
     r->legend_y = 0;
     if (v->layout == RND_TREE)
@@ -84,6 +86,11 @@ bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *er
     else
         rnd__lanes_build(r, v, w, h);
     rnd__overlay_build(r, v, w, h);
+    if (r->lay.err.code) {
+        *err = r->lay.err;
+        r->lay.err = (cs_err){0};
+        return false;
+    }
     if (r->sc.oom)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory building a frame");
     glClearColor((float)(th->bg >> 24) / 255.0f, (float)((th->bg >> 16) & 255) / 255.0f,

@@ -88,7 +88,7 @@ static void pulses(graph_ctx *c)
             continue;
         float A[3], B[3];
         edge_ends(c, a->from, a->to, A, B);
-        rnd__arrow_draw(c->r, v, a, A, B, 0.0f);
+        rnd__arrow_draw(c->r, v, a, A, B, 0.0f, NULL);
     }
 }
 

@@ -1,34 +1,46 @@
-/* render/lanes.c — the 2D lanes view: time left → right, one lane per
- * goroutine (thin line for its life, bars by state), spawn links, message
- * arrows with filled heads, pulses in flight, GC bands, labels and the time
- * axis. Everything is built in screen pixels.
+/* render/lanes.c — the 2D lanes view: time left → right along the view's
+ * axis (linear, log or gap-folding, layout/axis.h), one lane per goroutine
+ * or, compact, per run of goroutines that never overlap, or collapsed, per
+ * entry function (layout/lanes.h): a thin life line, bars by state, spawn
+ * links, message arrows with filled heads, pulses in flight, GC bands,
+ * folded gaps, labels and the time axis. Everything is built in pixels.
  *
- * Level of detail keeps the work bounded by the screen, not the trace:
- * spans narrower than a column are summed per column and drawn as the
- * column's dominant style; neighbours of one style merge into one bar;
- * lanes thinner than a pixel share a row (first one drawn); arrows beyond a
- * budget are bundled per (column, row pair). */
+ * Level of detail is layout's (layout/lod.h): each lane is drawn from the
+ * dominant mark per pixel column, arrows as bundles per (lane pair,
+ * column) within a budget, so the work is bounded by the screen, not the
+ * trace; lanes thinner than a few pixels are painted into one image. */
 #include "rnd.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define SPAN_BUDGET 60000u   /* span columns per frame before columns widen */
-#define ARROW_BUDGET 2000u   /* arrows per window: more are bundled and sampled */
+#define ARROW_BUDGET 2000u   /* arrow bundles per window (half with thin lanes) */
+#define DENSE_PX 3.0f        /* lanes thinner than this are painted per pixel */
 
 typedef struct lanes_ctx {
     rnd_renderer *r;
     const rnd_view *v;
     const rnd__theme *th;
-    float x0, x1, y0, y1, lane_h, col_px;
+    const lay_axis *ax;
+    const lay_lanes *ln;
+    float x0, x1, y0, y1, lane_h;
     int64_t t0, t1, t_end;   /* window and the drawing limit (now) */
-    double px_per_ns;
+    uint32_t lane0, lane1, cols; /* lanes in view, span columns */
     uint8_t *img;            /* dense lanes: paint here instead of emitting bars */
     int img_w, img_h;
 } lanes_ctx;
 
-#define DENSE_PX 3.0f        /* lanes thinner than this are painted per pixel */
+static void paint(const lanes_ctx *c, int xa, int xb, int ya, int yb, uint32_t col)
+{
+    xa = xa < 0 ? 0 : xa, xb = xb > c->img_w ? c->img_w : xb;
+    ya = ya < 0 ? 0 : ya, yb = yb > c->img_h ? c->img_h : yb;
+    for (int iy = ya; iy < yb; iy++) {
+        uint8_t *p = c->img + ((size_t)iy * (size_t)c->img_w + (size_t)xa) * 4;
+        for (int ix = xa; ix < xb; ix++, p += 4)
+            p[0] = (uint8_t)(col >> 24), p[1] = (uint8_t)(col >> 16), p[2] = (uint8_t)(col >> 8), p[3] = 255;
+    }
+}
 
 /* A horizontal bar from x0 to x1 centred on y, w pixels tall: a segment,
  * or painted into the dense-lanes image (one quad for all lanes, so the
@@ -40,80 +52,82 @@ static void hbar(const lanes_ctx *c, float x0, float x1, float y, float w, uint3
         return;
     }
     int ya = (int)floorf(y - c->y0 - 0.5f * w), yb = (int)ceilf(y - c->y0 + 0.5f * w);
-    int xa = (int)floorf(x0 - c->x0), xb = (int)ceilf(x1 - c->x0);
-    ya = ya < 0 ? 0 : ya, yb = yb > c->img_h ? c->img_h : yb;
-    xa = xa < 0 ? 0 : xa, xb = xb > c->img_w ? c->img_w : xb;
-    yb = yb > ya ? yb : (ya < c->img_h ? ya + 1 : ya);
-    for (int iy = ya; iy < yb; iy++) {
-        uint8_t *p = c->img + ((size_t)iy * (size_t)c->img_w + (size_t)xa) * 4;
-        for (int ix = xa; ix < xb; ix++, p += 4)
-            p[0] = (uint8_t)(col >> 24), p[1] = (uint8_t)(col >> 16), p[2] = (uint8_t)(col >> 8), p[3] = 255;
-    }
+    paint(c, (int)floorf(x0 - c->x0), (int)ceilf(x1 - c->x0), ya, yb > ya ? yb : ya + 1, col);
 }
 
+/* Where the axis puts time t, in pixels. */
 static float tx(const lanes_ctx *c, int64_t t)
 {
-    return c->x0 + (float)((double)(t - c->t0) * c->px_per_ns);
+    return c->x0 + (float)(lay_axis_x(c->ax, t) * (double)(c->x1 - c->x0));
 }
 
-static float row_y(const lanes_ctx *c, int32_t row)
+static float col_x(const lanes_ctx *c, uint32_t col)
 {
-    return c->y0 + ((float)row + 0.5f) * c->lane_h - c->v->scroll_px;
+    return c->x0 + (c->x1 - c->x0) * (float)col / (float)c->cols;
 }
 
-typedef struct lane_run {
-    const lanes_ctx *c;
-    float y;
-    bool lit;
-} lane_run;
-
-static void bar(void *ctx, int style, int64_t ta, int64_t tb)
+static float row_y(const lanes_ctx *c, uint32_t lane)
 {
-    const lane_run *lr = ctx;
-    const lanes_ctx *c = lr->c;
+    return c->y0 + ((float)lane + 0.5f) * c->lane_h - c->v->scroll_px;
+}
+
+static void bar(const lanes_ctx *c, int style, float xa, float xb, float y, bool lit)
+{
     uint32_t col = c->th->mark[style];
-    bool keep = lr->lit && (c->v->highlight != RND_HL_BLOCKED || style == LAY_MARK_BLOCK_CHAN ||
-                            style == LAY_MARK_BLOCK_SYNC);
+    bool keep = lit && (c->v->highlight != RND_HL_BLOCKED || style == LAY_MARK_BLOCK_CHAN ||
+                        style == LAY_MARK_BLOCK_SYNC);
     if (c->v->highlight == RND_HL_CHAN || c->v->highlight == RND_HL_SPAWNS)
         keep = false;
     if (!keep)
         col = rnd__dim(col, 0.7f, c->th->bg);
-    float w = fmaxf(1.0f, c->lane_h * lay_mark_thickness(style));
-    float x0 = tx(c, ta), x1 = fmaxf(tx(c, tb), x0 + 1.0f);
-    hbar(c, x0, x1, lr->y, w, col);
+    hbar(c, xa, fmaxf(xb, xa + 1.0f), y, fmaxf(1.0f, c->lane_h * lay_mark_thickness(style)), col);
 }
 
-static void lane_spans(const lanes_ctx *c, uint32_t gi, float y, bool lit)
+/* One lane from layout's per-column summary (layout/lod.h): the thin life
+ * line under every run of columns where a goroutine is alive, and a bar
+ * per run of columns with one dominant mark. */
+static void lane_runs(const lanes_ctx *c, uint32_t lane, float y, bool lit)
 {
-    lane_run lr = {c, y, lit};
-    int64_t col_ns = (int64_t)((double)c->col_px / c->px_per_ns);
-    rnd__span_runs(c->r->m, gi, c->t0, c->t_end, col_ns, bar, &lr);
+    const lay_lod *d = &c->r->lay.lod;
+    uint32_t life = lit ? c->th->life : rnd__dim(c->th->life, 0.6f, c->th->bg);
+    for (uint32_t a = 0; a < c->cols;) {
+        uint8_t mk = lay_lod_at(d, lane, a);
+        uint32_t b = a + 1;
+        while (b < c->cols && (lay_lod_at(d, lane, b) != LAY_MARK_NONE) == (mk != LAY_MARK_NONE))
+            b++;
+        if (mk != LAY_MARK_NONE)
+            hbar(c, col_x(c, a), col_x(c, b), y, 1.0f, life);
+        a = b;
+    }
+    for (uint32_t a = 0; a < c->cols;) {
+        uint8_t mk = lay_lod_at(d, lane, a);
+        uint32_t b = a + 1;
+        while (b < c->cols && lay_lod_at(d, lane, b) == mk)
+            b++;
+        if (mk != LAY_MARK_NONE)
+            bar(c, mk, col_x(c, a), col_x(c, b), y, lit);
+        a = b;
+    }
 }
 
-static void lane_life(const lanes_ctx *c, uint32_t gi, float y, bool lit)
+/* The end of a lane's only goroutine: a short vertical tick. */
+static void lane_end(const lanes_ctx *c, uint32_t lane, float y, bool lit)
 {
-    const cs_goroutine *g = &c->r->m->g[gi];
-    int64_t a = g->create_ns != CS_T_NONE ? g->create_ns : c->r->m->t_first;
-    int64_t b = g->end_ns != CS_T_NONE ? g->end_ns : c->r->m->t_last;
-    a = a > c->t0 ? a : c->t0;
-    b = b < c->t_end ? b : c->t_end;
-    if (b <= a)
+    const cs_goroutine *g = &c->r->m->g[c->ln->lane_g[lane]];
+    if (c->img || c->ln->lane_n[lane] != 1 || g->end_ns == CS_T_NONE || g->end_ns < c->t0 || g->end_ns > c->t1)
         return;
     uint32_t col = lit ? c->th->life : rnd__dim(c->th->life, 0.6f, c->th->bg);
-    hbar(c, tx(c, a), tx(c, b), y, 1.0f, col);
-    if (!c->img && g->end_ns != CS_T_NONE && g->end_ns <= c->t_end && g->end_ns <= c->t1)
-        rnd__seg(&c->r->sc, RND__SEGS, tx(c, b), y - 0.3f * c->lane_h, 0, tx(c, b),
-                 y + 0.3f * c->lane_h, 0, 1.0f, col);
+    float x = tx(c, g->end_ns);
+    rnd__seg(&c->r->sc, RND__SEGS, x, y - 0.3f * c->lane_h, 0, x, y + 0.3f * c->lane_h, 0, 1.0f, col);
 }
 
-static void spawn_link(const lanes_ctx *c, uint32_t gi)
+/* A spawn bundle: a thin link from the parent's lane down to the child's. */
+static void spawn_link(const lanes_ctx *c, const lay_bundle *b)
 {
-    const cs_goroutine *g = &c->r->m->g[gi];
-    int32_t pr = g->parent ? c->r->row[g->parent] : -1;
-    if (pr < 0 || g->create_ns == CS_T_NONE || (g->flags & CS_G_AT_START) ||
-        g->create_ns < c->t0 || g->create_ns > c->t1 || g->create_ns > c->t_end)
+    const cs_goroutine *g = &c->r->m->g[b->first];
+    if ((g->flags & CS_G_AT_START) || b->from == b->to)
         return;
-    float x = tx(c, g->create_ns), ya = row_y(c, pr), yb = row_y(c, c->r->row[gi]);
+    float x = tx(c, b->t0), ya = row_y(c, b->from), yb = row_y(c, b->to);
     uint32_t col = c->th->spawn;
     if (c->v->highlight == RND_HL_SPAWNS)
         col = c->th->fg;
@@ -121,76 +135,34 @@ static void spawn_link(const lanes_ctx *c, uint32_t gi)
         col = rnd__dim(col, 0.6f, c->th->bg);
     float dir = yb > ya ? 1.0f : -1.0f;
     if (c->img) { /* dense: a one-pixel column in the image, no head */
-        int ix = (int)floorf(x - c->x0), y0 = (int)floorf(fminf(ya, yb) - c->y0), y1 = (int)ceilf(fmaxf(ya, yb) - c->y0);
-        y0 = y0 < 0 ? 0 : y0, y1 = y1 > c->img_h ? c->img_h : y1;
-        for (int iy = y0; ix >= 0 && ix < c->img_w && iy < y1; iy++) {
-            uint8_t *p = c->img + ((size_t)iy * (size_t)c->img_w + (size_t)ix) * 4;
-            p[0] = (uint8_t)(col >> 24), p[1] = (uint8_t)(col >> 16), p[2] = (uint8_t)(col >> 8), p[3] = 255;
-        }
+        int ix = (int)floorf(x - c->x0);
+        paint(c, ix, ix + 1, (int)floorf(fminf(ya, yb) - c->y0), (int)ceilf(fmaxf(ya, yb) - c->y0), col);
         return;
     }
     rnd__seg(&c->r->sc, RND__SEGS, x, ya, 0, x, yb - dir * 0.3f * c->lane_h, 0, 1.0f, col);
     rnd__seg(&c->r->sc, RND__HEADS, x, ya, 0, x, yb - dir * 0.3f * c->lane_h, 0, 5.0f, col);
 }
 
-/* Arrow from (xa,ya) to the edge of the receiver's lane at (xb,yb). */
-static void one_arrow(const lanes_ctx *c, const rnd__arrow *a, float xa, float ya, float xb, float yb)
-{
-    float dy = yb > ya ? 1.0f : yb < ya ? -1.0f : 0.0f;
-    float A[3] = {xa, ya, 0}, B[3] = {xb, yb - dy * 0.25f * c->lane_h, 0};
-    rnd__arrow_draw(c->r, c->v, a, A, B, fminf(9.0f, fmaxf(5.0f, 0.6f * c->lane_h)));
-}
-
-/* Chooses the arrows of the whole window: all of them when few, else one
- * per (column, from row, to row) over an evenly strided sample, at most
- * ARROW_BUDGET, remembered in a small open-addressing set. */
-static void arrows_choose(lanes_ctx *c)
-{
-    rnd_renderer *r = c->r;
-    rnd__lane_cache *lc = &r->lc;
-    uint32_t lo = rnd__arrow_lower(r, c->t0 - (int64_t)((double)(c->t1 - c->t0) * 0.02));
-    uint32_t hi = rnd__arrow_lower(r, c->t1 + 1);
-    uint32_t budget = r->lc.dense ? ARROW_BUDGET / 2 : ARROW_BUDGET; /* thin lanes show less */
-    bool bundle = hi - lo > budget;
-    uint32_t stride = hi - lo > budget ? (hi - lo) / budget : 1;
-    static uint64_t set[1 << 14];
-    if (bundle)
-        memset(set, 0, sizeof set);
-    lc->n_arrows = 0;
-    for (uint32_t i = lo; i < hi && lc->n_arrows < budget; i += stride) {
-        const rnd__arrow *a = &r->arrows[i];
-        int32_t fr = r->row[a->from], to = r->row[a->to];
-        if (fr < 0 || to < 0 || a->t1 < c->t0)
-            continue;
-        if (bundle) {
-            uint64_t key = ((uint64_t)(uint32_t)(tx(c, a->t0) / 2.0f) << 40) ^ ((uint64_t)fr << 20) ^ (uint64_t)to;
-            key = key * 0x9E3779B97F4A7C15ull | 1;
-            uint32_t h = (uint32_t)(key >> 50), probes = 0;
-            while (set[h] && set[h] != key && probes++ < 16)
-                h = (h + 1) & ((1 << 14) - 1);
-            if (set[h] == key || probes >= 16)
-                continue;
-            set[h] = key;
-        }
-        cs_err e = {0};
-        if (!cs_grow((void **)&lc->arrows, &lc->cap_arrows, lc->n_arrows + 1, sizeof *lc->arrows, &e)) {
-            r->sc.oom = true;
-            return;
-        }
-        lc->arrows[lc->n_arrows++] = i;
-    }
-}
-
+/* The bundles layout made (at most ARROW_BUDGET), each drawn as its first
+ * arrow, up to now; bundles are in time order. */
 static void arrows_draw(lanes_ctx *c)
 {
     rnd_renderer *r = c->r;
+    const lay_bundles *bun = &r->lay.bun;
     uint32_t shown = 0;
-    for (uint32_t k = 0; k < r->lc.n_arrows; k++) {
-        const rnd__arrow *a = &r->arrows[r->lc.arrows[k]];
-        if (a->t0 > c->t_end)
+    float head = fminf(9.0f, fmaxf(5.0f, 0.6f * c->lane_h));
+    for (uint32_t k = 0; k < bun->n && bun->b[k].t0 <= c->t_end; k++) {
+        const lay_bundle *b = &bun->b[k];
+        rnd__arrow a;
+        if (!rnd__bundle_arrow(r, b, &a))
             continue;
-        one_arrow(c, a, tx(c, a->t0), row_y(c, r->row[a->from]), tx(c, a->t1), row_y(c, r->row[a->to]));
-        shown++;
+        float xa = tx(c, a.t0), xb = tx(c, a.t1), ya = row_y(c, b->from), yb = row_y(c, b->to);
+        shown += b->count;
+        if (b->from == b->to && xb - xa < 2.0f)
+            continue; /* two goroutines of one lane within a pixel: nothing to draw */
+        float dy = yb > ya ? 1.0f : yb < ya ? -1.0f : 0.0f;
+        float A[3] = {xa, ya, 0}, B[3] = {xb, yb - dy * 0.25f * c->lane_h, 0};
+        rnd__arrow_draw(r, c->v, &a, A, B, head, c->ax);
     }
     r->stats.msgs_shown = shown;
 }
@@ -224,23 +196,25 @@ static void gc_bands(const lanes_ctx *c)
         gc_band(c, pa, pb);
 }
 
-/* Rows for the goroutines shown; thinner-than-a-pixel lanes share a row. */
-static uint32_t assign_rows(rnd_renderer *r, const rnd_view *v)
+/* Per lane: does the highlight keep it bright (any of its goroutines)? */
+static bool lanes_lit(lanes_ctx *c)
 {
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < r->m->n_g; i++)
-        r->row[i] = -1;
-    for (uint32_t k = 0; k < r->n_order; k++)
-        if (rnd__g_visible(r, v, r->order[k]))
-            r->row[r->order[k]] = (int32_t)n++;
-    return n;
+    rnd__lane_cache *lc = &c->r->lc;
+    cs_err e = {0};
+    if (!cs_grow((void **)&lc->lane_lit, &lc->cap_lit, c->ln->n_lanes + 1, 1, &e))
+        return false;
+    memset(lc->lane_lit, 0, c->ln->n_lanes + 1);
+    for (uint32_t gi = 1; gi < c->r->m->n_g; gi++)
+        if (c->r->row[gi] >= 0 && !lc->lane_lit[c->r->row[gi]] && rnd__g_lit(c->r, c->v, gi))
+            lc->lane_lit[c->r->row[gi]] = 1;
+    return true;
 }
 
-static void lane_label(const lanes_ctx *c, uint32_t gi, float y, bool lit)
+static void lane_label(const lanes_ctx *c, uint32_t lane, float y, bool lit)
 {
     char buf[160];
     const rnd__font *f = &c->r->font;
-    rnd__g_label(c->r, gi, buf, sizeof buf);
+    snprintf(buf, sizeof buf, "%s", lay_lanes_label(c->ln, lane));
     float room = c->x0 - 14.0f;
     size_t len = strlen(buf);
     if (rnd__text_width(f, RND__F12, buf) > room) {
@@ -253,13 +227,16 @@ static void lane_label(const lanes_ctx *c, uint32_t gi, float y, bool lit)
                 break;
         }
     }
-    uint32_t col = gi == c->v->selected ? c->th->select : lit ? c->th->fg : c->th->fg_dim;
+    bool sel = c->v->selected && c->r->row[c->v->selected] == (int32_t)lane;
+    uint32_t col = sel ? c->th->select : lit ? c->th->fg : c->th->fg_dim;
     rnd__text(&c->r->sc, f, RND__F12, 8.0f, floorf(y + 4.0f), col, buf);
 }
 
-static void lanes_geometry(lanes_ctx *c, rnd_renderer *r, const rnd_view *v, int w, int h, uint32_t nrows)
+static void lanes_geometry(lanes_ctx *c, rnd_renderer *r, const rnd_view *v, int w, int h)
 {
+    uint32_t nrows = r->lay.lanes.n_lanes;
     c->r = r, c->v = v, c->th = rnd__theme_get(v->theme);
+    c->ax = &r->lay.axis, c->ln = &r->lay.lanes;
     c->img = NULL, c->img_w = c->img_h = 0;
     c->x0 = fminf(240.0f, fmaxf(90.0f, 0.16f * (float)w));
     c->x1 = (float)w - 18.0f;
@@ -269,53 +246,57 @@ static void lanes_geometry(lanes_ctx *c, rnd_renderer *r, const rnd_view *v, int
     c->lane_h = v->lane_px > 0 ? v->lane_px : fminf(fmaxf(36.0f, 0.1f * (float)h), fit);
     if (v->lane_px <= 0 && nrows) /* few lanes: the axis follows the last one */
         c->y1 = fminf(c->y1, c->y0 + c->lane_h * (float)nrows + 8.0f);
-    c->t0 = v->t0, c->t1 = v->t1 > v->t0 ? v->t1 : v->t0 + 1;
+    c->t0 = c->ax->t0, c->t1 = c->ax->t1;
     c->t_end = v->now == CS_T_NONE ? c->t1 : (v->now < c->t1 ? v->now : c->t1);
-    c->px_per_ns = (double)(c->x1 - c->x0) / (double)(c->t1 - c->t0);
+    float top = fmaxf(0.0f, v->scroll_px / c->lane_h - 1.0f), bottom = (v->scroll_px + c->y1 - c->y0) / c->lane_h + 1.0f;
+    c->lane0 = (uint32_t)fminf(top, (float)nrows);
+    c->lane1 = (uint32_t)fminf(ceilf(bottom), (float)nrows);
+    c->cols = (uint32_t)ceilf(fmaxf(1.0f, c->x1 - c->x0));
     r->plot_x0 = c->x0, r->plot_x1 = c->x1, r->plot_y0 = c->y0, r->lane_h = c->lane_h;
     r->vt0 = c->t0, r->vt1 = c->t1;
     r->sc.clip[0] = c->x0 - 1, r->sc.clip[1] = c->y0 - 2, r->sc.clip[2] = c->x1 + 12;
     r->sc.clip[3] = c->y1 + 2;
 }
 
-/* Column width for span summaries: wide enough that the spans in view fit
- * the budget (counted with two binary searches per lane). */
-static void pick_columns(lanes_ctx *c)
+/* Folded idle stretches (gap-folding axis): the lanes are covered by the
+ * background and crossed by a zig-zag break, as in the SVG. */
+static void gap_marks(const lanes_ctx *c)
 {
-    const cs_model *m = c->r->m;
-    uint64_t est = 0;
-    for (uint32_t k = 0; k < c->r->n_order; k++) {
-        uint32_t gi = c->r->order[k];
-        if (c->r->row[gi] < 0)
-            continue;
-        const cs_goroutine *g = &m->g[gi];
-        est += rnd__span_lower(m, g, c->t_end) - rnd__span_lower(m, g, c->t0);
+    for (uint32_t i = 0; i < c->ax->n_gaps; i++) {
+        const lay_gap *g = &c->ax->gaps[i];
+        float a = c->x0 + (float)g->x0 * (c->x1 - c->x0), b = c->x0 + (float)g->x1 * (c->x1 - c->x0);
+        float mid = 0.5f * (a + b), top = c->y0 - 2.0f, bot = c->y1 + 2.0f;
+        rnd__seg(&c->r->sc, RND__SEGS, a, 0.5f * (top + bot), 0, b, 0.5f * (top + bot), 0, bot - top,
+                 rnd__alpha(c->th->bg, 0.85f));
+        int k = 0;
+        for (float y = top; y < bot; y += 6.0f, k++)
+            rnd__seg(&c->r->sc, RND__SEGS, mid + (k & 1 ? 3.0f : -3.0f), y, 0, mid + (k & 1 ? -3.0f : 3.0f),
+                     fminf(y + 6.0f, bot), 0, 1.0f, c->th->fg_dim);
     }
-    c->col_px = 1.0f;
-    while (est / (uint64_t)c->col_px > SPAN_BUDGET && c->col_px < 16.0f)
-        c->col_px *= 2.0f;
 }
 
 static void lanes_marks(lanes_ctx *c)
 {
     rnd_renderer *r = c->r;
     gc_bands(c);
+    if (!lanes_lit(c)) {
+        r->sc.oom = true;
+        return;
+    }
     float last_py = -1e9f;
-    for (uint32_t k = 0; k < r->n_order; k++) {
-        uint32_t gi = r->order[k];
-        if (r->row[gi] < 0)
-            continue;
-        float y = row_y(c, r->row[gi]);
+    for (uint32_t lane = c->lane0; lane < c->lane1; lane++) {
+        float y = row_y(c, lane);
         if (y < c->y0 - c->lane_h || y > c->y1 + c->lane_h || floorf(y) == last_py)
             continue;
         last_py = floorf(y);
-        bool lit = rnd__g_lit(r, c->v, gi);
-        lane_life(c, gi, y, lit);
-        lane_spans(c, gi, y, lit);
+        bool lit = r->lc.lane_lit[lane];
+        lane_runs(c, lane, y, lit);
+        lane_end(c, lane, y, lit);
     }
-    for (uint32_t k = 0; k < r->n_order; k++)
-        if (r->row[r->order[k]] >= 0)
-            spawn_link(c, r->order[k]);
+    for (uint32_t k = 0; k < r->lay.bun.n; k++)
+        if (r->lay.bun.b[k].kind == LAY_ARROW_SPAWN)
+            spawn_link(c, &r->lay.bun.b[k]);
+    gap_marks(c);
 }
 
 static bool marks_copy(rnd__marks *to, const rnd__marks *from)
@@ -374,11 +355,9 @@ static void cached_marks(lanes_ctx *c, int w, int h)
     if (!lc->valid || lc->w != w || lc->h != h || memcmp(&lc->key, &key, sizeof key)) {
         int64_t t_end = c->t_end;
         c->t_end = c->t1;
-        pick_columns(c);
         lc->dense = c->lane_h < DENSE_PX && dense_image(c);
         lanes_marks(c);
         c->img = NULL;
-        arrows_choose(c);
         c->t_end = t_end;
         r->sc.img_new = lc->dense;
         lc->valid = marks_copy(&lc->segs, &r->sc.k[RND__SEGS]) && marks_copy(&lc->heads, &r->sc.k[RND__HEADS]);
@@ -400,48 +379,62 @@ static void cached_marks(lanes_ctx *c, int w, int h)
 
 void rnd__lanes_build(rnd_renderer *r, const rnd_view *v, int w, int h)
 {
-    uint32_t nrows = assign_rows(r, v);
-    lanes_ctx c;
-    lanes_geometry(&c, r, v, w, h, nrows);
     rnd__ortho_px(r->sc.mvp, w, h);
+    lanes_ctx c;
+    if (!rnd__lay_lanes(r, v, false))
+        return;
+    lanes_geometry(&c, r, v, w, h);
+    bool dense = c.lane_h < DENSE_PX;
+    if (!rnd__lay_lod(r, c.lane0, c.lane1, c.cols, c.cols / 2 + 1, dense ? ARROW_BUDGET / 2 : ARROW_BUDGET))
+        return;
     cached_marks(&c, w, h);
     arrows_draw(&c);
     if (v->now != CS_T_NONE && v->now >= c.t0 && v->now <= c.t1)
         rnd__line(&r->sc, tx(&c, v->now), c.y0, tx(&c, v->now), c.y1, 1.0f,
                   rnd__alpha(c.th->fg, 0.5f));
     float gap = 0;
-    for (uint32_t k = 0; k < r->n_order; k++) {
-        uint32_t gi = r->order[k];
-        float y = r->row[gi] >= 0 ? row_y(&c, r->row[gi]) : -1e9f;
+    for (uint32_t lane = c.lane0; lane < c.lane1; lane++) {
+        float y = row_y(&c, lane);
         if (y < c.y0 || y > c.y1 || y - gap < 13.0f)
             continue;
         gap = y;
-        lane_label(&c, gi, y, rnd__g_lit(r, v, gi));
+        lane_label(&c, lane, y, r->lc.lane_lit[lane]);
     }
-    rnd__axis(r, v, c.x0, c.x1, c.y1 + 4.0f, c.t0, c.t1);
-    r->stats.lanes = nrows;
-    r->legend_y = c.y1 + 52.0f;
+    rnd__axis(r, v, c.ax, c.x0, c.x1, c.y1 + 4.0f);
+    r->stats.lanes = c.ln->n_shown;
+    r->stats.rows = c.ln->n_lanes;
+    r->stats.gaps = c.ax->n_gaps;
+    r->legend_y = c.y1 + (c.ax->n_gaps ? 64.0f : 52.0f);
 }
 
-static uint32_t row_goroutine(const rnd_renderer *r, int32_t row)
+/* The goroutine of a lane at time t: the one alive then, else its first. */
+static uint32_t lane_goroutine(const rnd_renderer *r, int32_t lane, int64_t t)
 {
-    for (uint32_t k = 0; k < r->n_order; k++)
-        if (r->row[r->order[k]] == row)
-            return r->order[k];
-    return 0;
+    const lay_lanes *l = &r->lay.lanes;
+    if (!r->lay.have || lane < 0 || (uint32_t)lane >= l->n_lanes)
+        return 0;
+    if (l->lane_n[lane] == 1 || t == CS_T_NONE)
+        return l->lane_g[lane];
+    for (uint32_t gi = 1; gi < r->m->n_g; gi++) {
+        const cs_goroutine *g = &r->m->g[gi];
+        if (r->row[gi] == lane && (g->create_ns == CS_T_NONE || g->create_ns <= t) &&
+            (g->end_ns == CS_T_NONE || g->end_ns >= t))
+            return gi;
+    }
+    return l->lane_g[lane];
 }
 
 /* The goroutine, span and arrow under (x, y) in the last lanes frame. */
 void rnd__lanes_pick(const rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out)
 {
     *out = (rnd_hit){.span = UINT32_MAX, .t = CS_T_NONE};
-    if (r->lane_h <= 0 || y < r->plot_y0)
+    if (r->lane_h <= 0 || y < r->plot_y0 || !r->lay.have)
         return;
     int32_t row = (int32_t)floorf((y - r->plot_y0 + v->scroll_px) / r->lane_h);
-    double ns_per_px = (double)(r->vt1 - r->vt0) / (double)(r->plot_x1 - r->plot_x0);
-    int64_t t = r->vt0 + (int64_t)((double)(x - r->plot_x0) * ns_per_px);
+    double w = (double)(r->plot_x1 - r->plot_x0);
+    int64_t t = lay_axis_t(&r->lay.axis, (double)(x - r->plot_x0) / w);
     out->t = x >= r->plot_x0 ? t : CS_T_NONE;
-    out->g = row_goroutine(r, row);
+    out->g = lane_goroutine(r, row, out->t);
     if (out->g && out->t != CS_T_NONE) {
         const cs_goroutine *g = &r->m->g[out->g];
         uint32_t s = rnd__span_lower(r->m, g, t);
@@ -450,14 +443,16 @@ void rnd__lanes_pick(const rnd_renderer *r, const rnd_view *v, float x, float y,
     }
     if (out->t == CS_T_NONE)
         return;
-    int64_t slack = (int64_t)(5.0 * ns_per_px);
-    for (uint32_t i = rnd__arrow_lower(r, t - slack); i < r->n_arrows && r->arrows[i].t0 <= t + slack; i++) {
+    /* arrows within 5 px: the times 5 px either side under the axis */
+    int64_t lo = lay_axis_t(&r->lay.axis, (double)(x - 5.0f - r->plot_x0) / w);
+    int64_t hi = lay_axis_t(&r->lay.axis, (double)(x + 5.0f - r->plot_x0) / w);
+    for (uint32_t i = rnd__arrow_lower(r, lo); i < r->n_arrows && r->arrows[i].t0 <= hi; i++) {
         const rnd__arrow *a = &r->arrows[i];
         int32_t fr = r->row[a->from], to = r->row[a->to];
         if (fr < 0 || to < 0 || a->t1 != a->t0)
             continue;
-        int32_t lo = fr < to ? fr : to, hi = fr < to ? to : fr;
-        if (row >= lo && row <= hi) {
+        int32_t lo_r = fr < to ? fr : to, hi_r = fr < to ? to : fr;
+        if (row >= lo_r && row <= hi_r) {
             out->arrow = i + 1;
             return;
         }

@@ -13,24 +13,11 @@ void rnd__fmt_dur(char *buf, size_t n, double ns)
     lay_fmt_dur((int64_t)ns, buf, n);
 }
 
-uint32_t rnd__ticks(const rnd_renderer *r, int64_t t0, int64_t t1, double len_px, lay_tick *out,
-                    uint32_t cap)
-{
-    lay_axis a;
-    cs_err err = {0};
-    uint32_t n = 0;
-    if (lay_axis_build(r->m, &(lay_axis_desc){.kind = LAY_AXIS_LINEAR, .t0 = t0, .t1 = t1}, &a, &err))
-        n = lay_axis_ticks(&a, len_px, 90.0, out, cap);
-    lay_axis_deinit(&a);
-    return n;
-}
-
-void rnd__axis(rnd_renderer *r, const rnd_view *v, float x0, float x1, float y, int64_t t0,
-               int64_t t1)
+void rnd__axis(rnd_renderer *r, const rnd_view *v, const lay_axis *ax, float x0, float x1, float y)
 {
     const rnd__theme *th = rnd__theme_get(v->theme);
     lay_tick ticks[64];
-    uint32_t n = rnd__ticks(r, t0, t1, x1 - x0, ticks, 64);
+    uint32_t n = lay_axis_ticks(ax, x1 - x0, 90.0, ticks, 64);
     rnd__line(&r->sc, x0, y, x1, y, 1.0f, th->fg_dim);
     for (uint32_t i = 0; i < n; i++) {
         float x = x0 + (float)ticks[i].x * (x1 - x0);
@@ -38,6 +25,17 @@ void rnd__axis(rnd_renderer *r, const rnd_view *v, float x0, float x1, float y, 
         rnd__line(&r->sc, x, r->plot_y0, x, y, 1.0f, rnd__alpha(th->grid, 0.6f));
         float tw = rnd__text_width(&r->font, RND__F11, ticks[i].label);
         rnd__text(&r->sc, &r->font, RND__F11, floorf(x - tw / 2), y + 17.0f, th->fg_dim, ticks[i].label);
+    }
+    float right = -1e9f; /* gap labels that would overlap the previous one are left out */
+    for (uint32_t i = 0; i < ax->n_gaps; i++) {
+        char buf[40] = "\xE2\x8B\xAF ";
+        lay_fmt_dur(ax->gaps[i].t1 - ax->gaps[i].t0, buf + 4, sizeof buf - 4);
+        float mid = x0 + (float)(0.5 * (ax->gaps[i].x0 + ax->gaps[i].x1)) * (x1 - x0);
+        float tw = rnd__text_width(&r->font, RND__F11, buf);
+        if (mid - tw / 2 < right + 6)
+            continue;
+        right = mid + tw / 2;
+        rnd__text(&r->sc, &r->font, RND__F11, floorf(mid - tw / 2), y + 31.0f, th->fg_dim, buf);
     }
 }
 
@@ -127,6 +125,7 @@ static void help(rnd_renderer *r, const rnd__theme *th, int w, int h)
     static const char *keys[] = {
         "space    play / pause", "+ / -    faster / slower", "\xE2\x86\x90 / \xE2\x86\x92    step",
         "Home/End start / end", "r        restart", "l        next layout (lanes, tree, graph)",
+        "a        next time axis (linear, log, gaps folded)",
         "1 - 4    highlight: channels, blocked, partners, spawns", "h        system goroutines",
         "/        filter by function (Enter ends)", "p        screenshot PNG",
         "mouse    drag pans (right/3D: orbits), wheel zooms, click selects",

@@ -12,6 +12,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int by_weight(const void *a, const void *b, void *ctx)
+{
+    const uint32_t *wt = ctx;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (wt[x] != wt[y])
+        return wt[x] > wt[y] ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+/* Goroutines by subtree size (descendants + 1), biggest first: the order
+ * in which the tree view offers labels. r->order is depth-first, so a
+ * backwards walk adds every subtree to its parent. */
+static bool label_order(rnd_renderer *r, cs_err *err)
+{
+    const cs_model *m = r->m;
+    uint32_t *wt = cs_calloc((size_t)m->n_g + 1, sizeof *wt);
+    r->label_order = cs_alloc(((size_t)r->n_order + 1) * sizeof *r->label_order);
+    if (!wt || !r->label_order) {
+        cs_free(wt);
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory ordering %u labels", r->n_order);
+    }
+    for (uint32_t k = r->n_order; k-- > 0;) {
+        uint32_t g = r->order[k];
+        wt[g] += 1;
+        if (m->g[g].parent && m->g[g].parent < m->n_g)
+            wt[m->g[g].parent] += wt[g];
+    }
+    memcpy(r->label_order, r->order, (size_t)r->n_order * sizeof *r->order);
+    qsort_r(r->label_order, r->n_order, sizeof *r->label_order, by_weight, wt);
+    cs_free(wt);
+    return true;
+}
+
 /* Lane order from layout/lanes.h (children under their parents; every
  * goroutine gets a lane, visibility is the view's business) and 3D tree
  * positions from layout/tree.h. */
@@ -34,6 +67,7 @@ bool rnd__place(rnd_renderer *r, cs_err *err)
         r->n_order = 0;
         for (uint32_t k = 0; k < lanes.n_lanes; k++)
             r->order[r->n_order++] = lanes.lane_g[k];
+        ok = label_order(r, err);
         for (uint32_t i = 1; i < m->n_g && i < tree.n_g; i++)
             r->tree_xz[2 * i] = tree.x[i], r->tree_xz[2 * i + 1] = tree.z[i];
     }
@@ -92,13 +126,22 @@ bool rnd__arrows_build(rnd_renderer *r, cs_err *err)
                                       .to = g->receiver, .chan = g->chan, .msg = i + 1,
                                       .kind = g->kind == CS_MK_CLOSE};
     }
-    for (uint32_t i = 1; i < m->n_edges; i++) { /* sync wake-ups: quieter arrows */
+    for (uint32_t i = 1; i < m->n_edges; i++) { /* sync wake-ups (as layout/lod.h counts them): quieter */
         const cs_edge *e = &m->edges[i];
-        if (e->kind == CS_EK_SYNC && e->from && e->to && e->from < m->n_g && e->to < m->n_g)
+        if ((e->kind == CS_EK_SYNC || (e->kind == CS_EK_OTHER && e->reason == CS_R_SYNC)) && e->from &&
+            e->to && e->from < m->n_g && e->to < m->n_g)
             r->arrows[n++] = (rnd__arrow){.t0 = e->ts, .t1 = e->ts, .from = e->from, .to = e->to, .kind = 2};
     }
     r->n_arrows = n;
     qsort(r->arrows, n, sizeof *r->arrows, by_t0);
+    r->arrow_of_msg = cs_alloc(((size_t)m->n_msgs + 1) * sizeof *r->arrow_of_msg);
+    if (!r->arrow_of_msg)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u messages", m->n_msgs);
+    for (uint32_t i = 0; i < m->n_msgs; i++)
+        r->arrow_of_msg[i] = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++)
+        if (r->arrows[i].msg)
+            r->arrow_of_msg[r->arrows[i].msg - 1] = i;
     /* t_next: a backwards scan remembering each goroutine's next send */
     int64_t *next = cs_alloc(((size_t)m->n_g + 1) * sizeof *next);
     if (!next)

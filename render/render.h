@@ -32,6 +32,7 @@
 
 #include "../core/file.h"
 #include "../core/model.h"
+#include "../layout/axis.h"
 
 typedef struct rnd_surface rnd_surface;
 typedef struct rnd_renderer rnd_renderer;
@@ -56,6 +57,9 @@ typedef struct rnd_view {
     rnd_theme theme;
     int64_t t0, t1;          /* visible time window (model times) */
     int64_t now;             /* playback position; CS_T_NONE shows everything */
+    lay_axis_kind axis;      /* lanes and tree: time mapping (linear, log, gap-folding) */
+    bool compact;            /* lanes: reuse a lane after its goroutine ends */
+    bool collapse;           /* lanes: one lane per entry function */
     float scroll_px;         /* lanes: vertical pan, pixels */
     float lane_px;           /* lanes: lane height, 0 = fit the window (min 14) */
     float yaw, pitch, dist;  /* tree/graph: orbit camera (radians, distance factor) */
@@ -86,6 +90,8 @@ typedef struct rnd_hit {
 typedef struct rnd_stats {
     uint32_t segs, heads, dots, glyphs;  /* instances drawn */
     uint32_t lanes;                      /* goroutines shown */
+    uint32_t rows;                       /* lanes view: lanes (rows) shown */
+    uint32_t gaps;                       /* folded idle stretches marked */
     uint32_t msgs_shown, msgs_total;
     uint32_t g_total;
 } rnd_stats;

@@ -11,6 +11,7 @@
 
 #include "render.h"
 #include "../layout/axis.h"
+#include "../layout/lod.h"
 #include "../layout/palette.h"
 
 #include <GL/glew.h>
@@ -85,7 +86,7 @@ void rnd__line(rnd__scene *s, float x0, float y0, float x1, float y1, float w, u
 
 /* Fonts: DejaVu Sans packed at a few sizes into one GL_R8 atlas. */
 enum { RND__F11, RND__F12, RND__F14, RND__NFONT };
-#define RND__NCP 102
+#define RND__NCP 103
 typedef struct rnd__font {
     GLuint tex;
     int cp[RND__NCP];        /* codepoints packed, in pack order */
@@ -153,9 +154,34 @@ typedef struct rnd__lane_cache {
     size_t img_cap;
     int img_w, img_h;
     bool dense;              /* lanes thinner than a few pixels: painted into img */
-    uint32_t *arrows;        /* arrows chosen (bundled, budgeted), by index */
-    uint32_t n_arrows, cap_arrows;
+    uint8_t *lane_lit;       /* per lane: kept bright by the highlight */
+    uint32_t cap_lit;
 } rnd__lane_cache;
+
+/* The layout/ structures the lanes and tree views draw from (lay.c), each
+ * rebuilt only when what it depends on changes. */
+typedef struct rnd__lay_key {
+    lay_axis_kind kind;
+    int64_t t0, t1;
+    bool compact, collapse, show_system, one_per_g;
+    uint32_t keep;
+    char filter[64];
+} rnd__lay_key;
+
+typedef struct rnd__lod_key {
+    uint32_t lane0, lane1, cols, arrow_cols, max_bundles;
+} rnd__lod_key;
+
+typedef struct rnd__lay {
+    bool have, have_lod;
+    rnd__lay_key key;
+    rnd__lod_key lkey;
+    lay_axis axis;
+    lay_lanes lanes;
+    lay_lod lod;             /* dominant mark per (lane, column) */
+    lay_bundles bun;         /* arrows bundled per (kind, lanes, column), by t0 */
+    cs_err err;              /* the last failure, reported by the frame */
+} rnd__lay;
 
 struct rnd_renderer {
     const cs_model *m;
@@ -165,8 +191,11 @@ struct rnd_renderer {
     rnd_stats stats;
     rnd_hit hit;             /* last rnd_pick result, for the tooltip */
     rnd__lane_cache lc;
+    rnd__lay lay;
+    uint32_t *arrow_of_msg;  /* per message: its index in arrows, UINT32_MAX none */
     uint32_t *order;         /* goroutines in lane order (parents above children) */
     uint32_t n_order;
+    uint32_t *label_order;   /* the same goroutines, biggest subtree first (tree labels) */
     int32_t *row;            /* per goroutine: its row in the current frame, -1 hidden */
     float *tree_xz;          /* per goroutine: 3D tree position (x, z) */
     float *graph_xy;         /* per goroutine: graph position, unit square; -1 none */
@@ -194,9 +223,11 @@ bool rnd__graph_place(rnd_renderer *r, cs_err *err);
 bool rnd__arrows_build(rnd_renderer *r, cs_err *err);
 bool rnd__pairs_build(rnd_renderer *r, cs_err *err);
 /* Draws arrow a from A to B (world coordinates of the current mvp): shaft
- * and head, or while in flight at v->now the shaft up to a moving pulse. */
+ * and head, or while in flight at v->now the shaft up to a moving pulse.
+ * With an axis (A at a->t0, B at a->t1 along it) the pulse sits where the
+ * axis puts its time; NULL = time proportional to the distance. */
 void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, const float *A,
-                     const float *B, float head_px);
+                     const float *B, float head_px, const lay_axis *ax);
 /* Pick in the tree and graph views: the goroutine whose mark is nearest. */
 void rnd__point_pick(const rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out);
 
@@ -209,11 +240,18 @@ bool rnd__g_lit(const rnd_renderer *r, const rnd_view *v, uint32_t gi);
 bool rnd__arrow_lit(const rnd_renderer *r, const rnd_view *v, const rnd__arrow *a);
 const char *rnd__g_label(const rnd_renderer *r, uint32_t gi, char *buf, size_t n);
 
-/* Level of detail for spans (spans.c): runs of one style over [t0, t_end),
- * spans shorter than col_ns summarised per column. */
-typedef void rnd__run_fn(void *ctx, int style, int64_t a, int64_t b);
-void rnd__span_runs(const cs_model *m, uint32_t gi, int64_t t0, int64_t t_end, int64_t col_ns,
-                    rnd__run_fn *fn, void *ctx);
+/* lay.c: the axis and lanes for v (one lane per goroutine when one_per_g,
+ * else v's compact/collapse), then r->row[g] = its lane or -1. False on
+ * failure (r->lay.err says why; the structures are gone). */
+bool rnd__lay_lanes(rnd_renderer *r, const rnd_view *v, bool one_per_g);
+/* Span summaries for lanes [lane0, lane1) in cols columns and the arrows
+ * bundled in arrow_cols columns (at most max_bundles). */
+bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols, uint32_t arrow_cols,
+                  uint32_t max_bundles);
+void rnd__lay_deinit(rnd__lay *l);
+/* The arrow a bundle stands for (its first one): false for spawns. */
+bool rnd__bundle_arrow(const rnd_renderer *r, const lay_bundle *b, rnd__arrow *out);
+/* First span of g ending after t. */
 uint32_t rnd__span_lower(const cs_model *m, const cs_goroutine *g, int64_t t);
 
 /* View builders: fill r->sc for one frame. */
@@ -226,13 +264,9 @@ uint32_t rnd__arrow_lower(const rnd_renderer *r, int64_t t);
 /* Title, legend, HUD, help, tooltip: screen-space, after the view. */
 void rnd__overlay_build(rnd_renderer *r, const rnd_view *v, int w, int h);
 void rnd__tooltip(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w, int h);
-/* Time axis in [x0, x1] at baseline y for times [t0, t1] (layout/axis.h
- * ticks, labelled from the trace start). */
-void rnd__axis(rnd_renderer *r, const rnd_view *v, float x0, float x1, float y, int64_t t0,
-               int64_t t1);
-/* Ticks of a linear axis over [t0, t1] drawn len_px long; returns the count. */
-uint32_t rnd__ticks(const rnd_renderer *r, int64_t t0, int64_t t1, double len_px, lay_tick *out,
-                    uint32_t cap);
+/* Time axis ax in [x0, x1] at baseline y: layout/axis.h ticks labelled
+ * from the trace start, and under each folded gap its real length. */
+void rnd__axis(rnd_renderer *r, const rnd_view *v, const lay_axis *ax, float x0, float x1, float y);
 /* "1.5 ms", "20 µs": a duration in the unit that fits. */
 void rnd__fmt_dur(char *buf, size_t n, double ns);
 

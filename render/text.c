@@ -11,7 +11,7 @@
 #define FONT_PATH "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
 static const float sizes[RND__NFONT] = {11.0f, 12.0f, 14.0f};
-static const int extra_cp[] = {0xB5, 0x2190, 0x2192, 0x2026, 0xD7, 0xB7, 0x25B6};
+static const int extra_cp[] = {0xB5, 0x2190, 0x2192, 0x2026, 0xD7, 0xB7, 0x25B6, 0x22EF};
 _Static_assert(95 + sizeof extra_cp / sizeof *extra_cp == RND__NCP, "RND__NCP counts ASCII plus extra_cp");
 
 static bool pack(rnd__font *f, const uint8_t *ttf, uint8_t *pixels, cs_err *err)

@@ -273,6 +273,38 @@ static void lanes_collapse_by_function_when_thin(void **state)
     cs_model_deinit(&m);
 }
 
+/* Asked to collapse, lanes fold by function at any height; a filter keeps
+ * only matching functions; `keep` shows one system goroutine anyway. */
+static void lanes_filter_keep_and_forced_collapse(void **state)
+{
+    (void)state;
+    cs_model m;
+    sy_workers(&m, 4, 8); /* main.main and 4 work.worker */
+    m.g[2].flags |= CS_G_SYSTEM;
+    lay_lanes l;
+    cs_err err = {0};
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.collapse = true}, &l, &err));
+    assert_true(l.collapsed);
+    assert_int_equal(l.n_shown, 4);
+    assert_int_equal(l.n_lanes, 2);
+    assert_string_equal(lay_lanes_label(&l, 1), "work.worker \u00d73");
+    lay_lanes_deinit(&l);
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.filter = "worker"}, &l, &err));
+    assert_int_equal(l.n_shown, 3);
+    assert_int_equal(l.lane_of_g[1], LAY_NO_LANE);
+    assert_int_equal(l.lane_of_g[2], LAY_NO_LANE);
+    assert_false(l.collapsed);
+    lay_lanes_deinit(&l);
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.filter = "worker", .keep = 2}, &l, &err));
+    assert_int_equal(l.n_shown, 4);
+    assert_true(l.lane_of_g[2] != LAY_NO_LANE);
+    lay_lanes_deinit(&l);
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.filter = "nothing"}, &l, &err));
+    assert_int_equal(l.n_lanes, 0);
+    lay_lanes_deinit(&l);
+    cs_model_deinit(&m);
+}
+
 static void palette_channel_hue_is_stable(void **state)
 {
     (void)state;
@@ -447,6 +479,7 @@ int main(void)
         cmocka_unit_test(lanes_compact_reuse_never_overlaps),
         cmocka_unit_test(lanes_hide_system_and_shorten_names),
         cmocka_unit_test(lanes_collapse_by_function_when_thin),
+        cmocka_unit_test(lanes_filter_keep_and_forced_collapse),
         cmocka_unit_test(palette_channel_hue_is_stable),
         cmocka_unit_test(tree_siblings_never_overlap_for_1_to_1000_children),
         cmocka_unit_test(tree_subtrees_never_overlap_and_chains_grow_linearly),

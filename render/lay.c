@@ -1,0 +1,94 @@
+/* render/lay.c — the layout/ structures the lanes and tree views draw from:
+ * the time axis (layout/axis.h), the lanes (lanes.h), the dominant mark per
+ * (lane, pixel column) and the arrows bundled per (lane pair, column)
+ * (lod.h). Each is rebuilt only when what it depends on changes, so the
+ * frames of a playback reuse them and their cost is paid once per view. */
+#include "rnd.h"
+
+#include <string.h>
+
+uint32_t rnd__span_lower(const cs_model *m, const cs_goroutine *g, int64_t t)
+{
+    uint32_t lo = g->span_first, hi = g->span_first + g->span_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (m->span_t1[mid] <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void rnd__lay_deinit(rnd__lay *l)
+{
+    lay_bundles_deinit(&l->bun);
+    lay_lod_deinit(&l->lod);
+    lay_lanes_deinit(&l->lanes);
+    lay_axis_deinit(&l->axis);
+    l->have = l->have_lod = false;
+}
+
+static bool fail(rnd__lay *l)
+{
+    rnd__lay_deinit(l);
+    memset(&l->key, 0, sizeof l->key);
+    return false;
+}
+
+bool rnd__lay_lanes(rnd_renderer *r, const rnd_view *v, bool one_per_g)
+{
+    rnd__lay *l = &r->lay;
+    rnd__lay_key k = {.kind = v->axis, .t0 = v->t0, .t1 = v->t1 > v->t0 ? v->t1 : v->t0 + 1,
+                      .compact = v->compact && !one_per_g, .collapse = v->collapse && !one_per_g,
+                      .show_system = v->show_system, .one_per_g = one_per_g,
+                      .keep = v->selected < r->m->n_g && (r->m->g[v->selected].flags & CS_G_SYSTEM) ? v->selected : 0};
+    memcpy(k.filter, v->filter, sizeof k.filter);
+    if (!l->have || memcmp(&k, &l->key, sizeof k)) {
+        rnd__lay_deinit(l);
+        l->key = k;
+        if (!lay_axis_build(r->m, &(lay_axis_desc){.kind = k.kind, .t0 = k.t0, .t1 = k.t1}, &l->axis, &l->err) ||
+            !lay_lanes_build(r->m, &(lay_lanes_desc){.compact = k.compact, .collapse = k.collapse,
+                                                     .show_system = k.show_system, .keep = k.keep,
+                                                     .filter = k.filter}, &l->lanes, &l->err))
+            return fail(l);
+        l->have = true;
+    }
+    for (uint32_t i = 0; i < r->m->n_g; i++) /* every frame: the other views use rows too */
+        r->row[i] = i && l->lanes.lane_of_g[i] != LAY_NO_LANE ? (int32_t)l->lanes.lane_of_g[i] : -1;
+    return true;
+}
+
+bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols, uint32_t arrow_cols,
+                  uint32_t max_bundles)
+{
+    rnd__lay *l = &r->lay;
+    rnd__lod_key k = {lane0, lane1, cols ? cols : 1, arrow_cols ? arrow_cols : 1, max_bundles};
+    if (!l->have)
+        return false;
+    if (l->have_lod && !memcmp(&k, &l->lkey, sizeof k))
+        return true;
+    lay_bundles_deinit(&l->bun);
+    lay_lod_deinit(&l->lod);
+    l->lkey = k;
+    if (!lay_lod_spans(r->m, &l->axis, &l->lanes, k.lane0, k.lane1, k.cols, &l->lod, &l->err) ||
+        !lay_lod_arrows(r->m, &l->axis, &l->lanes, k.arrow_cols, k.max_bundles, &l->bun, &l->err))
+        return fail(l);
+    l->have_lod = true;
+    return true;
+}
+
+bool rnd__bundle_arrow(const rnd_renderer *r, const lay_bundle *b, rnd__arrow *out)
+{
+    const cs_model *m = r->m;
+    if (b->kind == LAY_ARROW_SYNC && b->first < m->n_edges) {
+        const cs_edge *e = &m->edges[b->first];
+        *out = (rnd__arrow){.t0 = e->ts, .t1 = e->ts, .t_next = INT64_MAX, .from = e->from, .to = e->to, .kind = 2};
+        return true;
+    }
+    if ((b->kind != LAY_ARROW_CHAN && b->kind != LAY_ARROW_CLOSE) || b->first >= m->n_msgs ||
+        r->arrow_of_msg[b->first] == UINT32_MAX)
+        return false;
+    *out = r->arrows[r->arrow_of_msg[b->first]];
+    return true;
+}
