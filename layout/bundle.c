@@ -78,8 +78,19 @@ static bool gather(collect *c, cs_err *err)
     return true;
 }
 
-/* Merges runs of equal (kind, from, to, col >> shift) in key order; keeps
- * the earliest arrow of each run as the bundle's representative. */
+/* Adds bundle x to p; the earliest arrow stays the representative. */
+static void absorb(lay_bundle *p, const lay_bundle *x)
+{
+    if (x->t0 < p->t0 || (x->t0 == p->t0 && x->first < p->first)) {
+        uint32_t cnt = p->count;
+        *p = *x;
+        p->count += cnt;
+    } else {
+        p->count += x->count;
+    }
+}
+
+/* Merges runs of equal (kind, from, to, col >> shift) in key order. */
 static uint32_t merge(lay_bundle *b, uint32_t n, int shift)
 {
     uint32_t w = 0;
@@ -88,13 +99,7 @@ static uint32_t merge(lay_bundle *b, uint32_t n, int shift)
         x.col >>= shift;
         lay_bundle *p = w ? &b[w - 1] : NULL;
         if (p && p->kind == x.kind && p->from == x.from && p->to == x.to && p->col == x.col) {
-            if (x.t0 < p->t0 || (x.t0 == p->t0 && x.first < p->first)) {
-                uint32_t cnt = p->count;
-                *p = x;
-                p->count += cnt;
-            } else {
-                p->count += x.count;
-            }
+            absorb(p, &x);
             continue;
         }
         b[w++] = x;
@@ -127,15 +132,20 @@ static bool make_bundles(collect *c, uint32_t max_bundles, lay_bundles *out, cs_
     out->b = cs_alloc((size_t)c->n * sizeof *out->b + 1);
     if (!out->b)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u arrows", c->n);
+    uint32_t n = 0; /* equal keys are neighbours: merged as they are written */
     for (uint32_t i = 0; i < c->n; i++) {
         uint64_t k = c->key[i];
         const arrow *w = &c->v[c->ord[i]];
-        out->b[i] = (lay_bundle){.t0 = w->t0, .t1 = w->t1, .from = (uint32_t)(k >> 42) & ((1u << LANE_BITS) - 1),
-                                 .to = (uint32_t)(k >> 22) & ((1u << LANE_BITS) - 1),
-                                 .col = (uint32_t)(k >> 6) & ((1u << COL_BITS) - 1), .count = 1,
-                                 .chan = w->chan, .first = w->idx, .kind = (uint8_t)(k >> 62)};
+        lay_bundle x = {.t0 = w->t0, .t1 = w->t1, .from = (uint32_t)(k >> 42) & ((1u << LANE_BITS) - 1),
+                        .to = (uint32_t)(k >> 22) & ((1u << LANE_BITS) - 1),
+                        .col = (uint32_t)(k >> 6) & ((1u << COL_BITS) - 1), .count = 1,
+                        .chan = w->chan, .first = w->idx, .kind = (uint8_t)(k >> 62)};
+        if (n && k == c->key[i - 1])
+            absorb(&out->b[n - 1], &x);
+        else
+            out->b[n++] = x;
     }
-    out->n = merge(out->b, c->n, 0);
+    out->n = n;
     out->cols = c->cols;
     while (max_bundles && out->n > max_bundles && out->cols > 1) {
         out->n = merge(out->b, out->n, 1);
@@ -152,6 +162,14 @@ bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, ui
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "too many lanes to bundle arrows (%u)", l->n_lanes);
     cols = cols < 1 ? 1 : cols >= 1u << COL_BITS ? (1u << COL_BITS) - 1 : cols;
     collect c = {.m = m, .a = a, .l = l, .cols = cols, .out = out};
+    /* room for every arrow the model can give, so gathering never reallocates */
+    uint64_t most = (uint64_t)m->n_msgs + m->n_edges + m->n_g;
+    if (most < UINT32_MAX && (!cs_grow((void **)&c.v, &c.cap, (uint32_t)most, sizeof *c.v, err) ||
+                              !cs_grow((void **)&c.key, &c.cap_k, (uint32_t)most, sizeof *c.key, err) ||
+                              !cs_grow((void **)&c.ord, &c.cap_o, (uint32_t)most, sizeof *c.ord, err))) {
+        cs_free(c.v), cs_free(c.key), cs_free(c.ord);
+        return false;
+    }
     bool ok = gather(&c, err) && lay__sort_keys(c.key, c.ord, c.n, err) &&
               make_bundles(&c, max_bundles, out, err);
     cs_free(c.v), cs_free(c.key), cs_free(c.ord);

@@ -28,13 +28,51 @@ static void cover(float *acc, float *diff, uint32_t cols, double x0, double x1)
     diff[c1] -= 1;
 }
 
-static void lane_summary(const cs_model *m, const lay_axis *a, const uint32_t *gs, uint32_t ng,
+/* Time → column position through the times of the column boundaries
+ * (lay_axis_t of each), linear inside a column: exact for the linear and
+ * gap-folding mappings, within a pixel for the log one, and no logarithm
+ * per span. Spans come in time order per goroutine, so the search starts
+ * at the last column found and gallops. */
+typedef struct colmap {
+    int64_t *tb;          /* cols + 1 boundaries, non-decreasing */
+    uint32_t cols, cur;
+} colmap;
+
+static double col_of(colmap *m, int64_t t)
+{
+    const int64_t *tb = m->tb;
+    if (t <= tb[0])
+        return 0;
+    if (t >= tb[m->cols])
+        return m->cols;
+    uint32_t lo = 0, hi = m->cur; /* find the last c < cols with tb[c] <= t, in [lo, hi] */
+    if (tb[m->cur] <= t) {
+        uint32_t step = 1;
+        lo = m->cur;
+        while (lo + step < m->cols && tb[lo + step] <= t)
+            lo += step, step *= 2;
+        hi = lo + step < m->cols ? lo + step : m->cols - 1;
+    }
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo + 1) / 2;
+        if (tb[mid] <= t)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    m->cur = lo;
+    int64_t w = tb[lo + 1] - tb[lo];
+    return lo + (w > 0 ? (double)(t - tb[lo]) / (double)w : 0);
+}
+
+static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const uint32_t *gs, uint32_t ng,
                          uint32_t cols, float *acc, float *diff, uint8_t *row, uint32_t *n_spans)
 {
     memset(acc, 0, (size_t)cols * LAY_MARK_COUNT * sizeof *acc);
     memset(diff, 0, ((size_t)cols + 1) * LAY_MARK_COUNT * sizeof *diff);
     for (uint32_t k = 0; k < ng; k++) {
         const cs_goroutine *g = &m->g[gs[k]];
+        cm->cur = 0;
         for (uint32_t s = g->span_first; s < g->span_first + g->span_count; s++) {
             if (m->span_t1[s] <= a->t0 || m->span_t0[s] >= a->t1)
                 continue;
@@ -42,8 +80,8 @@ static void lane_summary(const cs_model *m, const lay_axis *a, const uint32_t *g
             if (mk == LAY_MARK_NONE)
                 continue;
             (*n_spans)++;
-            cover(acc + (size_t)mk * cols, diff + (size_t)mk * (cols + 1), cols,
-                  lay_axis_x(a, m->span_t0[s]) * cols, lay_axis_x(a, m->span_t1[s]) * cols);
+            double x0 = col_of(cm, m->span_t0[s]);
+            cover(acc + (size_t)mk * cols, diff + (size_t)mk * (cols + 1), cols, x0, col_of(cm, m->span_t1[s]));
         }
     }
     for (uint32_t mk = 1; mk < LAY_MARK_COUNT; mk++) {
@@ -75,7 +113,10 @@ bool lay_lod_spans(const cs_model *m, const lay_axis *a, const lay_lanes *l, uin
     uint32_t *gs = cs_alloc((size_t)m->n_g * sizeof *gs + 1);
     float *acc = cs_alloc((size_t)cols * LAY_MARK_COUNT * sizeof *acc + 1);
     float *diff = cs_alloc(((size_t)cols + 1) * LAY_MARK_COUNT * sizeof *diff);
-    bool ok = out->mark && out->n_spans && first && gs && acc && diff;
+    colmap cm = {.tb = cs_alloc(((size_t)cols + 1) * sizeof *cm.tb), .cols = cols};
+    bool ok = out->mark && out->n_spans && first && gs && acc && diff && cm.tb;
+    for (uint32_t c = 0; ok && c <= cols; c++)
+        cm.tb[c] = c ? lay_axis_t(a, (double)c / cols) : a->t0;
     if (ok) { /* goroutines grouped by lane */
         for (uint32_t g = 1; g < m->n_g; g++)
             if (l->lane_of_g[g] >= lane0 && l->lane_of_g[g] < lane1)
@@ -89,10 +130,10 @@ bool lay_lod_spans(const cs_model *m, const lay_axis *a, const lay_lanes *l, uin
             first[i] = first[i - 1];
         first[0] = 0;
         for (uint32_t i = 0; i < nl; i++)
-            lane_summary(m, a, gs + first[i], first[i + 1] - first[i], cols, acc, diff,
+            lane_summary(m, a, &cm, gs + first[i], first[i + 1] - first[i], cols, acc, diff,
                          out->mark + (size_t)i * cols, &out->n_spans[i]);
     }
-    cs_free(first), cs_free(gs), cs_free(acc), cs_free(diff);
+    cs_free(first), cs_free(gs), cs_free(acc), cs_free(diff), cs_free(cm.tb);
     if (!ok) {
         lay_lod_deinit(out);
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory summarising %u lanes", nl);

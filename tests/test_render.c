@@ -12,6 +12,7 @@
 #include "../core/build.h"
 #include "../layout/palette.h"
 #include "../render/render.h"
+#include "synth.h"
 
 #include <gif_lib.h>
 #include <stb/stb_image.h>
@@ -388,6 +389,184 @@ static void corpus_pingpong_draws_players_and_every_message(void **st)
     }
 }
 
+/* Ping-pong with a long pause in the middle (both players blocked, nothing
+ * happens) and one slow message that is in flight across the pause, from
+ * G2 at `*send` to G3 at `*recv`. */
+static void paused_pingpong(cs_model *m, int64_t *send, int64_t *recv)
+{
+    cs_mb mb;
+    sy_begin(m, &mb);
+    sy_go(&mb, 0, 1, CS_NO_GOID, "main.main");
+    sy_set(&mb, 100, 1, CS_ST_RUNNING, 0);
+    sy_go(&mb, 1000, 2, 1, "main.player");
+    sy_go(&mb, 1500, 3, 1, "main.player");
+    sy_set(&mb, 2000, 1, CS_ST_BLOCKED, CS_R_SLEEP);
+    uint32_t ch = sy_chan(m, "main.player:23", "main.player:18");
+    int64_t t = 3000;
+    for (int i = 0; i < 12; i++) {
+        uint64_t a = 2 + (i & 1), b = 3 - (i & 1);
+        if (i == 6)
+            *send = t - 2000, t += 800000, *recv = t - 1000;
+        sy_set(&mb, t, a, CS_ST_RUNNING, 0);
+        sy_set(&mb, t + 4000, a, CS_ST_BLOCKED, CS_R_CHAN_RECV);
+        sy_msg(m, t + 4000, t + 4000, a, b, ch);
+        t += 10000;
+    }
+    sy_msg(m, *send, *recv, 2, 3, ch);
+    sy_set(&mb, t + 1000, 1, CS_ST_RUNNING, 0);
+    sy_end(m, &mb, t + 3000);
+}
+
+/* Linear, log and gap-folding axes give different pictures; only the
+ * gap-folding one marks a gap, and there the players' lanes are covered
+ * (no full-strength channel-wait colour in the gap's columns). */
+static void axes_differ_and_gaps_are_marked(void **st)
+{
+    (void)st;
+    cs_model m;
+    int64_t send, recv;
+    paused_pingpong(&m, &send, &recv);
+    gl_env e;
+    if (!env_open(&e, &m, 960, 540)) {
+        cs_model_deinit(&m);
+        skip();
+    }
+    size_t n = (size_t)e.w * e.h;
+    uint8_t *pic[3];
+    static const char *names[] = {"paused-linear.png", "paused-log.png", "paused-gaps.png"};
+    for (int k = 0; k < 3; k++) {
+        rnd_view v;
+        rnd_view_defaults(&m, &v);
+        v.axis = (lay_axis_kind)k;
+        draw(&e, &v);
+        save(&e, names[k]);
+        pic[k] = cs_alloc(n * 4);
+        memcpy(pic[k], e.rgba, n * 4);
+        print_message("%s: %u gaps\n", names[k], rnd_last_stats(e.r)->gaps);
+        assert_int_equal(rnd_last_stats(e.r)->gaps > 0, k == LAY_AXIS_GAPS);
+    }
+    assert_true(count_diff(pic[0], pic[1], n, 30) > n / 50);
+    assert_true(count_diff(pic[0], pic[2], n, 30) > n / 50);
+    /* a column in the middle of the pause, found by picking along G2's lane */
+    rnd_view v;
+    rnd_view_defaults(&m, &v);
+    v.axis = LAY_AXIS_GAPS;
+    draw(&e, &v);
+    int64_t mid = (send + recv) / 2;
+    float gx = -1;
+    for (float x = 0; x < (float)e.w && gx < 0; x += 1.0f) {
+        rnd_hit hit;
+        rnd_pick(e.r, &v, x, (float)e.h / 2, &hit);
+        if (hit.t != CS_T_NONE && hit.t >= mid)
+            gx = x;
+    }
+    assert_true(gx > 0);
+    const lay_palette *p = lay_palette_get(LAY_THEME_DARK);
+    lay_rgba chan = p->mark[LAY_MARK_BLOCK_CHAN];
+    uint32_t orange = (uint32_t)chan.r << 16 | chan.g << 8 | chan.b;
+    size_t in_gap = 0, in_lin = 0;
+    for (int y = 0; y < e.h; y++) {
+        in_gap += count_color(pic[2] + ((size_t)y * e.w + (size_t)gx) * 4, 1, orange, 30);
+        in_lin += count_color(pic[0] + ((size_t)y * e.w + (size_t)gx) * 4, 1, orange, 30);
+    }
+    print_message("channel-wait pixels in the gap column: %zu folded, %zu linear\n", in_gap, in_lin);
+    assert_int_equal(in_gap, 0);
+    for (int k = 0; k < 3; k++)
+        cs_free(pic[k]);
+    env_close(&e);
+    cs_model_deinit(&m);
+}
+
+/* During playback the pulse of a message in flight sits where the axis
+ * puts "now", in every mapping: picking at the pulse gives back now. */
+static void pulses_follow_the_axis(void **st)
+{
+    (void)st;
+    cs_model m;
+    int64_t send, recv;
+    paused_pingpong(&m, &send, &recv);
+    gl_env e;
+    if (!env_open(&e, &m, 960, 540)) {
+        cs_model_deinit(&m);
+        skip();
+    }
+    size_t n = (size_t)e.w * e.h;
+    for (int k = 0; k < 3; k++) {
+        rnd_view v;
+        rnd_view_defaults(&m, &v);
+        v.axis = (lay_axis_kind)k;
+        v.now = send + (recv - send) * 3 / 10;
+        v.speed = 1; /* the pulse moves with time, not a minimum flight */
+        v.playing = true;
+        draw(&e, &v);
+        double sx = 0, sy = 0, cnt = 0; /* the white pulse (labels are #e6e6e6) */
+        for (size_t i = 0; i < n; i++)
+            if (count_color(e.rgba + i * 4, 1, 0xffffff, 8))
+                sx += (double)(i % (size_t)e.w), sy += (double)(i / (size_t)e.w), cnt++;
+        assert_true(cnt > 4);
+        rnd_hit at, lo, hi;
+        float px = (float)(sx / cnt), py = (float)(sy / cnt);
+        rnd_pick(e.r, &v, px, py, &at);
+        rnd_pick(e.r, &v, px - 3, py, &lo);
+        rnd_pick(e.r, &v, px + 3, py, &hi);
+        print_message("axis %d: pulse at x %.1f, picked %lld, now %lld (3 px = %lld ns)\n", k, px,
+                      (long long)at.t, (long long)v.now, (long long)(hi.t - lo.t));
+        assert_true(llabs(at.t - v.now) <= hi.t - lo.t);
+    }
+    env_close(&e);
+    cs_model_deinit(&m);
+}
+
+/* Compact lanes reuse the lanes of ended goroutines and collapsed lanes
+ * hold one entry function each: fewer rows, a different picture. */
+static void compact_and_collapse_use_fewer_rows(void **st)
+{
+    (void)st;
+    cs_model m;
+    sy_tree(&m, 4, 3); /* 85 short-lived goroutines in 3 functions */
+    gl_env e;
+    if (!env_open(&e, &m, 960, 540)) {
+        cs_model_deinit(&m);
+        skip();
+    }
+    size_t n = (size_t)e.w * e.h;
+    uint32_t rows[3];
+    uint8_t *pic[3];
+    static const char *names[] = {"tree-lanes.png", "tree-compact.png", "tree-collapse.png"};
+    for (int k = 0; k < 3; k++) {
+        rnd_view v;
+        rnd_view_defaults(&m, &v);
+        v.compact = k == 1, v.collapse = k == 2;
+        draw(&e, &v);
+        save(&e, names[k]);
+        rows[k] = rnd_last_stats(e.r)->rows;
+        assert_int_equal(rnd_last_stats(e.r)->lanes, m.n_g - 1);
+        pic[k] = cs_alloc(n * 4);
+        memcpy(pic[k], e.rgba, n * 4);
+    }
+    print_message("rows: %u lanes, %u compact, %u collapsed\n", rows[0], rows[1], rows[2]);
+    assert_int_equal(rows[0], m.n_g - 1);
+    assert_true(rows[1] < rows[0] / 2);
+    assert_int_equal(rows[2], 3);
+    assert_true(count_diff(pic[0], pic[1], n, 30) > n / 100);
+    /* bands of pixel rows holding running bars: one per lane drawn */
+    uint32_t bands[3] = {0};
+    for (int k = 0; k < 3; k++) {
+        bool prev = false;
+        for (int y = 0; y < e.h; y++) {
+            bool on = count_color(pic[k] + (size_t)y * e.w * 4, (size_t)e.w, 0x56b4e9, 40) > 20;
+            bands[k] += on && !prev;
+            prev = on;
+        }
+        cs_free(pic[k]);
+    }
+    print_message("bands of running rows: %u, %u compact, %u collapsed\n", bands[0], bands[1], bands[2]);
+    assert_true(bands[1] < bands[0]);
+    assert_int_equal(bands[2], 3);
+    env_close(&e);
+    cs_model_deinit(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -398,6 +577,9 @@ int main(void)
         cmocka_unit_test(gif_has_every_frame),
         cmocka_unit_test(picture_matches_reference),
         cmocka_unit_test(corpus_pingpong_draws_players_and_every_message),
+        cmocka_unit_test(axes_differ_and_gaps_are_marked),
+        cmocka_unit_test(pulses_follow_the_axis),
+        cmocka_unit_test(compact_and_collapse_use_fewer_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

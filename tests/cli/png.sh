@@ -1,7 +1,8 @@
 #!/bin/sh
 # `chanscope png` on corpus traces of two formats with DISPLAY unset: PNGs
 # at the requested size with more than the background in them, every layout,
-# the --frames sequence plus a GIF with that many frames, usage errors exit 2.
+# the --frames sequence plus a GIF with that many frames, each --axis,
+# --compact and --collapse a different picture, usage errors exit 2.
 set -u
 cs=${CHANSCOPE:-./chanscope}
 fail() { echo "FAIL: $*"; exit 1; }
@@ -25,6 +26,31 @@ for i in 1 2 3 4; do [ -f "$tmp/anim-000$i.png" ] || fail "frame $i missing"; do
 [ "$(identify "$tmp/anim.gif" | wc -l)" -eq 4 ] || fail "GIF does not have 4 frames"
 cmp -s "$tmp/anim-0001.png" "$tmp/anim-0004.png" && fail "first and last frames are equal"
 $cs png -q --at 50% --range 10ms:40ms "$t" -o "$tmp/at.png" || fail "--at/--range"
+# every time axis, --compact and --collapse change the lanes picture; the
+# tree view follows --axis too
+t19=tests/data/corpus/go1.19/selectmix.trace
+$cs png -q --size 640x360 "$t19" -o "$tmp/linear.png" || fail "png linear"
+differs() { # differs BASE.png TRACE OPTION...: the option changes over 1000 pixels
+    base=$1 trace=$2; shift 2
+    $cs png -q --size 640x360 "$@" "$trace" -o "$tmp/opt.png" || fail "png $*"
+    d=$(compare -metric AE "$base" "$tmp/opt.png" null: 2>&1 | cut -d' ' -f1)
+    [ "${d%.*}" -gt 1000 ] || fail "$* changes only $d pixels of $trace"
+}
+differs "$tmp/linear.png" "$t19" --axis log
+differs "$tmp/linear.png" "$t19" --axis gaps
+bc=tests/data/corpus/go1.19/closebcast.trace   # receivers of one function: one lane
+$cs png -q --size 640x360 "$bc" -o "$tmp/bc.png" || fail "png $bc"
+differs "$tmp/bc.png" "$bc" --collapse
+storm=../shared/traces/corpus/go1.25/spawnstorm.trace   # goroutines that end: lanes to reuse
+if [ -f "$storm" ]; then
+    $cs png -q --size 640x360 "$storm" -o "$tmp/storm.png" || fail "png $storm"
+    differs "$tmp/storm.png" "$storm" --compact
+fi
+$cs png -q --size 640x360 --layout tree "$t19" -o "$tmp/tree.png" || fail "png tree"
+$cs png -q --size 640x360 --layout tree --axis log "$t19" -o "$tmp/tree-log.png" || fail "png tree --axis log"
+cmp -s "$tmp/tree.png" "$tmp/tree-log.png" && fail "--axis log does not change the tree"
+$cs png --axis nope "$t" -o "$tmp/x.png" >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad --axis should exit 2"
+$cs png --help | grep -q -- "--collapse" || fail "--help does not list --collapse"
 $cs png "$t" >/dev/null 2>&1; [ $? -eq 2 ] || fail "missing -o should exit 2"
 $cs png --size 10x10 "$t" -o "$tmp/x.png" >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad --size should exit 2"
 $cs png --layout nope "$t" -o "$tmp/x.png" >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad --layout should exit 2"
