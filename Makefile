@@ -4,6 +4,7 @@
 #   make demo       render the bundled example trace
 #   make bench      speed and memory figures on large generated traces
 #   make fuzz       libFuzzer harnesses (FUZZ_SECONDS=N each)
+#   make fuzz-cov   line coverage the harnesses reach over their corpora
 #   make install    PREFIX=/usr/local DESTDIR=
 # Dependencies are Debian packages found with pkg-config; `make deps` installs
 # them with apt-get when run as root, and prints the command otherwise.
@@ -47,7 +48,7 @@ REL_CLI   := $(patsubst %.c,$(BUILD)/rel/%.o,$(CLI_SRCS))
 ASAN_CLI  := $(patsubst %.c,$(BUILD)/asan/%.o,$(CLI_SRCS))
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/asan/tests/%,$(TEST_SRCS))
 
-.PHONY: all deps test demo bench fuzz fuzz-build fuzz-smoke install clean
+.PHONY: all deps test demo bench fuzz fuzz-build fuzz-smoke fuzz-cov install clean
 all: chanscope
 
 deps: $(STAMP)
@@ -117,6 +118,22 @@ fuzz: fuzz-build
 	@sh tools/fuzz.sh $(BUILD)/fuzz $(FUZZ_SECONDS) keep
 fuzz-smoke: fuzz-build
 	@sh tools/fuzz.sh $(BUILD)/fuzz 5
+# Line coverage the harnesses reach over their kept corpora (tools/fuzz_cov.sh).
+FCOV_CFLAGS := -fprofile-instr-generate -fcoverage-mapping -g -O1
+FCOV_OBJS := $(patsubst %.c,$(BUILD)/fcov/%.o,$(LIB_SRCS) $(GEN_SRCS:$(BUILD)/%=%))
+FCOV_BINS := $(patsubst tests/fuzz/%.c,$(BUILD)/fcov/%,$(wildcard tests/fuzz/fuzz_*.c))
+$(BUILD)/fcov/%.o: %.c | $(STAMP)
+	@mkdir -p $(dir $@)
+	@echo "CC fcov $<"
+	@clang $(CSTD) -Wall $(PKG_CFLAGS) $(FCOV_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+$(BUILD)/fcov/gen/%.o: $(BUILD)/gen/%.c | $(STAMP)
+	@mkdir -p $(dir $@)
+	@clang $(CSTD) $(PKG_CFLAGS) $(FCOV_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+$(BUILD)/fcov/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h tests/lay_all.h $(FCOV_OBJS)
+	@echo "LD fcov $@"
+	@clang $(CSTD) -Wall $(PKG_CFLAGS) $(FCOV_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FCOV_OBJS) $(PKG_LIBS)
+fuzz-cov: $(STAMP) $(FCOV_BINS)
+	@sh tools/fuzz_cov.sh $(BUILD)/fcov $(FUZZ_EXTRA)
 
 demo: chanscope
 	@sh tools/demo.sh

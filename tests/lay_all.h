@@ -1,5 +1,6 @@
 /* tests/lay_all.h — every layout on a decoded model, results thrown away:
- * the axis in all three mappings, lanes plain/compact/collapsed, level of
+ * the axis in all three mappings with its ticks and their labels, the
+ * mapping back from positions to times, lanes plain/compact/collapsed, level of
  * detail, arrow bundles, the 3D tree, and the graph without running
  * Graphviz's layout. Shared by the hostile-input sweep (test_sweep.c) and
  * the layout fuzzer (fuzz/fuzz_layout.c), which look for crashes, UB and
@@ -26,7 +27,15 @@ static inline void tl_lay_all(const cs_model *m)
         lay_lod d;
         lay_bundles b;
         memset(&l, 0, sizeof l), memset(&d, 0, sizeof d), memset(&b, 0, sizeof b);
-        if (lay_axis_build(m, &(lay_axis_desc){.kind = (lay_axis_kind)kind}, &a, &err) &&
+        if (lay_axis_build(m, &(lay_axis_desc){.kind = (lay_axis_kind)kind}, &a, &err)) {
+            lay_tick t[64];
+            uint32_t n = lay_axis_ticks(&a, 1000, 60, t, 64);
+            for (uint32_t i = 0; i < n; i++) {
+                char buf[32];
+                lay_fmt_dur(lay_axis_t(&a, t[i].x), buf, sizeof buf);
+            }
+        }
+        if (err.code == CS_OK &&
             lay_lanes_build(m, &(lay_lanes_desc){.compact = kind == 1, .show_system = kind == 2,
                                                   .height_px = kind == 0 ? 40 : 0}, &l, &err) &&
             lay_lod_spans(m, &a, &l, 0, l.n_lanes, 64, &d, &err))
