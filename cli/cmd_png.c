@@ -17,7 +17,7 @@ static const char help[] =
     "  -o, --output PATH     the PNG to write (required; written atomically)\n"
     "      --layout L        lanes (default), tree (3D spawn tree) or graph\n"
     "      --size WxH        image size in pixels (default 1920x1080)\n"
-    "      --at TIME         draw the playback at TIME (e.g. 1.5ms, 200us, 40%%):\n"
+    "      --at TIME         draw the playback at TIME (e.g. 1.5ms, 200us, 40%):\n"
     "                        lanes grow up to it, messages in flight are pulses\n"
     "      --range FROM:TO   show only this time window (same units)\n"
     "      --theme T         dark (default), light or gotrace\n" CLI_LANE_HELP
