@@ -42,9 +42,9 @@ static bool add(collect *c, lay_arrow_kind k, int64_t t0, int64_t t1, uint32_t g
         return true;
     if (t1 < c->a->t0 || t0 > c->a->t1)
         return true;
-    if (!cs_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v, err) ||
-        !cs_grow((void **)&c->key, &c->cap_k, c->n + 1, sizeof *c->key, err) ||
-        !cs_grow((void **)&c->ord, &c->cap_o, c->n + 1, sizeof *c->ord, err))
+    if ((c->n >= c->cap && !cs_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v, err)) ||
+        (c->n >= c->cap_k && !cs_grow((void **)&c->key, &c->cap_k, c->n + 1, sizeof *c->key, err)) ||
+        (c->n >= c->cap_o && !cs_grow((void **)&c->ord, &c->cap_o, c->n + 1, sizeof *c->ord, err)))
         return false;
     double x = lay_axis_x(c->a, t0) * c->cols;
     uint32_t col = x >= c->cols ? c->cols - 1 : (uint32_t)x;

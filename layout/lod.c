@@ -65,38 +65,60 @@ static double col_of(colmap *m, int64_t t)
     return lo + (w > 0 ? (double)(t - tb[lo]) / (double)w : 0);
 }
 
+/* First span of g that ends after t (spans of a goroutine are in time order). */
+static uint32_t span_after(const cs_model *m, const cs_goroutine *g, int64_t t)
+{
+    uint32_t lo = g->span_first, hi = g->span_first + g->span_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (m->span_t1[mid] <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* acc and diff are zero on entry and left zero: only the marks the lane
+ * uses are summed, searched and cleared. */
 static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const uint32_t *gs, uint32_t ng,
                          uint32_t cols, float *acc, float *diff, uint8_t *row, uint32_t *n_spans)
 {
-    memset(acc, 0, (size_t)cols * LAY_MARK_COUNT * sizeof *acc);
-    memset(diff, 0, ((size_t)cols + 1) * LAY_MARK_COUNT * sizeof *diff);
+    uint32_t used = 0;
     for (uint32_t k = 0; k < ng; k++) {
         const cs_goroutine *g = &m->g[gs[k]];
         cm->cur = 0;
-        for (uint32_t s = g->span_first; s < g->span_first + g->span_count; s++) {
-            if (m->span_t1[s] <= a->t0 || m->span_t0[s] >= a->t1)
-                continue;
+        uint32_t end = g->span_first + g->span_count;
+        for (uint32_t s = span_after(m, g, a->t0); s < end && m->span_t0[s] < a->t1; s++) {
             lay_mark mk = lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
             if (mk == LAY_MARK_NONE)
                 continue;
             (*n_spans)++;
+            used |= 1u << mk;
             double x0 = col_of(cm, m->span_t0[s]);
             cover(acc + (size_t)mk * cols, diff + (size_t)mk * (cols + 1), cols, x0, col_of(cm, m->span_t1[s]));
         }
     }
     for (uint32_t mk = 1; mk < LAY_MARK_COUNT; mk++) {
+        if (!(used & 1u << mk))
+            continue;
         float run = 0, *ac = acc + (size_t)mk * cols, *df = diff + (size_t)mk * (cols + 1);
         for (uint32_t c = 0; c < cols; c++)
             run += df[c], ac[c] += run;
     }
     for (uint32_t c = 0; c < cols; c++) {
-        uint8_t best = LAY_MARK_NONE;
+        uint8_t b = LAY_MARK_NONE;
         float bv = 0.05f; /* under 5 % of a pixel: nothing there */
         for (uint32_t mk = 1; mk < LAY_MARK_COUNT; mk++)
-            if (acc[(size_t)mk * cols + c] > bv)
-                bv = acc[(size_t)mk * cols + c], best = (uint8_t)mk;
-        row[c] = best;
+            if ((used & 1u << mk) && acc[(size_t)mk * cols + c] > bv)
+                bv = acc[(size_t)mk * cols + c], b = (uint8_t)mk;
+        row[c] = b;
     }
+    for (uint32_t mk = 1; mk < LAY_MARK_COUNT; mk++)
+        if (used & 1u << mk) {
+            memset(acc + (size_t)mk * cols, 0, (size_t)cols * sizeof *acc);
+            memset(diff + (size_t)mk * (cols + 1), 0, ((size_t)cols + 1) * sizeof *diff);
+        }
 }
 
 bool lay_lod_spans(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t lane0,
@@ -111,8 +133,8 @@ bool lay_lod_spans(const cs_model *m, const lay_axis *a, const lay_lanes *l, uin
     out->n_spans = cs_calloc((size_t)nl + 1, sizeof *out->n_spans);
     uint32_t *first = cs_calloc((size_t)nl + 1, sizeof *first);
     uint32_t *gs = cs_alloc((size_t)m->n_g * sizeof *gs + 1);
-    float *acc = cs_alloc((size_t)cols * LAY_MARK_COUNT * sizeof *acc + 1);
-    float *diff = cs_alloc(((size_t)cols + 1) * LAY_MARK_COUNT * sizeof *diff);
+    float *acc = cs_calloc((size_t)cols * LAY_MARK_COUNT + 1, sizeof *acc);
+    float *diff = cs_calloc(((size_t)cols + 1) * LAY_MARK_COUNT, sizeof *diff);
     colmap cm = {.tb = cs_alloc(((size_t)cols + 1) * sizeof *cm.tb), .cols = cols};
     bool ok = out->mark && out->n_spans && first && gs && acc && diff && cm.tb;
     for (uint32_t c = 0; ok && c <= cols; c++)

@@ -1,11 +1,14 @@
 /* render/arrows.c — drawing one message arrow in any view (shaft, filled
  * head, and the pulse that travels from send to receive during playback),
- * and the per-pair totals the graph view draws as edges. */
+ * the pulses of messages in flight that a bundle hides (so a bundled
+ * picture still plays), and the per-pair totals the graph view draws as
+ * edges. */
 #include "rnd.h"
 
 #include <stdlib.h>
 
-#define PULSE_S 0.6 /* a pulse stays on screen at least this long (wall time) */
+#define PULSE_S 0.6      /* a pulse stays on screen at least this long (wall time) */
+#define FLYING_MAX 300u  /* messages in flight drawn besides the bundles, per frame */
 
 /* How far along A→B the pulse is at time-fraction k of the flight: under
  * an axis, the fraction of the way from x(t0) to x(t1) that x(now) lies. */
@@ -18,6 +21,22 @@ static float along(const lay_axis *ax, const rnd__arrow *a, float k)
     return x1 > x0 ? (float)((x - x0) / (x1 - x0)) : k;
 }
 
+/* How long arrow a flies: its latency, but at least PULSE_S of playback so
+ * zero-time hand-offs show a flight too, cut short when the receiver sends
+ * on (so a rally shows one ball). */
+static double flight_ns(const rnd_view *v, const rnd__arrow *a)
+{
+    double pulse_ns = v->speed > 0 ? v->speed * PULSE_S : 0;
+    if (a->t_next > a->t0 && (double)(a->t_next - a->t0) < pulse_ns)
+        pulse_ns = (double)(a->t_next - a->t0);
+    return (double)(a->t1 - a->t0) > pulse_ns ? (double)(a->t1 - a->t0) : pulse_ns;
+}
+
+bool rnd__arrow_flying(const rnd_view *v, const rnd__arrow *a)
+{
+    return v->now != CS_T_NONE && a->kind != 2 && v->now >= a->t0 && (double)(v->now - a->t0) < flight_ns(v, a);
+}
+
 void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, const float *A,
                      const float *B, float head_px, const lay_axis *ax)
 {
@@ -27,13 +46,8 @@ void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, co
     if (!lit)
         col = rnd__dim(col, 0.75f, th->bg);
     float w = a->kind == 2 ? 1.0f : (lit && v->selected ? 2.5f : 1.6f);
-    /* zero-time hand-offs still get a visible flight: PULSE_S of wall time,
-     * cut short when the receiver sends on (so a rally shows one ball) */
-    double pulse_ns = v->speed > 0 ? v->speed * PULSE_S : 0;
-    if (a->t_next > a->t0 && (double)(a->t_next - a->t0) < pulse_ns)
-        pulse_ns = (double)(a->t_next - a->t0);
-    double dur = (double)(a->t1 - a->t0) > pulse_ns ? (double)(a->t1 - a->t0) : pulse_ns;
-    if (v->now != CS_T_NONE && (double)(v->now - a->t0) < dur && a->kind != 2) {
+    if (rnd__arrow_flying(v, a)) {
+        double dur = flight_ns(v, a);
         float k = along(ax, a, dur > 0 ? (float)((double)(v->now - a->t0) / dur) : 1.0f);
         float P[3] = {A[0] + (B[0] - A[0]) * k, A[1] + (B[1] - A[1]) * k, A[2] + (B[2] - A[2]) * k};
         rnd__seg(&r->sc, RND__SEGS, A[0], A[1], A[2], P[0], P[1], P[2], w, col);
@@ -44,6 +58,23 @@ void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, co
     rnd__seg(&r->sc, RND__SEGS, A[0], A[1], A[2], B[0], B[1], B[2], w, col);
     if (a->kind != 2)
         rnd__seg(&r->sc, RND__HEADS, A[0], A[1], A[2], B[0], B[1], B[2], head_px, col);
+}
+
+void rnd__arrows_flying(rnd_renderer *r, const rnd_view *v, rnd__ends_fn *ends, const void *ctx,
+                        float head_px, const lay_axis *ax)
+{
+    if (v->now == CS_T_NONE || !r->lay.rep)
+        return;
+    uint32_t drawn = 0, seen = 0;
+    for (uint32_t i = rnd__arrow_lower(r, v->now + 1); i-- > 0 && drawn < FLYING_MAX && seen++ < 8 * FLYING_MAX;) {
+        const rnd__arrow *a = &r->arrows[i];
+        float A[3], B[3];
+        if (r->lay.rep[i] || !rnd__arrow_flying(v, a) || r->row[a->from] < 0 || r->row[a->to] < 0 ||
+            !ends(ctx, a, A, B))
+            continue;
+        rnd__arrow_draw(r, v, a, A, B, head_px, ax);
+        drawn++;
+    }
 }
 
 uint32_t rnd__arrow_color(const rnd_renderer *r, const rnd__theme *th, const rnd__arrow *a)

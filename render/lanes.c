@@ -143,27 +143,39 @@ static void spawn_link(const lanes_ctx *c, const lay_bundle *b)
     rnd__seg(&c->r->sc, RND__HEADS, x, ya, 0, x, yb - dir * 0.3f * c->lane_h, 0, 5.0f, col);
 }
 
+/* Where arrow a goes in the lanes: from the sender's lane at the send to
+ * the edge of the receiver's lane at the receive. */
+static bool arrow_ends(const void *ctx, const rnd__arrow *a, float *A, float *B)
+{
+    const lanes_ctx *c = ctx;
+    int32_t from = c->r->row[a->from], to = c->r->row[a->to];
+    float xa = tx(c, a->t0), xb = tx(c, a->t1), ya = row_y(c, (uint32_t)from), yb = row_y(c, (uint32_t)to);
+    if (from == to && xb - xa < 2.0f)
+        return false; /* two goroutines of one lane within a pixel: nothing to draw */
+    float dy = yb > ya ? 1.0f : yb < ya ? -1.0f : 0.0f;
+    A[0] = xa, A[1] = ya, A[2] = 0;
+    B[0] = xb, B[1] = yb - dy * 0.25f * c->lane_h, B[2] = 0;
+    return true;
+}
+
 /* The bundles layout made (at most ARROW_BUDGET), each drawn as its first
- * arrow, up to now; bundles are in time order. */
+ * arrow, up to now (bundles are in time order), then the pulses the
+ * bundles hide. */
 static void arrows_draw(lanes_ctx *c)
 {
     rnd_renderer *r = c->r;
     const lay_bundles *bun = &r->lay.bun;
     uint32_t shown = 0;
-    float head = fminf(9.0f, fmaxf(5.0f, 0.6f * c->lane_h));
+    float head = fminf(9.0f, fmaxf(5.0f, 0.6f * c->lane_h)), A[3], B[3];
     for (uint32_t k = 0; k < bun->n && bun->b[k].t0 <= c->t_end; k++) {
-        const lay_bundle *b = &bun->b[k];
         rnd__arrow a;
-        if (!rnd__bundle_arrow(r, b, &a))
+        if (!rnd__bundle_arrow(r, &bun->b[k], &a) || r->row[a.from] < 0 || r->row[a.to] < 0)
             continue;
-        float xa = tx(c, a.t0), xb = tx(c, a.t1), ya = row_y(c, b->from), yb = row_y(c, b->to);
-        shown += b->count;
-        if (b->from == b->to && xb - xa < 2.0f)
-            continue; /* two goroutines of one lane within a pixel: nothing to draw */
-        float dy = yb > ya ? 1.0f : yb < ya ? -1.0f : 0.0f;
-        float A[3] = {xa, ya, 0}, B[3] = {xb, yb - dy * 0.25f * c->lane_h, 0};
-        rnd__arrow_draw(r, c->v, &a, A, B, head, c->ax);
+        shown += bun->b[k].count;
+        if (arrow_ends(c, &a, A, B))
+            rnd__arrow_draw(r, c->v, &a, A, B, head, c->ax);
     }
+    rnd__arrows_flying(r, c->v, arrow_ends, c, head, c->ax);
     r->stats.msgs_shown = shown;
 }
 

@@ -24,6 +24,8 @@ void rnd__lay_deinit(rnd__lay *l)
 {
     lay_bundles_deinit(&l->bun);
     lay_lod_deinit(&l->lod);
+    cs_free(l->rep);
+    l->rep = NULL;
     lay_lanes_deinit(&l->lanes);
     lay_axis_deinit(&l->axis);
     l->have = l->have_lod = false;
@@ -70,10 +72,22 @@ bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols
         return true;
     lay_bundles_deinit(&l->bun);
     lay_lod_deinit(&l->lod);
+    cs_free(l->rep);
     l->lkey = k;
+    l->rep = cs_calloc((size_t)r->n_arrows + 1, 1);
+    if (!l->rep) {
+        CS_FAIL(&l->err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u arrows", r->n_arrows);
+        return fail(l);
+    }
     if (!lay_lod_spans(r->m, &l->axis, &l->lanes, k.lane0, k.lane1, k.cols, &l->lod, &l->err) ||
         !lay_lod_arrows(r->m, &l->axis, &l->lanes, k.arrow_cols, k.max_bundles, &l->bun, &l->err))
         return fail(l);
+    for (uint32_t i = 0; i < l->bun.n; i++) {
+        const lay_bundle *b = &l->bun.b[i];
+        if ((b->kind == LAY_ARROW_CHAN || b->kind == LAY_ARROW_CLOSE) && b->first < r->m->n_msgs &&
+            r->arrow_of_msg[b->first] != UINT32_MAX)
+            l->rep[r->arrow_of_msg[b->first]] = 1;
+    }
     l->have_lod = true;
     return true;
 }

@@ -180,6 +180,7 @@ typedef struct rnd__lay {
     lay_lanes lanes;
     lay_lod lod;             /* dominant mark per (lane, column) */
     lay_bundles bun;         /* arrows bundled per (kind, lanes, column), by t0 */
+    uint8_t *rep;            /* per renderer arrow: 1 when it is a bundle's first arrow */
     cs_err err;              /* the last failure, reported by the frame */
 } rnd__lay;
 
@@ -228,6 +229,14 @@ bool rnd__pairs_build(rnd_renderer *r, cs_err *err);
  * axis puts its time; NULL = time proportional to the distance. */
 void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, const float *A,
                      const float *B, float head_px, const lay_axis *ax);
+/* Is a's pulse on its way at v->now? */
+bool rnd__arrow_flying(const rnd_view *v, const rnd__arrow *a);
+/* Where a view draws arrow a (A at the send, B at the receive); false = not shown. */
+typedef bool rnd__ends_fn(const void *ctx, const rnd__arrow *a, float *A, float *B);
+/* The pulses of messages in flight at v->now that are not the first arrow
+ * of a bundle (r->lay.rep), newest first, at most a few hundred. */
+void rnd__arrows_flying(rnd_renderer *r, const rnd_view *v, rnd__ends_fn *ends, const void *ctx,
+                        float head_px, const lay_axis *ax);
 /* Pick in the tree and graph views: the goroutine whose mark is nearest. */
 void rnd__point_pick(const rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out);
 

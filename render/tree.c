@@ -127,22 +127,31 @@ static void goroutine(tree_ctx *c, uint32_t gi)
     }
 }
 
-/* Message bundles (layout/lod.h), each drawn as its first arrow. */
+static bool arrow_ends(const void *ctx, const rnd__arrow *a, float *A, float *B)
+{
+    const tree_ctx *c = ctx;
+    g_pos(c, a->from, &A[0], &A[2]);
+    g_pos(c, a->to, &B[0], &B[2]);
+    A[1] = ty(c, a->t0), B[1] = ty(c, a->t1);
+    return true;
+}
+
+/* Message bundles (layout/lod.h), each drawn as its first arrow, then the
+ * pulses the bundles hide. */
 static void arrows(tree_ctx *c)
 {
     rnd_renderer *r = c->r;
     const lay_bundles *bun = &r->lay.bun;
+    float A[3], B[3];
     for (uint32_t k = 0; k < bun->n && bun->b[k].t0 <= c->t_end; k++) {
         rnd__arrow a;
-        if (!rnd__bundle_arrow(r, &bun->b[k], &a))
+        if (!rnd__bundle_arrow(r, &bun->b[k], &a) || r->row[a.from] < 0 || r->row[a.to] < 0)
             continue;
-        float A[3], B[3];
-        g_pos(c, a.from, &A[0], &A[2]);
-        g_pos(c, a.to, &B[0], &B[2]);
-        A[1] = ty(c, a.t0), B[1] = ty(c, a.t1);
+        arrow_ends(c, &a, A, B);
         rnd__arrow_draw(r, c->v, &a, A, B, 8.0f, c->ax);
         r->stats.msgs_shown += bun->b[k].count;
     }
+    rnd__arrows_flying(r, c->v, arrow_ends, c, 8.0f, c->ax);
 }
 
 /* Screen-space label placement: a label is drawn only where its box (with
