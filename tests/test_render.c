@@ -12,6 +12,7 @@
 #include "../core/build.h"
 #include "../layout/palette.h"
 #include "../render/render.h"
+#include "../render/rnd.h" /* the scene a frame built: label boxes */
 #include "synth.h"
 
 #include <gif_lib.h>
@@ -567,6 +568,44 @@ static void compact_and_collapse_use_fewer_rows(void **st)
     cs_model_deinit(&m);
 }
 
+/* The tree view draws a goroutine's label only where it meets no label
+ * drawn before: with 144 grandchildren close together the label boxes
+ * (their backdrops in the scene) never intersect, yet many are drawn. */
+static void tree_labels_never_overlap(void **st)
+{
+    (void)st;
+    cs_model m;
+    sy_tree(&m, 12, 2); /* 157 goroutines */
+    gl_env e;
+    if (!env_open(&e, &m, 960, 540)) {
+        cs_model_deinit(&m);
+        skip();
+    }
+    rnd_view v;
+    rnd_view_defaults(&m, &v);
+    v.layout = RND_TREE;
+    draw(&e, &v);
+    save(&e, "tree-labels.png");
+    const rnd__marks *ui = &e.r->sc.k[RND__UI_SEGS];
+    uint32_t backdrop = rnd__alpha(rnd__theme_get(RND_DARK)->bg, 0.7f), n = 0;
+    float box[400][4];
+    for (uint32_t i = 0; i < ui->n && n < 400; i++) {
+        const rnd__mark *k = &ui->v[i];
+        uint32_t c = (uint32_t)k->rgba[0] << 24 | k->rgba[1] << 16 | k->rgba[2] << 8 | k->rgba[3];
+        if (c == backdrop)
+            box[n][0] = k->a[0], box[n][1] = k->a[1] - k->w / 2, box[n][2] = k->b[0], box[n][3] = k->a[1] + k->w / 2, n++;
+    }
+    print_message("%u labels drawn for %u goroutines\n", n, m.n_g - 1);
+    assert_true(n >= 8);
+    assert_true(n < m.n_g - 1);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = i + 1; j < n; j++)
+            assert_false(box[i][0] < box[j][2] && box[j][0] < box[i][2] && box[i][1] < box[j][3] &&
+                         box[j][1] < box[i][3]);
+    env_close(&e);
+    cs_model_deinit(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -580,6 +619,7 @@ int main(void)
         cmocka_unit_test(axes_differ_and_gaps_are_marked),
         cmocka_unit_test(pulses_follow_the_axis),
         cmocka_unit_test(compact_and_collapse_use_fewer_rows),
+        cmocka_unit_test(tree_labels_never_overlap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
