@@ -83,10 +83,16 @@ static float legend(rnd_renderer *r, const rnd__theme *th, float x, float y)
     return x - x0;
 }
 
-static void counts(char *buf, size_t n, const rnd_renderer *r)
+/* Counts, and how the lanes view lays them out when not the default. */
+static void counts(char *buf, size_t n, const rnd_renderer *r, const rnd_view *v)
 {
-    snprintf(buf, n, "goroutines shown %u / %u   \xC2\xB7   messages shown %u / %u",
-             r->stats.lanes, r->stats.g_total, r->stats.msgs_shown, r->stats.msgs_total);
+    static const char *axes[] = {"", "   \xC2\xB7   log time axis", "   \xC2\xB7   gap-folded time axis"};
+    bool lanes = v->layout == RND_LANES, tree = v->layout == RND_TREE;
+    snprintf(buf, n, "goroutines shown %u / %u%s%s   \xC2\xB7   messages shown %u / %u%s",
+             r->stats.lanes, r->stats.g_total,
+             lanes && v->collapse ? " (one lane per function)" : "",
+             lanes && v->compact && !v->collapse ? " (lanes reused)" : "",
+             r->stats.msgs_shown, r->stats.msgs_total, lanes || tree ? axes[v->axis % 3] : "");
 }
 
 static void export_frame(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w, int h)
@@ -94,7 +100,7 @@ static void export_frame(rnd_renderer *r, const rnd_view *v, const rnd__theme *t
     char buf[200];
     if (v->title)
         rnd__text(&r->sc, &r->font, RND__F14, 12, 22, th->fg, v->title);
-    counts(buf, sizeof buf, r);
+    counts(buf, sizeof buf, r, v);
     rnd__text(&r->sc, &r->font, RND__F11, 12, 40, th->fg_dim, buf);
     legend(r, th, 12, r->legend_y > 0 && r->legend_y < (float)h - 12 ? r->legend_y : (float)h - 12);
     (void)w;
@@ -108,7 +114,7 @@ static void hud(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w,
     rnd__fmt_dur(now, sizeof now, (double)(t - r->m->t_first));
     rnd__fmt_dur(end, sizeof end, (double)(r->m->t_last - r->m->t_first));
     rnd__fmt_dur(spd, sizeof spd, v->speed);
-    counts(cnt, sizeof cnt, r);
+    counts(cnt, sizeof cnt, r, v);
     static const char *lay[] = {"lanes", "tree", "graph"};
     snprintf(buf, sizeof buf, "%s  t = %s / %s   speed %s/s   %s   %s   %.0f fps   [%s]   ? keys",
              v->playing ? "\xE2\x96\xB6" : "||", now, end, spd, cnt,
