@@ -56,6 +56,8 @@ typedef struct cli_trace_opts {
     dec_event_fn *on_event;
     bool loose_order;   /* see dec_desc.loose_order */
     void *event_ud;
+    dec_progress_fn *on_progress; /* instead of the stderr progress bar, or NULL */
+    void *progress_ud;
 } cli_trace_opts;
 
 enum { CLI_OPT_BINARY = 1000, CLI_OPT_STRICT, CLI_OPT_AXIS, CLI_OPT_COMPACT, CLI_OPT_COLLAPSE };

@@ -26,7 +26,8 @@ static const char help[] =
     "(channel traffic, blocked spans, the selection's partners, spawns), h system\n"
     "goroutines, / filter by function, p screenshot PNG, q or Esc quit, ? key list.\n"
     "Mouse: drag pans (tree: orbits, right-drag pans), wheel zooms, hover shows\n"
-    "details, click selects.\n\n"
+    "details, click selects.\n"
+    "While the trace loads the window shows a progress bar; q or Esc cancels.\n\n"
     "Without a display use 'chanscope png' (or svg, dot, perfetto).\n";
 
 static double now_s(void)
@@ -162,25 +163,34 @@ static const char *parse_opt(void *ud, int c, const char *arg)
     return cli_lane_opt(&a->lanes, c, arg);
 }
 
-static bool run(cli_viewer *vw, int w, int h, int bench_n, cs_err *err)
+/* Opens the window, loads the trace behind the loading screen, then runs
+ * the viewer; returns the exit status. */
+static int run(cli_viewer *vw, const cli_trace_opts *o, int w, int h, int bench_n)
 {
-    rnd_view opts = vw->view;
-    rnd_view_defaults(vw->m, &vw->view);
-    vw->view.layout = opts.layout, vw->view.theme = opts.theme, vw->view.show_system = opts.show_system;
-    vw->view.axis = opts.axis, vw->view.compact = opts.compact, vw->view.collapse = opts.collapse;
-    vw->view.hud = true;
+    cs_err err = {0};
+    cs_file f = {0};
+    cs_model m;
+    cs_model_init(&m);
     char title[300];
-    snprintf(title, sizeof title, "chanscope \xE2\x80\x94 %s", opts.title ? opts.title : "");
-    if (!rnd_surface_glfw_create(title, w, h, &vw->surf, err))
-        return false;
-    bool ok = (vw->r = rnd_create(vw->m, err)) != NULL;
-    if (ok) {
+    snprintf(title, sizeof title, "chanscope \xE2\x80\x94 %s", o->path);
+    int rc = 0;
+    if (!rnd_surface_glfw_create(title, w, h, &vw->surf, &err) || !(vw->r = rnd_create(NULL, &err))) {
+        rc = cli_report(&err, "chanscope view");
+    } else if (cli_view_load(vw, o, &f, &m, &rc)) {
+        rnd_view opts = vw->view;
+        vw->m = &m;
+        rnd_view_defaults(&m, &vw->view);
+        vw->view.layout = opts.layout, vw->view.theme = opts.theme, vw->view.show_system = opts.show_system;
+        vw->view.axis = opts.axis, vw->view.compact = opts.compact, vw->view.collapse = opts.collapse;
+        vw->view.hud = true;
         cli_view_input_install(vw);
-        ok = bench_n ? bench(vw, bench_n, err) : loop(vw, err);
+        if (!(bench_n ? bench(vw, bench_n, &err) : loop(vw, &err)))
+            rc = cli_report(&err, "chanscope view");
     }
     rnd_destroy(vw->r);
     rnd_surface_destroy(vw->surf);
-    return ok;
+    cli_unload(&f, &m, NULL);
+    return rc;
 }
 
 int cli_cmd_view(int argc, char **argv)
@@ -205,13 +215,5 @@ int cli_cmd_view(int argc, char **argv)
                 "use 'chanscope png' (or svg, dot, perfetto)");
         return cli_report(&err, "chanscope view");
     }
-    cs_file f;
-    cs_model m;
-    if (!cli_open(&o, &f, &m, NULL, &rc))
-        return rc;
-    vw.m = &m;
-    vw.view.title = o.path;
-    bool ok = run(&vw, a.w, a.h, a.bench_n, &err);
-    cli_unload(&f, &m, NULL);
-    return ok ? 0 : cli_report(&err, "chanscope view");
+    return run(&vw, &o, a.w, a.h, a.bench_n);
 }

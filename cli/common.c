@@ -137,15 +137,16 @@ bool cli_open(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, int
     return false;
 }
 
-static void progress(void *ud, uint64_t done, uint64_t total)
+static bool progress(void *ud, uint64_t done, uint64_t total)
 {
     (void)ud;
     if (!total)
-        return;
+        return true;
     int pct = (int)(done * 100 / total), bar = pct * 30 / 100;
     fprintf(stderr, "\rdecoding [%.*s%*s] %3d%%", bar, "==============================", 30 - bar, "", pct);
     if (done >= total)
         fputs("\r\033[K", stderr);
+    return true;
 }
 
 bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
@@ -160,7 +161,8 @@ bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_
         .path = o->path, .jobs = o->jobs, .strict = o->strict, .no_model = o->no_model,
         .binary = o->binary, .on_event = o->on_event, .event_ud = o->event_ud,
         .loose_order = o->loose_order,
-        .on_progress = show_progress ? progress : NULL,
+        .on_progress = o->on_progress ? o->on_progress : show_progress ? progress : NULL,
+        .progress_ud = o->progress_ud,
     };
     if (!dec_trace_load(&d, f, m, s, err))
         return false;

@@ -1,8 +1,13 @@
 /* cli/view.h — what the two files of `chanscope view` share: the viewer's
- * state (view, clock, mouse) and the GLFW input callbacks that change it
+ * state (view, clock, mouse), loading the trace behind a progress screen
+ * (view_load.c) and the GLFW input callbacks that change the view
  * (view_input.c); cmd_view.c owns the loop and the command line.
  *
  * API
+ *   bool cli_view_load(cli_viewer *vw, const cli_trace_opts *o, cs_file *f, cs_model *m, int *rc)
+ *       loads o->path into f and m and attaches m to vw->r (made without a
+ *       model) while the window shows progress; on failure reports it and
+ *       sets *rc (1, or 0 when the user cancelled); cli_unload f and m either way
  *   void cli_view_input_install(cli_viewer *vw)   sets the GLFW callbacks
  *   void cli_view_screenshot(cli_viewer *vw)      writes the current frame to a PNG
  */
@@ -29,6 +34,7 @@ typedef struct cli_viewer {
     bool moved;
 } cli_viewer;
 
+bool cli_view_load(cli_viewer *vw, const cli_trace_opts *o, cs_file *f, cs_model *m, int *rc);
 void cli_view_input_install(cli_viewer *vw);
 bool cli_view_screenshot(cli_viewer *vw, cs_err *err);
 

@@ -30,6 +30,7 @@ typedef enum cs_code {
     CS_E_TRUNCATED,   /* the file ends in the middle of something */
     CS_E_INVALID,     /* well-formed, but Go's validation rejects it */
     CS_E_GL,          /* OpenGL / EGL / GLFW failure */
+    CS_E_CANCELLED,   /* the caller asked to stop (a progress callback returned false) */
     CS_E_INTERNAL     /* a bug in chanscope */
 } cs_code;
 

@@ -32,6 +32,7 @@ const char *cs_code_name(cs_code code)
     case CS_E_TRUNCATED: return "truncated trace";
     case CS_E_INVALID: return "invalid trace";
     case CS_E_GL: return "graphics error";
+    case CS_E_CANCELLED: return "cancelled";
     case CS_E_INTERNAL: return "internal error";
     }
     return "unknown error";

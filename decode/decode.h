@@ -47,7 +47,10 @@ typedef struct dec_event {
 } dec_event;
 
 typedef bool dec_event_fn(void *ud, const dec_event *ev, cs_err *err);
-typedef void dec_progress_fn(void *ud, uint64_t done_bytes, uint64_t total_bytes);
+/* Called now and then while decoding (at least every few MB of the file)
+ * from the thread that called dec_trace_load; returning false stops the
+ * decoder, which fails with CS_E_CANCELLED. */
+typedef bool dec_progress_fn(void *ud, uint64_t done_bytes, uint64_t total_bytes);
 
 typedef struct dec_desc {
     const char *path;       /* for messages only */
@@ -69,6 +72,10 @@ bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out, cs_stats
 const char *dec_version_name(int version);
 bool dec_chan_build(cs_model *m, cs_err *err);
 size_t dec_chan_site(const cs_model *m, uint32_t stack, char *out, size_t cap);
+
+/* Reports progress through d->on_progress (if any); false with
+ * CS_E_CANCELLED when the callback asks to stop. */
+bool dec__progress(const dec_desc *d, uint64_t done_bytes, uint64_t total_bytes, cs_err *err);
 
 /* Family entry points, called by dec_trace_load after detection. */
 bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model *out,

@@ -1,6 +1,7 @@
 /* decode/detect.c — recognises the 16-byte trace header and hands the file to
  * the decoder of its family (go-trace-format.md §2). Header parsing follows
- * Go 1.19's parseHeader: "go 1.N trace" padded with NUL bytes. */
+ * Go 1.19's parseHeader: "go 1.N trace" padded with NUL bytes. Also the
+ * one progress hook both families report through. */
 #include "decode.h"
 
 #include <string.h>
@@ -51,6 +52,13 @@ const char *dec_version_name(int version)
     case 1025: return "1.25";
     }
     return "?";
+}
+
+bool dec__progress(const dec_desc *d, uint64_t done_bytes, uint64_t total_bytes, cs_err *err)
+{
+    if (!d->on_progress || d->on_progress(d->progress_ud, done_bytes, total_bytes))
+        return true;
+    return CS_FAIL(err, CS_E_CANCELLED, CS_NO_OFFSET, "decoding cancelled");
 }
 
 bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out, cs_stats *stats,

@@ -104,9 +104,10 @@ bool dec__lg_sink_put(dec__lg_sink *k, dec__lg_ev *ev, cs_err *err)
         return false;
     m->n_events++;
     m->t_last = ev->ts;
-    if (k->d->on_progress && !(m->n_events & 0xfffff) && k->s->n_events)
-        k->d->on_progress(k->d->progress_ud, (uint64_t)((double)m->n_events / (double)k->s->n_events * (double)k->s->size),
-                          k->s->size);
+    /* every 256k events (about 1 MB of a legacy trace): bytes in proportion to events */
+    if (!(m->n_events & 0x3ffff) && k->d->on_progress && k->s->n_events)
+        return dec__progress(k->d, (uint64_t)((double)m->n_events / (double)k->s->n_events * (double)k->s->size),
+                             k->s->size, err);
     return true;
 }
 
@@ -170,8 +171,7 @@ bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model
     ok = ok && dec__lg_stats_finish(&k, err);
     if (ok && k.model)
         ok = dec__lg_model_finish(&k, err);
-    if (d->on_progress)
-        d->on_progress(d->progress_ud, f->size, f->size);
+    ok = dec__progress(d, f->size, f->size, err) && ok; /* also on failure: the bar ends */
     sink_deinit(&k);
     dec__lg_scan_deinit(&s);
     dec_symtab_close(&sym);

@@ -56,10 +56,9 @@ static bool gens(v2_sink *s, v2_gen *g, v2_pipe *pipe, cs_err *err)
         const char *why;
         if (next == f->size && gen_incomplete(g, s->version, &why))
             return truncated(s->d, s->m, g->off, done, why, err);
-        if (!dec__v2_gen_tables(f, s->version, g, err) || !dec__v2_read_gen(s, g, pipe, err))
+        if (!dec__v2_gen_tables(f, s->version, g, err) || !dec__v2_read_gen(s, g, pipe, err) ||
+            !dec__progress(s->d, next, f->size, err))
             return false;
-        if (s->d->on_progress)
-            s->d->on_progress(s->d->progress_ud, next, f->size);
         done++;
         off = next;
     }

@@ -28,6 +28,8 @@ typedef struct reader {
     cursor *c;
     hnode *heap; uint32_t n_heap;
     uint8_t nargs[256];     /* varints after the type byte (dt included); 0 = not an event here */
+    uint64_t entered;       /* bytes of the batches the cursors have entered (progress) */
+    uint32_t steps;         /* loop turns, for reporting progress every 64k */
 } reader;
 
 /* Fills r->nargs: which type bytes may start an event of this version. */
@@ -57,6 +59,7 @@ static bool next_event(reader *r, cursor *c, bool *more, cs_err *err)
         if (c->batch != UINT32_MAX) {
             const v2_batch *bt = &g->b[c->batch];
             c->b = dec_buf_make(r->f->data + bt->data_off, bt->size, bt->data_off);
+            r->entered += bt->size;
         }
     }
     *more = c->batch != UINT32_MAX;
@@ -225,6 +228,7 @@ static bool run(reader *r, cs_err *err)
         c->batch = g->ms[i].first;
         const v2_batch *bt = &g->b[c->batch];
         c->b = dec_buf_make(r->f->data + bt->data_off, bt->size, bt->data_off);
+        r->entered += bt->size;
         bool more;
         if (!next_event(r, c, &more, err))
             return false;
@@ -239,6 +243,9 @@ static bool run(reader *r, cs_err *err)
     for (;;) {
         if (!r->n_heap && si == g->n_samples)
             return true;
+        /* a generation can be most of the file: report within it too */
+        if (!(++r->steps & 0xffff) && !dec__progress(r->s->d, g->off + r->entered, r->f->size, err))
+            return false;
         if (si < g->n_samples && (!r->n_heap || g->samples[si].ts < key(r, 0))) {
             if (!out(r, &(v2_ev){.type = V2_EvCPUSample, .args = {si++}}, err))
                 return false;

@@ -1,7 +1,9 @@
 /* render/frame.c — the renderer's lifetime and one frame: rnd_create
- * compiles the shaders, packs the font and derives placement and arrows
- * from the model; rnd_frame_draw clears, lets the current view and the
- * overlay build the scene on the CPU, and hands it to gl.c. */
+ * compiles the shaders and packs the font, rnd_model_attach derives
+ * placement and arrows from the model (no GL: it may run on a worker thread
+ * while the window draws the loading screen); rnd_frame_draw clears, lets
+ * the current view and the overlay build the scene on the CPU, and hands it
+ * to gl.c. */
 #include "rnd.h"
 
 #include <string.h>
@@ -29,17 +31,23 @@ rnd_renderer *rnd_create(const cs_model *m, cs_err *err)
         CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
         return NULL;
     }
-    r->m = m;
-    if (!rnd__gl_init(&r->gl, err) || !rnd__font_init(&r->font, err) || !rnd__place(r, err) ||
-        !rnd__arrows_build(r, err) || !rnd__pairs_build(r, err) ||
-        !(r->hue = lay_chan_hue_table(m, err))) {
+    if (!rnd__gl_init(&r->gl, err) || !rnd__font_init(&r->font, err) || (m && !rnd_model_attach(r, m, err))) {
         rnd_destroy(r);
         return NULL;
     }
+    return r;
+}
+
+bool rnd_model_attach(rnd_renderer *r, const cs_model *m, cs_err *err)
+{
+    r->m = m;
+    if (!rnd__place(r, err) || !rnd__arrows_build(r, err) || !rnd__pairs_build(r, err) ||
+        !(r->hue = lay_chan_hue_table(m, err)))
+        return false;
     find_present(r);
     r->stats.g_total = m->n_g ? m->n_g - 1 : 0;
     r->stats.msgs_total = r->n_arrows;
-    return r;
+    return true;
 }
 
 void rnd_destroy(rnd_renderer *r)
@@ -71,7 +79,6 @@ void rnd_view_defaults(const cs_model *m, rnd_view *out)
 
 bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
 {
-    const rnd__theme *th = rnd__theme_get(v->theme);
     if (v->layout == RND_GRAPH && !r->graph_ready && !rnd__graph_place(r, err))
         return false;
     rnd__scene_reset(&r->sc);
@@ -91,16 +98,23 @@ bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *er
         r->lay.err = (cs_err){0};
         return false;
     }
+    if (!rnd__frame_submit(r, rnd__theme_get(v->theme), w, h, err))
+        return false;
+    r->stats.segs = r->sc.k[RND__SEGS].n + r->sc.k[RND__UI_SEGS].n;
+    r->stats.heads = r->sc.k[RND__HEADS].n;
+    r->stats.dots = r->sc.k[RND__DOTS].n;
+    r->stats.glyphs = r->sc.n_gl;
+    return true;
+}
+
+bool rnd__frame_submit(rnd_renderer *r, const rnd__theme *th, int w, int h, cs_err *err)
+{
     if (r->sc.oom)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory building a frame");
     glClearColor((float)(th->bg >> 24) / 255.0f, (float)((th->bg >> 16) & 255) / 255.0f,
                  (float)((th->bg >> 8) & 255) / 255.0f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     rnd__gl_draw(&r->gl, &r->sc, r->font.tex, w, h);
-    r->stats.segs = r->sc.k[RND__SEGS].n + r->sc.k[RND__UI_SEGS].n;
-    r->stats.heads = r->sc.k[RND__HEADS].n;
-    r->stats.dots = r->sc.k[RND__DOTS].n;
-    r->stats.glyphs = r->sc.n_gl;
     GLenum e = glGetError();
     if (e != GL_NO_ERROR)
         return CS_FAIL(err, CS_E_GL, CS_NO_OFFSET, "OpenGL error 0x%x drawing a frame", e);

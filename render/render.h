@@ -14,7 +14,13 @@
  *   void *rnd_surface_window(rnd_surface *s)          the GLFWwindow, NULL for EGL
  *   void rnd_surface_destroy(rnd_surface *s)          accepts NULL
  * API — drawing (needs a current context)
- *   rnd_renderer *rnd_create(const cs_model *m, cs_err *err)   borrows m, which must outlive it
+ *   rnd_renderer *rnd_create(const cs_model *m, cs_err *err)   borrows m, which must outlive it;
+ *       m NULL: shaders and font only (rnd_loading_draw), rnd_model_attach later
+ *   bool rnd_model_attach(rnd_renderer *r, const cs_model *m, cs_err *err)
+ *       placement and arrows from m (borrowed); no GL, so it may run on another
+ *       thread while this one calls rnd_loading_draw — nothing else meanwhile
+ *   bool rnd_loading_draw(rnd_renderer *r, const rnd_loading *l, int w, int h, cs_err *err)
+ *       the loading screen: file name, progress bar, MB read of the total
  *   void rnd_destroy(rnd_renderer *r)                          accepts NULL
  *   void rnd_view_defaults(const cs_model *m, rnd_view *out)   the whole trace, dark theme
  *   bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
@@ -79,6 +85,15 @@ typedef struct rnd_view {
     float tip_x, tip_y;      /* mouse position for the tooltip, pixels */
 } rnd_view;
 
+/* What the loading screen shows while a trace decodes. */
+typedef struct rnd_loading {
+    rnd_theme theme;
+    const char *name;        /* the file */
+    const char *stage;       /* what is being done, e.g. "decoding" */
+    uint64_t done_bytes, total_bytes;
+    double t_s;              /* seconds since loading began: a full bar shimmers with it */
+} rnd_loading;
+
 /* What the mouse is over. */
 typedef struct rnd_hit {
     uint32_t g;              /* goroutine index, 0 none */
@@ -107,6 +122,8 @@ void rnd_surface_destroy(rnd_surface *s);
 
 rnd_renderer *rnd_create(const cs_model *m, cs_err *err);
 void rnd_destroy(rnd_renderer *r);
+bool rnd_model_attach(rnd_renderer *r, const cs_model *m, cs_err *err);
+bool rnd_loading_draw(rnd_renderer *r, const rnd_loading *l, int w, int h, cs_err *err);
 void rnd_view_defaults(const cs_model *m, rnd_view *out);
 bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err);
 bool rnd_pick(rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out);

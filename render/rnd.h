@@ -270,6 +270,9 @@ void rnd__graph_build(rnd_renderer *r, const rnd_view *v, int w, int h);
 void rnd__lanes_pick(const rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out);
 uint32_t rnd__arrow_color(const rnd_renderer *r, const rnd__theme *th, const rnd__arrow *a);
 uint32_t rnd__arrow_lower(const rnd_renderer *r, int64_t t);
+/* Clears to the theme's background and draws r->sc (frame.c); fails on an
+ * append that ran out of memory or a GL error. */
+bool rnd__frame_submit(rnd_renderer *r, const rnd__theme *th, int w, int h, cs_err *err);
 /* Title, legend, HUD, help, tooltip: screen-space, after the view. */
 void rnd__overlay_build(rnd_renderer *r, const rnd_view *v, int w, int h);
 void rnd__tooltip(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w, int h);

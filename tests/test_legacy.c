@@ -389,9 +389,23 @@ static void prefixes_and_flips_of_repo_copies_fail_cleanly(void **st)
     assert_int_equal(bad, 0);
 }
 
+/* Both orderings (streaming 1.19, materialised 1.5) report through the same sink. */
+static void progress_rises_to_file_size_and_false_cancels(void **st)
+{
+    (void)st;
+    tl_check_progress("tests/data/corpus/go1.19/selectmix.trace");
+    const char *sh = tl_shared();
+    if (sh) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/go-testdata/legacy/http_1_5_good", sh);
+        tl_check_progress(path);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(progress_rises_to_file_size_and_false_cancels),
         cmocka_unit_test(repo_copies_match_go_exactly),
         cmocka_unit_test(go_testdata_and_corpus_match_go_exactly),
         cmocka_unit_test(unordered_1_5_trace_is_rejected),

@@ -251,9 +251,17 @@ static void go122_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.2
 static void go123_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.23"); }
 static void go125_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.25"); }
 
+static void progress_rises_to_file_size_and_false_cancels(void **st)
+{
+    (void)st;
+    tl_check_progress("tests/data/pingpong-go1.25.trace");
+    tl_check_progress("tests/data/corpus/go1.23/annotated.trace");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(progress_rises_to_file_size_and_false_cancels),
         cmocka_unit_test(repo_copies_match_oracle),
         cmocka_unit_test(go_conformance_cases_accepted_or_rejected),
         cmocka_unit_test(go122_corpus_matches_oracle),

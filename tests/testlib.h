@@ -7,6 +7,9 @@
  *   const char *tl_data(void)       path of tests/data
  *   bool tl_load(const char *path, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
  *   json_t *tl_json(const char *path)   parsed file, or NULL
+ *   void tl_check_progress(const char *path)
+ *       asserts the decoder's progress reports rise to the file size, and
+ *       that a report answered with false stops decoding with CS_E_CANCELLED
  */
 #ifndef TESTLIB_H
 #define TESTLIB_H
@@ -54,6 +57,48 @@ static inline bool tl_load(const char *path, cs_file *f, cs_model *m, cs_stats *
         return false;
     dec_desc d = {.path = path, .jobs = 2};
     return dec_trace_load(&d, f, m, s, err);
+}
+
+/* What a decoder reported through dec_desc.on_progress. */
+typedef struct tl_progress {
+    unsigned calls, stop_at;  /* stop_at: the report (1-based) answered with false, 0 none */
+    uint64_t last, total;
+    bool wrong;               /* a report went backwards, past its total, or changed the total */
+} tl_progress;
+
+static inline bool tl_on_progress(void *ud, uint64_t done, uint64_t total)
+{
+    tl_progress *p = ud;
+    p->wrong |= done < p->last || done > total || (p->calls && total != p->total);
+    p->last = done, p->total = total;
+    return ++p->calls != p->stop_at;
+}
+
+static inline void tl_check_progress(const char *path)
+{
+    for (unsigned stop_at = 0; stop_at < 2; stop_at++) {
+        cs_file f;
+        cs_model m;
+        cs_model_init(&m);
+        cs_err err = {0};
+        tl_progress p = {.stop_at = stop_at};
+        assert_true(cs_file_map(path, &f, &err));
+        dec_desc d = {.path = path, .on_progress = tl_on_progress, .progress_ud = &p};
+        bool ok = dec_trace_load(&d, &f, &m, NULL, &err);
+        if (stop_at) {
+            assert_false(ok);
+            assert_int_equal(err.code, CS_E_CANCELLED);
+            assert_int_equal(p.calls, 1);
+        } else {
+            assert_true(ok);
+            assert_true(p.calls >= 1);
+            assert_false(p.wrong);
+            assert_int_equal(p.last, f.size);
+            assert_int_equal(p.total, f.size);
+        }
+        cs_model_deinit(&m);
+        cs_file_unmap(&f);
+    }
 }
 
 static inline json_t *tl_json(const char *path)

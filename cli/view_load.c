@@ -1,0 +1,122 @@
+/* cli/view_load.c — opening a trace in the viewer without freezing the
+ * window: decoding (cli_load) and the renderer's placement
+ * (rnd_model_attach) run on a worker thread while this thread keeps
+ * handling events and drawing the loading screen (file name, progress bar,
+ * MB read). q, Esc or closing the window cancels: the decoder stops at its
+ * next progress report and everything is freed as after an error. */
+#include "view.h"
+
+#include <GLFW/glfw3.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/stat.h>
+#include <time.h>
+
+typedef struct loader {
+    cli_trace_opts o;        /* the caller's, with on_progress pointing here */
+    cs_file *f;
+    cs_model *m;
+    rnd_renderer *r;
+    cs_err err;              /* written by the worker, read after the join */
+    bool ok;
+    _Atomic uint64_t done, total;
+    _Atomic bool placing;    /* decoded; building the renderer's placement */
+    _Atomic bool cancel, finished;
+} loader;
+
+static bool on_progress(void *ud, uint64_t done, uint64_t total)
+{
+    loader *ld = ud;
+    atomic_store(&ld->total, total);
+    atomic_store(&ld->done, done);
+    return !atomic_load(&ld->cancel);
+}
+
+static void *work(void *ud)
+{
+    loader *ld = ud;
+    ld->ok = cli_load(&ld->o, ld->f, ld->m, NULL, &ld->err);
+    if (ld->ok) {
+        atomic_store(&ld->done, atomic_load(&ld->total));
+        atomic_store(&ld->placing, true);
+        ld->ok = atomic_load(&ld->cancel)
+                     ? CS_FAIL(&ld->err, CS_E_CANCELLED, CS_NO_OFFSET, "loading cancelled")
+                     : rnd_model_attach(ld->r, ld->m, &ld->err);
+    }
+    atomic_store(&ld->finished, true);
+    glfwPostEmptyEvent(); /* wake the event wait at once */
+    return NULL;
+}
+
+static void on_char(GLFWwindow *w, unsigned int cp)
+{
+    if (cp == 'q')
+        ((cli_viewer *)glfwGetWindowUserPointer(w))->quit = true;
+}
+
+static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
+{
+    (void)scancode, (void)mods;
+    if (key == GLFW_KEY_ESCAPE && action == GLFW_PRESS)
+        ((cli_viewer *)glfwGetWindowUserPointer(w))->quit = true;
+}
+
+/* Draws the loading screen until the worker is done; asks it to stop once
+ * the user quits (the window is hidden at once, the join waits for the
+ * decoder's next progress report). */
+static bool wait_drawing(cli_viewer *vw, loader *ld, cs_err *err)
+{
+    GLFWwindow *win = rnd_surface_window(vw->surf);
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    bool ok = true;
+    while (!atomic_load(&ld->finished)) {
+        if (!atomic_load(&ld->cancel) && (vw->quit || glfwWindowShouldClose(win))) {
+            atomic_store(&ld->cancel, true);
+            glfwHideWindow(win);
+        }
+        if (ok && !atomic_load(&ld->cancel)) {
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            int w, h;
+            rnd_surface_begin(vw->surf);
+            rnd_surface_size(vw->surf, &w, &h);
+            bool placing = atomic_load(&ld->placing);
+            rnd_loading l = {.theme = vw->view.theme, .name = cli_base_name(ld->o.path),
+                             .stage = placing ? "building the picture\xE2\x80\xA6" : "decoding",
+                             .done_bytes = atomic_load(&ld->done), .total_bytes = atomic_load(&ld->total),
+                             .t_s = (double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9};
+            if (!(ok = rnd_loading_draw(vw->r, &l, w, h, err)))
+                atomic_store(&ld->cancel, true); /* a GL failure: stop the worker, report it */
+            rnd_surface_end(vw->surf);
+        }
+        glfwWaitEventsTimeout(0.05); /* about 20 frames a second: the decoder keeps the CPU */
+    }
+    return ok;
+}
+
+bool cli_view_load(cli_viewer *vw, const cli_trace_opts *o, cs_file *f, cs_model *m, int *rc)
+{
+    cs_err err = {0};
+    loader ld = {.o = *o, .f = f, .m = m, .r = vw->r};
+    ld.o.on_progress = on_progress, ld.o.progress_ud = &ld;
+    struct stat st;
+    atomic_store(&ld.total, stat(o->path, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0);
+    GLFWwindow *win = rnd_surface_window(vw->surf);
+    glfwSetWindowUserPointer(win, vw);
+    glfwSetCharCallback(win, on_char);
+    glfwSetKeyCallback(win, on_key);
+    pthread_t th;
+    if (pthread_create(&th, NULL, work, &ld) != 0) {
+        work(&ld); /* no thread: load here, with a still window */
+    } else {
+        bool drawn = wait_drawing(vw, &ld, &err);
+        pthread_join(th, NULL);
+        if (!drawn) {
+            *rc = cli_report(&err, "chanscope view");
+            return false;
+        }
+    }
+    if (!ld.ok)
+        *rc = ld.err.code == CS_E_CANCELLED ? 0 : cli_report(&ld.err, o->path);
+    return ld.ok;
+}
