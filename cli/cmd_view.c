@@ -91,6 +91,7 @@ static bool loop(cli_viewer *vw, cs_err *err)
                 v->now = v->t1, v->playing = false;
         }
         last = t;
+        cli_view_hover(vw);
         if (!frame(vw, err))
             return false;
         fps_n++;

@@ -9,6 +9,9 @@
  *       model) while the window shows progress; on failure reports it and
  *       sets *rc (1, or 0 when the user cancelled); cli_unload f and m either way
  *   void cli_view_input_install(cli_viewer *vw)   sets the GLFW callbacks
+ *   void cli_view_hover(cli_viewer *vw)           what is under the mouse now (tooltip), none
+ *       when the mouse is outside; called every frame, as the view may have
+ *       moved under a still mouse (filter, step, layout)
  *   void cli_view_screenshot(cli_viewer *vw)      writes the current frame to a PNG
  */
 #ifndef CLI_VIEW_H
@@ -36,6 +39,7 @@ typedef struct cli_viewer {
 
 bool cli_view_load(cli_viewer *vw, const cli_trace_opts *o, cs_file *f, cs_model *m, int *rc);
 void cli_view_input_install(cli_viewer *vw);
+void cli_view_hover(cli_viewer *vw);
 bool cli_view_screenshot(cli_viewer *vw, cs_err *err);
 
 #endif

@@ -147,6 +147,15 @@ static void drag(cli_viewer *vw, double dx, double dy)
     }
 }
 
+void cli_view_hover(cli_viewer *vw)
+{
+    rnd_hit hit = {0};
+    if (glfwGetWindowAttrib(rnd_surface_window(vw->surf), GLFW_HOVERED))
+        rnd_pick(vw->r, &vw->view, (float)vw->mx, (float)vw->my, &hit);
+    vw->view.hover = hit.g;
+    vw->view.tip_x = (float)vw->mx, vw->view.tip_y = (float)vw->my;
+}
+
 static void on_cursor(GLFWwindow *w, double x, double y)
 {
     cli_viewer *vw = of(w);
@@ -156,10 +165,6 @@ static void on_cursor(GLFWwindow *w, double x, double y)
             vw->moved = true;
     }
     vw->mx = x, vw->my = y;
-    rnd_hit hit;
-    rnd_pick(vw->r, &vw->view, (float)x, (float)y, &hit);
-    vw->view.hover = hit.g;
-    vw->view.tip_x = (float)x, vw->view.tip_y = (float)y;
 }
 
 static void on_button(GLFWwindow *w, int button, int action, int mods)

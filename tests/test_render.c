@@ -2,9 +2,11 @@
  * the requested size and more than background in them, state colours and
  * arrows are where the model puts them, playback changes the picture, every
  * layout draws, level of detail bounds a huge model's primitives, the GIF
- * writer makes a file giflib reads back, and one picture matches a checked-in
- * reference within a tolerance. Models are built with core/build.h (a
- * synthetic ping-pong) and, when the decoders read them, corpus traces.
+ * writer makes a file giflib reads back, one picture matches a checked-in
+ * reference within a tolerance, and the viewer's loading screen (no model)
+ * fills its bar in proportion to the bytes read. Models are built with
+ * core/build.h (a synthetic ping-pong) and, when the decoders read them,
+ * corpus traces.
  * Pictures are left in build/test-out/ for looking at. Skips when EGL has
  * no surfaceless display. */
 #include "testlib.h"
@@ -606,6 +608,34 @@ static void tree_labels_never_overlap(void **st)
     cs_model_deinit(&m);
 }
 
+/* The bar is 560 px wide in a 640x360 frame, centred; its row is the middle
+ * one. The filled part has the first channel hue. */
+static void loading_bar_fills_with_bytes_read(void **st)
+{
+    (void)st;
+    gl_env e;
+    if (!env_open(&e, NULL, 640, 360))
+        skip();
+    lay_rgba c = lay_palette_get(LAY_THEME_DARK)->chan[0];
+    uint32_t hue = (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b;
+    static const uint64_t done[] = {0, 25, 75, 100};
+    for (int i = 0; i < 4; i++) {
+        cs_err err = {0};
+        rnd_surface_begin(e.s);
+        assert_true(rnd_loading_draw(e.r, &(rnd_loading){.name = "ring.trace", .stage = "decoding",
+                                                          .done_bytes = done[i] * 1000000, .total_bytes = 100000000},
+                                     e.w, e.h, &err));
+        rnd_surface_end(e.s);
+        assert_true(rnd_surface_read(e.s, e.rgba, &err));
+        size_t filled = count_color(e.rgba + (size_t)e.w * (e.h / 2) * 4, (size_t)e.w, hue, 8);
+        print_message("%llu%% read: %zu px of the bar filled\n", (unsigned long long)done[i], filled);
+        assert_true(filled + 3 >= 560 * done[i] / 100 && filled <= 560 * done[i] / 100 + 3);
+        if (i == 2)
+            save(&e, "loading.png");
+    }
+    env_close(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -620,6 +650,7 @@ int main(void)
         cmocka_unit_test(pulses_follow_the_axis),
         cmocka_unit_test(compact_and_collapse_use_fewer_rows),
         cmocka_unit_test(tree_labels_never_overlap),
+        cmocka_unit_test(loading_bar_fills_with_bytes_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

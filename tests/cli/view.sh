@@ -1,8 +1,12 @@
 #!/bin/sh
 # The viewer under Xvfb, driven by xdotool, on corpus traces of three Go
-# versions: it opens a window, each key (space, l, 1) changes the picture, p
-# saves a non-blank screenshot PNG, q quits with status 0 (under ASan: no
-# leaks). Skips when
+# versions: it opens a window; hovering a lane brings up a tooltip near the
+# pointer, a click selects (partners stay bright), h shows the system
+# goroutines, / filters by function name, Home, →, ← and End move the
+# playback, and each key (space, l, 1) changes the picture; p saves a
+# non-blank screenshot PNG, q quits with status 0 (under ASan: no leaks). A
+# trace that does not decode exits 1 with FILE:OFFSET; q while a large trace
+# loads exits 0. Skips when
 # Xvfb, xdotool or ImageMagick are missing, or when the trace doesn't decode.
 set -u
 cs=${CHANSCOPE:-./chanscope}
@@ -47,10 +51,50 @@ sleep 2
 shot() { import -window root "$tmp/$1.png" || fail "import $1"; }
 colours() { convert "$1" -format "%k" info:; }
 differ() { compare -metric AE "$tmp/$1.png" "$tmp/$2.png" null: 2>&1 | sed 's/ .*//'; }
+# differ_in A B GEOMETRY: changed pixels inside GEOMETRY (WxH+X+Y) only
+differ_in() {
+    convert "$tmp/$1.png" -crop "$3" +repage "$tmp/crop-a.png" && convert "$tmp/$2.png" -crop "$3" +repage "$tmp/crop-b.png"
+    compare -metric AE "$tmp/crop-a.png" "$tmp/crop-b.png" null: 2>&1 | sed 's/ .*//'
+}
+# act NAME GEOMETRY XDOTOOL-ARGS...: do it, and the picture must change inside
+# GEOMETRY (the plot below the HUD line, or the HUD's clock; the frame rate
+# printed in the HUD changes by itself)
+plot=1000x540+0+30 clock=230x26+0+0
+act() {
+    name=$1 geo=$2; shift 2
+    xdotool "$@"
+    sleep 1
+    shot "$name"
+    d=$(differ_in "$prev" "$name" "$geo")
+    echo "$name: $d pixels changed in $geo"
+    [ "${d%.*}" -gt 100 ] 2>/dev/null || fail "picture did not change after $name ($d)"
+    prev=$name
+}
 
 shot s0
 [ "$(colours "$tmp/s0.png")" -gt 10 ] || fail "first screenshot is blank"
-prev=s0
+# hover: the first lane row (from the top) whose hover draws a tooltip below
+# and right of the pointer; the pointer rests on the legend line in between
+tip=
+for y in 64 124 184 244; do
+    xdotool mousemove --window "$wid" 450 590; sleep 0.5; shot rest
+    xdotool mousemove --window "$wid" 450 $y; sleep 1; shot hover
+    d=$(differ_in rest hover "340x130+450+$y")
+    echo "hover at y=$y: $d pixels changed near the pointer"
+    [ "${d%.*}" -gt 500 ] 2>/dev/null && { tip=$y; break; }
+done
+[ -n "$tip" ] || fail "no tooltip near the pointer over any lane"
+prev=hover
+act click "$plot" click 1            # selects the lane: the rest dims
+act h "$plot" key h                  # system goroutines appear
+xdotool key slash; sleep 0.3
+act filter "$plot" type player       # only main.player lanes stay
+xdotool key Return
+act home "$plot" key Home
+act right "$clock" key Right
+act left "$clock" key Left
+act end "$plot" key End
+act unfilter "$plot" key slash Return  # '/' then Enter clears the filter
 for k in space l 1; do
     xdotool key $k
     sleep 1.5
@@ -94,5 +138,33 @@ for trace in tests/data/corpus/go1.19/selectmix.trace tests/data/pingpong-go1.25
     vpid=
     echo "$trace: $d pixels changed after space, l; clean exit"
 done
+
+# a trace that does not decode: the window closes, FILE:OFFSET on stderr, exit 1
+printf 'go 1.19 trace\0\0\0\377\377\377' > "$tmp/bad.trace"
+$cs view "$tmp/bad.trace" >/dev/null 2>"$tmp/err.txt" &
+vpid=$!
+for i in $(seq 300); do kill -0 "$vpid" 2>/dev/null || break; sleep 0.1; done
+wait "$vpid"; rc=$?
+vpid=
+[ $rc -eq 1 ] || fail "undecodable trace: exit $rc, not 1"
+grep -q "bad.trace:16: " "$tmp/err.txt" || fail "undecodable trace: no FILE:OFFSET message: $(cat "$tmp/err.txt")"
+
+# q as soon as the window of a large trace is up (usually while it decodes
+# behind the progress bar): exit 0, and under ASan nothing leaks
+big=../shared/traces/large/ring-go1.19-mid.trace.xz
+if [ -f "$big" ] && command -v xz >/dev/null; then
+    xz -dc "$big" > "$tmp/big.trace"
+    $cs view --size 800x500 "$tmp/big.trace" >/dev/null 2>"$tmp/err.txt" &
+    vpid=$!
+    wid=$(timeout 30 xdotool search --sync --name chanscope | head -1)
+    [ -n "$wid" ] || fail "no window for the large trace: $(cat "$tmp/err.txt")"
+    xdotool mousemove --window "$wid" 400 250 key q
+    for i in $(seq 300); do kill -0 "$vpid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$vpid" 2>/dev/null && fail "viewer still running 30 s after q on the large trace"
+    wait "$vpid"; rc=$?
+    vpid=
+    [ $rc -eq 0 ] || fail "q while loading: exit $rc: $(tail -20 "$tmp/err.txt")"
+    echo "large trace: q while loading exits 0"
+fi
 kill "$xpid" 2>/dev/null; wait "$xpid" 2>/dev/null
 exit 0
