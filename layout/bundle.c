@@ -2,9 +2,13 @@
  * (messages, close and sync wake-ups, spawns) between two shown lanes, keyed
  * by (kind, sender lane, receiver lane, pixel column of the send) in one
  * 64-bit key and radix-sorted; equal keys merge. While there are more
- * bundles than max_bundles, columns are halved and neighbours merged again
- * (O(bundles) per halving), so a picture draws a bounded number of arrows
- * however many messages the trace holds. */
+ * bundles than max_bundles, the grid gets coarser and neighbours merge
+ * again: first columns are halved, down to MIN_COLS, then neighbouring lanes
+ * are grouped (their rows are thinner than a pixel when there are that many
+ * arrows), then columns again. So a picture draws a bounded number of
+ * arrows however many messages the trace holds, and they stay spread over
+ * the whole time window instead of gathering at its start. Each bundle is
+ * drawn as its earliest arrow. */
 #include "lod.h"
 #include "internal.h"
 
@@ -12,12 +16,14 @@
 
 #define LANE_BITS 20
 #define COL_BITS 16
+#define MIN_COLS 64
 #define KEY(kind, from, to, col) \
     ((uint64_t)(kind) << 62 | (uint64_t)(from) << 42 | (uint64_t)(to) << 22 | (uint64_t)(col) << 6)
 
 typedef struct arrow {
     int64_t t0, t1;
     uint32_t chan, idx;
+    uint32_t from, to;    /* lanes */
 } arrow;
 
 typedef struct collect {
@@ -25,6 +31,7 @@ typedef struct collect {
     const lay_axis *a;
     const lay_lanes *l;
     uint32_t cols;
+    unsigned lane_shift;  /* lanes grouped 2^lane_shift at a time in the keys */
     arrow *v;
     uint64_t *key;
     uint32_t *ord;
@@ -48,8 +55,8 @@ static bool add(collect *c, lay_arrow_kind k, int64_t t0, int64_t t1, uint32_t g
         return false;
     double x = lay_axis_x(c->a, t0) * c->cols;
     uint32_t col = x >= c->cols ? c->cols - 1 : (uint32_t)x;
-    c->v[c->n] = (arrow){.t0 = t0, .t1 = t1 < t0 ? t0 : t1, .chan = chan, .idx = idx};
-    c->key[c->n] = KEY(k, lf, lt, col);
+    c->v[c->n] = (arrow){.t0 = t0, .t1 = t1 < t0 ? t0 : t1, .chan = chan, .idx = idx, .from = lf, .to = lt};
+    c->key[c->n] = KEY(k, lf >> c->lane_shift, lt >> c->lane_shift, col);
     c->ord[c->n] = c->n;
     c->n++;
     c->out->n_arrows[k]++;
@@ -90,21 +97,75 @@ static void absorb(lay_bundle *p, const lay_bundle *x)
     }
 }
 
-/* Merges runs of equal (kind, from, to, col >> shift) in key order. */
-static uint32_t merge(lay_bundle *b, uint32_t n, int shift)
+/* Merges bundles whose (kind, from >> ls, to >> ls, col) are equal, leaving
+ * them in that key order. */
+static bool regroup(lay_bundles *out, unsigned ls, cs_err *err)
+{
+    uint64_t *k = cs_alloc((size_t)out->n * sizeof *k + 1);
+    uint32_t *o = cs_alloc((size_t)out->n * sizeof *o + 1);
+    lay_bundle *b = cs_alloc((size_t)out->n * sizeof *b + 1);
+    bool ok = k && o && b;
+    for (uint32_t i = 0; ok && i < out->n; i++) {
+        const lay_bundle *x = &out->b[i];
+        k[i] = KEY(x->kind, x->from >> ls, x->to >> ls, x->col), o[i] = i;
+    }
+    ok = ok && lay__sort_keys(k, o, out->n, err);
+    uint32_t w = 0;
+    for (uint32_t i = 0; ok && i < out->n; i++) {
+        const lay_bundle *x = &out->b[o[i]];
+        if (w && k[i] == k[i - 1])
+            absorb(&b[w - 1], x);
+        else
+            b[w++] = *x;
+    }
+    if (ok) {
+        cs_free(out->b);
+        out->b = b, out->n = w, b = NULL;
+    }
+    cs_free(k), cs_free(o), cs_free(b);
+    return ok || err->code || CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory bundling arrows");
+}
+
+/* Halves the columns: bundles are in key order for lane groups of 2^ls,
+ * so the ones to merge are neighbours (O(n), no sort). */
+static uint32_t halve_cols(lay_bundle *b, uint32_t n, unsigned ls)
 {
     uint32_t w = 0;
     for (uint32_t i = 0; i < n; i++) {
         lay_bundle x = b[i];
-        x.col >>= shift;
+        x.col >>= 1;
         lay_bundle *p = w ? &b[w - 1] : NULL;
-        if (p && p->kind == x.kind && p->from == x.from && p->to == x.to && p->col == x.col) {
+        if (p && p->kind == x.kind && p->from >> ls == x.from >> ls && p->to >> ls == x.to >> ls && p->col == x.col)
             absorb(p, &x);
-            continue;
-        }
-        b[w++] = x;
+        else
+            b[w++] = x;
     }
     return w;
+}
+
+/* Coarser grids until the bundles fit in max_bundles: columns down to
+ * MIN_COLS, then lane groups (by several doublings at once when far over:
+ * each can cut the lane pairs by 4) until one group holds every lane, then
+ * columns down to one. Bundles stay in key order throughout. */
+static bool fit(lay_bundles *out, uint32_t n_lanes, unsigned ls, uint32_t max_bundles, cs_err *err)
+{
+    while (max_bundles && out->n > max_bundles) {
+        bool lanes_left = n_lanes > 1 && ((n_lanes - 1) >> ls) != 0;
+        if (out->cols > MIN_COLS || !lanes_left) {
+            if (out->cols <= 1)
+                break;
+            out->n = halve_cols(out->b, out->n, ls);
+            out->cols = (out->cols + 1) / 2;
+            continue;
+        }
+        unsigned step = 1;
+        while (step < LANE_BITS && out->n >> (2 * step) > max_bundles)
+            step++;
+        ls += step;
+        if (!regroup(out, ls, err))
+            return false;
+    }
+    return true;
 }
 
 /* Bundles into time order (stable, so ties keep kind, from, to order). */
@@ -136,8 +197,7 @@ static bool make_bundles(collect *c, uint32_t max_bundles, lay_bundles *out, cs_
     for (uint32_t i = 0; i < c->n; i++) {
         uint64_t k = c->key[i];
         const arrow *w = &c->v[c->ord[i]];
-        lay_bundle x = {.t0 = w->t0, .t1 = w->t1, .from = (uint32_t)(k >> 42) & ((1u << LANE_BITS) - 1),
-                        .to = (uint32_t)(k >> 22) & ((1u << LANE_BITS) - 1),
+        lay_bundle x = {.t0 = w->t0, .t1 = w->t1, .from = w->from, .to = w->to,
                         .col = (uint32_t)(k >> 6) & ((1u << COL_BITS) - 1), .count = 1,
                         .chan = w->chan, .first = w->idx, .kind = (uint8_t)(k >> 62)};
         if (n && k == c->key[i - 1])
@@ -147,21 +207,17 @@ static bool make_bundles(collect *c, uint32_t max_bundles, lay_bundles *out, cs_
     }
     out->n = n;
     out->cols = c->cols;
-    while (max_bundles && out->n > max_bundles && out->cols > 1) {
-        out->n = merge(out->b, out->n, 1);
-        out->cols = (out->cols + 1) / 2;
-    }
-    return time_order(out, err);
+    return fit(out, c->l->n_lanes, c->lane_shift, max_bundles, err) && time_order(out, err);
 }
 
 bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols,
                     uint32_t max_bundles, lay_bundles *out, cs_err *err)
 {
     memset(out, 0, sizeof *out);
-    if (l->n_lanes >= 1u << LANE_BITS)
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "too many lanes to bundle arrows (%u)", l->n_lanes);
     cols = cols < 1 ? 1 : cols >= 1u << COL_BITS ? (1u << COL_BITS) - 1 : cols;
     collect c = {.m = m, .a = a, .l = l, .cols = cols, .out = out};
+    while ((l->n_lanes >> c.lane_shift) >= 1u << LANE_BITS) /* keys hold 2^20 lane groups */
+        c.lane_shift++;
     /* room for every arrow the model can give, so gathering never reallocates */
     uint64_t most = (uint64_t)m->n_msgs + m->n_edges + m->n_g;
     if (most < UINT32_MAX && (!cs_grow((void **)&c.v, &c.cap, (uint32_t)most, sizeof *c.v, err) ||

@@ -8,10 +8,12 @@
  *                    wake-ups, sync wake-ups, spawns) bundled per (kind,
  *                    sender lane, receiver lane, pixel column of the send),
  *                    with a count, O(n) (radix sort). With max_bundles set,
- *                    columns are halved until the bundles fit (or one column
- *                    is left per lane pair). Arrows from or to hidden
+ *                    the grid gets coarser until the bundles fit: columns
+ *                    halved down to 64, then neighbouring lanes grouped,
+ *                    then columns again down to one; each bundle is drawn
+ *                    as its earliest arrow. Arrows from or to hidden
  *                    goroutines and outside the axis range are dropped.
- *                    At most 2^20 lanes and 2^16 columns.
+ *                    At most 2^16 columns.
  *
  * API
  *   bool lay_lod_spans(const cs_model *m, const lay_axis *a, const lay_lanes *l,

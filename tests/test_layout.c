@@ -436,6 +436,37 @@ static void lod_summaries_and_bundles(void **state)
     cs_model_deinit(&m);
 }
 
+/* Many lane pairs and a tight budget: the grid coarsens in lanes as well as
+ * in time, so the arrows still cover the whole window instead of all being
+ * drawn at its start, and no arrow is lost from the counts. */
+static void bundles_over_budget_stay_spread_in_time(void **state)
+{
+    (void)state;
+    cs_model m;
+    sy_workers(&m, 64, 6400);
+    lay_axis a;
+    lay_lanes l;
+    lay_bundles b;
+    cs_err err = {0};
+    assert_true(lay_axis_build(&m, &(lay_axis_desc){0}, &a, &err));
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){0}, &l, &err));
+    assert_true(lay_lod_arrows(&m, &a, &l, 600, 300, &b, &err));
+    assert_true(b.n <= 300);
+    assert_true(b.cols >= 8);
+    uint32_t total = 0, late = 0;
+    int64_t half = a.t0 + (a.t1 - a.t0) / 2;
+    for (uint32_t i = 0; i < b.n; i++) {
+        total += b.b[i].count;
+        late += b.b[i].t0 > half;
+    }
+    assert_int_equal(total, m.n_msgs + 64); /* + the spawns */
+    assert_true(late >= b.n / 4);
+    lay_bundles_deinit(&b);
+    lay_lanes_deinit(&l);
+    lay_axis_deinit(&a);
+    cs_model_deinit(&m);
+}
+
 /* Graphviz positions come back inside the bounding box, nodes apart. */
 static void graph_positions_come_back_from_graphviz(void **state)
 {
@@ -485,6 +516,7 @@ int main(void)
         cmocka_unit_test(tree_subtrees_never_overlap_and_chains_grow_linearly),
         cmocka_unit_test(layouts_are_deterministic),
         cmocka_unit_test(lod_summaries_and_bundles),
+        cmocka_unit_test(bundles_over_budget_stay_spread_in_time),
         cmocka_unit_test(graph_positions_come_back_from_graphviz),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
