@@ -128,19 +128,22 @@ static void hud(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w,
 
 static void help(rnd_renderer *r, const rnd__theme *th, int w, int h)
 {
-    static const char *keys[] = {
-        "space    play / pause", "+ / -    faster / slower", "\xE2\x86\x90 / \xE2\x86\x92    step",
-        "Home/End start / end", "r        restart", "l        next layout (lanes, tree, graph)",
-        "a        next time axis (linear, log, gaps folded)",
-        "1 - 4    highlight: channels, blocked, partners, spawns", "h        system goroutines",
-        "/        filter by function (Enter ends)", "p        screenshot PNG",
-        "mouse    drag pans (right/3D: orbits), wheel zooms, click selects",
-        "q / Esc  quit", "?        this list"};
+    static const char *keys[][2] = {
+        {"space", "play / pause"}, {"+ / -", "faster / slower"}, {"\xE2\x86\x90 / \xE2\x86\x92", "step"},
+        {"Home / End", "start / end"}, {"r", "restart"}, {"l", "next layout (lanes, tree, graph)"},
+        {"a", "next time axis (linear, log, gaps folded)"},
+        {"1 - 4", "highlight: channels, blocked, partners, spawns"}, {"h", "system goroutines"},
+        {"/", "filter by function (Enter ends)"}, {"p", "screenshot PNG"},
+        {"mouse", "drag pans (right/3D: orbits), wheel zooms, click selects"},
+        {"q / Esc", "quit"}, {"?", "this list"}};
     size_t n = sizeof keys / sizeof *keys;
-    float bw = 470, bh = 30 + 18 * (float)n, x = ((float)w - bw) / 2, y = ((float)h - bh) / 2;
+    float bw = 500, bh = 30 + 18 * (float)n, x = ((float)w - bw) / 2, y = ((float)h - bh) / 2;
     rnd__rect(&r->sc, x, y, x + bw, y + bh, th->panel | 0xff);
-    for (size_t i = 0; i < n; i++)
-        rnd__text(&r->sc, &r->font, RND__F12, x + 18, y + 26 + 18 * (float)i, th->fg, keys[i]);
+    for (size_t i = 0; i < n; i++) { /* two columns: keys, then what they do */
+        float ty = y + 26 + 18 * (float)i;
+        rnd__text(&r->sc, &r->font, RND__F12, x + 18, ty, th->fg, keys[i][0]);
+        rnd__text(&r->sc, &r->font, RND__F12, x + 110, ty, th->fg_dim, keys[i][1]);
+    }
 }
 
 void rnd__overlay_build(rnd_renderer *r, const rnd_view *v, int w, int h)
