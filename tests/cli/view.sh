@@ -73,6 +73,16 @@ act() {
 
 shot s0
 [ "$(colours "$tmp/s0.png")" -gt 10 ] || fail "first screenshot is blank"
+# the state colours are there in the plot itself (HUD and legend cut away):
+# blocked on channel (#E69F00) and sleeping (#009E73) of the dark theme
+in_plot() { convert "$tmp/$1.png" -crop 820x520+160+32 +repage -fuzz 4% -fill white -opaque "$2" \
+                -fill black +opaque white -format '%[fx:round(mean*w*h)]' info:; }
+for c in '#E69F00:blocked-on-channel:2000' '#009E73:sleeping:2000'; do
+    hex=${c%%:*}; rest=${c#*:}; name=${rest%%:*}; least=${rest#*:}
+    n=$(in_plot s0 "$hex")
+    echo "$name ($hex): $n pixels in the plot"
+    [ "${n:-0}" -ge "$least" ] || fail "$name colour $hex: $n pixels in the plot, want >= $least"
+done
 # hover: the first lane row (from the top) whose hover draws a tooltip below
 # and right of the pointer; the pointer rests on the legend line in between
 tip=
