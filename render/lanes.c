@@ -437,6 +437,17 @@ static uint32_t lane_goroutine(const rnd_renderer *r, int32_t lane, int64_t t)
 }
 
 /* The goroutine, span and arrow under (x, y) in the last lanes frame. */
+#define PICK_ARROWS 4096 /* arrows the pointer is tested against, at most */
+
+/* Distance from (x, y) to the segment (xa, ya)-(xb, yb), in pixels. */
+static float seg_dist(float x, float y, float xa, float ya, float xb, float yb)
+{
+    float dx = xb - xa, dy = yb - ya, l2 = dx * dx + dy * dy;
+    float u = l2 > 0 ? ((x - xa) * dx + (y - ya) * dy) / l2 : 0;
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    return hypotf(x - (xa + u * dx), y - (ya + u * dy));
+}
+
 void rnd__lanes_pick(const rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out)
 {
     *out = (rnd_hit){.span = UINT32_MAX, .t = CS_T_NONE};
@@ -455,18 +466,25 @@ void rnd__lanes_pick(const rnd_renderer *r, const rnd_view *v, float x, float y,
     }
     if (out->t == CS_T_NONE)
         return;
-    /* arrows within 5 px: the times 5 px either side under the axis */
-    int64_t lo = lay_axis_t(&r->lay.axis, (double)(x - 5.0f - r->plot_x0) / w);
+    /* the arrow nearest the pointer within 5 px, as drawn: from (send,
+     * sender's row) to (receive, receiver's row), or upright at the send
+     * where arrows are bundled. Arrows are in send order, and one sent more
+     * than 5 px right of the pointer cannot come closer, so the search walks
+     * back from there (a bounded number: a frame stays cheap) */
     int64_t hi = lay_axis_t(&r->lay.axis, (double)(x + 5.0f - r->plot_x0) / w);
-    for (uint32_t i = rnd__arrow_lower(r, lo); i < r->n_arrows && r->arrows[i].t0 <= hi; i++) {
-        const rnd__arrow *a = &r->arrows[i];
+    uint32_t end = hi == INT64_MAX ? r->n_arrows : rnd__arrow_lower(r, hi + 1);
+    float best = 5.0f;
+    for (uint32_t k = 0; k < PICK_ARROWS && k < end; k++) {
+        const rnd__arrow *a = &r->arrows[end - 1 - k];
         int32_t fr = r->row[a->from], to = r->row[a->to];
-        if (fr < 0 || to < 0 || a->t1 != a->t0)
+        if (fr < 0 || to < 0)
             continue;
-        int32_t lo_r = fr < to ? fr : to, hi_r = fr < to ? to : fr;
-        if (row >= lo_r && row <= hi_r) {
-            out->arrow = i + 1;
-            return;
-        }
+        float xa = r->plot_x0 + (float)(lay_axis_x(&r->lay.axis, a->t0) * w);
+        float xb = r->plot_x0 + (float)(lay_axis_x(&r->lay.axis, a->t1) * w);
+        float ya = r->plot_y0 + ((float)fr + 0.5f) * r->lane_h - v->scroll_px;
+        float yb = r->plot_y0 + ((float)to + 0.5f) * r->lane_h - v->scroll_px;
+        float d = fminf(seg_dist(x, y, xa, ya, xb, yb), seg_dist(x, y, xa, ya, xa, yb));
+        if (d <= best)
+            best = d, out->arrow = end - k;
     }
 }

@@ -520,6 +520,44 @@ static void pulses_follow_the_axis(void **st)
     cs_model_deinit(&m);
 }
 
+/* An arrow drawn on a slant (a send that waited 0.8 ms for its receiver)
+ * is picked anywhere along it, not only at its send: somewhere in the
+ * column halfway between send and receive, the pointer finds an arrow. */
+static void slanted_arrows_are_picked_along_their_length(void **st)
+{
+    (void)st;
+    cs_model m;
+    int64_t send, recv;
+    paused_pingpong(&m, &send, &recv);
+    gl_env e;
+    if (!env_open(&e, &m, 960, 540)) {
+        cs_model_deinit(&m);
+        skip();
+    }
+    rnd_view v;
+    rnd_view_defaults(&m, &v);
+    draw(&e, &v);
+    int64_t mid = (send + recv) / 2;
+    float gx = -1;
+    for (float x = 0; x < (float)e.w && gx < 0; x += 1.0f) {
+        rnd_hit hit;
+        rnd_pick(e.r, &v, x, (float)e.h / 2, &hit);
+        if (hit.t != CS_T_NONE && hit.t >= mid)
+            gx = x;
+    }
+    assert_true(gx > 0);
+    uint32_t found = 0;
+    for (float y = 0; y < (float)e.h; y += 1.0f) {
+        rnd_hit hit;
+        rnd_pick(e.r, &v, gx, y, &hit);
+        found += hit.arrow != 0;
+    }
+    print_message("points of the mid-flight column that pick the arrow: %u\n", found);
+    assert_true(found >= 2);
+    env_close(&e);
+    cs_model_deinit(&m);
+}
+
 /* Compact lanes reuse the lanes of ended goroutines and collapsed lanes
  * hold one entry function each: fewer rows, a different picture. */
 static void compact_and_collapse_use_fewer_rows(void **st)
@@ -648,6 +686,7 @@ int main(void)
         cmocka_unit_test(corpus_pingpong_draws_players_and_every_message),
         cmocka_unit_test(axes_differ_and_gaps_are_marked),
         cmocka_unit_test(pulses_follow_the_axis),
+        cmocka_unit_test(slanted_arrows_are_picked_along_their_length),
         cmocka_unit_test(compact_and_collapse_use_fewer_rows),
         cmocka_unit_test(tree_labels_never_overlap),
         cmocka_unit_test(loading_bar_fills_with_bytes_read),
