@@ -44,7 +44,7 @@ echo "$msg" | grep -q "chanscope png" || fail "no-display message does not point
 
 $cs view --size 1000x600 --shots "$tmp" "$trace" >"$tmp/out.txt" 2>"$tmp/err.txt" &
 vpid=$!
-wid=$(timeout 30 xdotool search --sync --name chanscope | head -1)
+wid=$(timeout 30 xdotool search --sync --onlyvisible --name chanscope | head -1)
 [ -n "$wid" ] || fail "no window: $(cat "$tmp/err.txt")"
 xdotool mousemove --window "$wid" 500 300
 sleep 2
@@ -131,7 +131,7 @@ vpid=
 for trace in tests/data/corpus/go1.19/selectmix.trace tests/data/pingpong-go1.25.trace; do
     $cs view --size 800x500 "$trace" >/dev/null 2>"$tmp/err.txt" &
     vpid=$!
-    wid=$(timeout 30 xdotool search --sync --name chanscope | head -1)
+    wid=$(timeout 30 xdotool search --sync --onlyvisible --name chanscope | head -1)
     [ -n "$wid" ] || fail "no window for $trace: $(cat "$tmp/err.txt")"
     xdotool mousemove --window "$wid" 400 250
     sleep 1.5
@@ -166,7 +166,8 @@ if [ -f "$big" ] && command -v xz >/dev/null; then
     xz -dc "$big" > "$tmp/big.trace"
     $cs view --size 800x500 "$tmp/big.trace" >/dev/null 2>"$tmp/err.txt" &
     vpid=$!
-    wid=$(timeout 30 xdotool search --sync --name chanscope | head -1)
+    # wait until the window is mapped: a key sent before that reaches the root window
+    wid=$(timeout 30 xdotool search --sync --onlyvisible --name chanscope | head -1)
     [ -n "$wid" ] || fail "no window for the large trace: $(cat "$tmp/err.txt")"
     xdotool mousemove --window "$wid" 400 250 key q
     for i in $(seq 300); do kill -0 "$vpid" 2>/dev/null || break; sleep 0.1; done
