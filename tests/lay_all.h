@@ -1,8 +1,8 @@
 /* tests/lay_all.h — every layout on a decoded model, results thrown away:
  * the axis in all three mappings with its ticks and their labels, the
- * mapping back from positions to times, lanes plain/compact/collapsed, level of
- * detail, arrow bundles, the 3D tree, and the graph without running
- * Graphviz's layout. Shared by the hostile-input sweep (test_sweep.c) and
+ * mapping back from positions to times, lanes plain/compact/collapsed/
+ * filtered, level of detail, arrow bundles, the 3D tree, and the graph
+ * without running Graphviz's layout. Shared by the hostile-input sweep (test_sweep.c) and
  * the layout fuzzer (fuzz/fuzz_layout.c), which look for crashes, UB and
  * runaway memory, not for results.
  *
@@ -37,7 +37,9 @@ static inline void tl_lay_all(const cs_model *m)
         }
         if (err.code == CS_OK &&
             lay_lanes_build(m, &(lay_lanes_desc){.compact = kind == 1, .show_system = kind == 2,
-                                                  .height_px = kind == 0 ? 40 : 0}, &l, &err) &&
+                                                  .collapse = kind == 2, .filter = kind == 1 ? "main" : NULL,
+                                                  .keep = kind == 0 ? 1 : 0, .height_px = kind == 0 ? 40 : 0},
+                            &l, &err) &&
             lay_lod_spans(m, &a, &l, 0, l.n_lanes, 64, &d, &err))
             lay_lod_arrows(m, &a, &l, 64, 256, &b, &err);
         lay_bundles_deinit(&b);
