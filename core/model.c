@@ -119,6 +119,20 @@ uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack)
     return m->stack_first[stack + 1] - m->stack_first[stack];
 }
 
+/* A goroutine's spans are in time order: binary search on their ends. */
+uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t)
+{
+    uint32_t lo = g->span_first, hi = g->span_first + g->span_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (m->span_t1[mid] <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t i)
 {
     if (i >= cs_model_stack_len(m, stack))

@@ -22,6 +22,8 @@
  *   uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack)
  *   const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t i)  i=0 innermost
  *   bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out)
+ *   uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t)
+ *       index of g's first span that ends after t (g's span end when none)
  *   size_t cs_model_bytes(const cs_model *m)      bytes its tables use (filled part, for figures)
  *   const char *cs_state_name(cs_state s) / cs_reason_name(cs_reason r) / cs_edge_kind_name(k) / cs_msg_kind_name(k)
  */
@@ -265,6 +267,7 @@ uint32_t cs_model_stack_add(cs_model *m, const cs_frame *f, uint32_t n, cs_err *
 uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack);
 const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t i);
 bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out);
+uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t);
 size_t cs_model_bytes(const cs_model *m);
 
 const char *cs_state_name(cs_state s);

@@ -65,20 +65,6 @@ static double col_of(colmap *m, int64_t t)
     return lo + (w > 0 ? (double)(t - tb[lo]) / (double)w : 0);
 }
 
-/* First span of g that ends after t (spans of a goroutine are in time order). */
-static uint32_t span_after(const cs_model *m, const cs_goroutine *g, int64_t t)
-{
-    uint32_t lo = g->span_first, hi = g->span_first + g->span_count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (m->span_t1[mid] <= t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* acc and diff are zero on entry and left zero: only the marks the lane
  * uses are summed, searched and cleared. */
 static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const uint32_t *gs, uint32_t ng,
@@ -89,7 +75,7 @@ static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const
         const cs_goroutine *g = &m->g[gs[k]];
         cm->cur = 0;
         uint32_t end = g->span_first + g->span_count;
-        for (uint32_t s = span_after(m, g, a->t0); s < end && m->span_t0[s] < a->t1; s++) {
+        for (uint32_t s = cs_model_span_after(m, g, a->t0); s < end && m->span_t0[s] < a->t1; s++) {
             lay_mark mk = lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
             if (mk == LAY_MARK_NONE)
                 continue;

@@ -41,7 +41,7 @@ static void edge_ends(const graph_ctx *c, uint32_t a, uint32_t b, float *A, floa
 static int state_at(const cs_model *m, uint32_t gi, int64_t t)
 {
     const cs_goroutine *g = &m->g[gi];
-    uint32_t s = rnd__span_lower(m, g, t);
+    uint32_t s = cs_model_span_after(m, g, t);
     if (s >= g->span_first + g->span_count || m->span_t0[s] > t)
         return -1;
     return lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);

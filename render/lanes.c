@@ -460,7 +460,7 @@ void rnd__lanes_pick(const rnd_renderer *r, const rnd_view *v, float x, float y,
     out->g = lane_goroutine(r, row, out->t);
     if (out->g && out->t != CS_T_NONE) {
         const cs_goroutine *g = &r->m->g[out->g];
-        uint32_t s = rnd__span_lower(r->m, g, t);
+        uint32_t s = cs_model_span_after(r->m, g, t);
         if (s < g->span_first + g->span_count && r->m->span_t0[s] <= t)
             out->span = s;
     }

@@ -7,19 +7,6 @@
 
 #include <string.h>
 
-uint32_t rnd__span_lower(const cs_model *m, const cs_goroutine *g, int64_t t)
-{
-    uint32_t lo = g->span_first, hi = g->span_first + g->span_count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (m->span_t1[mid] <= t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 void rnd__lay_deinit(rnd__lay *l)
 {
     lay_bundles_deinit(&l->bun);

@@ -260,8 +260,6 @@ bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols
 void rnd__lay_deinit(rnd__lay *l);
 /* The arrow a bundle stands for (its first one): false for spawns. */
 bool rnd__bundle_arrow(const rnd_renderer *r, const lay_bundle *b, rnd__arrow *out);
-/* First span of g ending after t. */
-uint32_t rnd__span_lower(const cs_model *m, const cs_goroutine *g, int64_t t);
 
 /* View builders: fill r->sc for one frame. */
 void rnd__lanes_build(rnd_renderer *r, const rnd_view *v, int w, int h);
