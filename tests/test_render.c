@@ -420,6 +420,29 @@ static void paused_pingpong(cs_model *m, int64_t *send, int64_t *recv)
     sy_end(m, &mb, t + 3000);
 }
 
+/* paused_pingpong drawn offscreen at 960x540; skips the test without EGL. */
+static void open_paused(cs_model *m, int64_t *send, int64_t *recv, gl_env *e)
+{
+    paused_pingpong(m, send, recv);
+    if (!env_open(e, m, 960, 540)) {
+        cs_model_deinit(m);
+        skip();
+    }
+}
+
+/* The first column of the picture whose picked time is t or later (along the
+ * middle row), -1 when none. */
+static float x_at(gl_env *e, const rnd_view *v, int64_t t)
+{
+    for (float x = 0; x < (float)e->w; x += 1.0f) {
+        rnd_hit hit;
+        rnd_pick(e->r, v, x, (float)e->h / 2, &hit);
+        if (hit.t != CS_T_NONE && hit.t >= t)
+            return x;
+    }
+    return -1;
+}
+
 /* Linear, log and gap-folding axes give different pictures; only the
  * gap-folding one marks a gap, and there the players' lanes are covered
  * (no full-strength channel-wait colour in the gap's columns). */
@@ -428,12 +451,8 @@ static void axes_differ_and_gaps_are_marked(void **st)
     (void)st;
     cs_model m;
     int64_t send, recv;
-    paused_pingpong(&m, &send, &recv);
     gl_env e;
-    if (!env_open(&e, &m, 960, 540)) {
-        cs_model_deinit(&m);
-        skip();
-    }
+    open_paused(&m, &send, &recv, &e);
     size_t n = (size_t)e.w * e.h;
     uint8_t *pic[3];
     static const char *names[] = {"paused-linear.png", "paused-log.png", "paused-gaps.png"};
@@ -456,13 +475,7 @@ static void axes_differ_and_gaps_are_marked(void **st)
     v.axis = LAY_AXIS_GAPS;
     draw(&e, &v);
     int64_t mid = (send + recv) / 2;
-    float gx = -1;
-    for (float x = 0; x < (float)e.w && gx < 0; x += 1.0f) {
-        rnd_hit hit;
-        rnd_pick(e.r, &v, x, (float)e.h / 2, &hit);
-        if (hit.t != CS_T_NONE && hit.t >= mid)
-            gx = x;
-    }
+    float gx = x_at(&e, &v, mid);
     assert_true(gx > 0);
     const lay_palette *p = lay_palette_get(LAY_THEME_DARK);
     lay_rgba chan = p->mark[LAY_MARK_BLOCK_CHAN];
@@ -487,12 +500,8 @@ static void pulses_follow_the_axis(void **st)
     (void)st;
     cs_model m;
     int64_t send, recv;
-    paused_pingpong(&m, &send, &recv);
     gl_env e;
-    if (!env_open(&e, &m, 960, 540)) {
-        cs_model_deinit(&m);
-        skip();
-    }
+    open_paused(&m, &send, &recv, &e);
     size_t n = (size_t)e.w * e.h;
     for (int k = 0; k < 3; k++) {
         rnd_view v;
@@ -528,23 +537,13 @@ static void slanted_arrows_are_picked_along_their_length(void **st)
     (void)st;
     cs_model m;
     int64_t send, recv;
-    paused_pingpong(&m, &send, &recv);
     gl_env e;
-    if (!env_open(&e, &m, 960, 540)) {
-        cs_model_deinit(&m);
-        skip();
-    }
+    open_paused(&m, &send, &recv, &e);
     rnd_view v;
     rnd_view_defaults(&m, &v);
     draw(&e, &v);
     int64_t mid = (send + recv) / 2;
-    float gx = -1;
-    for (float x = 0; x < (float)e.w && gx < 0; x += 1.0f) {
-        rnd_hit hit;
-        rnd_pick(e.r, &v, x, (float)e.h / 2, &hit);
-        if (hit.t != CS_T_NONE && hit.t >= mid)
-            gx = x;
-    }
+    float gx = x_at(&e, &v, mid);
     assert_true(gx > 0);
     uint32_t found = 0;
     for (float y = 0; y < (float)e.h; y += 1.0f) {
