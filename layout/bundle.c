@@ -97,9 +97,10 @@ static void absorb(lay_bundle *p, const lay_bundle *x)
     }
 }
 
-/* Merges bundles whose (kind, from >> ls, to >> ls, col) are equal, leaving
- * them in that key order. */
-static bool regroup(lay_bundles *out, unsigned ls, cs_err *err)
+/* Stable radix sort of the bundles: by time of their first arrow, or by
+ * (kind, from >> ls, to >> ls, col) with the bundles equal in that key
+ * merged into one. */
+static bool sort_bundles(lay_bundles *out, bool by_time, unsigned ls, cs_err *err)
 {
     uint64_t *k = cs_alloc((size_t)out->n * sizeof *k + 1);
     uint32_t *o = cs_alloc((size_t)out->n * sizeof *o + 1);
@@ -107,13 +108,14 @@ static bool regroup(lay_bundles *out, unsigned ls, cs_err *err)
     bool ok = k && o && b;
     for (uint32_t i = 0; ok && i < out->n; i++) {
         const lay_bundle *x = &out->b[i];
-        k[i] = KEY(x->kind, x->from >> ls, x->to >> ls, x->col), o[i] = i;
+        k[i] = by_time ? (uint64_t)x->t0 ^ (1ull << 63) : KEY(x->kind, x->from >> ls, x->to >> ls, x->col);
+        o[i] = i;
     }
     ok = ok && lay__sort_keys(k, o, out->n, err);
     uint32_t w = 0;
     for (uint32_t i = 0; ok && i < out->n; i++) {
         const lay_bundle *x = &out->b[o[i]];
-        if (w && k[i] == k[i - 1])
+        if (!by_time && w && k[i] == k[i - 1])
             absorb(&b[w - 1], x);
         else
             b[w++] = *x;
@@ -123,7 +125,7 @@ static bool regroup(lay_bundles *out, unsigned ls, cs_err *err)
         out->b = b, out->n = w, b = NULL;
     }
     cs_free(k), cs_free(o), cs_free(b);
-    return ok || err->code || CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory bundling arrows");
+    return ok || err->code || CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory ordering arrows");
 }
 
 /* Halves the columns: bundles are in key order for lane groups of 2^ls,
@@ -162,30 +164,10 @@ static bool fit(lay_bundles *out, uint32_t n_lanes, unsigned ls, uint32_t max_bu
         while (step < LANE_BITS && out->n >> (2 * step) > max_bundles)
             step++;
         ls += step;
-        if (!regroup(out, ls, err))
+        if (!sort_bundles(out, false, ls, err))
             return false;
     }
     return true;
-}
-
-/* Bundles into time order (stable, so ties keep kind, from, to order). */
-static bool time_order(lay_bundles *out, cs_err *err)
-{
-    uint64_t *k = cs_alloc((size_t)out->n * sizeof *k + 1);
-    uint32_t *o = cs_alloc((size_t)out->n * sizeof *o + 1);
-    lay_bundle *b = cs_alloc((size_t)out->n * sizeof *b + 1);
-    bool ok = k && o && b;
-    for (uint32_t i = 0; ok && i < out->n; i++)
-        k[i] = (uint64_t)out->b[i].t0 ^ (1ull << 63), o[i] = i;
-    ok = ok && lay__sort_keys(k, o, out->n, err);
-    for (uint32_t i = 0; ok && i < out->n; i++)
-        b[i] = out->b[o[i]];
-    if (ok) {
-        cs_free(out->b);
-        out->b = b, b = NULL;
-    }
-    cs_free(k), cs_free(o), cs_free(b);
-    return ok || err->code || CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory ordering arrows");
 }
 
 static bool make_bundles(collect *c, uint32_t max_bundles, lay_bundles *out, cs_err *err)
@@ -207,7 +189,8 @@ static bool make_bundles(collect *c, uint32_t max_bundles, lay_bundles *out, cs_
     }
     out->n = n;
     out->cols = c->cols;
-    return fit(out, c->l->n_lanes, c->lane_shift, max_bundles, err) && time_order(out, err);
+    /* time order is stable, so ties keep kind, from, to order */
+    return fit(out, c->l->n_lanes, c->lane_shift, max_bundles, err) && sort_bundles(out, true, 0, err);
 }
 
 bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols,
