@@ -14,13 +14,17 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # failure, not a leak report, so a test that failed that way runs again, up
 # to twice more.
 lsan_fault() { echo "$1" | grep -q "LeakSanitizer has encountered a fatal error"; }
-for t in "$@"; do
-    out=$("$t" 2>&1); rc=$?
+# run CMD...: its output in $out, its status in $rc
+run() {
+    out=$("$@" 2>&1); rc=$?
     for again in 1 2; do
         [ $rc -ne 0 ] && lsan_fault "$out" || break
-        echo "[ RERUN ] $t (LeakSanitizer tool fault)"
-        out=$("$t" 2>&1); rc=$?
+        echo "[ RERUN ] $* (LeakSanitizer tool fault)"
+        out=$("$@" 2>&1); rc=$?
     done
+}
+for t in "$@"; do
+    run "$t"
     echo "$out" | grep -E '^\[  (PASSED|FAILED|  SKIPPED)|^\[  FAILED  \] |^\[  ERROR   \]' | head -40
     p=$(echo "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -1)
     f=$(echo "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -1)
@@ -33,12 +37,7 @@ for t in "$@"; do
 done
 for s in tests/cli/*.sh; do
     [ -f "$s" ] || continue
-    out=$(sh "$s" 2>&1); rc=$?
-    for again in 1 2; do
-        [ $rc -ne 0 ] && lsan_fault "$out" || break
-        echo "[ RERUN ] $s (LeakSanitizer tool fault)"
-        out=$(sh "$s" 2>&1); rc=$?
-    done
+    run sh "$s"
     if [ $rc -eq 0 ]; then
         passed=$((passed + 1)); echo "[ PASS ] $s"
     else
