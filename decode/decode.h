@@ -77,6 +77,9 @@ size_t dec_chan_site(const cs_model *m, uint32_t stack, char *out, size_t cap);
  * CS_E_CANCELLED when the callback asks to stop. */
 bool dec__progress(const dec_desc *d, uint64_t done_bytes, uint64_t total_bytes, cs_err *err);
 
+/* Threads to decode with: d->jobs, or the number of cores when 0. */
+int dec__threads(const dec_desc *d);
+
 /* Family entry points, called by dec_trace_load after detection. */
 bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model *out,
                       cs_stats *stats, cs_err *err);

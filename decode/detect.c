@@ -5,6 +5,7 @@
 #include "decode.h"
 
 #include <string.h>
+#include <unistd.h>
 
 bool dec_detect(const uint8_t *p, size_t n, int *version, cs_family *fam, cs_err *err)
 {
@@ -59,6 +60,12 @@ bool dec__progress(const dec_desc *d, uint64_t done_bytes, uint64_t total_bytes,
     if (!d->on_progress || d->on_progress(d->progress_ud, done_bytes, total_bytes))
         return true;
     return CS_FAIL(err, CS_E_CANCELLED, CS_NO_OFFSET, "decoding cancelled");
+}
+
+int dec__threads(const dec_desc *d)
+{
+    long n = d->jobs > 0 ? d->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
 }
 
 bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out, cs_stats *stats,

@@ -18,7 +18,8 @@
  *   legacy_stats.c  GoroutineStats (§5.1)
  *   legacy_hot.h    check + stats fused for the common events (fast path)
  *   legacy_model.c  model building through core/build.h
- *   legacy_load.c   entry point and the per-event sink
+ *   legacy_load.c   entry point and the per-event sink; with two threads
+ *                   the merge runs on a worker and only its order crosses
  *
  * Memory: the trace stays memory-mapped; events are decoded twice from it
  * (pass 1 skims, pass 2 decodes while merging) and never stored, except on
@@ -315,14 +316,17 @@ void dec__lg_cur_open(const dec__lg_scan *s, dec__lg_cur *c, uint32_t pi);
 /* Decodes the next event into c->h (c->has_head false at the end). */
 bool dec__lg_cur_next(const dec__lg_scan *s, dec__lg_cur *c, cs_err *err);
 
-/* Ordering (legacy_order.c). `materialise` collects events into *out
- * instead of feeding the sink (the caller then runs legacy_post.c). */
+/* Ordering (legacy_order.c). order1007 hands each event, in Go's merge
+ * order, to put with the index of the cursor it came from: the streaming
+ * sink, the pipe to the sink's thread (which replays the indices on cursors
+ * of its own), or a list (then the caller runs legacy_post.c). */
 typedef struct dec__lg_list {
     dec__lg_ev *ev;
     uint32_t n, cap;
 } dec__lg_list;
 
-bool dec__lg_order1007(const dec__lg_scan *s, dec__lg_sink *k, dec__lg_list *out, cs_err *err);
+typedef bool dec__lg_put_fn(void *ud, uint32_t cursor, dec__lg_ev *ev, cs_err *err);
+bool dec__lg_order1007(const dec__lg_scan *s, dec__lg_put_fn *put, void *ud, cs_err *err);
 bool dec__lg_order1005(const dec__lg_scan *s, dec__lg_list *out, cs_err *err);
 /* Decodes every event of P cursor order into out (file order per P). */
 bool dec__lg_decode_all(const dec__lg_scan *s, dec__lg_list *out, cs_err *err);
@@ -332,6 +336,14 @@ bool dec__lg_post1007(dec__lg_list *l, cs_err *err);
 bool dec__lg_remove_futile(dec__lg_list *l, cs_err *err);
 void dec__lg_list_free(dec__lg_list *l);
 bool dec__lg_list_push(dec__lg_list *l, const dec__lg_ev *ev, cs_err *err);
+
+/* The type an event has once merged: the *Local variants of 1.7+ become the
+ * plain ones. */
+static inline uint8_t dec__lg_plain_type(uint8_t t)
+{
+    return t == LG_STARTLOCAL ? LG_GOSTART : t == LG_UNBLOCKLOCAL ? LG_GOUNBLOCK
+         : t == LG_SYSEXITLOCAL ? LG_SYSEXIT : t;
+}
 
 /* Time arithmetic as Go does it: int64 that wraps instead of overflowing,
  * so hostile timestamps give Go's numbers rather than undefined behaviour. */

@@ -14,7 +14,11 @@
 #include "legacy_hot.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <immintrin.h>
 #include <string.h>
+
+#include "../core/pipe.h"
 
 dec__lg_g *dec__lg_g_get(dec__lg_sink *k, uint64_t goid, cs_err *err)
 {
@@ -111,6 +115,165 @@ bool dec__lg_sink_put(dec__lg_sink *k, dec__lg_ev *ev, cs_err *err)
     return true;
 }
 
+/* Streaming post-merge (§3.9 steps 1–2): the order check on merged times,
+ * then the GoSysExit real time. The stable re-sort is not done: a GoSysExit
+ * is consumed at its merge position with its corrected time. Nothing else
+ * about its goroutine can happen in between (it is waiting in a syscall), so
+ * statistics, validation and the model come out the same. */
+static bool stream_put(void *sink, uint32_t cursor, dec__lg_ev *ev, cs_err *err)
+{
+    (void)cursor;
+    dec__lg_sink *k = sink;
+    if (k->started && ev->ts < k->last_ticks)
+        return CS_FAIL(err, CS_E_INVALID, ev->off, "time stamps out of order");
+    k->last_ticks = ev->ts;
+    if (ev->type == LG_SYSBLOCK || ev->type == LG_GOINSYSCALL || ev->type == LG_SYSEXIT) {
+        dec__lg_g *g = dec__lg_g_get(k, ev->g, err);
+        if (!g)
+            return false;
+        if (ev->type != LG_SYSEXIT) {
+            g->last_sys_block = ev->ts;
+        } else if (ev->args[2]) {
+            int64_t t = (int64_t)ev->args[2];
+            if (!g->last_sys_block)
+                return CS_FAIL(err, CS_E_INVALID, ev->off, "stray syscall exit");
+            if (t < g->last_sys_block)
+                return CS_FAIL(err, CS_E_INVALID, ev->off, "time stamps out of order");
+            ev->ts = t;
+        }
+    }
+    return dec__lg_sink_put(k, ev, err);
+}
+
+static bool list_put(void *list, uint32_t cursor, dec__lg_ev *ev, cs_err *err)
+{
+    (void)cursor;
+    return dec__lg_list_push(list, ev, err);
+}
+
+/* Two threads: the merge runs on a worker and passes only the order
+ * through a pipe, as runs of events from one cursor (RUN_BITS of length,
+ * the cursor above them; a run of a busy trace is some tens of events).
+ * This thread decodes the same events again on cursors of its own and
+ * feeds the sink, so the model, on_event and progress stay on the caller's
+ * thread. Decoding twice costs far less than moving decoded events between
+ * cores, whose caches may be far apart. The first error in event order
+ * wins: the sink's, else the merge's once everything before it was
+ * consumed. */
+#define RUN_BITS 12u
+#define RUN_MAX ((1u << RUN_BITS) - 1)
+#define MAX_CURSORS (1u << (32 - RUN_BITS))
+
+typedef struct merger {
+    cs_pipe pipe;
+    dec__lg_scan s;  /* the merge's own copy: the original sits beside the busy sink */
+    cs_err err;
+    bool ok;
+    _Alignas(64) uint32_t run_cur, run_len;  /* the run being gathered */
+    _Alignas(64) char end;  /* nothing of the other thread's shares the last line */
+} merger;
+
+static bool flush_run(merger *w, cs_err *err)
+{
+    if (!w->run_len)
+        return true;
+    uint32_t *slot = cs_pipe_slot(&w->pipe);
+    if (!slot)
+        return CS_FAIL(err, CS_E_CANCELLED, CS_NO_OFFSET, "the sink stopped");
+    *slot = w->run_cur << RUN_BITS | w->run_len;
+    cs_pipe_commit(&w->pipe);
+    w->run_len = 0;
+    return true;
+}
+
+static bool pipe_put(void *merge, uint32_t cursor, dec__lg_ev *ev, cs_err *err)
+{
+    (void)ev;
+    merger *w = merge;
+    if (cursor != w->run_cur || w->run_len == RUN_MAX) {
+        if (!flush_run(w, err))
+            return false;
+        w->run_cur = cursor;
+    }
+    w->run_len++;
+    return true;
+}
+
+static void *merge_thread(void *arg)
+{
+    merger *w = arg;
+    w->ok = dec__lg_order1007(&w->s, pipe_put, w, &w->err);
+    w->ok = flush_run(w, &w->err) && w->ok;
+    cs_pipe_close(&w->pipe);
+    return NULL;
+}
+
+#define PIPE_ITEMS 16384u  /* runs in flight */
+#define RELEASE_EVERY 256u
+
+/* Replays the merge's order on this thread's cursors. */
+static bool replay(dec__lg_sink *k, const dec__lg_scan *s, cs_pipe *pipe, dec__lg_cur *c, uint32_t n_cur,
+                   cs_err *err)
+{
+    void *items;
+    uint32_t n;
+    while ((n = cs_pipe_peek(pipe, &items))) {
+        if (n > RELEASE_EVERY)
+            n = RELEASE_EVERY;
+        const uint32_t *run = items;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t ci = run[i] >> RUN_BITS;
+            if (ci >= n_cur)
+                return CS_FAIL(err, CS_E_INTERNAL, CS_NO_OFFSET, "merge and sink disagree on P %u", ci);
+            dec__lg_cur *cu = &c[ci];
+            for (uint32_t j = run[i] & RUN_MAX; j; j--) {
+                if (!dec__lg_cur_next(s, cu, err))
+                    return false;
+                if (!cu->has_head)
+                    return CS_FAIL(err, CS_E_INTERNAL, CS_NO_OFFSET, "merge and sink disagree on P %u", ci);
+                cu->h.ev.type = dec__lg_plain_type(cu->h.ev.type);
+                if (!stream_put(k, ci, &cu->h.ev, err))
+                    return false;
+            }
+        }
+        cs_pipe_release(pipe, n);
+    }
+    return true;
+}
+
+static bool run_piped(dec__lg_sink *k, const dec__lg_scan *s, cs_err *err)
+{
+    uint32_t n_cur = s->n_p + 1;
+    if (n_cur > MAX_CURSORS)
+        return dec__lg_order1007(s, stream_put, k, err);
+    dec__lg_cur *c = cs_calloc(n_cur, sizeof *c);
+    void *raw = cs_alloc(sizeof(merger) + 64); /* on lines of its own, aligned by hand */
+    if (!c || !raw) {
+        cs_free(c), cs_free(raw);
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u P cursors", n_cur);
+    }
+    merger *w = (merger *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+    memset(w, 0, sizeof *w);
+    w->s = *s;
+    for (uint32_t i = 0; i < n_cur; i++)
+        dec__lg_cur_open(s, &c[i], i);
+    pthread_t th;
+    bool ok = cs_pipe_init(&w->pipe, sizeof(uint32_t), PIPE_ITEMS, err);
+    if (ok && pthread_create(&th, NULL, merge_thread, w)) {
+        ok = dec__lg_order1007(s, stream_put, k, err); /* no thread: one does it all */
+    } else if (ok) {
+        if (!(ok = replay(k, s, &w->pipe, c, n_cur, err)))
+            cs_pipe_abort(&w->pipe);
+        pthread_join(th, NULL);
+        if (ok && !w->ok)
+            *err = w->err, ok = false;
+    }
+    cs_pipe_deinit(&w->pipe);
+    cs_free(c);
+    cs_free(raw);
+    return ok;
+}
+
 static bool run_materialised(dec__lg_sink *k, dec__lg_scan *s, cs_err *err)
 {
     dec__lg_list l = {0};
@@ -122,7 +285,7 @@ static bool run_materialised(dec__lg_sink *k, dec__lg_scan *s, cs_err *err)
     bool ok = l.ev ? true : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %llu events",
                                     (unsigned long long)s->n_events);
     ok = ok && (s->ver < 1007 ? dec__lg_order1005(s, &l, err)
-                            : dec__lg_order1007(s, k, &l, err) && dec__lg_post1007(&l, err));
+                            : dec__lg_order1007(s, list_put, &l, err) && dec__lg_post1007(&l, err));
     ok = ok && dec__lg_remove_futile(&l, err);
     for (uint32_t i = 0; ok && i < l.n; i++)
         if (!l.ev[i].dead)
@@ -165,8 +328,10 @@ bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model
         out->t_first = 0;
         if (version < 1007 || s.has_futile || (d->on_event && !d->loose_order))
             ok = run_materialised(&k, &s, err);
+        else if (dec__threads(d) > 1)
+            ok = run_piped(&k, &s, err);
         else
-            ok = dec__lg_order1007(&s, &k, NULL, err);
+            ok = dec__lg_order1007(&s, stream_put, &k, err);
     }
     ok = ok && dec__lg_stats_finish(&k, err);
     if (ok && k.model)

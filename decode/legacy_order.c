@@ -3,10 +3,8 @@
  * k-way merge over one cursor per P (legacy_cursor.c); the per-goroutine
  * sequence state is the merge's own compact dec__lg_ord table. Only cursors
  * whose head waits on the goroutine that just moved are re-examined, so a
- * step costs O(frontier), not O(P). (A decoding thread feeding the merge,
- * and a sink thread behind it, were tried: on two busy cores both were
- * slower.) order1005 (Go 1.5) materialises all events and sorts them by
- * global sequence. */
+ * step costs O(frontier), not O(P). order1005 (Go 1.5) materialises all
+ * events and sorts them by global sequence. */
 #include "legacy.h"
 
 #include <stdlib.h>
@@ -26,8 +24,7 @@ typedef struct merge {
 } merge;
 
 /* always_inline: the merge calls these several times per event */
-static inline __attribute__((always_inline)) const dec__lg_ord *state_of(const merge *mg, const dec__lg_sink *k,
-                                                                       uint32_t i)
+static inline __attribute__((always_inline)) const dec__lg_ord *state_of(const merge *mg, uint32_t i)
 {
     static const dec__lg_ord dead = {0, LG_GDEAD, {0}};
     const dec__lg_head *h = &mg->c[i].h;
@@ -38,12 +35,12 @@ static inline __attribute__((always_inline)) const dec__lg_ord *state_of(const m
     return mg->gi[i] ? &mg->ord[mg->gi[i]] : &dead;
 }
 
-static inline __attribute__((always_inline)) bool ready(const merge *mg, const dec__lg_sink *k, uint32_t i)
+static inline __attribute__((always_inline)) bool ready(const merge *mg, uint32_t i)
 {
     const dec__lg_head *h = &mg->c[i].h;
     if (h->key == LG_UNORDERED)
         return true;
-    const dec__lg_ord *o = state_of(mg, k, i);
+    const dec__lg_ord *o = state_of(mg, i);
     return (h->init_seq == LG_NOSEQ || h->init_seq == o->seq) && h->init_st == o->st;
 }
 
@@ -57,12 +54,12 @@ static uint32_t ord_add(merge *mg, uint64_t key, cs_err *err)
     return gi;
 }
 
-static bool apply(merge *mg, dec__lg_sink *k, uint32_t i, cs_err *err)
+static bool apply(merge *mg, uint32_t i, cs_err *err)
 {
     const dec__lg_head *h = &mg->c[i].h;
     if (h->key == LG_UNORDERED)
         return true;
-    const dec__lg_ord *o = state_of(mg, k, i);
+    const dec__lg_ord *o = state_of(mg, i);
     if (!((h->init_seq == LG_NOSEQ || h->init_seq == o->seq) && h->init_st == o->st))
         return CS_FAIL(err, CS_E_INVALID, h->ev.off, "event sequences are broken (%s of goroutine %llu)",
                        dec__lg_descs[h->ev.type].name, (unsigned long long)h->key);
@@ -77,9 +74,11 @@ static bool apply(merge *mg, dec__lg_sink *k, uint32_t i, cs_err *err)
     return true;
 }
 
+/* Cursor i is P index i (dec__lg_cur_open); a put that records only i can
+ * replay the order on cursors of its own. */
 /* Decodes cursor i's next head and files the cursor under frontier or
  * blocked. */
-static bool advance(merge *mg, const dec__lg_sink *k, uint32_t i, cs_err *err)
+static bool advance(merge *mg, uint32_t i, cs_err *err)
 {
     dec__lg_cur *c = &mg->c[i];
     if (!dec__lg_cur_next(mg->s, c, err))
@@ -87,18 +86,18 @@ static bool advance(merge *mg, const dec__lg_sink *k, uint32_t i, cs_err *err)
     mg->gi[i] = 0;
     if (!c->has_head)
         return true;
-    if (ready(mg, k, i))
+    if (ready(mg, i))
         mg->frontier[mg->n_front++] = i;
     else
         mg->blocked[mg->n_blocked++] = i;
     return true;
 }
 
-static void unblock_waiters(merge *mg, const dec__lg_sink *k, uint64_t key)
+static void unblock_waiters(merge *mg, uint64_t key)
 {
     for (uint32_t j = 0; j < mg->n_blocked;) {
         uint32_t i = mg->blocked[j];
-        if (mg->c[i].h.key == key && ready(mg, k, i)) {
+        if (mg->c[i].h.key == key && ready(mg, i)) {
             mg->blocked[j] = mg->blocked[--mg->n_blocked];
             mg->frontier[mg->n_front++] = i;
         } else {
@@ -107,21 +106,7 @@ static void unblock_waiters(merge *mg, const dec__lg_sink *k, uint64_t key)
     }
 }
 
-static uint8_t plain_type(uint8_t t)
-{
-    return t == LG_STARTLOCAL ? LG_GOSTART : t == LG_UNBLOCKLOCAL ? LG_GOUNBLOCK
-         : t == LG_SYSEXITLOCAL ? LG_SYSEXIT : t;
-}
-
-static int cmp_cpu(const void *a, const void *b)
-{
-    const dec__lg_cpu *x = a, *y = b;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    return x->off < y->off ? -1 : x->off > y->off; /* file order = stable */
-}
-
-static bool merge_init(merge *mg, const dec__lg_scan *s, dec__lg_sink *k, cs_err *err)
+static bool merge_init(merge *mg, const dec__lg_scan *s, cs_err *err)
 {
     memset(mg, 0, sizeof *mg);
     mg->s = s;
@@ -133,12 +118,10 @@ static bool merge_init(merge *mg, const dec__lg_scan *s, dec__lg_sink *k, cs_err
     mg->blocked = cs_calloc(mg->n + 1, sizeof *mg->blocked);
     if (!mg->c || !mg->gi || !mg->frontier || !mg->blocked)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u P cursors", mg->n);
-    if (s->n_cpu) /* Go sorts the ProfileP batch stably by ts */
-        qsort((dec__lg_cpu *)s->cpu, s->n_cpu, sizeof *s->cpu, cmp_cpu);
     for (uint32_t i = 0; i < mg->n; i++)
         dec__lg_cur_open(s, &mg->c[i], i);
     for (uint32_t i = 0; i < mg->n; i++)
-        if (!advance(mg, k, i, err))
+        if (!advance(mg, i, err))
             return false;
     return true;
 }
@@ -153,35 +136,7 @@ static void merge_deinit(merge *mg)
     cs_free(mg->blocked);
 }
 
-/* Streaming post-merge (§3.9 steps 1–2): the order check on merged times,
- * then the GoSysExit real time. The stable re-sort is not done: a GoSysExit
- * is consumed at its merge position with its corrected time. Nothing else
- * about its goroutine can happen in between (it is waiting in a syscall), so
- * statistics, validation and the model come out the same. */
-static bool stream_out(dec__lg_sink *k, dec__lg_ev *ev, cs_err *err)
-{
-    if (k->started && ev->ts < k->last_ticks)
-        return CS_FAIL(err, CS_E_INVALID, ev->off, "time stamps out of order");
-    k->last_ticks = ev->ts;
-    if (ev->type == LG_SYSBLOCK || ev->type == LG_GOINSYSCALL || ev->type == LG_SYSEXIT) {
-        dec__lg_g *g = dec__lg_g_get(k, ev->g, err);
-        if (!g)
-            return false;
-        if (ev->type != LG_SYSEXIT) {
-            g->last_sys_block = ev->ts;
-        } else if (ev->args[2]) {
-            int64_t t = (int64_t)ev->args[2];
-            if (!g->last_sys_block)
-                return CS_FAIL(err, CS_E_INVALID, ev->off, "stray syscall exit");
-            if (t < g->last_sys_block)
-                return CS_FAIL(err, CS_E_INVALID, ev->off, "time stamps out of order");
-            ev->ts = t;
-        }
-    }
-    return dec__lg_sink_put(k, ev, err);
-}
-
-static bool merge_step(merge *mg, dec__lg_sink *k, dec__lg_list *out, cs_err *err)
+static bool merge_step(merge *mg, dec__lg_put_fn *put, void *ud, cs_err *err)
 {
     uint32_t best = 0;
     for (uint32_t j = 1; j < mg->n_front; j++)
@@ -190,23 +145,23 @@ static bool merge_step(merge *mg, dec__lg_sink *k, dec__lg_list *out, cs_err *er
     uint32_t i = mg->frontier[best];
     mg->frontier[best] = mg->frontier[--mg->n_front];
     dec__lg_head *h = &mg->c[i].h;
-    if (!apply(mg, k, i, err))
+    if (!apply(mg, i, err))
         return false;
-    h->ev.type = plain_type(h->ev.type);
+    h->ev.type = dec__lg_plain_type(h->ev.type);
     uint64_t key = h->key;
-    if (!(out ? dec__lg_list_push(out, &h->ev, err) : stream_out(k, &h->ev, err)) || !advance(mg, k, i, err))
+    if (!put(ud, i, &h->ev, err) || !advance(mg, i, err))
         return false;
     if (key != LG_UNORDERED)
-        unblock_waiters(mg, k, key);
+        unblock_waiters(mg, key);
     return true;
 }
 
-bool dec__lg_order1007(const dec__lg_scan *s, dec__lg_sink *k, dec__lg_list *out, cs_err *err)
+bool dec__lg_order1007(const dec__lg_scan *s, dec__lg_put_fn *put, void *ud, cs_err *err)
 {
     merge mg;
-    bool ok = merge_init(&mg, s, k, err);
+    bool ok = merge_init(&mg, s, err);
     while (ok && mg.n_front)
-        ok = merge_step(&mg, k, out, err);
+        ok = merge_step(&mg, put, ud, err);
     if (ok && mg.n_blocked) {
         const dec__lg_head *h = &mg.c[mg.blocked[0]].h;
         ok = CS_FAIL(err, CS_E_INVALID, h->ev.off, "no consistent ordering of events possible (%s of goroutine %llu)",

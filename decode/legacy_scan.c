@@ -7,6 +7,7 @@
 #include "legacy.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static uint32_t p_index(dec__lg_scan *s, int64_t p, cs_err *err)
@@ -223,6 +224,14 @@ static bool salvage(dec__lg_scan *s, cs_model *m, bool strict, cs_err *err)
     return true;
 }
 
+static int cmp_cpu(const void *a, const void *b)
+{
+    const dec__lg_cpu *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return x->off < y->off ? -1 : x->off > y->off; /* file order = stable */
+}
+
 bool dec__lg_scan_run(dec__lg_scan *s, const cs_file *f, int ver, bool strict, cs_model *m, cs_err *err)
 {
     s->ver = ver;
@@ -259,6 +268,8 @@ bool dec__lg_scan_run(dec__lg_scan *s, const cs_file *f, int ver, bool strict, c
         return CS_FAIL(err, CS_E_INVALID, f->size, "trace is empty");
     if (!s->freq)
         return CS_FAIL(err, CS_E_TRUNCATED, f->size, "no Frequency record (trace cut short?)");
+    if (s->n_cpu) /* Go sorts the ProfileP batch stably by ts */
+        qsort(s->cpu, s->n_cpu, sizeof *s->cpu, cmp_cpu);
     return build_stacks(s, m, err);
 }
 

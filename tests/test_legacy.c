@@ -38,14 +38,19 @@ static bool count_event(void *ud, const dec_event *ev, cs_err *err)
     return true;
 }
 
-static bool load(const char *path, cs_file *f, cs_model *m, cs_stats *s, counter *c, cs_err *err)
+static bool load_jobs(const char *path, int jobs, cs_file *f, cs_model *m, cs_stats *s, counter *c, cs_err *err)
 {
     cs_model_init(m);
     memset(s, 0, sizeof *s);
     if (!cs_file_map(path, f, err))
         return false;
-    dec_desc d = {.path = path, .on_event = c ? count_event : NULL, .event_ud = c};
+    dec_desc d = {.path = path, .jobs = jobs, .on_event = c ? count_event : NULL, .event_ud = c};
     return dec_trace_load(&d, f, m, s, err);
+}
+
+static bool load(const char *path, cs_file *f, cs_model *m, cs_stats *s, counter *c, cs_err *err)
+{
+    return load_jobs(path, 0, f, m, s, c, err);
 }
 
 static void check_counts(const char *path, const counter *c, json_t *o)
@@ -123,7 +128,8 @@ static void check_edges(const char *path, const cs_model *m, json_t *o)
 }
 
 /* trace + oracle: counts through on_event (materialised path), stats and
- * edges through the streaming path, and stats equal on both. */
+ * edges through the streaming path on one thread and on two, and stats
+ * equal on all. */
 static void check_trace(const char *trace, const char *oracle)
 {
     json_t *o = tl_json(oracle);
@@ -141,11 +147,13 @@ static void check_trace(const char *trace, const char *oracle)
             fail_msg("%s:%llu: %s", trace, (unsigned long long)err.offset, err.msg);
         check_counts(trace, &c, o);
         check_stats(trace, &s, &m, o);
-        cs_model_deinit(&m), cs_stats_deinit(&s), cs_file_unmap(&f);
-        assert_true(load(trace, &f, &m, &s, NULL, &err));
-        check_stats(trace, &s, &m, o);
-        check_edges(trace, &m, o);
-        assert_int_equal(m.n_events, c.total);
+        for (int jobs = 1; jobs <= 2; jobs++) {
+            cs_model_deinit(&m), cs_stats_deinit(&s), cs_file_unmap(&f);
+            assert_true(load_jobs(trace, jobs, &f, &m, &s, NULL, &err));
+            check_stats(trace, &s, &m, o);
+            check_edges(trace, &m, o);
+            assert_int_equal(m.n_events, c.total);
+        }
     }
     cs_model_deinit(&m), cs_stats_deinit(&s), cs_file_unmap(&f);
     json_decref(o);
@@ -330,13 +338,35 @@ static void cut_stack_table_keeps_good_prefix_unless_strict(void **st)
     cs_file_unmap(&f);
 }
 
-/* Decodes p[0..n) both ways (streaming, and materialised through
- * on_event); it must succeed or fail with a message and an offset inside
- * the file, within a small multiple of the file's size in memory. */
+/* Both streaming runs (one thread, two threads) give the same statistics
+ * or the same error. */
+static int same_result(bool ok0, const cs_err *e0, const cs_stats *s0, bool ok1, const cs_err *e1,
+                       const cs_stats *s1)
+{
+    if (ok0 != ok1 || e0->code != e1->code || e0->offset != e1->offset || strcmp(e0->msg, e1->msg) ||
+        s0->n != s1->n)
+        return 1;
+    for (uint32_t i = 0; i < s0->n; i++) {
+        const cs_gstat *a = &s0->g[i], *b = &s1->g[i];
+        if (a->goid != b->goid || a->creation != b->creation || a->start != b->start || a->end != b->end ||
+            a->exec != b->exec || a->sched_wait != b->sched_wait || a->io != b->io || a->block != b->block ||
+            a->syscall != b->syscall || a->gc != b->gc || a->sweep != b->sweep || a->total != b->total)
+            return 1;
+    }
+    return 0;
+}
+
+/* Decodes p[0..n) three ways (streaming on one thread, streaming on two,
+ * materialised through on_event); each must succeed or fail with a message
+ * and an offset inside the file, within a small multiple of the file's
+ * size in memory, and the two streaming runs must agree exactly. */
 static int sweep_run(const uint8_t *p, size_t n)
 {
     int bad = 0;
-    for (int way = 0; way < 2; way++) {
+    cs_stats st[2] = {{0}};
+    cs_err e[2] = {{0}};
+    bool ok[2] = {false, false};
+    for (int way = 0; way < 3; way++) {
         cs_file f = {.data = n ? p : NULL, .size = n, .path = "sweep"};
         cs_model m;
         cs_stats s = {0};
@@ -345,14 +375,21 @@ static int sweep_run(const uint8_t *p, size_t n)
         cs_model_init(&m);
         cs_alloc_peak_reset();
         size_t base = cs_alloc_current();
-        dec_desc d = {.path = "sweep", .on_event = way ? count_event : NULL, .event_ud = &c};
-        if (!dec_trace_load(&d, &f, &m, &s, &err) &&
-            (!err.msg[0] || (err.offset != CS_NO_OFFSET && err.offset > n)))
+        dec_desc d = {.path = "sweep", .jobs = way == 1 ? 2 : 1, .on_event = way == 2 ? count_event : NULL,
+                      .event_ud = &c};
+        bool r = dec_trace_load(&d, &f, &m, &s, &err);
+        if (!r && (!err.msg[0] || (err.offset != CS_NO_OFFSET && err.offset > n)))
             bad++;
         if (cs_alloc_peak() - base > 64 * n + (4u << 20))
             bad++;
-        cs_model_deinit(&m), cs_stats_deinit(&s);
+        cs_model_deinit(&m);
+        if (way < 2)
+            st[way] = s, e[way] = err, ok[way] = r;
+        else
+            cs_stats_deinit(&s);
     }
+    bad += same_result(ok[0], &e[0], &st[0], ok[1], &e[1], &st[1]);
+    cs_stats_deinit(&st[0]), cs_stats_deinit(&st[1]);
     return bad;
 }
 
