@@ -20,6 +20,7 @@
  *   legacy_model.c  model building through core/build.h
  *   legacy_load.c   entry point and the per-event sink; with two threads
  *                   the merge runs on a worker and only its order crosses
+ *                   to the sink (core/pipe.h)
  *
  * Memory: the trace stays memory-mapped; events are decoded twice from it
  * (pass 1 skims, pass 2 decodes while merging) and never stored, except on
