@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <string.h>
 
 #ifndef CS_VERSION
@@ -37,6 +38,9 @@ static void usage(FILE *to)
 
 int main(int argc, char **argv)
 {
+    /* Only this thread writes stdout. Without this, glibc locks the stream on
+     * every character once a decoder has started a thread. */
+    __fsetlocking(stdout, FSETLOCKING_BYCALLER);
     if (argc < 2) {
         usage(stderr);
         return 2;

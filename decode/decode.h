@@ -55,6 +55,7 @@ typedef bool dec_progress_fn(void *ud, uint64_t done_bytes, uint64_t total_bytes
 typedef struct dec_desc {
     const char *path;       /* for messages only */
     int jobs;               /* worker threads; 0 = number of cores */
+    size_t split_min;       /* legacy pass 1 splits in two from this file size (0: 8 MB) */
     bool strict;            /* a truncated trace is an error, not a warning */
     bool no_model;          /* skip spans/edges/messages (stats and events only) */
     const char *binary;     /* Go binary to symbolize 1.5/1.6 PCs, or NULL */

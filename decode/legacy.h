@@ -128,6 +128,7 @@ typedef struct dec__lg_batch {
 
 typedef struct dec__lg_str {
     uint64_t off;
+    uint64_t id, rec;      /* String id and the record's offset (joining pass 1's halves) */
     uint32_t len;
     cs_sid sid;            /* interned in the model, 0 not yet */
 } dec__lg_str;
@@ -159,7 +160,9 @@ typedef struct dec__lg_scan {
     const dec_symtab *sym;  /* --binary for 1.5 traces, or NULL */
 } dec__lg_scan;
 
-bool dec__lg_scan_run(dec__lg_scan *s, const cs_file *f, int ver, bool strict, cs_model *m, cs_err *err);
+/* Pass 1, on two threads when d allows more than one and the file has at
+ * least d->split_min bytes. */
+bool dec__lg_scan_run(dec__lg_scan *s, const cs_file *f, int ver, const dec_desc *d, cs_model *m, cs_err *err);
 void dec__lg_scan_deinit(dec__lg_scan *s);
 /* Model string id of String record `id` ("" when unknown). */
 cs_sid dec__lg_str_sid(dec__lg_scan *s, cs_model *m, uint64_t id, cs_err *err);

@@ -322,7 +322,7 @@ bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model
     if (g0)
         g0->state = LG_GRUNNING, g0->flags = LG_GF_KNOWN;
     bool ok = g0 && cs_mb_init(&k.mb, out, err) && dec__lg_model_init(&k, err) &&
-              dec__lg_scan_run(&s, f, version, d->strict, out, err);
+              dec__lg_scan_run(&s, f, version, d, out, err);
     if (ok) {
         k.ns_per_tick = 1e9 / (double)s.freq;
         out->t_first = 0;

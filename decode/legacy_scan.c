@@ -6,6 +6,8 @@
  * table. Allocation is bounded by the number of records. */
 #include "legacy.h"
 
+#include <pthread.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,15 +45,15 @@ static bool batch_open(dec__lg_scan *s, int64_t p, uint64_t start, uint64_t tick
     return true;
 }
 
-static bool on_string(dec__lg_scan *s, const dec__lg_rec *r, cs_err *err)
+static bool add_string(dec__lg_scan *s, dec__lg_str str, cs_err *err)
 {
     uint32_t dummy;
-    if (cs_map_get(&s->str_index, r->a[0], &dummy))
-        return CS_FAIL(err, CS_E_CORRUPT, r->off, "string has duplicate id %llu", (unsigned long long)r->a[0]);
+    if (cs_map_get(&s->str_index, str.id, &dummy))
+        return CS_FAIL(err, CS_E_CORRUPT, str.rec, "string has duplicate id %llu", (unsigned long long)str.id);
     if (!cs_grow((void **)&s->strs, &s->cap_strs, s->n_strs + 1, sizeof *s->strs, err) ||
-        !cs_map_put(&s->str_index, r->a[0], s->n_strs, err))
+        !cs_map_put(&s->str_index, str.id, s->n_strs, err))
         return false;
-    s->strs[s->n_strs++] = (dec__lg_str){.off = r->str_off, .len = r->str_len};
+    s->strs[s->n_strs++] = str;
     return true;
 }
 
@@ -71,7 +73,7 @@ static bool on_record(dec__lg_scan *s, const dec__lg_rec *r, uint64_t next_off, 
     case LG_TIMERG:
         return cs_map_put(&s->timer_g, r->a[0], 1, err);
     case LG_STRING:
-        return on_string(s, r, err);
+        return add_string(s, (dec__lg_str){.off = r->str_off, .id = r->a[0], .rec = r->off, .len = r->str_len}, err);
     case LG_STACK:
         if (!cs_grow((void **)&s->stack_recs, &s->cap_stack_recs, s->n_stack_recs + 2, sizeof *s->stack_recs, err))
             return false;
@@ -214,16 +216,146 @@ static const uint8_t *skim_event(const dec__lg_vtab *v, const uint8_t *p, const 
 
 /* A record cut off by the end of the file, after the Frequency record (so in
  * the stack table at the end): keep what came before, with a warning. */
-static bool salvage(dec__lg_scan *s, cs_model *m, bool strict, cs_err *err)
+#define WARN_CAP sizeof(((cs_model *)0)->warning)
+
+static bool salvage(dec__lg_scan *s, char *warn, bool strict, cs_err *err)
 {
     if (strict || err->code != CS_E_TRUNCATED || !s->freq || !s->n_events)
         return false;
-    snprintf(m->warning, sizeof m->warning, "trace cut short at offset %llu: showing the good prefix",
+    snprintf(warn, WARN_CAP, "trace cut short at offset %llu: showing the good prefix",
              (unsigned long long)err->offset);
     *err = (cs_err){0};
     return true;
 }
 
+/* Reads records from p until p reaches stop (NULL: the end). Returns where
+ * it stopped, *end moved back to it when a cut-off tail was salvaged, or
+ * NULL on an error. */
+static const uint8_t *walk(dec__lg_scan *s, const uint8_t *p, const uint8_t *stop, const uint8_t **end,
+                           bool strict, char *warn, cs_err *err)
+{
+    const uint8_t *e = *end, *data = s->data;
+    if (!stop)
+        stop = e;
+    dec__lg_rec r;
+    while (p < stop) {
+        uint8_t t;
+        const uint8_t *q = skim_event(&s->vt, p, e, &t);
+        if (q) {
+            if (!s->n_batches && !batch_open(s, 0, (uint64_t)(p - data), 0, 0, err))
+                return NULL;
+            s->n_events++;
+            s->has_futile |= t == LG_FUTILE;
+            p = q;
+            continue;
+        }
+        dec_buf b = dec_buf_make(p, (size_t)(e - p), (uint64_t)(p - data));
+        if (!dec__lg_rec_read(&b, &s->vt, true, &r, err)) {
+            if (!salvage(s, warn, strict, err))
+                return NULL;
+            return *end = p;
+        }
+        if (!on_record(s, &r, dec_buf_off(&b), err))
+            return NULL;
+        p += b.pos;
+    }
+    return p;
+}
+
+/* ---- pass 1 on two threads ----
+ * A second thread scans from a Batch record near the middle of the file
+ * while this one scans up to it. The halves are joined only when this
+ * thread lands exactly on that record, so the second one read the very
+ * records a single walk would have; otherwise (a false start, or any error
+ * in the second half) this thread goes on alone. Either way the result,
+ * errors included, is that of one walk. */
+
+#define SPLIT_MIN (8u << 20)  /* default dec_desc.split_min: smaller files take one thread */
+#define SYNC_RECORDS 64       /* records that must read cleanly after a candidate */
+#define SYNC_WINDOW (1u << 20) /* bytes searched for one */
+
+typedef struct half {
+    dec__lg_scan t;
+    const uint8_t *from, *end, *stop;
+    bool strict, ok;
+    char warn[WARN_CAP];
+    cs_err err;
+} half;
+
+static void *half_thread(void *arg)
+{
+    half *h = arg;
+    h->stop = walk(&h->t, h->from, NULL, &h->end, h->strict, h->warn, &h->err);
+    h->ok = h->stop != NULL;
+    return NULL;
+}
+
+/* A Batch record in the SYNC_WINDOW bytes from off that starts
+ * SYNC_RECORDS well-formed records (or well-formed records up to the end of
+ * the file), or NULL. */
+static const uint8_t *sync_point(const dec__lg_scan *s, size_t off)
+{
+    const uint8_t *end = s->data + s->size;
+    const uint8_t *last = s->size - off > SYNC_WINDOW ? s->data + off + SYNC_WINDOW : end;
+    for (const uint8_t *p = s->data + off; p < last; p++) {
+        if (s->vt.type[*p & 63] != LG_BATCH || (*p >> 6) == 3)
+            continue;
+        dec_buf b = dec_buf_make(p, (size_t)(end - p), (uint64_t)(p - s->data));
+        dec__lg_rec r;
+        cs_err e = {0};
+        int n = 0;
+        while (n < SYNC_RECORDS && dec__lg_rec_read(&b, &s->vt, true, &r, &e))
+            n++;
+        if (n == SYNC_RECORDS || (n && !dec_buf_left(&b)))
+            return p;
+    }
+    return NULL;
+}
+
+/* Appends the second half's results to s, as if s had read them itself. */
+static bool join(dec__lg_scan *s, const dec__lg_scan *t, cs_err *err)
+{
+    uint32_t base = s->n_batches;
+    for (uint32_t i = 0; i < t->n_batches; i++) {
+        if (!cs_grow((void **)&s->batches, &s->cap_batches, s->n_batches + 1, sizeof *s->batches, err))
+            return false;
+        dec__lg_batch b = t->batches[i];
+        b.next = b.next == UINT32_MAX ? UINT32_MAX : b.next + base;
+        s->batches[s->n_batches++] = b;
+    }
+    for (uint32_t j = 0; j < t->n_p; j++) { /* t's Ps in order of first batch: the order one walk finds */
+        uint32_t pi = p_index(s, t->pid[j], err);
+        if (pi == UINT32_MAX)
+            return false;
+        uint32_t first = t->p_first[j] + base;
+        if (s->p_last[pi] == UINT32_MAX)
+            s->p_first[pi] = first;
+        else
+            s->batches[s->p_last[pi]].next = first;
+        s->p_last[pi] = t->p_last[j] + base;
+    }
+    for (uint32_t i = 0; i < t->n_strs; i++)
+        if (!add_string(s, t->strs[i], err))
+            return false;
+    for (uint32_t i = 0; i < t->n_stack_recs; i++) {
+        if (!cs_grow((void **)&s->stack_recs, &s->cap_stack_recs, s->n_stack_recs + 1, sizeof *s->stack_recs, err))
+            return false;
+        s->stack_recs[s->n_stack_recs++] = t->stack_recs[i];
+    }
+    for (uint32_t i = 0; i < t->n_cpu; i++) {
+        if (!cs_grow((void **)&s->cpu, &s->cap_cpu, s->n_cpu + 1, sizeof *s->cpu, err))
+            return false;
+        s->cpu[s->n_cpu++] = t->cpu[i];
+    }
+    for (uint32_t i = 0; i < t->timer_g.cap; i++)
+        if (t->timer_g.slots[i].used && !cs_map_put(&s->timer_g, t->timer_g.slots[i].key, 1, err))
+            return false;
+    if (t->freq)
+        s->freq = t->freq;
+    s->n_events += t->n_events;
+    s->has_futile |= t->has_futile;
+    return true;
+}
 static int cmp_cpu(const void *a, const void *b)
 {
     const dec__lg_cpu *x = a, *y = b;
@@ -232,36 +364,58 @@ static int cmp_cpu(const void *a, const void *b)
     return x->off < y->off ? -1 : x->off > y->off; /* file order = stable */
 }
 
-bool dec__lg_scan_run(dec__lg_scan *s, const cs_file *f, int ver, bool strict, cs_model *m, cs_err *err)
+static void scan_init(dec__lg_scan *s, const cs_file *f, int ver)
 {
     s->ver = ver;
     s->data = f->data;
     s->size = f->size;
     dec__lg_vtab_init(&s->vt, ver);
-    const uint8_t *p = f->data + 16, *end = f->data + f->size;
-    dec__lg_rec r;
-    while (p < end) {
-        uint8_t t;
-        const uint8_t *q = skim_event(&s->vt, p, end, &t);
-        if (q) {
-            if (!s->n_batches && !batch_open(s, 0, (uint64_t)(p - f->data), 0, 0, err))
-                return false;
-            s->n_events++;
-            s->has_futile |= t == LG_FUTILE;
-            p = q;
-            continue;
+}
+
+/* Walks the file, on two threads when asked to and the file is large. */
+static bool walk_all(dec__lg_scan *s, const cs_file *f, const dec_desc *d, cs_model *m, const uint8_t **end,
+                     cs_err *err)
+{
+    bool strict = d->strict;
+    const uint8_t *p = f->data + 16;
+    size_t split_min = d->split_min ? d->split_min : SPLIT_MIN;
+    const uint8_t *mid = dec__threads(d) > 1 && f->size >= split_min && f->size > 32
+                             ? sync_point(s, f->size / 2) : NULL;
+    half *h = mid ? cs_calloc(1, sizeof *h) : NULL;
+    pthread_t th;
+    if (h) {
+        scan_init(&h->t, f, s->ver);
+        h->from = mid, h->end = *end, h->strict = strict;
+        if (pthread_create(&th, NULL, half_thread, h)) {
+            cs_free(h);
+            h = NULL;
         }
-        dec_buf b = dec_buf_make(p, (size_t)(end - p), (uint64_t)(p - f->data));
-        if (!dec__lg_rec_read(&b, &s->vt, true, &r, err)) {
-            if (!salvage(s, m, strict, err))
-                return false;
-            end = p;
-            break;
-        }
-        if (!on_record(s, &r, dec_buf_off(&b), err))
-            return false;
-        p += b.pos;
     }
+    if (h) {
+        p = walk(s, p, mid, end, strict, m->warning, err);
+        pthread_join(th, NULL);
+        bool joined = p == mid && h->ok;
+        if (joined) {
+            if (s->n_batches)
+                s->batches[s->n_batches - 1].end = (uint64_t)(mid - f->data);
+            joined = join(s, &h->t, err);
+            p = h->stop, *end = h->end;
+            memcpy(m->warning, h->warn, sizeof h->warn);
+        }
+        dec__lg_scan_deinit(&h->t);
+        cs_free(h);
+        if (joined || !p || err->code != CS_OK)
+            return p && err->code == CS_OK;
+    }
+    return walk(s, p, NULL, end, strict, m->warning, err) != NULL;
+}
+
+bool dec__lg_scan_run(dec__lg_scan *s, const cs_file *f, int ver, const dec_desc *d, cs_model *m, cs_err *err)
+{
+    scan_init(s, f, ver);
+    const uint8_t *end = f->data + f->size;
+    if (!walk_all(s, f, d, m, &end, err))
+        return false;
     if (s->n_batches)
         s->batches[s->n_batches - 1].end = (uint64_t)(end - f->data);
     if (!s->n_events)

@@ -44,7 +44,8 @@ static bool load_jobs(const char *path, int jobs, cs_file *f, cs_model *m, cs_st
     memset(s, 0, sizeof *s);
     if (!cs_file_map(path, f, err))
         return false;
-    dec_desc d = {.path = path, .jobs = jobs, .on_event = c ? count_event : NULL, .event_ud = c};
+    dec_desc d = {.path = path, .jobs = jobs, .split_min = jobs > 1 ? 1 : 0, .on_event = c ? count_event : NULL,
+                  .event_ud = c};
     return dec_trace_load(&d, f, m, s, err);
 }
 
@@ -356,8 +357,9 @@ static int same_result(bool ok0, const cs_err *e0, const cs_stats *s0, bool ok1,
     return 0;
 }
 
-/* Decodes p[0..n) three ways (streaming on one thread, streaming on two,
- * materialised through on_event); each must succeed or fail with a message
+/* Decodes p[0..n) three ways (streaming on one thread, streaming on two
+ * with pass 1 split in halves, materialised through on_event); each must
+ * succeed or fail with a message
  * and an offset inside the file, within a small multiple of the file's
  * size in memory, and the two streaming runs must agree exactly. */
 static int sweep_run(const uint8_t *p, size_t n)
@@ -375,8 +377,8 @@ static int sweep_run(const uint8_t *p, size_t n)
         cs_model_init(&m);
         cs_alloc_peak_reset();
         size_t base = cs_alloc_current();
-        dec_desc d = {.path = "sweep", .jobs = way == 1 ? 2 : 1, .on_event = way == 2 ? count_event : NULL,
-                      .event_ud = &c};
+        dec_desc d = {.path = "sweep", .jobs = way == 1 ? 2 : 1, .split_min = 1, /* split whatever its size */
+                      .on_event = way == 2 ? count_event : NULL, .event_ud = &c};
         bool r = dec_trace_load(&d, &f, &m, &s, &err);
         if (!r && (!err.msg[0] || (err.offset != CS_NO_OFFSET && err.offset > n)))
             bad++;
