@@ -11,8 +11,9 @@
  *   v2_order*.c  Go's ordering/validation state machine (§4.7–4.9)
  *   v2_emit.c    public event kinds (§4.10) -> model builder, on_event
  *   v2_stats.c   Go 1.25's Summarizer (§5.2)
- *   v2_load.c    entry point; parses the next generation's tables on a
- *                worker thread while the current one is ordered
+ *   v2_split.c   with two threads: the ordering on a worker, emitting on
+ *                the caller's thread, only the order crossing between them
+ *   v2_load.c    entry point: generation after generation
  *
  * Identifiers: goroutines, Ps and Ms get dense slots (v2_ids) on first
  * sight, so the hot path indexes arrays instead of hashing.
@@ -25,6 +26,7 @@
 
 #include "../core/build.h"
 #include "../core/map.h"
+#include "../core/pipe.h"
 #include "buf.h"
 #include "decode.h"
 
@@ -181,7 +183,7 @@ typedef struct v2_ev {
 } v2_ev;
 
 /* Strings the ordering compares point into the mapped file: it never
- * touches the model, so it can run on its own thread (v2_pipe.c). */
+ * touches the model, so it can run on its own thread (v2_split.c). */
 typedef struct v2_region { uint64_t task; const uint8_t *name; uint32_t len; } v2_region;
 typedef struct v2_range { const uint8_t *desc; uint32_t len; uint8_t type; } v2_range; /* type = the Begin event */
 
@@ -295,6 +297,7 @@ typedef struct v2_open { uint64_t key; uint32_t idx; uint8_t kind; } v2_open; /*
 
 typedef struct v2_sink {
     const dec_desc *d;
+    uint8_t nargs[256];     /* dec__v2_nargs of the version */
     const cs_file *f;
     int version;
     cs_model *m;
@@ -321,31 +324,112 @@ bool dec__v2_emit(v2_sink *s, v2_gen *g, v2_ev *e, cs_err *err);
 bool dec__v2_emit_sync(v2_sink *s, v2_gen *g, int64_t ts, cs_err *err);
 bool dec__v2_emit_sample(v2_sink *s, v2_gen *g, const v2_sample *smp, cs_err *err);
 
-/* ---- the ordering -> emitting hand-off between two threads (v2_pipe.c) ---- */
+/* ---- one M's events, decoded one at a time (v2_reader.c) ---- */
 
-typedef struct v2_pipe {
-    v2_ev *buf;
-    _Atomic uint32_t head, tail;   /* consumed / published positions (free-running) */
-    uint32_t ptail, room_head;     /* producer's private tail and last seen head */
-    uint32_t chead;                /* consumer's private head */
-    _Atomic int done, failed, cons_sleeping, prod_sleeping;
-    _Atomic(v2_gen *) g;           /* generation of the items in flight */
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    pthread_t th;
-    bool running;
-    v2_sink *s;
-    cs_err err;                    /* the consumer's error */
-} v2_pipe;
+typedef struct v2_cur {
+    v2_ev ev;             /* the M's next event */
+    dec_buf b;            /* current batch */
+    int64_t last;         /* previous event time, ns; 0 = batch not entered */
+    uint32_t batch;       /* current batch index, UINT32_MAX at the end */
+    uint32_t mslot;       /* the M's slot in v2_order, UINT32_MAX for M -1 */
+    uint64_t entered;     /* bytes of the batches entered (progress) */
+} v2_cur;
 
-bool dec__v2_pipe_start(v2_pipe *p, v2_sink *s, cs_err *err);
-v2_ev *dec__v2_pipe_slot(v2_pipe *p);
-void dec__v2_pipe_commit(v2_pipe *p);
-bool dec__v2_pipe_drain(v2_pipe *p, cs_err *err);
-void dec__v2_pipe_set_gen(v2_pipe *p, v2_gen *g);
-bool dec__v2_pipe_stop(v2_pipe *p, cs_err *err);
+/* Which type bytes start an event of this version, with their varint
+ * counts (dt included); 0 = not an event. */
+void dec__v2_nargs(int version, uint8_t nargs[256]);
+/* Cursor at the first batch of the generation's i-th M. */
+void dec__v2_cur_open(v2_cur *c, const v2_gen *g, const cs_file *f, uint32_t i);
+/* Decodes the M's next event into c->ev; false + *more=false at the end. */
+bool dec__v2_cur_next(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version,
+                      bool *more, cs_err *err);
 
-/* Orders and emits one generation (v2_reader.c); pipe NULL = emit inline. */
-bool dec__v2_read_gen(v2_sink *s, v2_gen *g, v2_pipe *pipe, cs_err *err);
+/* ---- ordering on a worker, emitting on the caller's thread (v2_split.c) ----
+ * The worker runs the reader loop and passes on only the order: runs of
+ * events from one M that the caller decodes again on cursors of its own,
+ * with the context it predicts; every event it could not predict (made up
+ * by the ordering, rewritten, or in an unexpected context) goes whole
+ * through a second pipe, as do Sync and CPU samples. */
+
+typedef struct v2_note { v2_ev ev; v2_ctx ctx; bool own; } v2_note; /* own: ev is not copied */
+
+typedef struct v2_split {
+    cs_pipe runs, wholes;
+    v2_sink ws;            /* the worker's copy of the sink: the original is busy on the other core */
+    v2_gen *g;
+    v2_cur *wc;            /* the worker's cursors */
+    v2_ctx *wpred;         /* the worker's copy of the caller's predictions */
+    const v2_ev *own;      /* the cursor event being ordered */
+    v2_note notes[8];      /* what ordering it emitted (GoSwitch: 3 events) */
+    uint32_t n_notes, run_ci, run_len;
+    cs_err werr;
+    bool wok;
+} v2_split;
+
+/* The worker's side, called by the reader loop: before ordering a cursor's
+ * event, for every event the ordering emits, and once the cursor's event
+ * was ordered. */
+static inline void dec__v2_split_begin(v2_split *sp, const v2_ev *own) { sp->own = own, sp->n_notes = 0; }
+void dec__v2_split_copy(v2_split *sp, const v2_ev *e, v2_ctx ctx);
+static inline void dec__v2_split_note(v2_split *sp, const v2_ev *e, v2_ctx ctx)
+{
+    if (e == sp->own && sp->n_notes < 8) {
+        v2_note *t = &sp->notes[sp->n_notes++];
+        t->own = true, t->ctx = ctx;
+    } else {
+        dec__v2_split_copy(sp, e, ctx);
+    }
+}
+bool dec__v2_split_slow(v2_split *sp, uint32_t ci, cs_err *err);
+bool dec__v2_split_flush(v2_split *sp, cs_err *err);
+/* Types whose ordering neither rewrites the event nor touches another M. */
+extern const uint8_t dec__v2_plain[256];
+/* The M's context after a plain event, as the ordering sets it. */
+static inline void dec__v2_predict(v2_ctx *c, const v2_ev *e)
+{
+    if (e->type == V2_EvGoStart)
+        c->g = e->args[0];
+    else if (e->type == V2_EvGoBlock || e->type == V2_EvGoStop || e->type == V2_EvGoDestroy ||
+             e->type == V2_EvGoSyscallEndBlocked)
+        c->g = V2_NONE;
+    else if (e->type == V2_EvProcStart)
+        c->p = e->args[0];
+    else if (e->type == V2_EvProcStop)
+        c->p = V2_NONE;
+}
+#define V2_RUN_BITS 12u
+#define V2_RUN_MAX ((1u << V2_RUN_BITS) - 1)
+/* The common case inline: one plain event, emitted as it is, leaving its M
+ * in the predicted context, joins the run. (It was emitted in the predicted
+ * context: every M's context equals the prediction after every event, and
+ * the ordering emits a plain event in its M's context.) */
+static inline bool dec__v2_split_done(v2_split *sp, uint32_t ci, cs_err *err)
+{
+    const v2_ev *own = &sp->wc[ci].ev;
+    v2_ctx *pred = &sp->wpred[ci];
+    if (sp->n_notes != 1 || !sp->notes[0].own || !dec__v2_plain[own->type])
+        return dec__v2_split_slow(sp, ci, err);
+    v2_ctx after = *pred;
+    dec__v2_predict(&after, own);
+    uint32_t ms = sp->wc[ci].mslot;
+    if (ms != UINT32_MAX && (sp->ws.o->m[ms].g != after.g || sp->ws.o->m[ms].p != after.p))
+        return dec__v2_split_slow(sp, ci, err);
+    if (sp->run_len && (sp->run_ci != ci || sp->run_len == V2_RUN_MAX) && !dec__v2_split_flush(sp, err))
+        return false;
+    *pred = after;
+    sp->run_ci = ci;
+    sp->run_len++;
+    return true;
+}
+bool dec__v2_split_item(v2_split *sp, const v2_ev *e, cs_err *err);  /* a Sync or CPU sample */
+
+/* Orders one generation on a worker and emits it here; false on error. */
+bool dec__v2_split_gen(v2_sink *s, v2_gen *g, cs_err *err);
+
+/* Orders one generation (v2_reader.c) on cursors c, opened for every M
+ * with their M slots, and emits inline or (sp) notes for the emitter. */
+bool dec__v2_read_gen(v2_sink *s, v2_gen *g, v2_split *sp, v2_cur *c, cs_err *err);
+/* Orders and emits one generation on this thread. */
+bool dec__v2_read_gen_here(v2_sink *s, v2_gen *g, cs_err *err);
 
 #endif

@@ -36,7 +36,7 @@ static bool truncated(const dec_desc *d, cs_model *m, uint64_t off, uint32_t com
     return true;
 }
 
-static bool gens(v2_sink *s, v2_gen *g, v2_pipe *pipe, cs_err *err)
+static bool gens(v2_sink *s, v2_gen *g, bool threads, cs_err *err)
 {
     const cs_file *f = s->f;
     uint64_t off = 16;
@@ -56,24 +56,14 @@ static bool gens(v2_sink *s, v2_gen *g, v2_pipe *pipe, cs_err *err)
         const char *why;
         if (next == f->size && gen_incomplete(g, s->version, &why))
             return truncated(s->d, s->m, g->off, done, why, err);
-        if (!dec__v2_gen_tables(f, s->version, g, err) || !dec__v2_read_gen(s, g, pipe, err) ||
+        if (!dec__v2_gen_tables(f, s->version, g, err) ||
+            !(threads ? dec__v2_split_gen(s, g, err) : dec__v2_read_gen_here(s, g, err)) ||
             !dec__progress(s->d, next, f->size, err))
             return false;
         done++;
         off = next;
     }
     return true;
-}
-
-/* Ordering and emitting run on two threads only when asked for (jobs >= 2).
- * Measured on the Go 1.25 ring trace, the hand-off through v2_pipe costs
- * about as much CPU as the emitting side saves (single thread ~26 ns/event,
- * two threads ~47 ns/event of CPU for hardly less wall time), and
- * generations are ordered one after the other, so by default one thread
- * does everything. */
-static bool threads_wanted(const dec_desc *d)
-{
-    return d->jobs > 1;
 }
 
 bool dec__v2_load(const dec_desc *d, const cs_file *f, int version, cs_model *out,
@@ -83,11 +73,8 @@ bool dec__v2_load(const dec_desc *d, const cs_file *f, int version, cs_model *ou
     v2_sum sum = {0};
     v2_gen g = {0};
     v2_sink s = {.d = d, .f = f, .version = version, .m = out, .o = &o, .sum = stats ? &sum : NULL};
-    v2_pipe pipe = {0};
-    bool threads = threads_wanted(d);
-    bool ok = cs_mb_init(&s.mb, out, err) && (!threads || dec__v2_pipe_start(&pipe, &s, err)) &&
-              gens(&s, &g, threads ? &pipe : NULL, err);
-    ok = dec__v2_pipe_stop(&pipe, err) && ok;
+    dec__v2_nargs(version, s.nargs);
+    bool ok = cs_mb_init(&s.mb, out, err) && gens(&s, &g, dec__threads(d) > 1, err);
     if (ok && s.n_events)
         ok = dec__v2_emit_sync(&s, NULL, s.last_ts, err);
     if (ok) {

@@ -4,41 +4,30 @@
  * exact heap, so ties break as in Go), CPU samples merged by time, and the
  * ordering engine deciding which M may advance. Events are decoded straight
  * from the mapped file, one at a time, into a cursor-owned slot: nothing is
- * allocated per event. */
+ * allocated per event. Ordered events are emitted inline, or noted for the
+ * emitting thread (v2_split.c). */
 #include "v2.h"
 
 #include <string.h>
-
-typedef struct cursor {
-    v2_ev ev;             /* next event of this M */
-    dec_buf b;            /* current batch */
-    int64_t last;         /* previous event time, ns; 0 = batch not entered */
-    uint32_t batch;       /* current batch index, UINT32_MAX at the end */
-    uint32_t mslot;
-} cursor;
 
 typedef struct hnode { int64_t ts; uint32_t c; } hnode; /* heap entry: cursor and its event time */
 
 typedef struct reader {
     v2_sink *s;
-    v2_pipe *pipe;          /* NULL: emit on this thread */
+    v2_split *sp;           /* NULL: emit on this thread */
     v2_gen *g;
     const cs_file *f;
-    int version;
-    cursor *c;
+    v2_cur *c;
     hnode *heap; uint32_t n_heap;
-    uint8_t nargs[256];     /* varints after the type byte (dt included); 0 = not an event here */
-    uint64_t entered;       /* bytes of the batches the cursors have entered (progress) */
     uint32_t steps;         /* loop turns, for reporting progress every 64k */
 } reader;
 
-/* Fills r->nargs: which type bytes may start an event of this version. */
-static void nargs_table(reader *r)
+void dec__v2_nargs(int version, uint8_t nargs[256])
 {
     for (unsigned t = 0; t < 256; t++) {
-        const v2_spec *sp = dec__v2_spec(t, r->version);
+        const v2_spec *sp = dec__v2_spec(t, version);
         bool ok = sp && sp->timed && sp->nargs && sp->nargs <= 1 + 5 && t != V2_EvClockSnapshot && t != V2_EvCPUSample;
-        r->nargs[t] = ok ? sp->nargs : 0;
+        nargs[t] = ok ? sp->nargs : 0;
     }
 }
 
@@ -49,17 +38,27 @@ static bool bad_type(uint8_t type, int version, uint64_t at, cs_err *err)
     return CS_FAIL(err, CS_E_CORRUPT, at, "found event without a timestamp: type=%u", type);
 }
 
-/* Decodes the M's next event into c->ev. false + *more=false at the end. */
-static bool next_event(reader *r, cursor *c, bool *more, cs_err *err)
+void dec__v2_cur_open(v2_cur *c, const v2_gen *g, const cs_file *f, uint32_t i)
 {
-    v2_gen *g = r->g;
+    uint32_t mslot = c->mslot;
+    memset(c, 0, sizeof *c);
+    c->mslot = mslot;
+    c->batch = g->ms[i].first;
+    const v2_batch *bt = &g->b[c->batch];
+    c->b = dec_buf_make(f->data + bt->data_off, bt->size, bt->data_off);
+    c->entered = bt->size;
+}
+
+bool dec__v2_cur_next(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version,
+                      bool *more, cs_err *err)
+{
     while (c->batch != UINT32_MAX && c->b.pos == c->b.len) {
         c->batch = g->b[c->batch].next;
         c->last = 0;
         if (c->batch != UINT32_MAX) {
             const v2_batch *bt = &g->b[c->batch];
-            c->b = dec_buf_make(r->f->data + bt->data_off, bt->size, bt->data_off);
-            r->entered += bt->size;
+            c->b = dec_buf_make(f->data + bt->data_off, bt->size, bt->data_off);
+            c->entered += bt->size;
         }
     }
     *more = c->batch != UINT32_MAX;
@@ -69,9 +68,9 @@ static bool next_event(reader *r, cursor *c, bool *more, cs_err *err)
         c->last = dec__v2_ns(g, g->b[c->batch].ts);
     uint64_t at = dec_buf_off(&c->b);
     uint8_t type = dec_buf_u8(&c->b);
-    unsigned n = r->nargs[type];
+    unsigned n = nargs[type];
     if (!n)
-        return bad_type(type, r->version, at, err);
+        return bad_type(type, version, at, err);
     uint64_t dt;
     dec_buf_uvs(&c->b, &dt, 1);
     dec_buf_uvs(&c->b, c->ev.args, n - 1); /* straight into place: no copy through the stack */
@@ -85,6 +84,11 @@ static bool next_event(reader *r, cursor *c, bool *more, cs_err *err)
         c->ev.ts = V2_T_MAX;
     c->last = c->ev.ts;
     return true;
+}
+
+static bool next_event(reader *r, v2_cur *c, bool *more, cs_err *err)
+{
+    return dec__v2_cur_next(c, r->g, r->f, r->s->nargs, r->s->version, more, err);
 }
 
 /* ---- Go's frontier heap (internal/trace/batchcursor.go), by event time ---- */
@@ -144,9 +148,13 @@ static void heap_sort(reader *r)
 
 static bool try_advance(reader *r, uint32_t i, bool *ok, cs_err *err)
 {
-    cursor *c = &r->c[r->heap[i].c];
+    v2_cur *c = &r->c[r->heap[i].c];
+    if (r->sp)
+        dec__v2_split_begin(r->sp, &c->ev);
     if (!dec__v2_advance(r->s->o, r->g, &c->ev, c->mslot, ok, err) || !*ok)
         return err->code == CS_OK;
+    if (r->sp && !dec__v2_split_done(r->sp, r->heap[i].c, err))
+        return false;
     bool more;
     if (!next_event(r, c, &more, err))
         return false;
@@ -158,36 +166,22 @@ static bool try_advance(reader *r, uint32_t i, bool *ok, cs_err *err)
     return true;
 }
 
-/* Emits an item inline, or passes it to the emitting thread. */
+/* Emits a Sync or CPU sample inline, or passes it to the emitting thread. */
 static bool out(reader *r, const v2_ev *e, cs_err *err)
 {
-    if (r->pipe) {
-        v2_ev *slot = dec__v2_pipe_slot(r->pipe);
-        if (!slot)
-            return dec__v2_pipe_drain(r->pipe, err);
-        *slot = *e;
-        dec__v2_pipe_commit(r->pipe);
-        return true;
-    }
+    if (r->sp)
+        return dec__v2_split_item(r->sp, e, err);
     if (e->type == V2_EvSync)
         return dec__v2_emit_sync(r->s, r->g, e->ts, err);
-    if (e->type == V2_EvCPUSample)
-        return dec__v2_emit_sample(r->s, r->g, &r->g->samples[e->args[0]], err);
-    v2_ev copy = *e; /* emitting rewrites the time; the ordering may still read e */
-    return dec__v2_emit(r->s, r->g, &copy, err);
+    return dec__v2_emit_sample(r->s, r->g, &r->g->samples[e->args[0]], err);
 }
 
 /* v2_order's sink for ready events. */
 static bool order_out(void *ud, const v2_ev *e, v2_ctx ctx, cs_err *err)
 {
     reader *r = ud;
-    if (r->pipe) {
-        v2_ev *slot = dec__v2_pipe_slot(r->pipe);
-        if (!slot)
-            return dec__v2_pipe_drain(r->pipe, err);
-        *slot = *e;
-        slot->ctx = ctx;
-        dec__v2_pipe_commit(r->pipe);
+    if (r->sp) {
+        dec__v2_split_note(r->sp, e, ctx);
         return true;
     }
     /* e is the cursor's event or a handler's local: neither is read again
@@ -220,15 +214,7 @@ static bool run(reader *r, cs_err *err)
 {
     v2_gen *g = r->g;
     for (uint32_t i = 0; i < g->n_ms; i++) {
-        cursor *c = &r->c[i];
-        memset(c, 0, sizeof *c);
-        c->mslot = dec__v2_mslot(r->s->o, g->ms[i].m, err);
-        if (err->code != CS_OK)
-            return false;
-        c->batch = g->ms[i].first;
-        const v2_batch *bt = &g->b[c->batch];
-        c->b = dec_buf_make(r->f->data + bt->data_off, bt->size, bt->data_off);
-        r->entered += bt->size;
+        v2_cur *c = &r->c[i];
         bool more;
         if (!next_event(r, c, &more, err))
             return false;
@@ -243,9 +229,15 @@ static bool run(reader *r, cs_err *err)
     for (;;) {
         if (!r->n_heap && si == g->n_samples)
             return true;
-        /* a generation can be most of the file: report within it too */
-        if (!(++r->steps & 0xffff) && !dec__progress(r->s->d, g->off + r->entered, r->f->size, err))
-            return false;
+        /* a generation can be most of the file: report within it too (the
+         * emitting thread reports when there is one) */
+        if (!r->sp && !(++r->steps & 0xffff)) {
+            uint64_t entered = 0;
+            for (uint32_t i = 0; i < g->n_ms; i++)
+                entered += r->c[i].entered;
+            if (!dec__progress(r->s->d, g->off + entered, r->f->size, err))
+                return false;
+        }
         if (si < g->n_samples && (!r->n_heap || g->samples[si].ts < key(r, 0))) {
             if (!out(r, &(v2_ev){.type = V2_EvCPUSample, .args = {si++}}, err))
                 return false;
@@ -256,20 +248,30 @@ static bool run(reader *r, cs_err *err)
     }
 }
 
-bool dec__v2_read_gen(v2_sink *s, v2_gen *g, v2_pipe *pipe, cs_err *err)
+bool dec__v2_read_gen_here(v2_sink *s, v2_gen *g, cs_err *err)
 {
-    reader r = {.s = s, .pipe = pipe, .g = g, .f = s->f, .version = s->version};
-    nargs_table(&r);
+    v2_cur *c = cs_calloc((size_t)g->n_ms + 1, sizeof *c);
+    if (!c)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u cursors", g->n_ms);
+    bool ok = true;
+    for (uint32_t i = 0; ok && i < g->n_ms; i++) {
+        c[i].mslot = dec__v2_mslot(s->o, g->ms[i].m, err);
+        dec__v2_cur_open(&c[i], g, s->f, i);
+        ok = err->code == CS_OK;
+    }
+    ok = ok && dec__v2_read_gen(s, g, NULL, c, err);
+    cs_free(c);
+    return ok;
+}
+
+bool dec__v2_read_gen(v2_sink *s, v2_gen *g, v2_split *sp, v2_cur *c, cs_err *err)
+{
+    reader r = {.s = s, .sp = sp, .g = g, .f = s->f, .c = c};
     s->o->out = order_out;
     s->o->out_ud = &r;
-    if (pipe)
-        dec__v2_pipe_set_gen(pipe, g);
-    r.c = cs_alloc((size_t)g->n_ms * sizeof *r.c + 1);
     r.heap = cs_alloc((size_t)g->n_ms * sizeof *r.heap + 1);
-    bool ok = r.c && r.heap ? run(&r, err)
-                            : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u cursors", g->n_ms);
-    cs_free(r.c);
+    bool ok = r.heap ? run(&r, err)
+                     : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u cursors", g->n_ms);
     cs_free(r.heap);
-    /* the generation's tables are reused for the next one: let the emitter finish */
-    return pipe ? dec__v2_pipe_drain(pipe, err) && ok : ok;
+    return ok;
 }

@@ -2,7 +2,8 @@
  * prefix of the repo's traces (a cut-short file keeps its complete
  * generations and warns, or fails under --strict), seeded byte flips
  * (never a crash or an out-of-bounds read under ASan/UBSan; a rejected file
- * names an offset), and absurd sizes written into batch headers. */
+ * names an offset), and absurd sizes written into batch headers. Every
+ * input is decoded on one thread and on two, with the same outcome. */
 #include "testlib.h"
 
 static const char *const names[] = {"pingpong-go1.25", "corpus/go1.23/selectmix", "closebcast-go1.22"};
@@ -22,20 +23,70 @@ static blob read_trace(const char *name)
     return b;
 }
 
-/* Decodes n bytes of p with stats; returns ok, fills err and the warning. */
-static bool decode(const uint8_t *p, size_t n, bool strict, char *warning, cs_err *err)
+typedef struct result {
+    bool ok;
+    cs_err err;
+    char warning[200];
+    cs_model m;
+    cs_stats s;
+} result;
+
+static void decode_with(const uint8_t *p, size_t n, bool strict, int jobs, result *r)
 {
     cs_file f = {.data = p, .size = n, .path = "mem"};
-    cs_model m;
-    cs_stats s = {0};
-    cs_model_init(&m);
-    dec_desc d = {.path = "mem", .jobs = 2, .strict = strict};
-    bool ok = dec_trace_load(&d, &f, &m, &s, err);
+    memset(r, 0, sizeof *r);
+    cs_model_init(&r->m);
+    dec_desc d = {.path = "mem", .jobs = jobs, .strict = strict};
+    r->ok = dec_trace_load(&d, &f, &r->m, &r->s, &r->err);
+    snprintf(r->warning, sizeof r->warning, "%s", r->m.warning);
+}
+
+/* One thread and two must give the same statistics, wake-ups and events,
+ * or the same error. */
+static void same(const result *a, const result *b)
+{
+    assert_int_equal(a->ok, b->ok);
+    assert_int_equal(a->err.code, b->err.code);
+    assert_int_equal(a->err.offset, b->err.offset);
+    assert_string_equal(a->err.msg, b->err.msg);
+    assert_string_equal(a->warning, b->warning);
+    assert_int_equal(a->m.n_events, b->m.n_events);
+    assert_int_equal(a->m.n_edges, b->m.n_edges);
+    for (uint32_t i = 1; i < a->m.n_edges; i++)
+        assert_int_equal(a->m.edges[i].ts, b->m.edges[i].ts);
+    assert_int_equal(a->s.n, b->s.n);
+    assert_int_equal(a->s.n_kv, b->s.n_kv);
+    for (uint32_t i = 0; i < a->s.n; i++) {
+        const cs_gstat *x = &a->s.g[i], *y = &b->s.g[i];
+        int64_t vx[] = {(int64_t)x->goid, x->creation, x->start, x->end, x->exec, x->sched_wait, x->syscall,
+                        x->syscall_block, x->total};
+        int64_t vy[] = {(int64_t)y->goid, y->creation, y->start, y->end, y->exec, y->sched_wait, y->syscall,
+                        y->syscall_block, y->total};
+        assert_memory_equal(vx, vy, sizeof vx);
+    }
+    for (uint32_t i = 0; i < a->s.n_kv; i++)
+        assert_int_equal(a->s.kv[i].ns, b->s.kv[i].ns);
+}
+
+static void result_free(result *r)
+{
+    cs_model_deinit(&r->m);
+    cs_stats_deinit(&r->s);
+}
+
+/* Decodes n bytes of p with stats on one thread and on two; returns ok,
+ * fills err and the warning. */
+static bool decode(const uint8_t *p, size_t n, bool strict, char *warning, cs_err *err)
+{
+    result a, b;
+    decode_with(p, n, strict, 1, &a);
+    decode_with(p, n, strict, 2, &b);
+    same(&a, &b);
+    *err = a.err;
     if (warning)
-        snprintf(warning, 200, "%s", m.warning);
-    cs_model_deinit(&m);
-    cs_stats_deinit(&s);
-    return ok;
+        snprintf(warning, 200, "%s", a.warning);
+    result_free(&a), result_free(&b);
+    return a.ok;
 }
 
 static void every_prefix_keeps_good_part_and_warns(void **st)
