@@ -1,7 +1,8 @@
 /* tests/fuzz/fuzz_common.h — what the libFuzzer harnesses share: running the
  * whole pipeline (decode -> model -> channel traffic -> layout) on a buffer,
  * with the header chosen from the first input byte so the fuzzer spends its
- * time inside a decoder instead of on the 16-byte header.
+ * time inside a decoder instead of on the 16-byte header; and the same
+ * input decoded on one thread and on two, which must agree exactly.
  *
  * API (static)
  *   void fz_run(const uint8_t *data, size_t size)       whole file as given
@@ -48,7 +49,48 @@ static inline void fz_run_with(const uint8_t *data, size_t size, void (*then)(co
     cs_stats_deinit(&s);
 }
 
-static inline void fz_run(const uint8_t *data, size_t size) { fz_run_with(data, size, NULL); }
+typedef struct fz_out { bool ok; cs_err err; cs_model m; cs_stats s; } fz_out;
+
+static inline void fz_decode(const cs_file *f, int jobs, fz_out *o)
+{
+    memset(o, 0, sizeof *o);
+    cs_model_init(&o->m);
+    dec_desc d = {.path = "fuzz", .jobs = jobs, .split_min = 1};
+    o->ok = dec_trace_load(&d, f, &o->m, &o->s, &o->err);
+}
+
+/* One thread and two (legacy pass 1 split whatever the size): the same
+ * events, wake-ups and statistics, or the same error. */
+static inline void fz_threads_agree(const uint8_t *data, size_t size)
+{
+    cs_file f = {.data = size ? data : NULL, .size = size, .path = "fuzz"};
+    fz_out a, b;
+    fz_decode(&f, 1, &a);
+    fz_decode(&f, 2, &b);
+    bool same = a.ok == b.ok && a.err.code == b.err.code && a.err.offset == b.err.offset &&
+                !strcmp(a.err.msg, b.err.msg) && a.m.n_events == b.m.n_events && a.m.n_edges == b.m.n_edges &&
+                a.s.n == b.s.n && a.s.n_kv == b.s.n_kv;
+    for (uint32_t i = 1; same && i < a.m.n_edges; i++)
+        same = a.m.edges[i].ts == b.m.edges[i].ts && a.m.edges[i].to == b.m.edges[i].to;
+    for (uint32_t i = 0; same && i < a.s.n; i++) {
+        const cs_gstat *x = &a.s.g[i], *y = &b.s.g[i];
+        same = x->goid == y->goid && x->start == y->start && x->end == y->end && x->exec == y->exec &&
+               x->sched_wait == y->sched_wait && x->block == y->block && x->syscall == y->syscall &&
+               x->syscall_block == y->syscall_block && x->total == y->total;
+    }
+    for (uint32_t i = 0; same && i < a.s.n_kv; i++)
+        same = a.s.kv[i].ns == b.s.kv[i].ns;
+    if (!same)
+        abort();
+    cs_model_deinit(&a.m), cs_stats_deinit(&a.s);
+    cs_model_deinit(&b.m), cs_stats_deinit(&b.s);
+}
+
+static inline void fz_run(const uint8_t *data, size_t size)
+{
+    fz_run_with(data, size, NULL);
+    fz_threads_agree(data, size);
+}
 
 static inline void fz_run_family(const uint8_t *data, size_t size, const int *versions, int n)
 {
