@@ -69,7 +69,7 @@ enum { CLI_OPT_BINARY = 1000, CLI_OPT_STRICT, CLI_OPT_AXIS, CLI_OPT_COMPACT, CLI
     {"quiet", no_argument, NULL, 'q'}
 
 #define CLI_TRACE_HELP                                                               \
-    "  -j, --jobs N       decode with N threads (default: number of cores)\n"        \
+    "  -j, --jobs N       decode with N threads (default: the idle cores)\n"          \
     "      --strict       treat a truncated trace as an error\n"                     \
     "      --binary PATH  Go binary to symbolize PCs of Go 1.5/1.6 traces\n"        \
     "  -q, --quiet        no warnings or progress bar on stderr\n"

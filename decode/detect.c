@@ -4,6 +4,7 @@
  * one progress hook both families report through. */
 #include "decode.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -62,10 +63,30 @@ bool dec__progress(const dec_desc *d, uint64_t done_bytes, uint64_t total_bytes,
     return CS_FAIL(err, CS_E_CANCELLED, CS_NO_OFFSET, "decoding cancelled");
 }
 
+/* Other threads runnable right now: the fewest of three looks at the
+ * "running/total" field of /proc/loadavg, less this thread; 0 when it
+ * cannot be read. */
+static long others_running(void)
+{
+    long best = -1;
+    for (int i = 0; i < 3; i++) {
+        FILE *f = fopen("/proc/loadavg", "r");
+        long r, t;
+        if (!f)
+            return 0;
+        if (fscanf(f, "%*f %*f %*f %ld/%ld", &r, &t) == 2 && (best < 0 || r - 1 < best))
+            best = r - 1;
+        fclose(f);
+    }
+    return best > 0 ? best : 0;
+}
+
 int dec__threads(const dec_desc *d)
 {
-    long n = d->jobs > 0 ? d->jobs : sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
+    if (d->jobs > 0)
+        return d->jobs;
+    long n = sysconf(_SC_NPROCESSORS_ONLN) - others_running(); /* the cores nothing else is using */
+    return n > 1 ? (int)n : 1;
 }
 
 bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out, cs_stats *stats,
@@ -79,7 +100,9 @@ bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out, cs_stats
     out->version = version;
     if (stats)
         stats->family = fam;
-    bool ok = fam == CS_FAM_LEGACY ? dec__legacy_load(d, f, version, out, stats, err)
-                                   : dec__v2_load(d, f, version, out, stats, err);
+    dec_desc dd = *d;
+    dd.jobs = dec__threads(d); /* decided once */
+    bool ok = fam == CS_FAM_LEGACY ? dec__legacy_load(&dd, f, version, out, stats, err)
+                                   : dec__v2_load(&dd, f, version, out, stats, err);
     return ok && (d->no_model || dec_chan_build(out, err));
 }
