@@ -54,7 +54,7 @@ typedef bool dec_progress_fn(void *ud, uint64_t done_bytes, uint64_t total_bytes
 
 typedef struct dec_desc {
     const char *path;       /* for messages only */
-    int jobs;               /* threads; 0 = the cores that nothing else is busy on when loading starts */
+    int jobs;               /* threads; 0 = one for files under 4 MB, else the cores nothing else is busy on */
     size_t split_min;       /* legacy pass 1 splits in two from this file size (0: 8 MB) */
     bool strict;            /* a truncated trace is an error, not a warning */
     bool no_model;          /* skip spans/edges/messages (stats and events only) */
@@ -78,9 +78,10 @@ size_t dec_chan_site(const cs_model *m, uint32_t stack, char *out, size_t cap);
  * CS_E_CANCELLED when the callback asks to stop. */
 bool dec__progress(const dec_desc *d, uint64_t done_bytes, uint64_t total_bytes, cs_err *err);
 
-/* Threads to decode with: d->jobs, or when 0 the online cores less the
- * threads of other work runnable right now (at least 1). */
-int dec__threads(const dec_desc *d);
+/* Threads to decode a file of `size` bytes with: d->jobs, or when 0 one
+ * for small files, else the online cores less the threads of other work
+ * runnable right now (at least 1). */
+int dec__threads(const dec_desc *d, size_t size);
 
 /* Family entry points, called by dec_trace_load after detection. */
 bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model *out,

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 bool dec_detect(const uint8_t *p, size_t n, int *version, cs_family *fam, cs_err *err)
@@ -63,13 +64,16 @@ bool dec__progress(const dec_desc *d, uint64_t done_bytes, uint64_t total_bytes,
     return CS_FAIL(err, CS_E_CANCELLED, CS_NO_OFFSET, "decoding cancelled");
 }
 
-/* Other threads runnable right now: the fewest of three looks at the
- * "running/total" field of /proc/loadavg, less this thread; 0 when it
+/* Other threads runnable: the fewest of four looks at the "running/total"
+ * field of /proc/loadavg over about 1.5 ms (the process that started this
+ * one may still be running for a moment), less this thread; 0 when it
  * cannot be read. */
 static long others_running(void)
 {
     long best = -1;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4 && best != 0; i++) {
+        if (i)
+            nanosleep(&(struct timespec){0, 500000}, NULL);
         FILE *f = fopen("/proc/loadavg", "r");
         long r, t;
         if (!f)
@@ -81,10 +85,15 @@ static long others_running(void)
     return best > 0 ? best : 0;
 }
 
-int dec__threads(const dec_desc *d)
+/* Below this size a second thread saves less than it costs to start. */
+#define THREADS_MIN (4u << 20)
+
+int dec__threads(const dec_desc *d, size_t size)
 {
     if (d->jobs > 0)
         return d->jobs;
+    if (size < THREADS_MIN)
+        return 1;
     long n = sysconf(_SC_NPROCESSORS_ONLN) - others_running(); /* the cores nothing else is using */
     return n > 1 ? (int)n : 1;
 }
@@ -101,7 +110,7 @@ bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out, cs_stats
     if (stats)
         stats->family = fam;
     dec_desc dd = *d;
-    dd.jobs = dec__threads(d); /* decided once */
+    dd.jobs = dec__threads(d, f->size); /* decided once */
     bool ok = fam == CS_FAM_LEGACY ? dec__legacy_load(&dd, f, version, out, stats, err)
                                    : dec__v2_load(&dd, f, version, out, stats, err);
     return ok && (d->no_model || dec_chan_build(out, err));

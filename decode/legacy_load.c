@@ -328,7 +328,7 @@ bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model
         out->t_first = 0;
         if (version < 1007 || s.has_futile || (d->on_event && !d->loose_order))
             ok = run_materialised(&k, &s, err);
-        else if (dec__threads(d) > 1)
+        else if (d->jobs > 1)
             ok = run_piped(&k, &s, err);
         else
             ok = dec__lg_order1007(&s, stream_put, &k, err);

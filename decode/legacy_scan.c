@@ -379,7 +379,7 @@ static bool walk_all(dec__lg_scan *s, const cs_file *f, const dec_desc *d, cs_mo
     bool strict = d->strict;
     const uint8_t *p = f->data + 16;
     size_t split_min = d->split_min ? d->split_min : SPLIT_MIN;
-    const uint8_t *mid = dec__threads(d) > 1 && f->size >= split_min && f->size > 32
+    const uint8_t *mid = d->jobs > 1 && f->size >= split_min && f->size > 32
                              ? sync_point(s, f->size / 2) : NULL;
     half *h = mid ? cs_calloc(1, sizeof *h) : NULL;
     pthread_t th;

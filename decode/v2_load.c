@@ -74,7 +74,7 @@ bool dec__v2_load(const dec_desc *d, const cs_file *f, int version, cs_model *ou
     v2_gen g = {0};
     v2_sink s = {.d = d, .f = f, .version = version, .m = out, .o = &o, .sum = stats ? &sum : NULL};
     dec__v2_nargs(version, s.nargs);
-    bool ok = cs_mb_init(&s.mb, out, err) && gens(&s, &g, dec__threads(d) > 1, err);
+    bool ok = cs_mb_init(&s.mb, out, err) && gens(&s, &g, d->jobs > 1, err);
     if (ok && s.n_events)
         ok = dec__v2_emit_sync(&s, NULL, s.last_ts, err);
     if (ok) {
