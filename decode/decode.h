@@ -55,7 +55,9 @@ typedef bool dec_progress_fn(void *ud, uint64_t done_bytes, uint64_t total_bytes
 typedef struct dec_desc {
     const char *path;       /* for messages only */
     int jobs;               /* threads; 0 = one for files under 4 MB, else the cores nothing else is busy on */
-    size_t split_min;       /* legacy pass 1 splits in two from this file size (0: 8 MB) */
+    size_t split_min;       /* with jobs > 1, the least work worth a second thread: a legacy file
+                               of this size has pass 1 split, a 1.22+ generation of this size is
+                               ordered on a worker (0: 8 MB and 1 MB) */
     bool strict;            /* a truncated trace is an error, not a warning */
     bool no_model;          /* skip spans/edges/messages (stats and events only) */
     const char *binary;     /* Go binary to symbolize 1.5/1.6 PCs, or NULL */

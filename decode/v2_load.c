@@ -36,9 +36,12 @@ static bool truncated(const dec_desc *d, cs_model *m, uint64_t off, uint32_t com
     return true;
 }
 
+#define SPLIT_GEN_MIN (1u << 20) /* default dec_desc.split_min: smaller generations take one thread */
+
 static bool gens(v2_sink *s, v2_gen *g, bool threads, cs_err *err)
 {
     const cs_file *f = s->f;
+    uint64_t split_min = s->d->split_min ? s->d->split_min : SPLIT_GEN_MIN;
     uint64_t off = 16;
     uint32_t done = 0;
     while (off < f->size) {
@@ -57,7 +60,8 @@ static bool gens(v2_sink *s, v2_gen *g, bool threads, cs_err *err)
         if (next == f->size && gen_incomplete(g, s->version, &why))
             return truncated(s->d, s->m, g->off, done, why, err);
         if (!dec__v2_gen_tables(f, s->version, g, err) ||
-            !(threads ? dec__v2_split_gen(s, g, err) : dec__v2_read_gen_here(s, g, err)) ||
+            !(threads && g->end - g->off >= split_min ? dec__v2_split_gen(s, g, err)
+                                                      : dec__v2_read_gen_here(s, g, err)) ||
             !dec__progress(s->d, next, f->size, err))
             return false;
         done++;

@@ -33,7 +33,7 @@ static bool load(const char *path, int jobs, cs_file *f, cs_model *m, cs_stats *
     memset(c, 0, sizeof *c);
     if (!cs_file_map(path, f, err))
         return false;
-    dec_desc d = {.path = path, .jobs = jobs, .on_event = count_event, .event_ud = c};
+    dec_desc d = {.path = path, .jobs = jobs, .split_min = 1, .on_event = count_event, .event_ud = c};
     return dec_trace_load(&d, f, m, s, err);
 }
 

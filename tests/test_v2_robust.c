@@ -36,7 +36,7 @@ static void decode_with(const uint8_t *p, size_t n, bool strict, int jobs, resul
     cs_file f = {.data = p, .size = n, .path = "mem"};
     memset(r, 0, sizeof *r);
     cs_model_init(&r->m);
-    dec_desc d = {.path = "mem", .jobs = jobs, .strict = strict};
+    dec_desc d = {.path = "mem", .jobs = jobs, .split_min = 1, .strict = strict};
     r->ok = dec_trace_load(&d, &f, &r->m, &r->s, &r->err);
     snprintf(r->warning, sizeof r->warning, "%s", r->m.warning);
 }
