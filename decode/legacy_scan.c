@@ -272,7 +272,7 @@ static const uint8_t *walk(dec__lg_scan *s, const uint8_t *p, const uint8_t *sto
 
 #define SPLIT_MIN (8u << 20)  /* default dec_desc.split_min: smaller files take one thread */
 #define SYNC_RECORDS 64       /* records that must read cleanly after a candidate */
-#define SYNC_WINDOW (1u << 20) /* bytes searched for one */
+#define SYNC_WINDOW (256u << 10) /* bytes searched for one (batches come every 64 KB or so) */
 
 typedef struct half {
     dec__lg_scan t;
