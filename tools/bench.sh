@@ -30,7 +30,7 @@ measure() { # TRACE LABEL COMMAND...: one line of figures for `chanscope COMMAND
     fi
     awk -v n="$(basename "$t")" -v l="$label" -v size="$size" -v ev="$events" -v w="$wall" -v u="$user" -v rss="$rss" 'BEGIN {
         if (w <= 0) w = 0.001; if (u <= 0) u = 0.001;
-        printf "%-24s %-8s %6.1f MB %9d events  %5.2f s wall %5.2f s cpu  %6.1f MB/s (cpu %6.1f)  %5.1f Mevents/s (cpu %5.1f)  peak RSS %6.1f MB (%.2fx file)\n",
+        printf "%-24s %-9s %6.1f MB %9d events  %5.2f s wall %5.2f s cpu  %6.1f MB/s (cpu %6.1f)  %5.1f Mevents/s (cpu %5.1f)  peak RSS %6.1f MB (%.2fx file)\n",
                n, l, size / 1e6, ev, w, u, size / 1e6 / w, size / 1e6 / u, ev / 1e6 / w, ev / 1e6 / u, rss / 1024, rss * 1024 / size }'
 }
 
@@ -58,6 +58,7 @@ legacy_traces() {
 echo "chanscope stats / events --summary, legacy traces (Go 1.19):"
 for t in $(legacy_traces); do
     measure "$t" stats stats --json -q
+    measure "$t" "stats -j1" stats --json -q -j1
     measure "$t" summary events --summary --json -q
 done
 
