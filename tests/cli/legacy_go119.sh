@@ -5,10 +5,7 @@
 # that ran, the events total equals the sum per type, every hand-off left a
 # wake-up, and the text/CSV/--sort forms work; and --binary on a 1.5 trace.
 . tests/cli/go119.inc
-dir=$root/build/go/workers119
-mkdir -p "$dir"
-cp assets/go/workers/main.go "$dir/main.go"
-(cd "$dir" && export GO111MODULE=off GOFLAGS= && go119 build -o workers main.go) || fail "go build"
+build119 workers
 tr=$dir/workers.trace
 rm -f "$tr"
 "$dir/workers" "$tr" >/dev/null || fail "workers did not run"

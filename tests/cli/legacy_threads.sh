@@ -5,10 +5,7 @@
 # a worker; then `stats`, `events --summary` and `edges` must print the same
 # bytes with -j 1 and -j 2, and every hand-off must be there.
 . tests/cli/go119.inc
-dir=$root/build/go/ring119
-mkdir -p "$dir"
-cp assets/go/ring/main.go "$dir/main.go"
-(cd "$dir" && export GO111MODULE=off GOFLAGS= && go119 build -o ring main.go) || fail "go build"
+build119 ring
 tr=$dir/ring.trace
 [ -s "$tr" ] || "$dir/ring" "$tr" 1000 800000 >/dev/null || fail "ring did not run"
 size=$(stat -c %s "$tr")
