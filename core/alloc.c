@@ -4,6 +4,7 @@
 #include "cs.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,12 @@ void *cs_realloc(void *p, size_t n)
     memcpy(q, &n, sizeof n);
     account(n, old);
     return q + HDR;
+}
+
+void *cs_alloc_lines(size_t n, void **raw)
+{
+    *raw = n <= SIZE_MAX - 192 ? cs_calloc(1, n + 192) : NULL; /* at least 64 free bytes before and after */
+    return *raw ? (void *)(((uintptr_t)*raw + 64 + 63) & ~(uintptr_t)63) : NULL;
 }
 
 void cs_free(void *p)

@@ -15,7 +15,6 @@
 
 #include <math.h>
 #include <pthread.h>
-#include <immintrin.h>
 #include <string.h>
 
 #include "../core/pipe.h"
@@ -169,8 +168,7 @@ typedef struct merger {
     dec__lg_scan s;  /* the merge's own copy: the original sits beside the busy sink */
     cs_err err;
     bool ok;
-    _Alignas(64) uint32_t run_cur, run_len;  /* the run being gathered */
-    _Alignas(64) char end;  /* nothing of the other thread's shares the last line */
+    uint32_t run_cur, run_len;  /* the run being gathered */
 } merger;
 
 static bool flush_run(merger *w, cs_err *err)
@@ -247,13 +245,12 @@ static bool run_piped(dec__lg_sink *k, const dec__lg_scan *s, cs_err *err)
     if (n_cur > MAX_CURSORS)
         return dec__lg_order1007(s, stream_put, k, err);
     dec__lg_cur *c = cs_calloc(n_cur, sizeof *c);
-    void *raw = cs_alloc(sizeof(merger) + 64); /* on lines of its own, aligned by hand */
-    if (!c || !raw) {
+    void *raw;
+    merger *w = cs_alloc_lines(sizeof *w, &raw);
+    if (!c || !w) {
         cs_free(c), cs_free(raw);
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u P cursors", n_cur);
     }
-    merger *w = (merger *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
-    memset(w, 0, sizeof *w);
     w->s = *s;
     for (uint32_t i = 0; i < n_cur; i++)
         dec__lg_cur_open(s, &c[i], i);

@@ -246,22 +246,15 @@ static bool open_cursors(v2_sink *s, v2_gen *g, v2_cur *c, v2_ctx *pred, cs_err 
     return true;
 }
 
-/* A block on cache lines of its own (nothing of the other thread beside it). */
-static void *own_lines(size_t n, void **raw)
-{
-    *raw = cs_calloc(1, n + 128);
-    return *raw ? (void *)(((uintptr_t)*raw + 64 + 63) & ~(uintptr_t)63) : NULL;
-}
-
 bool dec__v2_split_gen(v2_sink *s, v2_gen *g, cs_err *err)
 {
     if (g->n_ms > MAX_CURSORS) /* not in any real trace: one thread does it all */
         return dec__v2_read_gen_here(s, g, err);
     size_t n = g->n_ms + 1;
     void *raw[5];
-    v2_split *sp = own_lines(sizeof *sp, &raw[0]);
-    v2_cur *cur = own_lines(n * sizeof *cur, &raw[1]), *wcur = own_lines(n * sizeof *cur, &raw[2]);
-    v2_ctx *pred = own_lines(n * sizeof *pred, &raw[3]), *wpred = own_lines(n * sizeof *pred, &raw[4]);
+    v2_split *sp = cs_alloc_lines(sizeof *sp, &raw[0]);
+    v2_cur *cur = cs_alloc_lines(n * sizeof *cur, &raw[1]), *wcur = cs_alloc_lines(n * sizeof *cur, &raw[2]);
+    v2_ctx *pred = cs_alloc_lines(n * sizeof *pred, &raw[3]), *wpred = cs_alloc_lines(n * sizeof *pred, &raw[4]);
     bool ok = sp && cur && wcur && pred && wpred;
     if (ok) {
         sp->ws = *s, sp->g = g, sp->wc = wcur, sp->wpred = wpred;
