@@ -381,15 +381,14 @@ static bool walk_all(dec__lg_scan *s, const cs_file *f, const dec_desc *d, cs_mo
     size_t split_min = d->split_min ? d->split_min : SPLIT_MIN;
     const uint8_t *mid = d->jobs > 1 && f->size >= split_min && f->size > 32
                              ? sync_point(s, f->size / 2) : NULL;
-    half *h = mid ? cs_calloc(1, sizeof *h) : NULL;
+    void *raw = NULL;
+    half *h = mid ? cs_alloc_lines(sizeof *h, &raw) : NULL; /* the other thread writes it all the time */
     pthread_t th;
     if (h) {
         scan_init(&h->t, f, s->ver);
         h->from = mid, h->end = *end, h->strict = strict;
-        if (pthread_create(&th, NULL, half_thread, h)) {
-            cs_free(h);
+        if (pthread_create(&th, NULL, half_thread, h))
             h = NULL;
-        }
     }
     if (h) {
         p = walk(s, p, mid, end, strict, m->warning, err);
@@ -403,10 +402,12 @@ static bool walk_all(dec__lg_scan *s, const cs_file *f, const dec_desc *d, cs_mo
             memcpy(m->warning, h->warn, sizeof h->warn);
         }
         dec__lg_scan_deinit(&h->t);
-        cs_free(h);
-        if (joined || !p || err->code != CS_OK)
+        if (joined || !p || err->code != CS_OK) {
+            cs_free(raw);
             return p && err->code == CS_OK;
+        }
     }
+    cs_free(raw);
     return walk(s, p, NULL, end, strict, m->warning, err) != NULL;
 }
 
