@@ -74,16 +74,20 @@ static inline bool tl_on_progress(void *ud, uint64_t done, uint64_t total)
     return ++p->calls != p->stop_at;
 }
 
+/* Progress rises to the file size, and the first report answered with
+ * false cancels, with one thread and with two. */
 static inline void tl_check_progress(const char *path)
 {
-    for (unsigned stop_at = 0; stop_at < 2; stop_at++) {
+    for (unsigned run = 0; run < 4; run++) {
+        unsigned stop_at = run & 1;
+        int jobs = 1 + (int)(run >> 1);
         cs_file f;
         cs_model m;
         cs_model_init(&m);
         cs_err err = {0};
         tl_progress p = {.stop_at = stop_at};
         assert_true(cs_file_map(path, &f, &err));
-        dec_desc d = {.path = path, .on_progress = tl_on_progress, .progress_ud = &p};
+        dec_desc d = {.path = path, .jobs = jobs, .split_min = 1, .on_progress = tl_on_progress, .progress_ud = &p};
         bool ok = dec_trace_load(&d, &f, &m, NULL, &err);
         if (stop_at) {
             assert_false(ok);
