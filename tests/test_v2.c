@@ -26,15 +26,31 @@ static bool count_event(void *ud, const dec_event *ev, cs_err *err)
     return true;
 }
 
-static bool load(const char *path, int jobs, cs_file *f, cs_model *m, cs_stats *s, counts *c, cs_err *err)
+/* One decode of a trace with all it produced. */
+typedef struct decoded {
+    bool ok;
+    cs_err err;
+    cs_file f;
+    cs_model m;
+    cs_stats s;
+    counts c;
+} decoded;
+
+/* Decodes path with `jobs` threads (a worker whatever a generation's size). */
+static void load(const char *path, int jobs, decoded *d)
 {
-    cs_model_init(m);
-    memset(s, 0, sizeof *s);
-    memset(c, 0, sizeof *c);
-    if (!cs_file_map(path, f, err))
-        return false;
-    dec_desc d = {.path = path, .jobs = jobs, .split_min = 1, .on_event = count_event, .event_ud = c};
-    return dec_trace_load(&d, f, m, s, err);
+    memset(d, 0, sizeof *d);
+    cs_model_init(&d->m);
+    assert_true(cs_file_map(path, &d->f, &d->err));
+    dec_desc desc = {.path = path, .jobs = jobs, .split_min = 1, .on_event = count_event, .event_ud = &d->c};
+    d->ok = dec_trace_load(&desc, &d->f, &d->m, &d->s, &d->err);
+}
+
+static void unload(decoded *d)
+{
+    cs_model_deinit(&d->m);
+    cs_stats_deinit(&d->s);
+    cs_file_unmap(&d->f);
 }
 
 static void check_counts(const char *name, const counts *c, json_t *o)
@@ -141,20 +157,15 @@ static void check_trace(const char *path)
     json_t *o = tl_json(opath);
     assert_non_null(o);
     for (int jobs = 1; jobs <= 2; jobs++) {
-        cs_file f;
-        cs_model m;
-        cs_stats s;
-        counts c;
-        cs_err err = {0};
-        if (!load(path, jobs, &f, &m, &s, &c, &err))
-            fail_msg("%s: %s (offset %llu)", path, err.msg, (unsigned long long)err.offset);
-        assert_string_equal(m.warning, "");
-        check_counts(path, &c, o);
-        check_stats(path, &m, &s, o);
-        check_unblocks(path, &m, o);
-        cs_model_deinit(&m);
-        cs_stats_deinit(&s);
-        cs_file_unmap(&f);
+        decoded d;
+        load(path, jobs, &d);
+        if (!d.ok)
+            fail_msg("%s: %s (offset %llu)", path, d.err.msg, (unsigned long long)d.err.offset);
+        assert_string_equal(d.m.warning, "");
+        check_counts(path, &d.c, o);
+        check_stats(path, &d.m, &d.s, o);
+        check_unblocks(path, &d.m, o);
+        unload(&d);
     }
     json_decref(o);
 }
@@ -220,31 +231,25 @@ static void go_conformance_cases_accepted_or_rejected(void **st)
         fclose(fp);
         expect[got] = 0;
         for (int jobs = 1; jobs <= 2; jobs++) {
-            cs_file f;
-            cs_model m;
-            cs_stats s;
-            counts c;
-            cs_err err = {0};
-            bool ok = load(path, jobs, &f, &m, &s, &c, &err);
+            decoded d;
+            load(path, jobs, &d);
             if (!strncmp(expect, "SUCCESS", 7)) {
-                if (!ok || m.warning[0])
-                    fail_msg("%s: expected success, got %s%s", de->d_name, err.msg, m.warning);
+                if (!d.ok || d.m.warning[0])
+                    fail_msg("%s: expected success, got %s%s", de->d_name, d.err.msg, d.m.warning);
             } else {
-                assert_false(ok);
+                assert_false(d.ok);
                 char want[512];
                 char *q1 = strchr(expect, '"'), *q2 = q1 ? strrchr(expect, '"') : NULL;
                 assert_true(q1 && q2 > q1);
                 snprintf(want, sizeof want, "%.*s", (int)(q2 - q1 - 1), q1 + 1);
                 regex_t re;
                 assert_int_equal(regcomp(&re, want, REG_EXTENDED | REG_NOSUB), 0);
-                if (regexec(&re, err.msg, 0, NULL, 0))
-                    fail_msg("%s: message '%s' does not match '%s'", de->d_name, err.msg, want);
+                if (regexec(&re, d.err.msg, 0, NULL, 0))
+                    fail_msg("%s: message '%s' does not match '%s'", de->d_name, d.err.msg, want);
                 regfree(&re);
                 failures += jobs == 1;
             }
-            cs_model_deinit(&m);
-            cs_stats_deinit(&s);
-            cs_file_unmap(&f);
+            unload(&d);
         }
         n++;
     }
