@@ -9,8 +9,6 @@
 
 #include <string.h>
 
-enum { GS_BAD = 0, GS_RUNNABLE, GS_RUNNING, GS_SYSCALL, GS_WAITING };
-enum { PS_BAD = 0, PS_RUNNING, PS_IDLE, PS_SYSCALL, PS_ABANDONED };
 
 static const uint8_t g_public[5] = {V2G_UNDET, V2G_RUNNABLE, V2G_RUNNING, V2G_SYSCALL, V2G_WAITING};
 static const uint8_t p_public[5] = {V2P_UNDET, V2P_RUNNING, V2P_IDLE, V2P_RUNNING, V2P_IDLE};

@@ -191,9 +191,44 @@ static bool order_out(void *ud, const v2_ev *e, v2_ctx ctx, cs_err *err)
     return dec__v2_emit(r->s, r->g, m, err);
 }
 
+/* The hot path of step: the earliest M's event is a plain GoStart,
+ * GoUnblock or GoBlock (dec__v2_hot_advance) and its next event decodes
+ * the plain way. The result is the same as try_advance's. */
+static bool hot_step(reader *r, bool *done, cs_err *err)
+{
+    uint32_t ci = r->heap[0].c;
+    v2_cur *c = &r->c[ci];
+    *done = false;
+    if (!dec__v2_hot_advance(r->s->o, r->g->gen, &c->ev, c->mslot))
+        return true;
+    *done = true;
+    if (r->sp) {
+        if (!dec__v2_split_hot(r->sp, ci, &c->ev, err))
+            return false;
+    } else if (!dec__v2_emit(r->s, r->g, &c->ev, err)) {
+        return false;
+    }
+    if (!dec__v2_cur_fast(c, r->g, r->s->nargs)) {
+        bool more;
+        if (!next_event(r, c, &more, err))
+            return false;
+        if (!more) {
+            heap_remove(r, 0);
+            return true;
+        }
+    }
+    r->heap[0].ts = c->ev.ts;
+    sift_down(r, 0);
+    return true;
+}
+
 static bool step(reader *r, cs_err *err)
 {
     bool ok;
+    if (!hot_step(r, &ok, err))
+        return false;
+    if (ok)
+        return true;
     if (!try_advance(r, 0, &ok, err))
         return false;
     if (ok)
