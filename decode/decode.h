@@ -60,6 +60,8 @@ typedef struct dec_desc {
                                ordered on a worker (0: 8 MB and 1 MB) */
     bool strict;            /* a truncated trace is an error, not a warning */
     bool no_model;          /* skip spans/edges/messages (stats and events only) */
+    bool no_hot;            /* 1.22+: every event the general way, none through the inline
+                               hot path (tests compare the two) */
     const char *binary;     /* Go binary to symbolize 1.5/1.6 PCs, or NULL */
     dec_event_fn *on_event; /* called for every event in Go's order, or NULL */
     bool loose_order;       /* on_event only counts: a legacy GoSysExit may come at its merge

@@ -250,54 +250,6 @@ static inline bool dec__v2_reqs(v2_ctx c, int m, int p, int g, uint64_t off, cs_
 bool dec__v2_order_res(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur,
                        bool *ok, cs_err *err);
 
-/* The three commonest events, ordered inline when they are ready and valid
- * in the plainest way: GoStart, GoUnblock, GoBlock on an M with a slot.
- * Sets e->ctx to the M's context before the event and applies the event as
- * dec__v2_advance would; returns false, having changed nothing, for
- * anything else (not ready, an error, another type), which then takes
- * dec__v2_advance. */
-static inline v2_gst *dec__v2_hot_g(v2_order *o, uint64_t goid)
-{
-    uint32_t s;
-    if (goid >= o->gids.n_direct || !(s = o->gids.direct[goid]))
-        return NULL;
-    v2_gst *g = &o->g[s - 1];
-    return g->exists ? g : NULL;
-}
-static inline bool dec__v2_hot_advance(v2_order *o, uint64_t gen, v2_ev *e, uint32_t mslot)
-{
-    if (mslot == UINT32_MAX)
-        return false;
-    v2_mst *m = &o->m[mslot];
-    v2_gst *g;
-    if (e->type == V2_EvGoBlock) { /* go_stop_exec: M, P, G must; G Running */
-        if (m->p == V2_NONE || m->g == V2_NONE || !(g = dec__v2_hot_g(o, m->g)) || g->status != GS_RUNNING)
-            return false;
-        e->ctx = (v2_ctx){m->g, m->p, m->id};
-        g->status = GS_WAITING;
-        m->g = V2_NONE;
-        return true;
-    }
-    if (e->type != V2_EvGoStart && e->type != V2_EvGoUnblock)
-        return false;
-    g = dec__v2_hot_g(o, e->args[0]);
-    if (!g || g->seq_gen != gen || e->args[1] != g->seq + 1)
-        return false;
-    if (e->type == V2_EvGoUnblock) { /* go_unblock: Waiting, next in sequence */
-        if (g->status != GS_WAITING)
-            return false;
-        g->status = GS_RUNNABLE;
-    } else { /* go_start: Runnable, next in sequence; M, P must, G must not */
-        if (g->status != GS_RUNNABLE || m->p == V2_NONE || m->g != V2_NONE)
-            return false;
-        g->status = GS_RUNNING;
-    }
-    e->ctx = (v2_ctx){m->g, m->p, m->id};
-    g->seq = e->args[1];
-    if (e->type == V2_EvGoStart)
-        m->g = e->args[0];
-    return true;
-}
 
 /* ---- public events, model, stats (v2_emit.c, v2_stats.c) ---- */
 
@@ -365,6 +317,8 @@ typedef struct v2_sink {
     uint8_t *rclass; uint32_t cap_rclass;   /* model sid -> cs_reason (0 = not yet) */
     uint64_t rs_gen, rs_id; cs_sid rs_sid;  /* last GoBlock reason: string id of generation rs_gen -> sid */
     v2_open *open; uint32_t n_open, cap_open;
+    bool fast_order;        /* the hot path (v2_hot.h) may order and decode */
+    bool fast_emit;         /* ... and emit: the sink only summarizes */
 } v2_sink;
 
 /* Model side of one event (v2_model.c). */
@@ -398,35 +352,6 @@ void dec__v2_cur_open(v2_cur *c, const v2_gen *g, const cs_file *f, uint32_t i);
 /* Decodes the M's next event into c->ev; false + *more=false at the end. */
 bool dec__v2_cur_next(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version,
                       bool *more, cs_err *err);
-/* The common case of dec__v2_cur_next inline: an event well inside the
- * batch the cursor is in, whose varints are at most 9 bytes. Returns false,
- * having changed nothing, for anything else (a batch to enter, the end, a
- * bad type, bytes near the end of the batch), which then takes
- * dec__v2_cur_next. */
-static inline bool dec__v2_cur_fast(v2_cur *c, const v2_gen *g, const uint8_t *nargs)
-{
-    const dec_buf *b = &c->b;
-    if (b->len - b->pos < 1 + 10 * 6 || !c->last)
-        return false;
-    const uint8_t *p = b->p + b->pos;
-    unsigned n = nargs[p[0]];
-    size_t pos = 1;
-    uint64_t dt, a[5];
-    if (!n || !dec_buf__uv9(p, &pos, &dt))
-        return false;
-    for (unsigned i = 0; i + 1 < n; i++)
-        if (!dec_buf__uv9(p, &pos, &a[i]))
-            return false;
-    for (unsigned i = 0; i + 1 < n; i++)
-        c->ev.args[i] = a[i];
-    c->ev.type = p[0];
-    c->ev.off = b->base + b->pos;
-    c->ev.synth = 0;
-    int64_t ts = dec__v2_ns(g, dt) + c->last;
-    c->ev.ts = c->last = ts > V2_T_MAX ? V2_T_MAX : ts;
-    c->b.pos += pos;
-    return true;
-}
 
 /* ---- ordering on a worker, emitting on the caller's thread (v2_split.c) ----
  * The worker runs the reader loop and passes on only the order: runs of
@@ -501,23 +426,6 @@ static inline bool dec__v2_split_done(v2_split *sp, uint32_t ci, cs_err *err)
     if (sp->run_len && (sp->run_ci != ci || sp->run_len == V2_RUN_MAX) && !dec__v2_split_flush(sp, err))
         return false;
     *pred = after;
-    sp->run_ci = ci;
-    sp->run_len++;
-    return true;
-}
-/* dec__v2_split_begin + note + done for an event dec__v2_hot_advance
- * ordered: plain, and it left its M as predicted. */
-static inline bool dec__v2_split_hot(v2_split *sp, uint32_t ci, const v2_ev *e, cs_err *err)
-{
-    v2_ctx *pred = &sp->wpred[ci];
-    if (pred->g != e->ctx.g || pred->p != e->ctx.p || pred->m != e->ctx.m) { /* never, but then: whole */
-        sp->own = e, sp->n_notes = 1;
-        sp->notes[0] = (v2_note){.own = true, .ctx = e->ctx};
-        return dec__v2_split_slow(sp, ci, err);
-    }
-    if (sp->run_len && (sp->run_ci != ci || sp->run_len == V2_RUN_MAX) && !dec__v2_split_flush(sp, err))
-        return false;
-    dec__v2_predict(pred, e);
     sp->run_ci = ci;
     sp->run_len++;
     return true;

@@ -77,6 +77,8 @@ bool dec__v2_load(const dec_desc *d, const cs_file *f, int version, cs_model *ou
     v2_sum sum = {0};
     v2_gen g = {0};
     v2_sink s = {.d = d, .f = f, .version = version, .m = out, .o = &o, .sum = stats ? &sum : NULL};
+    s.fast_order = !d->no_hot;
+    s.fast_emit = !d->no_hot && stats && d->no_model && !d->on_event;
     dec__v2_nargs(version, s.nargs);
     bool ok = cs_mb_init(&s.mb, out, err) && gens(&s, &g, d->jobs > 1, err);
     if (ok && s.n_events)

@@ -6,7 +6,7 @@
  * from the mapped file, one at a time, into a cursor-owned slot: nothing is
  * allocated per event. Ordered events are emitted inline, or noted for the
  * emitting thread (v2_split.c). */
-#include "v2.h"
+#include "v2_hot.h"
 
 #include <string.h>
 
@@ -127,6 +127,26 @@ static void sift_down(reader *r, uint32_t i)
     }
 }
 
+/* sift_down(r, 0), written for the root: the same swaps. */
+static inline void root_down(reader *r)
+{
+    hnode *h = r->heap;
+    uint32_t n = r->n_heap, i = 0;
+    for (;;) {
+        uint32_t l = 2 * i + 1, m = l;
+        if (l >= n)
+            return;
+        if (l + 1 < n && h[l + 1].ts < h[l].ts)
+            m = l + 1;
+        if (h[m].ts >= h[i].ts)
+            return;
+        hnode t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
 static void heap_remove(reader *r, uint32_t i)
 {
     while (i > 0) {
@@ -191,44 +211,46 @@ static bool order_out(void *ud, const v2_ev *e, v2_ctx ctx, cs_err *err)
     return dec__v2_emit(r->s, r->g, m, err);
 }
 
-/* The hot path of step: the earliest M's event is a plain GoStart,
- * GoUnblock or GoBlock (dec__v2_hot_advance) and its next event decodes
- * the plain way. The result is the same as try_advance's. */
-static bool hot_step(reader *r, bool *done, cs_err *err)
+/* Hot steps in a row, up to the next progress report or CPU sample. */
+static bool hot_run(reader *r, int64_t sample_ts, cs_err *err)
 {
-    uint32_t ci = r->heap[0].c;
-    v2_cur *c = &r->c[ci];
-    *done = false;
-    if (!dec__v2_hot_advance(r->s->o, r->g->gen, &c->ev, c->mslot))
+    if (!r->s->fast_order)
         return true;
-    *done = true;
-    if (r->sp) {
-        if (!dec__v2_split_hot(r->sp, ci, &c->ev, err))
-            return false;
-    } else if (!dec__v2_emit(r->s, r->g, &c->ev, err)) {
-        return false;
-    }
-    if (!dec__v2_cur_fast(c, r->g, r->s->nargs)) {
-        bool more;
-        if (!next_event(r, c, &more, err))
-            return false;
-        if (!more) {
-            heap_remove(r, 0);
+    v2_order *o = r->s->o;
+    uint64_t gen = r->g->gen;
+    for (uint32_t left = r->sp ? UINT32_MAX : 0xffff - (r->steps & 0xffff); left > 1; left--) {
+        if (!r->n_heap || sample_ts < r->heap[0].ts)
             return true;
+        uint32_t ci = r->heap[0].c;
+        v2_cur *c = &r->c[ci];
+        if (!dec__v2_hot_advance(o, gen, &c->ev, c->mslot))
+            return true;
+        if (r->sp) {
+            if (!dec__v2_split_hot(r->sp, ci, &c->ev, err))
+                return false;
+        } else {
+            r->steps++;
+            if (!dec__v2_emit_fast(r->s, r->g, &c->ev, err))
+                return false;
         }
+        if (!dec__v2_cur_fast(c, r->g, r->s->nargs)) {
+            bool more;
+            if (!next_event(r, c, &more, err))
+                return false;
+            if (!more) {
+                heap_remove(r, 0);
+                continue;
+            }
+        }
+        r->heap[0].ts = c->ev.ts;
+        root_down(r);
     }
-    r->heap[0].ts = c->ev.ts;
-    sift_down(r, 0);
     return true;
 }
 
 static bool step(reader *r, cs_err *err)
 {
     bool ok;
-    if (!hot_step(r, &ok, err))
-        return false;
-    if (ok)
-        return true;
     if (!try_advance(r, 0, &ok, err))
         return false;
     if (ok)
@@ -279,6 +301,8 @@ static bool run(reader *r, cs_err *err)
             continue;
         }
         if (!step(r, err))
+            return false;
+        if (!hot_run(r, si < g->n_samples ? g->samples[si].ts : INT64_MAX, err))
             return false;
     }
 }

@@ -12,7 +12,7 @@
  * emits exactly the events, contexts and order of one thread. The first
  * error in event order wins: the caller's, else the worker's once all
  * before it was emitted. */
-#include "v2.h"
+#include "v2_hot.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -209,7 +209,7 @@ static bool run_of(emitter *em, uint32_t item, cs_err *err)
             return false;
         c->ev.ctx = em->pred[ci];
         dec__v2_predict(&em->pred[ci], &c->ev);
-        if (!dec__v2_emit(em->s, em->g, &c->ev, err))
+        if (!dec__v2_emit_fast(em->s, em->g, &c->ev, err))
             return false;
         if (!(++em->n & 0xffff) && !progress(em, err))
             return false;

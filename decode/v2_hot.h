@@ -1,0 +1,185 @@
+/* decode/v2_hot.h — the hot path of the Go 1.22+ decoder, inline: the
+ * three events that make up almost every trace (GoStart, GoUnblock,
+ * GoBlock) ordered, decoded, summarized and handed on the plainest way,
+ * with the same rules as the general code they stand in for (v2_order.c,
+ * v2_reader.c, v2_emit.c, v2_stats.c, v2_split.c). Each function either
+ * does all of its step or nothing, and then the general code does it:
+ * dec_desc.no_hot turns the hot path off, so tests can compare the two.
+ * Included by v2_reader.c and v2_split.c only. */
+#ifndef DEC_V2_HOT_H
+#define DEC_V2_HOT_H
+
+#include "v2.h"
+
+/* The three commonest events, ordered inline when they are ready and valid
+ * in the plainest way: GoStart, GoUnblock, GoBlock on an M with a slot.
+ * Sets e->ctx to the M's context before the event and applies the event as
+ * dec__v2_advance would; returns false, having changed nothing, for
+ * anything else (not ready, an error, another type), which then takes
+ * dec__v2_advance. */
+static inline v2_gst *dec__v2_hot_g(v2_order *o, uint64_t goid)
+{
+    uint32_t s;
+    if (goid >= o->gids.n_direct || !(s = o->gids.direct[goid]))
+        return NULL;
+    v2_gst *g = &o->g[s - 1];
+    return g->exists ? g : NULL;
+}
+static inline bool dec__v2_hot_advance(v2_order *o, uint64_t gen, v2_ev *e, uint32_t mslot)
+{
+    if (mslot == UINT32_MAX)
+        return false;
+    v2_mst *m = &o->m[mslot];
+    v2_gst *g;
+    if (e->type == V2_EvGoBlock) { /* go_stop_exec: M, P, G must; G Running */
+        if (m->p == V2_NONE || m->g == V2_NONE || !(g = dec__v2_hot_g(o, m->g)) || g->status != GS_RUNNING)
+            return false;
+        e->ctx = (v2_ctx){m->g, m->p, m->id};
+        g->status = GS_WAITING;
+        m->g = V2_NONE;
+        return true;
+    }
+    if (e->type != V2_EvGoStart && e->type != V2_EvGoUnblock)
+        return false;
+    g = dec__v2_hot_g(o, e->args[0]);
+    if (!g || g->seq_gen != gen || e->args[1] != g->seq + 1)
+        return false;
+    if (e->type == V2_EvGoUnblock) { /* go_unblock: Waiting, next in sequence */
+        if (g->status != GS_WAITING)
+            return false;
+        g->status = GS_RUNNABLE;
+    } else { /* go_start: Runnable, next in sequence; M, P must, G must not */
+        if (g->status != GS_RUNNABLE || m->p == V2_NONE || m->g != V2_NONE)
+            return false;
+        g->status = GS_RUNNING;
+    }
+    e->ctx = (v2_ctx){m->g, m->p, m->id};
+    g->seq = e->args[1];
+    if (e->type == V2_EvGoStart)
+        m->g = e->args[0];
+    return true;
+}
+
+/* The common case of dec__v2_cur_next inline: an event well inside the
+ * batch the cursor is in, whose varints are at most 9 bytes. Returns false
+ * for anything else (a batch to enter, the end, a bad type, bytes near the
+ * end of the batch), which then takes dec__v2_cur_next, having changed
+ * nothing but maybe the arguments of the event the cursor is done with. */
+static inline bool dec__v2_cur_fast(v2_cur *c, const v2_gen *g, const uint8_t *nargs)
+{
+    const dec_buf *b = &c->b;
+    if (b->len - b->pos < 1 + 10 * 6 || !c->last)
+        return false;
+    const uint8_t *p = b->p + b->pos;
+    unsigned n = nargs[p[0]];
+    size_t pos = 1;
+    uint64_t dt;
+    if (!n || !dec_buf__uv9(p, &pos, &dt))
+        return false;
+    /* straight into place: on a 10-byte varint dec__v2_cur_next decodes them all again */
+    for (unsigned i = 0; i + 1 < n; i++)
+        if (!dec_buf__uv9(p, &pos, &c->ev.args[i]))
+            return false;
+    c->ev.type = p[0];
+    c->ev.off = b->base + b->pos;
+    c->ev.synth = 0;
+    int64_t ts = dec__v2_ns(g, dt) + c->last;
+    c->ev.ts = c->last = ts > V2_T_MAX ? V2_T_MAX : ts;
+    c->b.pos += pos;
+    return true;
+}
+
+/* dec__v2_split_begin + note + done for an event dec__v2_hot_advance
+ * ordered: plain, and it left its M as predicted. */
+static inline bool dec__v2_split_hot(v2_split *sp, uint32_t ci, const v2_ev *e, cs_err *err)
+{
+    v2_ctx *pred = &sp->wpred[ci];
+    if (pred->g != e->ctx.g || pred->p != e->ctx.p || pred->m != e->ctx.m) { /* never, but then: whole */
+        sp->own = e, sp->n_notes = 1;
+        sp->notes[0] = (v2_note){.own = true, .ctx = e->ctx};
+        return dec__v2_split_slow(sp, ci, err);
+    }
+    if (sp->run_len && (sp->run_ci != ci || sp->run_len == V2_RUN_MAX) && !dec__v2_split_flush(sp, err))
+        return false;
+    dec__v2_predict(pred, e);
+    sp->run_ci = ci;
+    sp->run_len++;
+    return true;
+}
+
+/* g_trans of v2_stats.c for GoStart (Runnable -> Running), GoUnblock
+ * (Waiting -> Runnable) and GoBlock (Running -> Waiting), at time t, for a
+ * goroutine with a summary, once the first events are past; false, having
+ * changed nothing, when anything more is to be done (a first block reason,
+ * naming the goroutine, "forever"). */
+static inline bool dec__v2_sum_hot(v2_sum *s, const v2_ev *e, uint64_t goid, int64_t t, cs_sid reason)
+{
+    uint32_t slot;
+    if (!s->sid_sweep || !s->sync_ts || goid >= s->ids.n_direct || !(slot = s->ids.direct[goid]) ||
+        slot > s->cap_g)
+        return false;
+    v2_sg *g = &s->g[slot - 1];
+    if (!g->present)
+        return false;
+    if (e->type == V2_EvGoStart) {
+        if (g->last_runnable)
+            g->sched += t - g->last_runnable;
+        g->last_runnable = 0;
+        g->last_start = t;
+        if (!g->start)
+            g->start = t;
+    } else if (e->type == V2_EvGoUnblock) {
+        if (g->last_block) {
+            uint32_t i = g->block_kv;
+            while (i && s->kv[i].key != g->last_block_reason)
+                i = s->kv[i].next;
+            if (!i)
+                return false;
+            s->kv[i].v += t - g->last_block;
+        }
+        g->last_block = 0;
+        g->last_runnable = t;
+    } else {
+        if ((!g->name && e->args[1]) || (reason == s->sid_forever && s->sid_forever))
+            return false;
+        g->exec += t - g->last_start;
+        g->last_start = 0;
+        g->last_block = t;
+        g->last_block_reason = reason;
+    }
+    s->last_ts = t;
+    return true;
+}
+
+/* dec__v2_emit for a sink that only summarizes (no model, no on_event):
+ * the table-id checks, the timestamp fix-up and the Summarizer inline for
+ * the three commonest events; everything else, and every first time, the
+ * general way. */
+static inline bool dec__v2_emit_fast(v2_sink *s, v2_gen *g, v2_ev *e, cs_err *err)
+{
+    uint64_t goid;
+    cs_sid reason = 0;
+    if (!s->fast_emit || e->synth)
+        return dec__v2_emit(s, g, e, err);
+    if (e->type == V2_EvGoBlock) {
+        if (e->args[0] != s->rs_id || g->gen != s->rs_gen || !dec__v2_stack_ok(g, e->args[1]))
+            return dec__v2_emit(s, g, e, err);
+        goid = e->ctx.g, reason = s->rs_sid;
+    } else if (e->type == V2_EvGoUnblock) {
+        if (!dec__v2_stack_ok(g, e->args[2]))
+            return dec__v2_emit(s, g, e, err);
+        goid = e->args[0];
+    } else if (e->type == V2_EvGoStart) {
+        goid = e->args[0];
+    } else {
+        return dec__v2_emit(s, g, e, err);
+    }
+    int64_t t = e->ts <= s->last_ts ? s->last_ts + 1 : e->ts;
+    if (!dec__v2_sum_hot(s->sum, e, goid, t, reason))
+        return dec__v2_emit(s, g, e, err);
+    e->ts = s->last_ts = t;
+    s->n_events++;
+    return true;
+}
+
+#endif
