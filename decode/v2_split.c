@@ -205,7 +205,7 @@ static bool run_of(emitter *em, uint32_t item, cs_err *err)
         return CS_FAIL(err, CS_E_INTERNAL, CS_NO_OFFSET, "no M %u", ci);
     v2_cur *c = &em->c[ci];
     for (uint32_t k = item & RUN_MAX; k; k--) {
-        if (!next(em, ci, err))
+        if (!dec__v2_cur_fast(c, em->g, em->s->nargs) && !next(em, ci, err))
             return false;
         c->ev.ctx = em->pred[ci];
         dec__v2_predict(&em->pred[ci], &c->ev);
