@@ -290,6 +290,7 @@ typedef struct v2_sum {
     cs_map range_p;                /* rangesP (sweeps): P id -> goroutine slot */
     int64_t last_ts, sync_ts;
     cs_sid sid_sweep, sid_assist, sid_forever;
+    bool warm;                     /* sids interned and sync_ts set: the hot path may go */
 } v2_sum;
 
 bool dec__v2_sum_event(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind,

@@ -115,8 +115,7 @@ static inline bool dec__v2_split_hot(v2_split *sp, uint32_t ci, const v2_ev *e, 
 static inline bool dec__v2_sum_hot(v2_sum *s, const v2_ev *e, uint64_t goid, int64_t t, cs_sid reason)
 {
     uint32_t slot;
-    if (!s->sid_sweep || !s->sync_ts || goid >= s->ids.n_direct || !(slot = s->ids.direct[goid]) ||
-        slot > s->cap_g)
+    if (!s->warm || goid >= s->ids.n_direct || !(slot = s->ids.direct[goid]) || slot > s->cap_g)
         return false;
     v2_sg *g = &s->g[slot - 1];
     if (!g->present)
@@ -140,7 +139,7 @@ static inline bool dec__v2_sum_hot(v2_sum *s, const v2_ev *e, uint64_t goid, int
         g->last_block = 0;
         g->last_runnable = t;
     } else {
-        if ((!g->name && e->args[1]) || (reason == s->sid_forever && s->sid_forever))
+        if ((!g->name && e->args[1]) || reason == s->sid_forever)
             return false;
         g->exec += t - g->last_start;
         g->last_start = 0;

@@ -258,7 +258,7 @@ static bool range_ev(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind, cs_er
 bool dec__v2_sum_state(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, v2_gen *g,
                        const cs_file *f, cs_err *err)
 {
-    if (!s->sid_sweep || !s->sync_ts || !tr->is_g)
+    if (!s->warm || !tr->is_g)
         return dec__v2_sum_event(s, m, e, V2K_STATE, tr, g, f, err);
     s->last_ts = e->ts;
     return g_trans(s, m, e, tr, g, f, err);
@@ -275,9 +275,11 @@ bool dec__v2_sum_event(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind,
     if (s->sync_ts == 0)
         s->sync_ts = e->ts;
     s->last_ts = e->ts;
+    if (kind == V2K_SYNC)
+        s->sync_ts = e->ts;
+    s->warm = s->sid_sweep && s->sid_assist && s->sid_forever && s->sync_ts;
     switch (kind) {
     case V2K_SYNC:
-        s->sync_ts = e->ts;
         return true;
     case V2K_STATE:
         if (tr->is_g)

@@ -36,13 +36,20 @@ typedef struct decoded {
     counts c;
 } decoded;
 
+/* How a trace is decoded: with the model and every event (as `info` and
+ * `events`), statistics only (as `stats`: the hot path emits inline), or
+ * with the model and every event the general way, no hot path. */
+typedef enum { RUN_EVENTS, RUN_STATS, RUN_GENERAL, RUN_KINDS } run_kind;
+
 /* Decodes path with `jobs` threads (a worker whatever a generation's size). */
-static void load(const char *path, int jobs, decoded *d)
+static void load(const char *path, int jobs, run_kind k, decoded *d)
 {
     memset(d, 0, sizeof *d);
     cs_model_init(&d->m);
     assert_true(cs_file_map(path, &d->f, &d->err));
-    dec_desc desc = {.path = path, .jobs = jobs, .split_min = 1, .on_event = count_event, .event_ud = &d->c};
+    dec_desc desc = {.path = path, .jobs = jobs, .split_min = 1, .no_model = k == RUN_STATS,
+                     .no_hot = k == RUN_GENERAL, .on_event = k == RUN_STATS ? NULL : count_event,
+                     .event_ud = &d->c};
     d->ok = dec_trace_load(&desc, &d->f, &d->m, &d->s, &d->err);
 }
 
@@ -148,25 +155,31 @@ static void check_unblocks(const char *name, const cs_model *m, json_t *o)
     }
 }
 
-/* Decodes path on one thread and on two and compares each with its
- * NAME.oracle.json. */
+/* Decodes path on one thread and on two, every run kind, and compares
+ * each with its NAME.oracle.json (a statistics-only run has no events to
+ * count by kind and no wake-ups, only their number and the statistics). */
 static void check_trace(const char *path)
 {
     char opath[1024];
     snprintf(opath, sizeof opath, "%.*s.oracle.json", (int)(strlen(path) - 6), path);
     json_t *o = tl_json(opath);
     assert_non_null(o);
-    for (int jobs = 1; jobs <= 2; jobs++) {
-        decoded d;
-        load(path, jobs, &d);
-        if (!d.ok)
-            fail_msg("%s: %s (offset %llu)", path, d.err.msg, (unsigned long long)d.err.offset);
-        assert_string_equal(d.m.warning, "");
-        check_counts(path, &d.c, o);
-        check_stats(path, &d.m, &d.s, o);
-        check_unblocks(path, &d.m, o);
-        unload(&d);
-    }
+    for (int jobs = 1; jobs <= 2; jobs++)
+        for (run_kind k = RUN_EVENTS; k < RUN_KINDS; k++) {
+            decoded d;
+            load(path, jobs, k, &d);
+            if (!d.ok)
+                fail_msg("%s: %s (offset %llu)", path, d.err.msg, (unsigned long long)d.err.offset);
+            assert_string_equal(d.m.warning, "");
+            if (k == RUN_STATS) {
+                assert_int_equal(d.m.n_events, json_integer_value(json_object_get(o, "events")));
+            } else {
+                check_counts(path, &d.c, o);
+                check_unblocks(path, &d.m, o);
+            }
+            check_stats(path, &d.m, &d.s, o);
+            unload(&d);
+        }
     json_decref(o);
 }
 
@@ -230,9 +243,10 @@ static void go_conformance_cases_accepted_or_rejected(void **st)
         size_t got = fread(expect, 1, sizeof expect - 1, fp);
         fclose(fp);
         expect[got] = 0;
-        for (int jobs = 1; jobs <= 2; jobs++) {
+        for (int run = 0; run < 2 * RUN_KINDS; run++) {
+            int jobs = 1 + run / RUN_KINDS;
             decoded d;
-            load(path, jobs, &d);
+            load(path, jobs, (run_kind)(run % RUN_KINDS), &d);
             if (!strncmp(expect, "SUCCESS", 7)) {
                 if (!d.ok || d.m.warning[0])
                     fail_msg("%s: expected success, got %s%s", de->d_name, d.err.msg, d.m.warning);
@@ -247,7 +261,7 @@ static void go_conformance_cases_accepted_or_rejected(void **st)
                 if (regexec(&re, d.err.msg, 0, NULL, 0))
                     fail_msg("%s: message '%s' does not match '%s'", de->d_name, d.err.msg, want);
                 regfree(&re);
-                failures += jobs == 1;
+                failures += run == 0;
             }
             unload(&d);
         }

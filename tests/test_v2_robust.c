@@ -3,7 +3,8 @@
  * generations and warns, or fails under --strict), seeded byte flips
  * (never a crash or an out-of-bounds read under ASan/UBSan; a rejected file
  * names an offset), and absurd sizes written into batch headers. Every
- * input is decoded on one thread and on two, with the same outcome. */
+ * input is decoded on one thread and on two, and for statistics only with
+ * the inline hot path and without, with the same outcome. */
 #include "testlib.h"
 
 static const char *const names[] = {"pingpong-go1.25", "corpus/go1.23/selectmix", "closebcast-go1.22"};
@@ -31,12 +32,15 @@ typedef struct result {
     cs_stats s;
 } result;
 
-static void decode_with(const uint8_t *p, size_t n, bool strict, int jobs, result *r)
+/* stats_only: no model (the hot path emits inline); general: no hot path */
+static void decode_with(const uint8_t *p, size_t n, bool strict, int jobs, bool stats_only, bool general,
+                        result *r)
 {
     cs_file f = {.data = p, .size = n, .path = "mem"};
     memset(r, 0, sizeof *r);
     cs_model_init(&r->m);
-    dec_desc d = {.path = "mem", .jobs = jobs, .split_min = 1, .strict = strict};
+    dec_desc d = {.path = "mem", .jobs = jobs, .split_min = 1, .strict = strict, .no_model = stats_only,
+                  .no_hot = general};
     r->ok = dec_trace_load(&d, &f, &r->m, &r->s, &r->err);
     snprintf(r->warning, sizeof r->warning, "%s", r->m.warning);
 }
@@ -74,13 +78,18 @@ static void result_free(result *r)
     cs_stats_deinit(&r->s);
 }
 
-/* Decodes n bytes of p with stats on one thread and on two; returns ok,
- * fills err and the warning. */
+/* Decodes n bytes of p with stats on one thread and on two, and for
+ * statistics only with the hot path and without; returns ok, fills err and
+ * the warning. */
 static bool decode(const uint8_t *p, size_t n, bool strict, char *warning, cs_err *err)
 {
     result a, b;
-    decode_with(p, n, strict, 1, &a);
-    decode_with(p, n, strict, 2, &b);
+    decode_with(p, n, strict, 1, true, false, &a);
+    decode_with(p, n, strict, 1, true, true, &b);
+    same(&a, &b);
+    result_free(&a), result_free(&b);
+    decode_with(p, n, strict, 1, false, false, &a);
+    decode_with(p, n, strict, 2, false, false, &b);
     same(&a, &b);
     *err = a.err;
     if (warning)

@@ -51,39 +51,49 @@ static inline void fz_run_with(const uint8_t *data, size_t size, void (*then)(co
 
 typedef struct fz_out { bool ok; cs_err err; cs_model m; cs_stats s; } fz_out;
 
-static inline void fz_decode(const cs_file *f, int jobs, fz_out *o)
+/* stats_only: no model (the 1.22+ hot path emits inline); general: no hot path */
+static inline void fz_decode(const cs_file *f, int jobs, bool stats_only, bool general, fz_out *o)
 {
     memset(o, 0, sizeof *o);
     cs_model_init(&o->m);
-    dec_desc d = {.path = "fuzz", .jobs = jobs, .split_min = 1};
+    dec_desc d = {.path = "fuzz", .jobs = jobs, .split_min = 1, .no_model = stats_only, .no_hot = general};
     o->ok = dec_trace_load(&d, f, &o->m, &o->s, &o->err);
 }
 
-/* One thread and two (legacy pass 1 split whatever the size): the same
- * events, wake-ups and statistics, or the same error. */
-static inline void fz_threads_agree(const uint8_t *data, size_t size)
+/* The same events, wake-ups and statistics, or the same error; frees both. */
+static inline void fz_same(fz_out *a, fz_out *b)
 {
-    cs_file f = {.data = size ? data : NULL, .size = size, .path = "fuzz"};
-    fz_out a, b;
-    fz_decode(&f, 1, &a);
-    fz_decode(&f, 2, &b);
-    bool same = a.ok == b.ok && a.err.code == b.err.code && a.err.offset == b.err.offset &&
-                !strcmp(a.err.msg, b.err.msg) && a.m.n_events == b.m.n_events && a.m.n_edges == b.m.n_edges &&
-                a.s.n == b.s.n && a.s.n_kv == b.s.n_kv;
-    for (uint32_t i = 1; same && i < a.m.n_edges; i++)
-        same = a.m.edges[i].ts == b.m.edges[i].ts && a.m.edges[i].to == b.m.edges[i].to;
-    for (uint32_t i = 0; same && i < a.s.n; i++) {
-        const cs_gstat *x = &a.s.g[i], *y = &b.s.g[i];
+    bool same = a->ok == b->ok && a->err.code == b->err.code && a->err.offset == b->err.offset &&
+                !strcmp(a->err.msg, b->err.msg) && a->m.n_events == b->m.n_events &&
+                a->m.n_edges == b->m.n_edges && a->s.n == b->s.n && a->s.n_kv == b->s.n_kv;
+    for (uint32_t i = 1; same && i < a->m.n_edges; i++)
+        same = a->m.edges[i].ts == b->m.edges[i].ts && a->m.edges[i].to == b->m.edges[i].to;
+    for (uint32_t i = 0; same && i < a->s.n; i++) {
+        const cs_gstat *x = &a->s.g[i], *y = &b->s.g[i];
         same = x->goid == y->goid && x->start == y->start && x->end == y->end && x->exec == y->exec &&
                x->sched_wait == y->sched_wait && x->block == y->block && x->syscall == y->syscall &&
                x->syscall_block == y->syscall_block && x->total == y->total;
     }
-    for (uint32_t i = 0; same && i < a.s.n_kv; i++)
-        same = a.s.kv[i].ns == b.s.kv[i].ns;
+    for (uint32_t i = 0; same && i < a->s.n_kv; i++)
+        same = a->s.kv[i].ns == b->s.kv[i].ns;
     if (!same)
         abort();
-    cs_model_deinit(&a.m), cs_stats_deinit(&a.s);
-    cs_model_deinit(&b.m), cs_stats_deinit(&b.s);
+    cs_model_deinit(&a->m), cs_stats_deinit(&a->s);
+    cs_model_deinit(&b->m), cs_stats_deinit(&b->s);
+}
+
+/* One thread and two (legacy pass 1 split whatever the size) agree, and so
+ * do statistics alone with the hot path and without. */
+static inline void fz_threads_agree(const uint8_t *data, size_t size)
+{
+    cs_file f = {.data = size ? data : NULL, .size = size, .path = "fuzz"};
+    fz_out a, b;
+    fz_decode(&f, 1, false, false, &a);
+    fz_decode(&f, 2, false, false, &b);
+    fz_same(&a, &b);
+    fz_decode(&f, 1, true, false, &a);
+    fz_decode(&f, 1, true, true, &b);
+    fz_same(&a, &b);
 }
 
 static inline void fz_run(const uint8_t *data, size_t size)
