@@ -90,18 +90,18 @@ static inline bool dec__v2_cur_fast(v2_cur *c, const v2_gen *g, const uint8_t *n
 }
 
 /* dec__v2_split_begin + note + done for an event dec__v2_hot_advance
- * ordered: plain, and it left its M as predicted. */
+ * ordered: plain, emitted in its M's context, which the prediction of every
+ * cursor equals before every event (every event either keeps prediction and
+ * M in step, here and in dec__v2_split_done, or resynchronizes all of them,
+ * in dec__v2_split_slow). */
 static inline bool dec__v2_split_hot(v2_split *sp, uint32_t ci, const v2_ev *e, cs_err *err)
 {
-    v2_ctx *pred = &sp->wpred[ci];
-    if (pred->g != e->ctx.g || pred->p != e->ctx.p || pred->m != e->ctx.m) { /* never, but then: whole */
-        sp->own = e, sp->n_notes = 1;
-        sp->notes[0] = (v2_note){.own = true, .ctx = e->ctx};
-        return dec__v2_split_slow(sp, ci, err);
-    }
     if (sp->run_len && (sp->run_ci != ci || sp->run_len == V2_RUN_MAX) && !dec__v2_split_flush(sp, err))
         return false;
-    dec__v2_predict(pred, e);
+    if (e->type == V2_EvGoStart)
+        sp->wpred[ci].g = e->args[0];
+    else if (e->type == V2_EvGoBlock)
+        sp->wpred[ci].g = V2_NONE;
     sp->run_ci = ci;
     sp->run_len++;
     return true;
