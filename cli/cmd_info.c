@@ -28,10 +28,11 @@ int cli_cmd_info(int argc, char **argv)
         user += !(m.g[i].flags & CS_G_SYSTEM);
     int64_t dur = m.t_last - m.t_first;
     if (json) {
-        json_t *j = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s}",
+        json_t *j = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s}",
                               "format", m.family == CS_FAM_LEGACY ? "legacy" : "v2",
                               "version", dec_version_name(m.version), "size", (json_int_t)f.size,
-                              "events", (json_int_t)m.n_events, "duration_ns", (json_int_t)dur,
+                              "events", (json_int_t)m.n_events, "generations", (json_int_t)m.n_gens,
+                              "duration_ns", (json_int_t)dur,
                               "goroutines", (json_int_t)(m.n_g - 1), "user_goroutines", (json_int_t)user,
                               "spans", (json_int_t)m.n_span, "edges", (json_int_t)(m.n_edges - 1),
                               "messages", (json_int_t)m.n_msgs, "channels", (json_int_t)(m.n_chans - 1),
@@ -44,6 +45,8 @@ int cli_cmd_info(int argc, char **argv)
         printf("format      Go %s (%s)\n", dec_version_name(m.version),
                m.family == CS_FAM_LEGACY ? "legacy" : "generation-based");
         printf("events      %llu\n", (unsigned long long)m.n_events);
+        if (m.family == CS_FAM_V2)
+            printf("generations %u\n", m.n_gens);
         printf("duration    %.3f ms\n", (double)dur / 1e6);
         printf("goroutines  %u (%u user)\n", m.n_g - 1, user);
         printf("spans       %u\n", m.n_span);

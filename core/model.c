@@ -89,6 +89,11 @@ const char *cs_model_str(const cs_model *m, cs_sid id)
     return m->str_bytes + m->str_off[id];
 }
 
+uint32_t cs_model_str_len(const cs_model *m, cs_sid id)
+{
+    return id == 0 || id >= m->n_str ? 0 : m->str_off[id + 1] - m->str_off[id] - 1;
+}
+
 uint32_t cs_model_stack_add(cs_model *m, const cs_frame *f, uint32_t n, cs_err *err)
 {
     if (m->n_stack == 0) { /* stack 0 = "no stack", with no frames */

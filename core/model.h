@@ -18,6 +18,7 @@
  *   void cs_model_init(cs_model *m) / cs_model_deinit(cs_model *m)
  *   cs_sid cs_model_intern(cs_model *m, const char *s, size_t len, cs_err *err)   0 on error too
  *   const char *cs_model_str(const cs_model *m, cs_sid id)                   NUL-terminated
+ *   uint32_t cs_model_str_len(const cs_model *m, cs_sid id)                  its length (it may hold NULs)
  *   uint32_t cs_model_stack_add(cs_model *m, const cs_frame *f, uint32_t n, cs_err *err)
  *   uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack)
  *   const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t i)  i=0 innermost
@@ -218,6 +219,8 @@ typedef struct cs_model {
     int version;          /* 1005 ... 1025 (go 1.N -> 1000+N) */
     int64_t t_first, t_last; /* first and last event time */
     uint64_t n_events;    /* events the decoder produced */
+    uint32_t n_gens;      /* 1.22+: generations decoded */
+    uint32_t n_gens_ahead; /* ... of which on a worker ahead of their turn (decode/v2_ahead.c) */
     int nprocs;           /* highest GOMAXPROCS seen */
 
     /* strings: bytes of string i at str_bytes + str_off[i], NUL-terminated */
@@ -263,6 +266,7 @@ void cs_model_init(cs_model *m);
 void cs_model_deinit(cs_model *m);
 cs_sid cs_model_intern(cs_model *m, const char *s, size_t len, cs_err *err);
 const char *cs_model_str(const cs_model *m, cs_sid id);
+uint32_t cs_model_str_len(const cs_model *m, cs_sid id);
 uint32_t cs_model_stack_add(cs_model *m, const cs_frame *f, uint32_t n, cs_err *err);
 uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack);
 const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t i);

@@ -143,6 +143,14 @@ typedef struct v2_gen {
  * file ending inside a batch (a cut-short trace) rather than bad bytes. */
 bool dec__v2_gen_scan(const cs_file *f, uint64_t off, int version, v2_gen *g,
                       uint64_t *next_off, bool *trunc, cs_err *err);
+/* The last generation of a file may have been cut off at a batch boundary:
+ * true when the tables written at its end are missing (*why says which). */
+bool dec__v2_gen_incomplete(const v2_gen *g, int version, const char **why);
+/* The latest event time of a generation with its tables, in ns, as its
+ * events would be emitted before the strictly increasing fix-up: the last
+ * event of every M's last batch and the last CPU sample. False when that
+ * batch does not decode. */
+bool dec__v2_gen_last_ts(const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, int64_t *out);
 /* Parses the structural batches (tables) of a scanned generation. */
 bool dec__v2_gen_tables(const cs_file *f, int version, v2_gen *g, cs_err *err);
 void dec__v2_gen_deinit(v2_gen *g);
@@ -171,6 +179,7 @@ typedef struct v2_ctx { uint64_t g, p, m; } v2_ctx;
 /* Wire statuses of goroutines and Ps (the ordering's own, not Go's public states). */
 enum { GS_BAD = 0, GS_RUNNABLE, GS_RUNNING, GS_SYSCALL, GS_WAITING };
 enum { PS_BAD = 0, PS_RUNNING, PS_IDLE, PS_SYSCALL, PS_ABANDONED };
+enum { GC_UNDET = 0, GC_NOT_RUNNING, GC_RUNNING };
 enum { V2_MUSTNOT = 0, V2_MAY = 1, V2_MUST = 2 };
 
 typedef struct v2_ev {
@@ -192,6 +201,7 @@ typedef struct v2_range { const uint8_t *desc; uint32_t len; uint8_t type; } v2_
 
 typedef struct v2_gst {
     uint8_t status, exists, n_ranges, pad;
+    uint64_t id;
     uint64_t seq_gen, seq;
     v2_range ranges[4];   /* in-flight special ranges (STW, mark assist) */
     v2_region *reg; uint32_t n_reg, cap_reg; /* open user regions */
@@ -199,11 +209,28 @@ typedef struct v2_gst {
 
 typedef struct v2_pst {
     uint8_t status, exists, n_ranges, pad;
+    uint64_t id;
     uint64_t seq_gen, seq;
     v2_range ranges[2];
 } v2_pst;
 
 typedef struct v2_mst { uint64_t id, g, p; } v2_mst;
+
+/* A generation ordered ahead (v2_ahead.c) starts from a state it does not
+ * know: an M's goroutine and P are V2_UNK until the generation says, and
+ * whatever it takes for granted of the state before is written down here,
+ * to be checked against the real one. */
+#define V2_UNK (V2_NONE - 1)
+enum {
+    V2A_G_HAS = 1,  /* goroutine id existed with status st, no ranges or regions in flight */
+    V2A_G_NONE,     /* goroutine id did not exist */
+    V2A_P_HAS,      /* proc id existed with status st, no ranges in flight */
+    V2A_M_NO_G,     /* thread id had no goroutine */
+    V2A_M_NO_P,     /* thread id had no proc */
+    V2A_GC,         /* the first GC event (type st, sequence v) was ready and valid */
+    V2A_TASK_NONE,  /* task id was not live */
+};
+typedef struct v2_assume { uint8_t kind, st; uint64_t id, v; } v2_assume;
 
 typedef struct v2_task { uint64_t id, parent; const uint8_t *name; uint32_t len, live; } v2_task;
 
@@ -215,6 +242,9 @@ typedef struct v2_order {
     v2_task *tasks; uint32_t n_tasks, cap_tasks; v2_ids task_ids;
     uint64_t gc_seq, initial_gen;
     uint8_t gc_state;     /* 0 undetermined, 1 not running, 2 running */
+    bool ahead;           /* ordering a generation ahead: assume and note (v2_ahead.c) */
+    bool gc_seen;         /* ahead: a GC event was ordered */
+    v2_assume *as; uint32_t n_as, cap_as;
     /* where ready events go, in order (v2_reader.c: emit or pass to the emitting thread) */
     bool (*out)(void *ud, const v2_ev *ev, v2_ctx ctx, cs_err *err);
     void *out_ud;
@@ -249,6 +279,10 @@ static inline bool dec__v2_reqs(v2_ctx c, int m, int p, int g, uint64_t off, cs_
 }
 bool dec__v2_order_res(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur,
                        bool *ok, cs_err *err);
+/* Ahead: notes an assumption (false on allocation failure), or gives up on
+ * the generation (always false: the generation is ordered again in turn). */
+bool dec__v2_assume(v2_order *o, uint8_t kind, uint8_t st, uint64_t id, uint64_t v, cs_err *err);
+bool dec__v2_not_ahead(uint64_t off, const char *why, cs_err *err);
 
 
 /* ---- public events, model, stats (v2_emit.c, v2_stats.c) ---- */
@@ -280,6 +314,11 @@ typedef struct v2_sg {      /* Summarizer state of one goroutine (GoroutineSumma
     cs_sid last_block_reason;
     bool has_syscall_p;            /* syscallingG entry present */
     uint64_t syscall_p;
+    /* ahead (v2_ahead.c): the summary goes on from one before the generation,
+     * which leaves state first_old at first_t (Go's transition out, done on join) */
+    bool inherited;
+    uint8_t first_old;
+    int64_t first_t;
 } v2_sg;
 
 typedef struct v2_sum {
@@ -291,6 +330,9 @@ typedef struct v2_sum {
     int64_t last_ts, sync_ts;
     cs_sid sid_sweep, sid_assist, sid_forever;
     bool warm;                     /* sids interned and sync_ts set: the hot path may go */
+    bool ahead;                    /* summarizing a generation ahead (v2_ahead.c) */
+    cs_map sys_seen;               /* ahead: P ids of sys_p looked at or set */
+    uint64_t *sys_none; uint32_t n_sys_none, cap_sys_none; /* ahead: P ids sys_p had no entry for */
 } v2_sum;
 
 bool dec__v2_sum_event(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind,
@@ -299,6 +341,10 @@ bool dec__v2_sum_event(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind,
 bool dec__v2_sum_state(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, v2_gen *g,
                        const cs_file *f, cs_err *err);
 bool dec__v2_sum_finish(v2_sum *s, cs_stats *out, cs_err *err);
+/* Joins the Summarizer of a generation summarized ahead (a, strings in am)
+ * onto s (strings in m), as if s had gone on through it. *fits = false,
+ * and s untouched, when what a took for granted is not so. */
+bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *am, bool *fits, cs_err *err);
 void dec__v2_sum_deinit(v2_sum *s);
 
 typedef struct v2_open { uint64_t key; uint32_t idx; uint8_t kind; } v2_open; /* an open model range */
@@ -441,5 +487,18 @@ bool dec__v2_split_gen(v2_sink *s, v2_gen *g, cs_err *err);
 bool dec__v2_read_gen(v2_sink *s, v2_gen *g, v2_split *sp, v2_cur *c, cs_err *err);
 /* Orders and emits one generation on this thread. */
 bool dec__v2_read_gen_here(v2_sink *s, v2_gen *g, cs_err *err);
+
+/* ---- the next generation ordered and summarized on a worker (v2_ahead.c) ---- */
+
+typedef struct v2_ahead v2_ahead;
+/* Starts a worker on the generation at file offset off, with s's settings,
+ * taking last_ts for the time of the last event before it (the join checks
+ * it); NULL when no thread could be had. */
+v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t initial_gen, int64_t last_ts, uint64_t off);
+/* Waits for the worker, once s has emitted every generation before its
+ * own; *used: its result was exact and is now s's (*next = where the
+ * generation after it starts), else the generation is to be done in turn.
+ * Frees a. False only on an error of s (out of memory). */
+bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, bool *used, uint64_t *next, cs_err *err);
 
 #endif

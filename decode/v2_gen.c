@@ -178,3 +178,18 @@ void dec__v2_gen_deinit(v2_gen *g)
     cs_map_deinit(&g->pc_frame);
     memset(g, 0, sizeof *g);
 }
+
+/* The last generation of a file may have been cut off at a batch boundary:
+ * the tables written at its end are missing. */
+bool dec__v2_gen_incomplete(const v2_gen *g, int version, const char **why)
+{
+    bool str = false, stk = false, freq = false;
+    for (uint32_t i = 0; i < g->n_tb; i++) {
+        str |= g->tb[i].next == V2_EvStrings;
+        stk |= g->tb[i].next == V2_EvStacks;
+        freq |= g->tb[i].next == V2_EvFrequency || g->tb[i].next == V2_EvSync;
+    }
+    *why = !freq ? (version >= 1025 ? "no sync batch" : "no frequency batch")
+           : !str ? "no string table" : !stk ? "no stack table" : NULL;
+    return *why != NULL;
+}

@@ -32,7 +32,7 @@ static inline bool dec__v2_hot_advance(v2_order *o, uint64_t gen, v2_ev *e, uint
     v2_mst *m = &o->m[mslot];
     v2_gst *g;
     if (e->type == V2_EvGoBlock) { /* go_stop_exec: M, P, G must; G Running */
-        if (m->p == V2_NONE || m->g == V2_NONE || !(g = dec__v2_hot_g(o, m->g)) || g->status != GS_RUNNING)
+        if (m->p >= V2_UNK || m->g == V2_NONE || !(g = dec__v2_hot_g(o, m->g)) || g->status != GS_RUNNING)
             return false;
         e->ctx = (v2_ctx){m->g, m->p, m->id};
         g->status = GS_WAITING;
@@ -49,7 +49,7 @@ static inline bool dec__v2_hot_advance(v2_order *o, uint64_t gen, v2_ev *e, uint
             return false;
         g->status = GS_RUNNABLE;
     } else { /* go_start: Runnable, next in sequence; M, P must, G must not */
-        if (g->status != GS_RUNNABLE || m->p == V2_NONE || m->g != V2_NONE)
+        if (g->status != GS_RUNNABLE || m->p >= V2_UNK || m->g != V2_NONE)
             return false;
         g->status = GS_RUNNING;
     }

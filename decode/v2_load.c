@@ -10,21 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The last generation of a file may have been cut off at a batch boundary:
- * the tables written at its end are missing. */
-static bool gen_incomplete(const v2_gen *g, int version, const char **why)
-{
-    bool str = false, stk = false, freq = false;
-    for (uint32_t i = 0; i < g->n_tb; i++) {
-        str |= g->tb[i].next == V2_EvStrings;
-        stk |= g->tb[i].next == V2_EvStacks;
-        freq |= g->tb[i].next == V2_EvFrequency || g->tb[i].next == V2_EvSync;
-    }
-    *why = !freq ? (version >= 1025 ? "no sync batch" : "no frequency batch")
-           : !str ? "no string table" : !stk ? "no stack table" : NULL;
-    return *why != NULL;
-}
-
 static bool truncated(const dec_desc *d, cs_model *m, uint64_t off, uint32_t complete, const char *why,
                       cs_err *err)
 {
@@ -57,15 +42,34 @@ static bool gens(v2_sink *s, v2_gen *g, bool threads, cs_err *err)
             return truncated(s->d, s->m, at, done, why, err);
         }
         const char *why;
-        if (next == f->size && gen_incomplete(g, s->version, &why))
+        if (next == f->size && dec__v2_gen_incomplete(g, s->version, &why))
             return truncated(s->d, s->m, g->off, done, why, err);
-        if (!dec__v2_gen_tables(f, s->version, g, err) ||
-            !(threads && g->end - g->off >= split_min ? dec__v2_split_gen(s, g, err)
-                                                      : dec__v2_read_gen_here(s, g, err)) ||
-            !dec__progress(s->d, next, f->size, err))
+        if (!dec__v2_gen_tables(f, s->version, g, err))
             return false;
+        /* the next generation on a worker while this thread does this one, or
+         * this one on two threads, or on one */
+        uint64_t initial = s->o->initial_gen ? s->o->initial_gen : g->gen;
+        int64_t last_ts;
+        v2_ahead *a = threads && s->fast_emit && next < f->size && f->size - next >= split_min && g->n_b &&
+                              dec__v2_gen_last_ts(g, f, s->nargs, s->version, &last_ts)
+                          ? dec__v2_ahead_start(s, initial, last_ts, next)
+                          : NULL;
+        if (!(!a && threads && g->end - g->off >= split_min ? dec__v2_split_gen(s, g, err)
+                                                             : dec__v2_read_gen_here(s, g, err))) {
+            bool used;
+            if (a)
+                dec__v2_ahead_join(s, a, &used, &next, &(cs_err){0});
+            return false;
+        }
         done++;
         off = next;
+        bool used = false;
+        if (a && !dec__v2_ahead_join(s, a, &used, &off, err))
+            return false;
+        done += used;
+        s->m->n_gens = done, s->m->n_gens_ahead += used;
+        if (!dec__progress(s->d, off, f->size, err))
+            return false;
     }
     return true;
 }

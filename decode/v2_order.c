@@ -26,6 +26,7 @@ static v2_gst *gnew(v2_order *o, uint64_t goid, uint8_t status, uint64_t gen, cs
     }
     v2_gst *g = &o->g[s];
     g->exists = 1;
+    g->id = goid;
     g->status = status;
     g->seq_gen = gen, g->seq = 0;
     g->n_ranges = 0;
@@ -41,6 +42,7 @@ static v2_pst *pnew(v2_order *o, uint64_t pid, uint8_t status, uint64_t gen, cs_
     v2_pst *p = &o->p[s];
     memset(p, 0, sizeof *p);
     p->exists = 1;
+    p->id = pid;
     p->status = status;
     p->seq_gen = gen;
     return p;
@@ -55,7 +57,7 @@ uint32_t dec__v2_mslot(v2_order *o, uint64_t mid, cs_err *err)
     if (s == UINT32_MAX || !cs_grow((void **)&o->m, &o->cap_m, s + 1, sizeof *o->m, err))
         return UINT32_MAX;
     if (s == n)
-        o->m[s] = (v2_mst){mid, V2_NONE, V2_NONE};
+        o->m[s] = o->ahead ? (v2_mst){mid, V2_UNK, V2_UNK} : (v2_mst){mid, V2_NONE, V2_NONE};
     return s;
 }
 
@@ -108,6 +110,11 @@ static bool proc_status(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx *cur, v2_ctx
                            (unsigned long long)pid, p->status, (unsigned long long)st);
         }
         p->seq_gen = gen, p->seq = 0;
+    } else if (o->ahead && gen != o->initial_gen) { /* it existed as it says: checked later */
+        if (st == PS_ABANDONED)
+            return dec__v2_not_ahead(e->off, "an abandoned proc", err);
+        if (!dec__v2_assume(o, V2A_P_HAS, (uint8_t)st, pid, 0, err) || !pnew(o, pid, (uint8_t)st, gen, err))
+            return false;
     } else {
         if (!pnew(o, pid, (uint8_t)st, gen, err))
             return false;
@@ -119,7 +126,9 @@ static bool proc_status(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx *cur, v2_ctx
     if (st == PS_ABANDONED && old == V2P_RUNNING) {
         bool found = false;
         for (uint32_t i = 0; i < o->mids.n; i++)
-            if (o->m[i].p == pid) {
+            if (o->m[i].p == V2_UNK)
+                return dec__v2_not_ahead(e->off, "a thread's proc not known yet", err);
+            else if (o->m[i].p == pid) {
                 *cur = (v2_ctx){o->m[i].g, pid, o->m[i].id};
                 found = true;
             }
@@ -195,6 +204,8 @@ static bool go_status_syscall(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx *cur, 
     uint64_t gid = e->args[0], mid = e->args[1];
     if (mid == V2_NONE)
         return INVALID(e, "found goroutine %llu in syscall without a thread", (unsigned long long)gid);
+    if (o->ahead && (mid != cur->m || cur->g == V2_UNK))
+        return dec__v2_not_ahead(e->off, "a goroutine in a syscall", err);
     if (mid == cur->m) {
         if (gen != o->initial_gen && cur->g != gid)
             return INVALID(e, "inconsistent thread for syscalling goroutine %llu: thread has goroutine %lld",
@@ -230,6 +241,9 @@ static bool go_status(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *n
             return INVALID(e, "inconsistent status for goroutine %llu: old %u vs. new %llu",
                            (unsigned long long)gid, g->status, (unsigned long long)st);
         g->seq_gen = gen, g->seq = 0;
+    } else if (o->ahead && gen != o->initial_gen) { /* it existed as it says: checked later */
+        if (!dec__v2_assume(o, V2A_G_HAS, (uint8_t)st, gid, 0, err) || !gnew(o, gid, (uint8_t)st, gen, err))
+            return false;
     } else if (gen == o->initial_gen) {
         if (!gnew(o, gid, (uint8_t)st, gen, err))
             return false;
@@ -261,6 +275,9 @@ static bool go_create(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *n
     uint64_t ng = e->args[0];
     if (dec__v2_gget(o, ng))
         return INVALID(e, "tried to create goroutine (%llu) that already exists", (unsigned long long)ng);
+    if (o->ahead && dec__v2_ids_get(&o->gids, ng, false, NULL) == UINT32_MAX &&
+        !dec__v2_assume(o, V2A_G_NONE, 0, ng, 0, err))
+        return false;
     uint8_t st = e->type == V2_EvGoCreateBlocked ? GS_WAITING
                  : e->type == V2_EvGoCreateSyscall ? GS_SYSCALL : GS_RUNNABLE;
     if (!gnew(o, ng, st, gen, err))
@@ -437,6 +454,40 @@ static bool destroy_syscall(v2_order *o, v2_ev *e, v2_ctx cur, v2_ctx *nw, cs_er
     return dec__v2_push(o, e, cur, err);
 }
 
+/* Ahead: events that never read their M's context, at most set it (their
+ * own context, emitted with them, is not read by the Summarizer). */
+static bool status_only(const v2_ev *e)
+{
+    return e->type == V2_EvGoUnblock || ((e->type == V2_EvGoStatus || e->type == V2_EvGoStatusStack) && e->args[2] != GS_SYSCALL) ||
+           (e->type == V2_EvProcStatus && e->args[1] != PS_ABANDONED);
+}
+
+/* Ahead: an event reads its M's context before the generation said what it
+ * is: the M had no goroutine and no proc (the plain case), checked later. */
+static bool resolve(v2_order *o, v2_mst *m, cs_err *err)
+{
+    if (m->g == V2_UNK && !dec__v2_assume(o, V2A_M_NO_G, 0, m->id, 0, err))
+        return false;
+    if (m->p == V2_UNK && !dec__v2_assume(o, V2A_M_NO_P, 0, m->id, 0, err))
+        return false;
+    m->g = m->g == V2_UNK ? V2_NONE : m->g;
+    m->p = m->p == V2_UNK ? V2_NONE : m->p;
+    return true;
+}
+
+bool dec__v2_assume(v2_order *o, uint8_t kind, uint8_t st, uint64_t id, uint64_t v, cs_err *err)
+{
+    if (!cs_grow((void **)&o->as, &o->cap_as, o->n_as + 1, sizeof *o->as, err))
+        return false;
+    o->as[o->n_as++] = (v2_assume){kind, st, id, v};
+    return true;
+}
+
+bool dec__v2_not_ahead(uint64_t off, const char *why, cs_err *err)
+{
+    return CS_FAIL(err, CS_E_CANCELLED, off, "not ordered ahead: %s", why);
+}
+
 /* Every type but the three commonest (dec__v2_advance). */
 static bool advance_other(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, v2_ctx *nw, bool *ok, cs_err *err)
 {
@@ -466,8 +517,12 @@ bool dec__v2_advance(v2_order *o, v2_gen *gen, v2_ev *ev, uint32_t mslot,
         o->initial_gen = gen->gen;
     v2_ev *e = ev;
     v2_ctx cur = {V2_NONE, V2_NONE, V2_NONE};
-    if (mslot != UINT32_MAX)
-        cur = (v2_ctx){o->m[mslot].g, o->m[mslot].p, o->m[mslot].id};
+    if (mslot != UINT32_MAX) {
+        v2_mst *m = &o->m[mslot];
+        if ((m->g == V2_UNK || m->p == V2_UNK) && !status_only(e) && !resolve(o, m, err))
+            return false;
+        cur = (v2_ctx){m->g, m->p, m->id};
+    }
     v2_ctx nw = cur;
     bool r;
     *ok = true;
@@ -491,7 +546,7 @@ void dec__v2_order_deinit(v2_order *o)
 {
     for (uint32_t i = 0; i < o->n_g; i++)
         cs_free(o->g[i].reg);
-    cs_free(o->g), cs_free(o->p), cs_free(o->m), cs_free(o->tasks);
+    cs_free(o->g), cs_free(o->p), cs_free(o->m), cs_free(o->tasks), cs_free(o->as);
     dec__v2_ids_deinit(&o->gids), dec__v2_ids_deinit(&o->pids), dec__v2_ids_deinit(&o->mids);
     dec__v2_ids_deinit(&o->task_ids);
     memset(o, 0, sizeof *o);

@@ -9,7 +9,6 @@
 
 #define INVALID(e, ...) CS_FAIL(err, CS_E_INVALID, (e)->off, __VA_ARGS__)
 
-enum { GC_UNDET = 0, GC_NOT_RUNNING, GC_RUNNING };
 
 static uint8_t range_start(uint8_t type)
 {
@@ -119,6 +118,14 @@ static bool sweep(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
 static bool gc(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, bool *ok, cs_err *err)
 {
     uint64_t seq = e->args[0];
+    if (o->ahead && !o->gc_seen && gen->gen != o->initial_gen) { /* the GC state before: checked later */
+        o->gc_seen = true;
+        if (!dec__v2_assume(o, V2A_GC, e->type, 0, seq, err))
+            return false;
+        o->gc_seq = seq, o->gc_state = e->type == V2_EvGCEnd ? GC_NOT_RUNNING : GC_RUNNING;
+        return dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err) && dec__v2_push(o, e, cur, err);
+    }
+    o->gc_seen = true;
     if (e->type == V2_EvGCActive && gen->gen == o->initial_gen) {
         if (o->gc_state != GC_UNDET)
             return INVALID(e, "GCActive in the first generation isn't first GC event");
@@ -148,6 +155,11 @@ static bool gc(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, bool *ok, cs_err 
 static bool task(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
 {
     uint64_t id = e->args[0];
+    bool unseen = dec__v2_ids_get(&o->task_ids, id, false, NULL) == UINT32_MAX;
+    if (o->ahead && unseen && e->type == V2_EvUserTaskEnd)
+        return dec__v2_not_ahead(e->off, "a task begun before", err);
+    if (o->ahead && unseen && !dec__v2_assume(o, V2A_TASK_NONE, 0, id, 0, err))
+        return false;
     uint32_t s = dec__v2_ids_get(&o->task_ids, id, e->type == V2_EvUserTaskBegin, err);
     if (e->type == V2_EvUserTaskBegin) {
         if (s == UINT32_MAX || !cs_grow((void **)&o->tasks, &o->cap_tasks, s + 1, sizeof *o->tasks, err))

@@ -86,6 +86,25 @@ bool dec__v2_cur_next(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_
     return true;
 }
 
+bool dec__v2_gen_last_ts(const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, int64_t *out)
+{
+    int64_t last = g->n_samples ? g->samples[g->n_samples - 1].ts : INT64_MIN;
+    for (uint32_t i = 0; i < g->n_ms; i++) {
+        const v2_batch *bt = &g->b[g->ms[i].last];
+        v2_cur c = {.batch = g->ms[i].last, .mslot = UINT32_MAX};
+        c.b = dec_buf_make(f->data + bt->data_off, bt->size, bt->data_off);
+        cs_err err = {0};
+        bool more, any = false;
+        while (dec__v2_cur_next(&c, g, f, nargs, version, &more, &err) && more)
+            any = true;
+        if (err.code != CS_OK || !any)
+            return false;
+        last = c.ev.ts > last ? c.ev.ts : last;
+    }
+    *out = last;
+    return last != INT64_MIN;
+}
+
 static bool next_event(reader *r, v2_cur *c, bool *more, cs_err *err)
 {
     return dec__v2_cur_next(c, r->g, r->f, r->s->nargs, r->s->version, more, err);

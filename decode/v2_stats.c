@@ -31,6 +31,24 @@ static v2_sg *sg_find(v2_sum *s, uint64_t goid)
     return slot < s->cap_g && s->g[slot].present ? &s->g[slot] : NULL;
 }
 
+/* Ahead: the first look at P id `key` of sys_p in the generation (get or
+ * delete; a set is not a look) finds nothing there: the map before the
+ * generation must not have had it either, checked on join. */
+static bool sys_look(v2_sum *s, uint64_t key, bool set, cs_err *err)
+{
+    uint32_t v;
+    if (!s->ahead || cs_map_get(&s->sys_seen, key, &v))
+        return true;
+    if (!cs_map_put(&s->sys_seen, key, 1, err))
+        return false;
+    if (set)
+        return true;
+    if (!cs_grow((void **)&s->sys_none, &s->cap_sys_none, s->n_sys_none + 1, sizeof *s->sys_none, err))
+        return false;
+    s->sys_none[s->n_sys_none++] = key;
+    return true;
+}
+
 /* The entry of `key` in list *head, created with v = 0 when absent. */
 static v2_kv *kv_at(v2_sum *s, uint32_t *head, cs_sid key, cs_err *err)
 {
@@ -122,6 +140,8 @@ static bool leave(v2_sum *s, v2_sg *g, uint8_t old, int64_t t, cs_err *err)
             }
             g->last_syscall = g->last_syscall_block = 0;
         }
+        if (!sys_look(s, g->has_syscall_p ? g->syscall_p : 0, false, err))
+            return false;
         cs_map_del(&s->sys_p, g->has_syscall_p ? g->syscall_p : 0); /* Go deletes key 0 when unset */
         g->has_syscall_p = false;
         break;
@@ -143,6 +163,13 @@ static bool g_trans(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, 
         g->present = true;
         g->goid = tr->id;
         g->creation = tr->from == V2G_UNDET ? s->sync_ts : t;
+    } else if (!g->present && s->ahead) { /* goes on from before: leaving tr->from waits for the join */
+        if (tr->from == V2G_SYSCALL)
+            return dec__v2_not_ahead(e->off, "a goroutine in a syscall", err);
+        memset(g, 0, sizeof *g);
+        g->present = g->inherited = true;
+        g->goid = tr->id;
+        g->first_old = tr->from, g->first_t = t;
     } else if (!g->present) {
         return true; /* no summary: Go would not get here on a valid trace */
     } else if (!leave(s, g, tr->from, t, err)) {
@@ -169,7 +196,7 @@ static bool g_trans(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, 
     case V2G_NOTEXIST:
         return finalize(s, g, t, true, err);
     case V2G_SYSCALL:
-        if (!cs_map_put(&s->sys_p, e->ctx.p, (uint32_t)(g - s->g), err))
+        if (!sys_look(s, e->ctx.p, true, err) || !cs_map_put(&s->sys_p, e->ctx.p, (uint32_t)(g - s->g), err))
             return false;
         g->has_syscall_p = true;
         g->syscall_p = e->ctx.p;
@@ -179,13 +206,16 @@ static bool g_trans(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, 
     return true;
 }
 
-static void p_trans(v2_sum *s, const v2_ev *e, const v2_trans *tr)
+static bool p_trans(v2_sum *s, const v2_ev *e, const v2_trans *tr, cs_err *err)
 {
     uint32_t slot;
-    if (tr->from != tr->to && tr->to == V2P_IDLE && cs_map_get(&s->sys_p, tr->id, &slot)) {
+    if (tr->from == tr->to || tr->to != V2P_IDLE || !sys_look(s, tr->id, false, err))
+        return err->code == CS_OK;
+    if (cs_map_get(&s->sys_p, tr->id, &slot)) {
         s->g[slot].last_syscall_block = e->ts;
         cs_map_del(&s->sys_p, tr->id);
     }
+    return true;
 }
 
 /* Go's Event.Range(): name and scope. scope 0 global, 1 goroutine, 2 P. */
@@ -232,6 +262,8 @@ static bool range_ev(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind, cs_er
     cs_sid name = range_info(s, m, e, &scope, &id, err);
     if (!scope)
         return err->code == CS_OK;
+    if (s->ahead) /* a range may go on from before, in a summary or a P's */
+        return dec__v2_not_ahead(e->off, "a range", err);
     v2_sg *g = NULL;
     uint32_t slot;
     if (kind != V2K_RANGE_END) {
@@ -284,8 +316,7 @@ bool dec__v2_sum_event(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind,
     case V2K_STATE:
         if (tr->is_g)
             return g_trans(s, m, e, tr, g, f, err);
-        p_trans(s, e, tr);
-        return true;
+        return p_trans(s, e, tr, err);
     case V2K_RANGE_BEGIN: case V2K_RANGE_ACTIVE: case V2K_RANGE_END:
         return range_ev(s, m, e, kind, err);
     }
@@ -341,6 +372,112 @@ void dec__v2_sum_deinit(v2_sum *s)
     cs_free(s->kv);
     cs_map_deinit(&s->sys_p);
     cs_map_deinit(&s->range_p);
+    cs_map_deinit(&s->sys_seen);
+    cs_free(s->sys_none);
     dec__v2_ids_deinit(&s->ids);
     memset(s, 0, sizeof *s);
+}
+
+/* ---- joining a generation summarized ahead (v2_ahead.c) ---- */
+
+static cs_sid remap(cs_model *m, const cs_model *am, cs_sid sid, cs_err *err)
+{
+    if (!sid)
+        return 0;
+    return cs_model_intern(m, cs_model_str(am, sid), cs_model_str_len(am, sid), err);
+}
+
+/* Adds a's list `from` (oldest entry first, as the sequential run met
+ * them) into list *head of s. */
+static bool kv_join(v2_sum *s, cs_model *m, uint32_t *head, const v2_sum *a, const cs_model *am, uint32_t from,
+                    bool set, cs_err *err)
+{
+    uint32_t n = 0;
+    for (uint32_t i = from; i; i = a->kv[i].next)
+        n++;
+    for (uint32_t k = n; k > 0; k--) { /* the k-th entry from the head, oldest first */
+        uint32_t i = from;
+        for (uint32_t j = 1; j < k; j++)
+            i = a->kv[i].next;
+        cs_sid key = remap(m, am, a->kv[i].key, err);
+        v2_kv *kv = err->code == CS_OK ? kv_at(s, head, key, err) : NULL;
+        if (!kv)
+            return false;
+        kv->v = set ? a->kv[i].v : kv->v + a->kv[i].v;
+    }
+    return true;
+}
+
+/* What a's inherited summary takes for granted of the one before (r):
+ * there is one, and once it leaves state `old` nothing of it is pending. */
+static bool inherits(const v2_sum *s, const v2_sg *r, uint8_t old)
+{
+    if (!r)
+        return false;
+    for (uint32_t i = r->last_range_kv; i; i = s->kv[i].next)
+        if (s->kv[i].v)
+            return false;
+    return (r->last_start == 0 || old == V2G_RUNNING) && (r->last_block == 0 || old == V2G_WAITING) &&
+           (r->last_runnable == 0 || old == V2G_RUNNABLE) && !r->last_syscall && !r->last_syscall_block &&
+           !r->has_syscall_p;
+}
+
+bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *am, bool *fits, cs_err *err)
+{
+    uint32_t v, n = a->ids.n < a->cap_g ? a->ids.n : a->cap_g;
+    *fits = false;
+    for (uint32_t i = 0; i < a->n_sys_none; i++)
+        if (cs_map_get(&s->sys_p, a->sys_none[i], &v))
+            return true;
+    for (uint32_t i = 0; i < n; i++)
+        if (a->g[i].present && a->g[i].inherited && !inherits(s, sg_find(s, a->g[i].goid), a->g[i].first_old))
+            return true;
+    *fits = true;
+    for (uint32_t i = 0; i < n; i++) {
+        const v2_sg *x = &a->g[i];
+        if (!x->present)
+            continue;
+        v2_sg *g = sg_get(s, x->goid, err);
+        if (!g)
+            return false;
+        if (!x->inherited) {
+            memset(g, 0, sizeof *g);
+            g->present = true, g->goid = x->goid, g->creation = x->creation;
+        } else if (!leave(s, g, x->first_old, x->first_t, err)) {
+            return false;
+        }
+        if (!g->name && x->name) {
+            g->name = remap(m, am, x->name, err);
+            g->pc = x->pc;
+        }
+        if (!g->start)
+            g->start = x->start;
+        if (x->end)
+            g->end = x->end;
+        if (!g->total && x->total)
+            g->total = x->total - (x->inherited ? g->creation : 0);
+        g->exec += x->exec, g->sched += x->sched, g->syscall += x->syscall, g->syscall_block += x->syscall_block;
+        g->last_start = x->last_start, g->last_runnable = x->last_runnable, g->last_block = x->last_block;
+        g->last_syscall = x->last_syscall, g->last_syscall_block = x->last_syscall_block;
+        g->last_block_reason = remap(m, am, x->last_block_reason, err);
+        g->has_syscall_p = x->has_syscall_p, g->syscall_p = x->syscall_p;
+        if (err->code != CS_OK || !kv_join(s, m, &g->block_kv, a, am, x->block_kv, false, err) ||
+            !kv_join(s, m, &g->range_kv, a, am, x->range_kv, false, err) ||
+            !kv_join(s, m, &g->last_range_kv, a, am, x->last_range_kv, true, err))
+            return false;
+    }
+    for (uint32_t i = 0; i < a->sys_seen.cap; i++) { /* syscallingP as a left it */
+        const cs_map_slot *sl = &a->sys_seen.slots[i];
+        if (!sl->used)
+            continue;
+        if (!cs_map_get(&a->sys_p, sl->key, &v)) {
+            cs_map_del(&s->sys_p, sl->key);
+            continue;
+        }
+        uint32_t slot = dec__v2_ids_get(&s->ids, a->g[v].goid, false, NULL);
+        if (slot == UINT32_MAX || !cs_map_put(&s->sys_p, sl->key, slot, err))
+            return slot != UINT32_MAX ? false : CS_FAIL(err, CS_E_INTERNAL, CS_NO_OFFSET, "no summary to join");
+    }
+    s->last_ts = a->last_ts, s->sync_ts = a->sync_ts;
+    return true;
 }

@@ -79,15 +79,17 @@ static void result_free(result *r)
 }
 
 /* Decodes n bytes of p with stats on one thread and on two, and for
- * statistics only with the hot path and without; returns ok, fills err and
- * the warning. */
+ * statistics only with the hot path and without, and on two threads;
+ * returns ok, fills err and the warning. */
 static bool decode(const uint8_t *p, size_t n, bool strict, char *warning, cs_err *err)
 {
-    result a, b;
+    result a, b, c;
     decode_with(p, n, strict, 1, true, false, &a);
     decode_with(p, n, strict, 1, true, true, &b);
+    decode_with(p, n, strict, 2, true, false, &c); /* generations ahead on a worker */
     same(&a, &b);
-    result_free(&a), result_free(&b);
+    same(&a, &c);
+    result_free(&a), result_free(&b), result_free(&c);
     decode_with(p, n, strict, 1, false, false, &a);
     decode_with(p, n, strict, 2, false, false, &b);
     same(&a, &b);
@@ -154,6 +156,35 @@ static void random_byte_flips_never_crash(void **st)
     assert_true(rejected > total / 10); /* the flips do reach the validation */
 }
 
+/* A trace of three generations (the later ones ordered ahead on a worker
+ * when two threads summarize): cut at every 37th byte and flipped, the
+ * same outcome on one thread and two, and every cut keeps whole
+ * generations with a warning. */
+static void generations_cut_and_flipped(void **st)
+{
+    (void)st;
+    blob b = read_trace("gens/gens-go1.25");
+    for (size_t n = 17; n < b.n; n += 37) {
+        char warning[200];
+        cs_err err = {0};
+        uint8_t *cut = malloc(n);
+        memcpy(cut, b.p, n);
+        if (!decode(cut, n, false, warning, &err) || !warning[0])
+            fail_msg("gens cut at %zu: warning='%s' err='%s'", n, warning, err.msg);
+        free(cut);
+    }
+    uint64_t seed = 0x2545f4914f6cdd1du;
+    uint8_t *x = malloc(b.n);
+    for (int i = 0; i < 400; i++) {
+        memcpy(x, b.p, b.n);
+        x[16 + rng(&seed) % (b.n - 16)] ^= (uint8_t)(1u << (rng(&seed) % 8));
+        cs_err err = {0};
+        decode(x, b.n, false, NULL, &err);
+    }
+    free(x);
+    free(b.p);
+}
+
 /* A batch header claiming 2^63 bytes, or a string claiming 2^40, is refused
  * without allocating from the claim. */
 static void absurd_sizes_are_rejected(void **st)
@@ -181,6 +212,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_prefix_keeps_good_part_and_warns),
         cmocka_unit_test(random_byte_flips_never_crash),
+        cmocka_unit_test(generations_cut_and_flipped),
         cmocka_unit_test(absurd_sizes_are_rejected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

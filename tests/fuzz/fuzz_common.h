@@ -83,7 +83,8 @@ static inline void fz_same(fz_out *a, fz_out *b)
 }
 
 /* One thread and two (legacy pass 1 split whatever the size) agree, and so
- * do statistics alone with the hot path and without. */
+ * do statistics alone with the hot path and without, and on one thread
+ * and two. */
 static inline void fz_threads_agree(const uint8_t *data, size_t size)
 {
     cs_file f = {.data = size ? data : NULL, .size = size, .path = "fuzz"};
@@ -93,6 +94,9 @@ static inline void fz_threads_agree(const uint8_t *data, size_t size)
     fz_same(&a, &b);
     fz_decode(&f, 1, true, false, &a);
     fz_decode(&f, 1, true, true, &b);
+    fz_same(&a, &b);
+    fz_decode(&f, 1, true, false, &a);
+    fz_decode(&f, 2, true, false, &b); /* 1.22+: generations ahead on a worker */
     fz_same(&a, &b);
 }
 

@@ -1,0 +1,198 @@
+/* decode/v2_ahead.c — a Go 1.22+ generation ordered and summarized on a
+ * worker while the calling thread does the one before it. Generations are
+ * independent once their tables are read but for the state one hands to the
+ * next; the worker starts from an unknown state: a goroutine, proc or task
+ * that the generation names is taken to be what the generation says it is
+ * (its status), an M's goroutine and proc are unknown (V2_UNK) until the
+ * generation sets them, and whatever the ordering (v2_order*.c) and the
+ * Summarizer (v2_stats.c) take for granted of the state before is written
+ * down. On join each assumption is checked against the real state left by
+ * the generation before; if all hold, the worker's result is what one
+ * thread would have computed, and its state is laid over the real one.
+ * Otherwise, or if the worker met anything it does not handle (a range or
+ * syscall going on across the boundary, an abandoned proc, an error), the
+ * generation is ordered again in turn. Only for sinks that summarize
+ * (`stats`): the model and on_event need every event in order. */
+#include "v2.h"
+
+#include <string.h>
+
+struct v2_ahead {
+    const v2_sink *s;      /* the caller's; read-only while the worker runs */
+    uint64_t off, next;    /* where the generation starts, and the one after it */
+    v2_gen g;
+    v2_order o;
+    v2_sum sum;
+    cs_model m;            /* the strings and stacks the worker's Summarizer names things with */
+    v2_sink ws;
+    int64_t last_ts;       /* the time of the last event before it, taken to be the latest of them */
+    bool ok;
+    cs_err err;
+    pthread_t th;
+};
+
+static void *work(void *arg)
+{
+    v2_ahead *a = arg;
+    const cs_file *f = a->s->f;
+    bool trunc;
+    const char *why;
+    a->ok = dec__v2_gen_scan(f, a->off, a->s->version, &a->g, &a->next, &trunc, &a->err) &&
+            !(a->next == f->size && dec__v2_gen_incomplete(&a->g, a->s->version, &why)) &&
+            dec__v2_gen_tables(f, a->s->version, &a->g, &a->err) && dec__v2_read_gen_here(&a->ws, &a->g, &a->err);
+    return NULL;
+}
+
+v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t initial_gen, int64_t last_ts, uint64_t off)
+{
+    v2_ahead *a = cs_calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->s = s, a->off = off, a->last_ts = last_ts;
+    cs_model_init(&a->m);
+    a->o.ahead = a->sum.ahead = true;
+    a->o.initial_gen = initial_gen;
+    a->ws = (v2_sink){.d = s->d, .f = s->f, .version = s->version, .m = &a->m, .o = &a->o, .sum = &a->sum,
+                      .last_ts = last_ts, .fast_order = s->fast_order, .fast_emit = s->fast_emit};
+    memcpy(a->ws.nargs, s->nargs, sizeof a->ws.nargs);
+    if (pthread_create(&a->th, NULL, work, a)) {
+        cs_model_deinit(&a->m);
+        cs_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* ---- the checks ---- */
+
+static v2_mst *m_of(v2_order *o, uint64_t id)
+{
+    uint32_t s = dec__v2_ids_get(&o->mids, id, false, NULL);
+    return s == UINT32_MAX ? NULL : &o->m[s];
+}
+
+static v2_task *task_of(v2_order *o, uint64_t id)
+{
+    uint32_t s = dec__v2_ids_get(&o->task_ids, id, false, NULL);
+    return s == UINT32_MAX || s >= o->n_tasks ? NULL : &o->tasks[s];
+}
+
+/* Whether assumption x holds of the real state o, where Go's ordering
+ * would have done with the event what the worker did. */
+static bool holds(v2_order *o, const v2_assume *x)
+{
+    v2_gst *g;
+    v2_pst *p;
+    v2_mst *m;
+    v2_task *t;
+    switch (x->kind) {
+    case V2A_G_HAS:
+        g = dec__v2_gget(o, x->id);
+        return g && g->status == x->st && !g->n_ranges && !g->n_reg;
+    case V2A_G_NONE:
+        return !dec__v2_gget(o, x->id);
+    case V2A_P_HAS:
+        p = dec__v2_pget(o, x->id);
+        return p && p->status == x->st && !p->n_ranges;
+    case V2A_M_NO_G:
+        return !(m = m_of(o, x->id)) || m->g == V2_NONE;
+    case V2A_M_NO_P:
+        return !(m = m_of(o, x->id)) || m->p == V2_NONE;
+    case V2A_GC:
+        if (x->st == V2_EvGCBegin)
+            return o->gc_state == GC_UNDET || (o->gc_state == GC_NOT_RUNNING && x->v == o->gc_seq + 1);
+        return o->gc_state == GC_RUNNING && x->v == o->gc_seq + 1;
+    case V2A_TASK_NONE:
+        return !(t = task_of(o, x->id)) || !t->live;
+    }
+    return false;
+}
+
+/* ---- laying the worker's state over the real one ---- */
+
+static bool put_g(v2_order *o, v2_gst *x, cs_err *err)
+{
+    uint32_t s = dec__v2_ids_get(&o->gids, x->id, true, err);
+    if (s == UINT32_MAX || !cs_grow((void **)&o->g, &o->cap_g, s + 1, sizeof *o->g, err))
+        return false;
+    if (s >= o->n_g) {
+        memset(&o->g[s], 0, sizeof o->g[s]);
+        o->n_g = s + 1;
+    }
+    cs_free(o->g[s].reg);
+    o->g[s] = *x;
+    x->reg = NULL, x->n_reg = x->cap_reg = 0; /* moved */
+    return true;
+}
+
+static bool put_p(v2_order *o, const v2_pst *x, cs_err *err)
+{
+    uint32_t s = dec__v2_ids_get(&o->pids, x->id, true, err);
+    if (s == UINT32_MAX || !cs_grow((void **)&o->p, &o->cap_p, s + 1, sizeof *o->p, err))
+        return false;
+    o->p[s] = *x;
+    return true;
+}
+
+static bool put_task(v2_order *o, const v2_task *x, cs_err *err)
+{
+    uint32_t s = dec__v2_ids_get(&o->task_ids, x->id, true, err);
+    if (s == UINT32_MAX || !cs_grow((void **)&o->tasks, &o->cap_tasks, s + 1, sizeof *o->tasks, err))
+        return false;
+    if (s >= o->n_tasks)
+        o->n_tasks = s + 1;
+    o->tasks[s] = *x;
+    return true;
+}
+
+static bool lay_over(v2_order *o, v2_order *a, cs_err *err)
+{
+    for (uint32_t i = 0; i < a->n_g; i++)
+        if (!put_g(o, &a->g[i], err))
+            return false;
+    for (uint32_t i = 0; i < a->pids.n; i++)
+        if (!put_p(o, &a->p[i], err))
+            return false;
+    for (uint32_t i = 0; i < a->n_tasks; i++)
+        if (!put_task(o, &a->tasks[i], err))
+            return false;
+    for (uint32_t i = 0; i < a->mids.n; i++) {
+        const v2_mst *x = &a->m[i];
+        uint32_t s = dec__v2_mslot(o, x->id, err);
+        if (s == UINT32_MAX)
+            return false;
+        if (x->g != V2_UNK)
+            o->m[s].g = x->g;
+        if (x->p != V2_UNK)
+            o->m[s].p = x->p;
+    }
+    if (a->gc_seen)
+        o->gc_seq = a->gc_seq, o->gc_state = a->gc_state;
+    return true;
+}
+
+static void ahead_free(v2_ahead *a)
+{
+    dec__v2_gen_deinit(&a->g);
+    dec__v2_order_deinit(&a->o);
+    dec__v2_sum_deinit(&a->sum);
+    cs_model_deinit(&a->m);
+    cs_free(a);
+}
+
+bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, bool *used, uint64_t *next, cs_err *err)
+{
+    pthread_join(a->th, NULL);
+    *used = false;
+    bool fits = a->ok && a->last_ts == s->last_ts;
+    for (uint32_t i = 0; fits && i < a->o.n_as; i++)
+        fits = holds(s->o, &a->o.as[i]);
+    bool ok = !fits || dec__v2_sum_join(s->sum, s->m, &a->sum, &a->m, &fits, err);
+    if (ok && fits) {
+        ok = lay_over(s->o, &a->o, err);
+        s->n_events += a->ws.n_events, s->syncs += a->ws.syncs, s->last_ts = a->ws.last_ts;
+        *used = true, *next = a->next;
+    }
+    ahead_free(a);
+    return ok;
+}
