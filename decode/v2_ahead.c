@@ -24,6 +24,7 @@ struct v2_ahead {
     v2_order o;
     v2_sum sum;
     cs_model m;            /* the strings and stacks the worker's Summarizer names things with */
+    dec_desc d;            /* the caller's, without progress: only the caller's thread reports */
     v2_sink ws;
     int64_t last_ts;       /* the time of the last event before it, taken to be the latest of them */
     bool ok;
@@ -52,7 +53,9 @@ v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t initial_gen, int64_t la
     cs_model_init(&a->m);
     a->o.ahead = a->sum.ahead = true;
     a->o.initial_gen = initial_gen;
-    a->ws = (v2_sink){.d = s->d, .f = s->f, .version = s->version, .m = &a->m, .o = &a->o, .sum = &a->sum,
+    a->d = *s->d;
+    a->d.on_progress = NULL;
+    a->ws = (v2_sink){.d = &a->d, .f = s->f, .version = s->version, .m = &a->m, .o = &a->o, .sum = &a->sum,
                       .last_ts = last_ts, .fast_order = s->fast_order, .fast_emit = s->fast_emit};
     memcpy(a->ws.nargs, s->nargs, sizeof a->ws.nargs);
     if (pthread_create(&a->th, NULL, work, a)) {
