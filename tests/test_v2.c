@@ -310,6 +310,7 @@ static void progress_rises_to_file_size_and_false_cancels(void **st)
     (void)st;
     tl_check_progress("tests/data/pingpong-go1.25.trace");
     tl_check_progress("tests/data/corpus/go1.23/annotated.trace");
+    tl_check_progress("tests/data/gens/gens-go1.25.trace");
 }
 
 int main(void)

@@ -75,20 +75,24 @@ static inline bool tl_on_progress(void *ud, uint64_t done, uint64_t total)
 }
 
 /* Progress rises to the file size, and the first report answered with
- * false cancels, with one thread and with two. */
+ * false cancels, with one thread and with two, building the model or only
+ * statistics. */
 static inline void tl_check_progress(const char *path)
 {
-    for (unsigned run = 0; run < 4; run++) {
+    for (unsigned run = 0; run < 8; run++) {
         unsigned stop_at = run & 1;
-        int jobs = 1 + (int)(run >> 1);
+        int jobs = 1 + (int)(run >> 1 & 1);
+        bool stats_only = run >> 2;
         cs_file f;
         cs_model m;
+        cs_stats st = {0};
         cs_model_init(&m);
         cs_err err = {0};
         tl_progress p = {.stop_at = stop_at};
         assert_true(cs_file_map(path, &f, &err));
-        dec_desc d = {.path = path, .jobs = jobs, .split_min = 1, .on_progress = tl_on_progress, .progress_ud = &p};
-        bool ok = dec_trace_load(&d, &f, &m, NULL, &err);
+        dec_desc d = {.path = path, .jobs = jobs, .split_min = 1, .no_model = stats_only,
+                      .on_progress = tl_on_progress, .progress_ud = &p};
+        bool ok = dec_trace_load(&d, &f, &m, stats_only ? &st : NULL, &err);
         if (stop_at) {
             assert_false(ok);
             assert_int_equal(err.code, CS_E_CANCELLED);
@@ -100,6 +104,7 @@ static inline void tl_check_progress(const char *path)
             assert_int_equal(p.last, f.size);
             assert_int_equal(p.total, f.size);
         }
+        cs_stats_deinit(&st);
         cs_model_deinit(&m);
         cs_file_unmap(&f);
     }
