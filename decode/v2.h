@@ -360,6 +360,7 @@ typedef struct v2_sink {
     v2_sum *sum;            /* NULL when stats are not wanted */
     int64_t last_ts;
     uint64_t syncs;
+    uint64_t n_ranges;      /* RangeBegin, RangeActive, RangeEnd events emitted */
     uint64_t n_events;
     uint8_t *rclass; uint32_t cap_rclass;   /* model sid -> cs_reason (0 = not yet) */
     uint64_t rs_gen, rs_id; cs_sid rs_sid;  /* last GoBlock reason: string id of generation rs_gen -> sid */
