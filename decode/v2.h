@@ -333,6 +333,7 @@ typedef struct v2_sum {
     bool ahead;                    /* summarizing a generation ahead (v2_ahead.c) */
     cs_map sys_seen;               /* ahead: P ids of sys_p looked at or set */
     uint64_t *sys_none; uint32_t n_sys_none, cap_sys_none; /* ahead: P ids sys_p had no entry for */
+    cs_map range_seen;             /* ahead: P ids of range_p set */
 } v2_sum;
 
 bool dec__v2_sum_event(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind,
@@ -360,7 +361,6 @@ typedef struct v2_sink {
     v2_sum *sum;            /* NULL when stats are not wanted */
     int64_t last_ts;
     uint64_t syncs;
-    uint64_t n_ranges;      /* RangeBegin, RangeActive, RangeEnd events emitted */
     uint64_t n_events;
     uint8_t *rclass; uint32_t cap_rclass;   /* model sid -> cs_reason (0 = not yet) */
     uint64_t rs_gen, rs_id; cs_sid rs_sid;  /* last GoBlock reason: string id of generation rs_gen -> sid */

@@ -156,7 +156,6 @@ bool dec__v2_emit(v2_sink *s, v2_gen *g, v2_ev *e, cs_err *err)
     s->last_ts = e->ts;
     s->n_events++;
     uint8_t kind = sp->kind;
-    s->n_ranges += kind == V2K_RANGE_BEGIN || kind == V2K_RANGE_ACTIVE || kind == V2K_RANGE_END;
     v2_trans tr;
     if (kind == V2K_STATE && !transition(s, g, e, &tr, err))
         return false;

@@ -29,7 +29,6 @@ static bool gens(v2_sink *s, v2_gen *g, bool threads, cs_err *err)
     uint64_t split_min = s->d->split_min ? s->d->split_min : SPLIT_GEN_MIN;
     uint64_t off = 16;
     uint32_t done = 0;
-    bool ranges = false; /* the generation before had ranges: the next likely has too, and they stop it ahead */
     while (off < f->size) {
         uint64_t next;
         bool trunc;
@@ -51,9 +50,8 @@ static bool gens(v2_sink *s, v2_gen *g, bool threads, cs_err *err)
          * this one on two threads, or on one */
         uint64_t initial = s->o->initial_gen ? s->o->initial_gen : g->gen;
         int64_t last_ts;
-        uint64_t ranges_before = s->n_ranges;
-        v2_ahead *a = threads && s->fast_emit && !ranges && next < f->size && f->size - next >= split_min &&
-                              g->n_b && dec__v2_gen_last_ts(g, f, s->nargs, s->version, &last_ts)
+        v2_ahead *a = threads && s->fast_emit && next < f->size && f->size - next >= split_min && g->n_b &&
+                              dec__v2_gen_last_ts(g, f, s->nargs, s->version, &last_ts)
                           ? dec__v2_ahead_start(s, initial, last_ts, next)
                           : NULL;
         if (!(!a && threads && g->end - g->off >= split_min ? dec__v2_split_gen(s, g, err)
@@ -69,7 +67,6 @@ static bool gens(v2_sink *s, v2_gen *g, bool threads, cs_err *err)
         if (a && !dec__v2_ahead_join(s, a, &used, &off, err))
             return false;
         done += used;
-        ranges = !used && s->n_ranges != ranges_before;
         s->m->n_gens = done, s->m->n_gens_ahead += used;
         if (!dec__progress(s->d, off, f->size, err))
             return false;

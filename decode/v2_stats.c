@@ -163,12 +163,15 @@ static bool g_trans(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, 
         g->present = true;
         g->goid = tr->id;
         g->creation = tr->from == V2G_UNDET ? s->sync_ts : t;
-    } else if (!g->present && s->ahead) { /* goes on from before: leaving tr->from waits for the join */
+    } else if (s->ahead && (!g->present || (g->inherited && !g->first_old))) {
+        /* goes on from before: leaving tr->from waits for the join */
         if (tr->from == V2G_SYSCALL)
             return dec__v2_not_ahead(e->off, "a goroutine in a syscall", err);
-        memset(g, 0, sizeof *g);
-        g->present = g->inherited = true;
-        g->goid = tr->id;
+        if (!g->present) {
+            memset(g, 0, sizeof *g);
+            g->present = g->inherited = true;
+            g->goid = tr->id;
+        }
         g->first_old = tr->from, g->first_t = t;
     } else if (!g->present) {
         return true; /* no summary: Go would not get here on a valid trace */
@@ -255,6 +258,41 @@ static bool range_roll(v2_sum *s, v2_sg *g, cs_sid name, int64_t upto, int64_t n
     return true;
 }
 
+/* Ahead: goid's summary, or one that goes on from before the generation
+ * (present on join, or the generation is done again). */
+static v2_sg *sg_ahead(v2_sum *s, uint64_t goid, cs_err *err)
+{
+    v2_sg *g = sg_find(s, goid);
+    if (g || !s->ahead || goid == V2_NONE)
+        return g;
+    if (!(g = sg_get(s, goid, err)))
+        return NULL;
+    memset(g, 0, sizeof *g);
+    g->present = g->inherited = true;
+    g->goid = goid;
+    return g;
+}
+
+/* range_roll; ahead, a step that needs when a range of a summary from
+ * before the generation began is not followed. */
+static bool roll(v2_sum *s, v2_sg *g, cs_sid name, int64_t upto, int64_t next, uint64_t off, cs_err *err)
+{
+    if (g->inherited && upto) {
+        uint32_t i = g->last_range_kv;
+        while (i && s->kv[i].key != name)
+            i = s->kv[i].next;
+        if (!i)
+            return dec__v2_not_ahead(off, "a range from before", err);
+    }
+    return range_roll(s, g, name, upto, next, err);
+}
+
+/* Ahead: rangesP gets an entry for P id in the generation. */
+static bool range_set(v2_sum *s, uint64_t id, cs_err *err)
+{
+    return !s->ahead || cs_map_put(&s->range_seen, id, 1, err);
+}
+
 static bool range_ev(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind, cs_err *err)
 {
     int scope;
@@ -262,29 +300,33 @@ static bool range_ev(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind, cs_er
     cs_sid name = range_info(s, m, e, &scope, &id, err);
     if (!scope)
         return err->code == CS_OK;
-    if (s->ahead) /* a range may go on from before, in a summary or a P's */
-        return dec__v2_not_ahead(e->off, "a range", err);
     v2_sg *g = NULL;
     uint32_t slot;
     if (kind != V2K_RANGE_END) {
-        g = sg_find(s, scope == 1 ? id : e->ctx.g);
-        if (scope == 2 && g && !cs_map_put(&s->range_p, id, (uint32_t)(g - s->g), err))
+        g = sg_ahead(s, scope == 1 ? id : e->ctx.g, err);
+        if (err->code != CS_OK)
+            return false;
+        if (scope == 2 && g && (!range_set(s, id, err) || !cs_map_put(&s->range_p, id, (uint32_t)(g - s->g), err)))
             return false;
         if (!g)
             return true;
         if (kind == V2K_RANGE_ACTIVE)
-            return range_roll(s, g, name, s->sync_ts, s->sync_ts, err);
+            return roll(s, g, name, s->sync_ts, s->sync_ts, e->off, err);
         return range_roll(s, g, name, 0, e->ts, err);
     }
     if (scope == 1) {
-        g = sg_find(s, id);
+        g = sg_ahead(s, id, err);
+        if (err->code != CS_OK)
+            return false;
+    } else if (s->ahead && !cs_map_get(&s->range_seen, id, &slot)) {
+        return dec__v2_not_ahead(e->off, "a sweep from before", err);
     } else if (cs_map_get(&s->range_p, id, &slot)) {
         v2_sg *c = sg_find(s, e->ctx.g);
         if (c && (uint32_t)(c - s->g) == slot)
             g = c;
         cs_map_del(&s->range_p, id);
     }
-    return !g || range_roll(s, g, name, e->ts, 0, err); /* 0: the range is closed */
+    return !g || roll(s, g, name, e->ts, 0, e->off, err); /* 0: the range is closed */
 }
 
 bool dec__v2_sum_state(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, v2_gen *g,
@@ -374,6 +416,7 @@ void dec__v2_sum_deinit(v2_sum *s)
     cs_map_deinit(&s->range_p);
     cs_map_deinit(&s->sys_seen);
     cs_free(s->sys_none);
+    cs_map_deinit(&s->range_seen);
     dec__v2_ids_deinit(&s->ids);
     memset(s, 0, sizeof *s);
 }
@@ -408,18 +451,41 @@ static bool kv_join(v2_sum *s, cs_model *m, uint32_t *head, const v2_sum *a, con
     return true;
 }
 
-/* What a's inherited summary takes for granted of the one before (r):
- * there is one, and once it leaves state `old` nothing of it is pending. */
-static bool inherits(const v2_sum *s, const v2_sg *r, uint8_t old)
+/* What a's summary x, going on from before, takes for granted of the one
+ * before (r): there is one; once it leaves x's first state nothing of it
+ * is pending; if x ended, no range of r's was open either. */
+static bool inherits(const v2_sum *s, const v2_sg *r, const v2_sg *x)
 {
     if (!r)
         return false;
-    for (uint32_t i = r->last_range_kv; i; i = s->kv[i].next)
+    for (uint32_t i = r->last_range_kv; x->end && i; i = s->kv[i].next)
         if (s->kv[i].v)
             return false;
-    return (r->last_start == 0 || old == V2G_RUNNING) && (r->last_block == 0 || old == V2G_WAITING) &&
-           (r->last_runnable == 0 || old == V2G_RUNNABLE) && !r->last_syscall && !r->last_syscall_block &&
-           !r->has_syscall_p;
+    uint8_t old = x->first_old;
+    return !old || ((r->last_start == 0 || old == V2G_RUNNING) && (r->last_block == 0 || old == V2G_WAITING) &&
+                    (r->last_runnable == 0 || old == V2G_RUNNABLE) && !r->last_syscall &&
+                    !r->last_syscall_block && !r->has_syscall_p);
+}
+
+/* rangesP or syscallingP (map) as a left it, for every P a looked at. */
+static bool lay_map(v2_sum *s, cs_map *map, const v2_sum *a, const cs_map *amap, const cs_map *seen, cs_err *err)
+{
+    uint32_t v;
+    for (uint32_t i = 0; i < seen->cap; i++) {
+        const cs_map_slot *sl = &seen->slots[i];
+        if (!sl->used)
+            continue;
+        if (!cs_map_get(amap, sl->key, &v)) {
+            cs_map_del(map, sl->key);
+            continue;
+        }
+        uint32_t slot = dec__v2_ids_get(&s->ids, a->g[v].goid, false, NULL);
+        if (slot == UINT32_MAX)
+            return CS_FAIL(err, CS_E_INTERNAL, CS_NO_OFFSET, "no summary to join");
+        if (!cs_map_put(map, sl->key, slot, err))
+            return false;
+    }
+    return true;
 }
 
 bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *am, bool *fits, cs_err *err)
@@ -430,7 +496,7 @@ bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *a
         if (cs_map_get(&s->sys_p, a->sys_none[i], &v))
             return true;
     for (uint32_t i = 0; i < n; i++)
-        if (a->g[i].present && a->g[i].inherited && !inherits(s, sg_find(s, a->g[i].goid), a->g[i].first_old))
+        if (a->g[i].present && a->g[i].inherited && !inherits(s, sg_find(s, a->g[i].goid), &a->g[i]))
             return true;
     *fits = true;
     for (uint32_t i = 0; i < n; i++) {
@@ -443,9 +509,14 @@ bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *a
         if (!x->inherited) {
             memset(g, 0, sizeof *g);
             g->present = true, g->goid = x->goid, g->creation = x->creation;
-        } else if (!leave(s, g, x->first_old, x->first_t, err)) {
+        } else if (x->first_old && !leave(s, g, x->first_old, x->first_t, err)) {
             return false;
         }
+        if (!kv_join(s, m, &g->range_kv, a, am, x->range_kv, false, err) ||
+            !kv_join(s, m, &g->last_range_kv, a, am, x->last_range_kv, true, err))
+            return false;
+        if (x->inherited && !x->first_old) /* only its ranges moved */
+            continue;
         if (!g->name && x->name) {
             g->name = remap(m, am, x->name, err);
             g->pc = x->pc;
@@ -461,23 +532,12 @@ bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *a
         g->last_syscall = x->last_syscall, g->last_syscall_block = x->last_syscall_block;
         g->last_block_reason = remap(m, am, x->last_block_reason, err);
         g->has_syscall_p = x->has_syscall_p, g->syscall_p = x->syscall_p;
-        if (err->code != CS_OK || !kv_join(s, m, &g->block_kv, a, am, x->block_kv, false, err) ||
-            !kv_join(s, m, &g->range_kv, a, am, x->range_kv, false, err) ||
-            !kv_join(s, m, &g->last_range_kv, a, am, x->last_range_kv, true, err))
+        if (err->code != CS_OK || !kv_join(s, m, &g->block_kv, a, am, x->block_kv, false, err))
             return false;
     }
-    for (uint32_t i = 0; i < a->sys_seen.cap; i++) { /* syscallingP as a left it */
-        const cs_map_slot *sl = &a->sys_seen.slots[i];
-        if (!sl->used)
-            continue;
-        if (!cs_map_get(&a->sys_p, sl->key, &v)) {
-            cs_map_del(&s->sys_p, sl->key);
-            continue;
-        }
-        uint32_t slot = dec__v2_ids_get(&s->ids, a->g[v].goid, false, NULL);
-        if (slot == UINT32_MAX || !cs_map_put(&s->sys_p, sl->key, slot, err))
-            return slot != UINT32_MAX ? false : CS_FAIL(err, CS_E_INTERNAL, CS_NO_OFFSET, "no summary to join");
-    }
+    if (!lay_map(s, &s->sys_p, a, &a->sys_p, &a->sys_seen, err) ||
+        !lay_map(s, &s->range_p, a, &a->range_p, &a->range_seen, err))
+        return false;
     s->last_ts = a->last_ts, s->sync_ts = a->sync_ts;
     return true;
 }

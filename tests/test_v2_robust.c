@@ -156,26 +156,25 @@ static void random_byte_flips_never_crash(void **st)
     assert_true(rejected > total / 10); /* the flips do reach the validation */
 }
 
-/* A trace of three generations (the later ones ordered ahead on a worker
- * when two threads summarize): cut at every 37th byte and flipped, the
- * same outcome on one thread and two, and every cut keeps whole
- * generations with a warning. */
-static void generations_cut_and_flipped(void **st)
+/* Traces of three generations (the second ordered ahead on a worker when
+ * two threads summarize): cut every stride bytes and flipped, the same
+ * outcome on one thread and two, and every cut keeps whole generations
+ * with a warning. */
+static void cut_and_flipped(const char *name, size_t stride, int flips)
 {
-    (void)st;
-    blob b = read_trace("gens/gens-go1.25");
-    for (size_t n = 17; n < b.n; n += 37) {
+    blob b = read_trace(name);
+    for (size_t n = 17; n < b.n; n += stride) {
         char warning[200];
         cs_err err = {0};
         uint8_t *cut = malloc(n);
         memcpy(cut, b.p, n);
         if (!decode(cut, n, false, warning, &err) || !warning[0])
-            fail_msg("gens cut at %zu: warning='%s' err='%s'", n, warning, err.msg);
+            fail_msg("%s cut at %zu: warning='%s' err='%s'", name, n, warning, err.msg);
         free(cut);
     }
     uint64_t seed = 0x2545f4914f6cdd1du;
     uint8_t *x = malloc(b.n);
-    for (int i = 0; i < 400; i++) {
+    for (int i = 0; i < flips; i++) {
         memcpy(x, b.p, b.n);
         x[16 + rng(&seed) % (b.n - 16)] ^= (uint8_t)(1u << (rng(&seed) % 8));
         cs_err err = {0};
@@ -183,6 +182,13 @@ static void generations_cut_and_flipped(void **st)
     }
     free(x);
     free(b.p);
+}
+
+static void generations_cut_and_flipped(void **st)
+{
+    (void)st;
+    cut_and_flipped("gens/gens-go1.25", 37, 400);
+    cut_and_flipped("gens/gens-gc-go1.25", 499, 150); /* ranges going on across generations */
 }
 
 /* A batch header claiming 2^63 bytes, or a string claiming 2^40, is refused
