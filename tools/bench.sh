@@ -86,6 +86,21 @@ echo "Go 1.22+ traces (Go 1.25):"
 v2mid=$out/ring-go1.25-mid.trace
 if [ -d "$shared" ] && [ ! -s "$v2mid" ]; then xz -dc "$shared/large/ring-go1.25-mid.trace.xz" >"$v2mid"; fi
 if [ -s "$v2mid" ]; then set -- "$v2mid"; else set -- "$root"/tests/data/*go1.2[235].trace; fi
+# With GO125 set to a Go 1.25 `go` (e.g. Debian's golang-1.25-go from
+# trixie-backports, unpacked with dpkg -x), also the issue's 117 MB trace of
+# three generations: `ring OUT 1000 7000000`, about 3 s, kept in build/bench.
+if [ -n "${GO125:-}" ]; then
+    big125=$out/ring-go1.25-7M.trace
+    if [ ! -s "$big125" ]; then
+        mkdir -p "$out/ring125-src"
+        cp "$root/assets/go/ring/main.go" "$out/ring125-src/main.go"
+        (cd "$out/ring125-src" && GO111MODULE=off GOFLAGS= GOPROXY=off GOTOOLCHAIN=local \
+            GOROOT="$(dirname "$(dirname "$GO125")")" GOCACHE="$root/build/go/cache125" "$GO125" build -o ../ring125 main.go)
+        echo "generating $big125 (ring 1000 goroutines, 7M hand-offs, Go 1.25) ..." >&2
+        "$out/ring125" "$big125" 1000 7000000 >/dev/null
+    fi
+    set -- "$@" "$big125"
+fi
 for t in "$@"; do
     echo " $(basename "$t"):"
     v2_measure "$t" "decode + model" info --json
