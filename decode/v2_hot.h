@@ -76,10 +76,20 @@ static inline bool dec__v2_cur_fast(v2_cur *c, const v2_gen *g, const uint8_t *n
     uint64_t dt;
     if (!n || !dec_buf__uv9(p, &pos, &dt))
         return false;
-    /* straight into place: on a 10-byte varint dec__v2_cur_next decodes them all again */
-    for (unsigned i = 0; i + 1 < n; i++)
-        if (!dec_buf__uv9(p, &pos, &c->ev.args[i]))
+    /* straight into place: on a 10-byte varint dec__v2_cur_next decodes them all again;
+     * GoStart, GoBlock (3 varints) and GoUnblock (4) unrolled */
+    uint64_t *a = c->ev.args;
+    if (n == 3) {
+        if (!dec_buf__uv9(p, &pos, &a[0]) || !dec_buf__uv9(p, &pos, &a[1]))
             return false;
+    } else if (n == 4) {
+        if (!dec_buf__uv9(p, &pos, &a[0]) || !dec_buf__uv9(p, &pos, &a[1]) || !dec_buf__uv9(p, &pos, &a[2]))
+            return false;
+    } else {
+        for (unsigned i = 0; i + 1 < n; i++)
+            if (!dec_buf__uv9(p, &pos, &a[i]))
+                return false;
+    }
     c->ev.type = p[0];
     c->ev.off = b->base + b->pos;
     c->ev.synth = 0;
