@@ -1,6 +1,7 @@
 # chanscope — build, test, demo, bench, install.
 #   make            build ./chanscope (optimised)
-#   make test       everything under -fsanitize=address,undefined + the CLI tests
+#   make test       everything under -fsanitize=address,undefined + the CLI tests,
+#                   and the decoder tests under -fsanitize=thread
 #   make demo       render the bundled example trace
 #   make bench      speed and memory figures on large generated traces
 #   make fuzz       libFuzzer harnesses (FUZZ_SECONDS=N each)
@@ -91,12 +92,27 @@ $(BUILD)/asan/tests/%: tests/%.c tests/testlib.h $(ASAN_OBJS) | $(STAMP)
 	@echo "LD test $@"
 	@$(CC) $(ALL_CFLAGS) -O1 $(SAN) $(TEST_CFLAGS) -o $@ $< $(ASAN_OBJS) $(PKG_LIBS) $(TEST_LIBS)
 
+# ThreadSanitizer over the decoders' two-thread paths: the decoder tests,
+# built from core/ and decode/ alone.
+TSAN      := -fsanitize=thread
+TSAN_OBJS := $(patsubst %.c,$(BUILD)/tsan/%.o,$(wildcard core/*.c decode/*.c))
+TSAN_LIBS  = $(shell pkg-config --libs jansson libxxhash libelf 2>/dev/null) -lm -lpthread
+TSAN_BINS := $(BUILD)/tsan/tests/test_v2 $(BUILD)/tsan/tests/test_legacy
+$(BUILD)/tsan/%.o: %.c | $(STAMP)
+	@mkdir -p $(dir $@)
+	@echo "CC tsan $<"
+	@$(CC) $(ALL_CFLAGS) -O1 $(TSAN) -c $< -o $@
+$(BUILD)/tsan/tests/%: tests/%.c tests/testlib.h $(TSAN_OBJS) | $(STAMP)
+	@mkdir -p $(dir $@)
+	@echo "LD tsan $@"
+	@$(CC) $(ALL_CFLAGS) -O1 $(TSAN) $(TEST_CFLAGS) -o $@ $< $(TSAN_OBJS) $(TSAN_LIBS) $(TEST_LIBS)
+
 $(BUILD)/gen/shaders.c: $(SHADERS) tools/embed.sh
 	@mkdir -p $(dir $@)
 	sh tools/embed.sh $(SHADERS) > $@.tmp && mv $@.tmp $@
 
-test: $(STAMP) chanscope $(BUILD)/asan/chanscope $(TEST_BINS) fuzz-build
-	@sh tests/run.sh $(BUILD)/asan $(TEST_BINS)
+test: $(STAMP) chanscope $(BUILD)/asan/chanscope $(TEST_BINS) $(TSAN_BINS) fuzz-build
+	@sh tests/run.sh $(BUILD)/asan $(TEST_BINS) $(TSAN_BINS)
 
 # libFuzzer harnesses (clang): tests/fuzz/fuzz_*.c over the whole pipeline.
 FUZZ_SECONDS ?= 60
