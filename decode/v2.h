@@ -269,6 +269,11 @@ static inline v2_pst *dec__v2_pget(v2_order *o, uint64_t pid)
     uint32_t s = dec__v2_ids_get(&o->pids, pid, false, NULL);
     return s != UINT32_MAX && o->p[s].exists ? &o->p[s] : NULL;
 }
+static inline v2_mst *dec__v2_mget(v2_order *o, uint64_t mid)
+{
+    uint32_t s = mid == V2_NONE ? UINT32_MAX : dec__v2_ids_get(&o->mids, mid, false, NULL);
+    return s == UINT32_MAX ? NULL : &o->m[s];
+}
 bool dec__v2_reqs_fail(v2_ctx c, int m, int p, int g, uint64_t off, cs_err *err);
 /* Go's validateCtx: must (V2_MUST) / must not (V2_MUSTNOT) / may have an M, P, G. */
 static inline bool dec__v2_reqs(v2_ctx c, int m, int p, int g, uint64_t off, cs_err *err)
@@ -338,9 +343,6 @@ typedef struct v2_sum {
 
 bool dec__v2_sum_event(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind,
                        const v2_trans *tr, v2_gen *g, const cs_file *f, cs_err *err);
-/* dec__v2_sum_event for a StateTransition (kind V2K_STATE), after the first events. */
-bool dec__v2_sum_state(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, v2_gen *g,
-                       const cs_file *f, cs_err *err);
 bool dec__v2_sum_finish(v2_sum *s, cs_stats *out, cs_err *err);
 /* Joins the Summarizer of a generation summarized ahead (a, strings in am)
  * onto s (strings in m), as if s had gone on through it. *fits = false,
@@ -501,5 +503,7 @@ v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t initial_gen, int64_t la
  * generation after it starts), else the generation is to be done in turn.
  * Frees a. False only on an error of s (out of memory). */
 bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, bool *used, uint64_t *next, cs_err *err);
+/* Stops the worker soon and frees a, its result unused (the caller failed). */
+void dec__v2_ahead_drop(v2_ahead *a);
 
 #endif

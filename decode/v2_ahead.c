@@ -24,7 +24,8 @@ struct v2_ahead {
     v2_order o;
     v2_sum sum;
     cs_model m;            /* the strings and stacks the worker's Summarizer names things with */
-    dec_desc d;            /* the caller's, without progress: only the caller's thread reports */
+    dec_desc d;            /* the caller's, whose progress only asks whether the result is still wanted */
+    _Atomic bool dropped;  /* the caller failed: stop soon */
     v2_sink ws;
     int64_t last_ts;       /* the time of the last event before it, taken to be the latest of them */
     bool ok;
@@ -44,6 +45,14 @@ static void *work(void *arg)
     return NULL;
 }
 
+/* The worker's progress reports: only the caller's thread reports to the
+ * user; the worker's say whether to go on. */
+static bool wanted(void *ud, uint64_t done_bytes, uint64_t total_bytes)
+{
+    (void)done_bytes, (void)total_bytes;
+    return !atomic_load((_Atomic bool *)ud);
+}
+
 v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t initial_gen, int64_t last_ts, uint64_t off)
 {
     v2_ahead *a = cs_calloc(1, sizeof *a);
@@ -54,7 +63,8 @@ v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t initial_gen, int64_t la
     a->o.ahead = a->sum.ahead = true;
     a->o.initial_gen = initial_gen;
     a->d = *s->d;
-    a->d.on_progress = NULL;
+    a->d.on_progress = wanted;
+    a->d.progress_ud = (void *)&a->dropped;
     a->ws = (v2_sink){.d = &a->d, .f = s->f, .version = s->version, .m = &a->m, .o = &a->o, .sum = &a->sum,
                       .last_ts = last_ts, .fast_order = s->fast_order, .fast_emit = s->fast_emit};
     memcpy(a->ws.nargs, s->nargs, sizeof a->ws.nargs);
@@ -67,12 +77,6 @@ v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t initial_gen, int64_t la
 }
 
 /* ---- the checks ---- */
-
-static v2_mst *m_of(v2_order *o, uint64_t id)
-{
-    uint32_t s = dec__v2_ids_get(&o->mids, id, false, NULL);
-    return s == UINT32_MAX ? NULL : &o->m[s];
-}
 
 static v2_task *task_of(v2_order *o, uint64_t id)
 {
@@ -98,9 +102,9 @@ static bool holds(v2_order *o, const v2_assume *x)
         p = dec__v2_pget(o, x->id);
         return p && p->status == x->st && !p->n_ranges;
     case V2A_M_NO_G:
-        return !(m = m_of(o, x->id)) || m->g == V2_NONE;
+        return !(m = dec__v2_mget(o, x->id)) || m->g == V2_NONE;
     case V2A_M_NO_P:
-        return !(m = m_of(o, x->id)) || m->p == V2_NONE;
+        return !(m = dec__v2_mget(o, x->id)) || m->p == V2_NONE;
     case V2A_GC:
         if (x->st == V2_EvGCBegin)
             return o->gc_state == GC_UNDET || (o->gc_state == GC_NOT_RUNNING && x->v == o->gc_seq + 1);
@@ -198,4 +202,11 @@ bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, bool *used, uint64_t *next, cs_
     }
     ahead_free(a);
     return ok;
+}
+
+void dec__v2_ahead_drop(v2_ahead *a)
+{
+    atomic_store(&a->dropped, true);
+    pthread_join(a->th, NULL);
+    ahead_free(a);
 }

@@ -113,41 +113,8 @@ static bool emit_user(v2_sink *s, v2_gen *g, v2_ev *e, const v2_spec *sp, uint8_
     return err->code == CS_OK && s->d->on_event(s->d->event_ud, &de, err);
 }
 
-/* dec__v2_emit for the three commonest events (not made up by the
- * ordering): the same checks and transition, written out. */
-static bool emit_hot(v2_sink *s, v2_gen *g, v2_ev *e, cs_err *err)
-{
-    v2_trans tr;
-    if (e->type == V2_EvGoBlock) {
-        bool known = e->args[0] == s->rs_id && g->gen == s->rs_gen; /* checked when it was cached */
-        if ((!known && !check_ids(g, e, V2_SPEC(V2_EvGoBlock), err)) ||
-            (known && !dec__v2_stack_ok(g, e->args[1]) && !check_ids(g, e, V2_SPEC(V2_EvGoBlock), err)))
-            return false;
-        tr = (v2_trans){true, e->ctx.g, V2G_RUNNING, V2G_WAITING, block_reason(s, g, e->args[0], err), e->args[1]};
-        if (err->code != CS_OK)
-            return false;
-    } else if (e->type == V2_EvGoUnblock) {
-        if (!dec__v2_stack_ok(g, e->args[2]) && !check_ids(g, e, V2_SPEC(V2_EvGoUnblock), err))
-            return false;
-        tr = (v2_trans){true, e->args[0], V2G_WAITING, V2G_RUNNABLE, 0, 0};
-    } else {
-        tr = (v2_trans){true, e->args[0], V2G_RUNNABLE, V2G_RUNNING, 0, 0};
-    }
-    if (e->ts <= s->last_ts)
-        e->ts = s->last_ts + 1;
-    s->last_ts = e->ts;
-    s->n_events++;
-    if (!s->d->no_model && !dec__v2_model_event(s, g, e, V2K_STATE, &tr, err))
-        return false;
-    if (s->sum && !dec__v2_sum_state(s->sum, s->m, e, &tr, g, s->f, err))
-        return false;
-    return !s->d->on_event || emit_user(s, g, e, V2_SPEC(e->type), V2K_STATE, err);
-}
-
 bool dec__v2_emit(v2_sink *s, v2_gen *g, v2_ev *e, cs_err *err)
 {
-    if ((e->type == V2_EvGoStart || e->type == V2_EvGoUnblock || e->type == V2_EvGoBlock) && !e->synth)
-        return emit_hot(s, g, e, err);
     const v2_spec *sp = V2_SPEC(e->type);
     if (!check_ids(g, e, sp, err))
         return false;

@@ -56,9 +56,8 @@ static bool gens(v2_sink *s, v2_gen *g, bool threads, cs_err *err)
                           : NULL;
         if (!(!a && threads && g->end - g->off >= split_min ? dec__v2_split_gen(s, g, err)
                                                              : dec__v2_read_gen_here(s, g, err))) {
-            bool used;
             if (a)
-                dec__v2_ahead_join(s, a, &used, &next, &(cs_err){0});
+                dec__v2_ahead_drop(a);
             return false;
         }
         done++;

@@ -61,12 +61,6 @@ uint32_t dec__v2_mslot(v2_order *o, uint64_t mid, cs_err *err)
     return s;
 }
 
-static v2_mst *mfind(v2_order *o, uint64_t mid)
-{
-    uint32_t s = mid == V2_NONE ? UINT32_MAX : dec__v2_ids_get(&o->mids, mid, false, NULL);
-    return s == UINT32_MAX ? NULL : &o->m[s];
-}
-
 bool dec__v2_reqs_fail(v2_ctx c, int m, int p, int g, uint64_t off, cs_err *err)
 {
     if (m == V2_MUST && c.m == V2_NONE)
@@ -189,7 +183,7 @@ static bool proc_steal(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *
         nw->p = V2_NONE;
         return dec__v2_push(o, e, cur, err);
     }
-    v2_mst *ms = mfind(o, mid);
+    v2_mst *ms = dec__v2_mget(o, mid);
     if (!ms)
         return INVALID(e, "stole proc from non-existent thread %llu", (unsigned long long)mid);
     if (ms->p != pid)
@@ -213,7 +207,7 @@ static bool go_status_syscall(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx *cur, 
         nw->g = gid;
         return true;
     }
-    v2_mst *ms = mfind(o, mid);
+    v2_mst *ms = dec__v2_mget(o, mid);
     if (ms) {
         if (ms->g != gid)
             return INVALID(e, "inconsistent thread for syscalling goroutine %llu: thread has goroutine %lld",

@@ -329,15 +329,6 @@ static bool range_ev(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind, cs_er
     return !g || roll(s, g, name, e->ts, 0, e->off, err); /* 0: the range is closed */
 }
 
-bool dec__v2_sum_state(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, v2_gen *g,
-                       const cs_file *f, cs_err *err)
-{
-    if (!s->warm || !tr->is_g)
-        return dec__v2_sum_event(s, m, e, V2K_STATE, tr, g, f, err);
-    s->last_ts = e->ts;
-    return g_trans(s, m, e, tr, g, f, err);
-}
-
 bool dec__v2_sum_event(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind,
                        const v2_trans *tr, v2_gen *g, const cs_file *f, cs_err *err)
 {
