@@ -158,6 +158,8 @@ static bool g_trans(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, 
     v2_sg *g = sg_get(s, tr->id, err);
     if (!g)
         return false;
+    if (tr->from == V2G_UNDET && s->sync_ts == V2_SYNC_UNK)
+        return dec__v2_not_ahead(e->off, "a goroutine first named inside the first generation", err);
     if (tr->from == V2G_UNDET || tr->from == V2G_NOTEXIST) {
         memset(g, 0, sizeof *g);
         g->present = true;
@@ -310,6 +312,8 @@ static bool range_ev(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind, cs_er
             return false;
         if (!g)
             return true;
+        if (kind == V2K_RANGE_ACTIVE && s->sync_ts == V2_SYNC_UNK)
+            return dec__v2_not_ahead(e->off, "a range active at a Sync before", err);
         if (kind == V2K_RANGE_ACTIVE)
             return roll(s, g, name, s->sync_ts, s->sync_ts, e->off, err);
         return range_roll(s, g, name, 0, e->ts, err);
@@ -529,6 +533,8 @@ bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *a
     if (!lay_map(s, &s->sys_p, a, &a->sys_p, &a->sys_seen, err) ||
         !lay_map(s, &s->range_p, a, &a->range_p, &a->range_seen, err))
         return false;
-    s->last_ts = a->last_ts, s->sync_ts = a->sync_ts;
+    s->last_ts = a->last_ts;
+    if (a->sync_ts != V2_SYNC_UNK)
+        s->sync_ts = a->sync_ts;
     return true;
 }
