@@ -331,6 +331,7 @@ typedef struct v2_sg {      /* Summarizer state of one goroutine (GoroutineSumma
     bool inherited;
     uint8_t first_old;
     int64_t first_t;
+    uint64_t first_sys_p;          /* ... leaving a syscall: the syscallingP key Go deletes then (V2_UNK: not known) */
 } v2_sg;
 
 typedef struct v2_sum {

@@ -169,6 +169,11 @@ bool dec__v2_cur_seek(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_
     v2_look k;
     if (!walk(c, g, f, nargs, version, n ? back[from] : g->ms[i].first, n ? before[from] : 0, t, &k, mid, err))
         return false;
+    /* a goroutine in a syscall: its proc is still the M's if the M's next
+     * event ends the syscall plainly; otherwise it was taken (or never was) */
+    if (k.g != V2_UNK && k.g != V2_NONE && k.gst == GS_SYSCALL &&
+        (c->batch == UINT32_MAX || c->ev.type != V2_EvGoSyscallEnd))
+        k.p = V2_NONE;
     if (lk)
         *lk = k;
     return true;

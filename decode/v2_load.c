@@ -33,7 +33,8 @@ typedef struct plan {
     uint32_t n, next;
 } plan;
 
-/* Parts of about equal size, none smaller than min_part. */
+/* Parts of about equal size, none smaller than min_part; a worker's a
+ * little smaller, as it first walks the batch headers up to its cut. */
 static void plan_start(v2_sink *s, plan *p, int jobs, uint64_t min_part)
 {
     uint64_t parts = jobs < MAX_PARTS ? (uint64_t)jobs : MAX_PARTS, size = s->f->size;
@@ -41,7 +42,7 @@ static void plan_start(v2_sink *s, plan *p, int jobs, uint64_t min_part)
         parts--;
     p->n = (uint32_t)parts - 1;
     for (uint32_t i = 0; i < p->n; i++)
-        p->pos[i] = size / parts * (i + 1);
+        p->pos[i] = size / parts * (i + 1) + size / parts / 50;
     for (uint32_t i = 0; i < p->n; i++)
         p->w[i] = dec__v2_ahead_start(s, p->pos[i], i + 1 < p->n ? p->pos[i + 1] : 0);
 }

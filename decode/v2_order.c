@@ -111,12 +111,10 @@ bool dec__v2_order_look(v2_order *o, uint64_t gen, uint32_t mslot, const v2_look
 {
     v2_mst *m = &o->m[mslot];
     if (k->g != V2_UNK) {
-        if (k->g != V2_NONE && k->gst != GS_RUNNING)
-            return dec__v2_not_ahead(CS_NO_OFFSET, "a goroutine in a syscall at the cut", err);
         if (!dec__v2_assume(o, V2A_M_G, 0, m->id, k->g, err))
             return false;
         m->g = k->g;
-        if (k->g != V2_NONE && !dec__v2_gget(o, k->g) && !g_unseen(o, gen, k->g, GS_RUNNING, k->gseq + 1, err) &&
+        if (k->g != V2_NONE && !dec__v2_gget(o, k->g) && !g_unseen(o, gen, k->g, k->gst, k->gseq + 1, err) &&
             err->code != CS_OK)
             return false;
     }
