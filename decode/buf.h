@@ -88,7 +88,7 @@ static inline uint64_t dec_buf_uv(dec_buf *b)
 
 /* Unchecked uvarint of at most 9 bytes at p[*pos]; the caller guarantees 9
  * readable bytes. false for a 10-byte one (left to dec_buf_uv's rule). */
-static inline bool dec_buf__uv9(const uint8_t *p, size_t *pos, uint64_t *v)
+static inline __attribute__((always_inline)) bool dec_buf__uv9(const uint8_t *p, size_t *pos, uint64_t *v)
 {
     p += *pos;
     uint64_t r = p[0];

@@ -13,6 +13,8 @@
  *   v2_stats.c   Go 1.25's Summarizer (§5.2)
  *   v2_split.c   with two threads: the ordering on a worker, emitting on
  *                the caller's thread, only the order crossing between them
+ *   v2_cut.c     cuts inside generations: where, and cursors at a cut
+ *   v2_ahead.c   statistics only: a later part of the file on a worker
  *   v2_load.c    entry point: generation after generation
  *
  * Identifiers: goroutines, Ps and Ms get dense slots (v2_ids) on first
@@ -124,6 +126,7 @@ typedef struct v2_gen {
     uint64_t min_ts;          /* smallest batch ts, clock units */
     uint64_t freq;            /* clock units per second */
     double ns_per_unit;
+    uint64_t ns_mul;          /* ns_per_unit when it is a whole number up to 1024, else 0 */
     bool has_freq, has_snapshot;
     v2_batch *b; uint32_t n_b, cap_b;      /* event batches */
     v2_batch *tb; uint32_t n_tb, cap_tb;   /* table batches; .next holds the kind byte */
@@ -154,6 +157,8 @@ void dec__v2_gen_deinit(v2_gen *g);
 #define V2_T_MAX CS_T_MAX
 static inline int64_t dec__v2_ns(const v2_gen *g, uint64_t units)
 {
+    if (units < (1ull << 40) && g->ns_mul) /* the same in integers: the double product is exact below 2^53 */
+        return (int64_t)(units * g->ns_mul);
     double v = (double)units * g->ns_per_unit;
     return v >= (double)V2_T_MAX ? V2_T_MAX : v > 0 ? (int64_t)v : 0;
 }
@@ -326,7 +331,7 @@ typedef struct v2_sg {      /* Summarizer state of one goroutine (GoroutineSumma
     cs_sid last_block_reason;
     bool has_syscall_p;            /* syscallingG entry present */
     uint64_t syscall_p;
-    /* ahead (v2_ahead.c): the summary goes on from one before the generation,
+    /* ahead (v2_ahead.c): the summary goes on from one before the part,
      * which leaves state first_old at first_t (Go's transition out, done on join) */
     bool inherited;
     uint8_t first_old;
@@ -344,7 +349,7 @@ typedef struct v2_sum {
     cs_sid sid_sweep, sid_assist, sid_forever;
     bool warm;                     /* sids interned and sync_ts set: the hot path may go */
 #define V2_SYNC_UNK (-1)           /* sync_ts ahead from inside a generation: its Sync's time is not known */
-    bool ahead;                    /* summarizing a generation ahead (v2_ahead.c) */
+    bool ahead;                    /* summarizing a part ahead (v2_ahead.c) */
     cs_map sys_seen;               /* ahead: P ids of sys_p looked at or set */
     uint64_t *sys_none; uint32_t n_sys_none, cap_sys_none; /* ahead: P ids sys_p had no entry for */
     cs_map range_seen;             /* ahead: P ids of range_p set */

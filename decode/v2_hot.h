@@ -11,6 +11,8 @@
 
 #include "v2.h"
 
+#include <string.h>
+
 /* The three commonest events, ordered inline when they are ready and valid
  * in the plainest way: GoStart, GoUnblock, GoBlock on an M with a slot.
  * Sets e->ctx to the M's context before the event and applies the event as
@@ -25,7 +27,7 @@ static inline v2_gst *dec__v2_hot_g(v2_order *o, uint64_t goid)
     v2_gst *g = &o->g[s - 1];
     return g->exists ? g : NULL;
 }
-static inline bool dec__v2_hot_advance(v2_order *o, uint64_t gen, v2_ev *e, uint32_t mslot)
+static inline __attribute__((always_inline)) bool dec__v2_hot_advance(v2_order *o, uint64_t gen, v2_ev *e, uint32_t mslot)
 {
     if (mslot == UINT32_MAX)
         return false;
@@ -60,12 +62,29 @@ static inline bool dec__v2_hot_advance(v2_order *o, uint64_t gen, v2_ev *e, uint
     return true;
 }
 
+/* The next varint of at most two bytes from the little-endian word *w
+ * (of the bytes at *pos on): false for a longer one. */
+static inline __attribute__((always_inline)) bool dec__v2_uv2(uint64_t *w, size_t *pos, uint64_t *v)
+{
+    if (!(*w & 0x80)) {
+        *v = *w & 0x7f;
+        *w >>= 8, *pos += 1;
+        return true;
+    }
+    if (!(*w & 0x8000)) {
+        *v = (*w & 0x7f) | (*w >> 1 & 0x3f80);
+        *w >>= 16, *pos += 2;
+        return true;
+    }
+    return false;
+}
+
 /* The common case of dec__v2_cur_next inline: an event well inside the
  * batch the cursor is in, whose varints are at most 9 bytes. Returns false
  * for anything else (a batch to enter, the end, a bad type, bytes near the
  * end of the batch), which then takes dec__v2_cur_next, having changed
  * nothing but maybe the arguments of the event the cursor is done with. */
-static inline bool dec__v2_cur_fast(v2_cur *c, const v2_gen *g, const uint8_t *nargs)
+static inline __attribute__((always_inline)) bool dec__v2_cur_fast(v2_cur *c, const v2_gen *g, const uint8_t *nargs)
 {
     const dec_buf *b = &c->b;
     if (b->len - b->pos < 1 + 10 * 6 || !c->last)
@@ -74,11 +93,28 @@ static inline bool dec__v2_cur_fast(v2_cur *c, const v2_gen *g, const uint8_t *n
     unsigned n = nargs[p[0]];
     size_t pos = 1;
     uint64_t dt;
+    uint64_t *a = c->ev.args;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* GoStart, GoBlock (3 varints) and GoUnblock (4) of one- and two-byte
+     * varints, from one 8-byte word: dt < 2^14, so ns_mul is exact */
+    uint64_t w;
+    memcpy(&w, p + 1, sizeof w);
+    if (g->ns_mul && (n == 3 || n == 4) && dec__v2_uv2(&w, &pos, &dt) && dec__v2_uv2(&w, &pos, &a[0]) &&
+        dec__v2_uv2(&w, &pos, &a[1]) && (n == 3 || dec__v2_uv2(&w, &pos, &a[2]))) {
+        c->ev.type = p[0];
+        c->ev.off = b->base + b->pos;
+        c->ev.synth = 0;
+        int64_t ts = (int64_t)(dt * g->ns_mul) + c->last;
+        c->ev.ts = c->last = ts > V2_T_MAX ? V2_T_MAX : ts;
+        c->b.pos += pos;
+        return true;
+    }
+    pos = 1;
+#endif
     if (!n || !dec_buf__uv9(p, &pos, &dt))
         return false;
     /* straight into place: on a 10-byte varint dec__v2_cur_next decodes them all again;
      * GoStart, GoBlock (3 varints) and GoUnblock (4) unrolled */
-    uint64_t *a = c->ev.args;
     if (n == 3) {
         if (!dec_buf__uv9(p, &pos, &a[0]) || !dec_buf__uv9(p, &pos, &a[1]))
             return false;
@@ -160,16 +196,15 @@ static inline bool dec__v2_sum_hot(v2_sum *s, const v2_ev *e, uint64_t goid, int
     return true;
 }
 
-/* dec__v2_emit for a sink that only summarizes (no model, no on_event):
- * the table-id checks, the timestamp fix-up and the Summarizer inline for
- * the three commonest events; everything else, and every first time, the
+/* dec__v2_emit of a cursor's event (not made up by the ordering) for a
+ * sink that only summarizes (s->fast_emit: no model, no on_event): the
+ * table-id checks, the timestamp fix-up and the Summarizer inline for the
+ * three commonest events; everything else, and every first time, the
  * general way. */
 static inline bool dec__v2_emit_fast(v2_sink *s, v2_gen *g, v2_ev *e, cs_err *err)
 {
     uint64_t goid;
     cs_sid reason = 0;
-    if (!s->fast_emit || e->synth)
-        return dec__v2_emit(s, g, e, err);
     if (e->type == V2_EvGoBlock) {
         if (e->args[0] != s->rs_id || g->gen != s->rs_gen || !dec__v2_stack_ok(g, e->args[1]))
             return dec__v2_emit(s, g, e, err);

@@ -212,42 +212,65 @@ static bool order_out(void *ud, const v2_ev *e, v2_ctx ctx, cs_err *err)
     return dec__v2_emit(r->s, r->g, m, err);
 }
 
-/* Hot steps in a row, up to the next progress report, CPU sample or the
- * end of the span (events at times after `upto` wait). */
-static bool hot_run(reader *r, int64_t upto, cs_err *err)
+/* The least time among the root's children: the root stays where it is
+ * while its time is at most this (root_down moves it only past a smaller). */
+static inline int64_t root_stays(const reader *r)
 {
-    if (!r->s->fast_order)
-        return true;
+    const hnode *h = r->heap;
+    return r->n_heap < 2 ? INT64_MAX : r->n_heap == 2 || h[1].ts <= h[2].ts ? h[1].ts : h[2].ts;
+}
+
+/* Hot steps in a row, up to the next progress report, CPU sample or the
+ * end of the span (events at times after `upto` wait); made for each way
+ * of handing events on (sp: to the emitting thread). */
+static inline __attribute__((always_inline)) bool hot_steps(reader *r, v2_split *sp, int64_t upto, cs_err *err)
+{
     v2_order *o = r->s->o;
+    bool fast = r->s->fast_emit;
     uint64_t gen = r->g->gen;
-    for (uint32_t left = r->sp ? UINT32_MAX : 0xffff - (r->steps & 0xffff); left > 1; left--) {
+    int64_t stays = INT64_MIN;
+    uint32_t n = sp ? UINT32_MAX : 0xffff - (r->steps & 0xffff), left = n;
+    bool ok = true;
+    for (; left > 1; left--) {
         if (!r->n_heap || upto < r->heap[0].ts)
-            return true;
+            break;
         uint32_t ci = r->heap[0].c;
         v2_cur *c = &r->c[ci];
         if (!dec__v2_hot_advance(o, gen, &c->ev, c->mslot))
-            return true;
-        if (r->sp) {
-            if (!dec__v2_split_hot(r->sp, ci, &c->ev, err))
-                return false;
-        } else {
-            r->steps++;
-            if (!dec__v2_emit_fast(r->s, r->g, &c->ev, err))
-                return false;
+            break;
+        if (!(sp ? dec__v2_split_hot(sp, ci, &c->ev, err)
+                 : fast ? dec__v2_emit_fast(r->s, r->g, &c->ev, err) : dec__v2_emit(r->s, r->g, &c->ev, err))) {
+            ok = false;
+            break;
         }
         if (!dec__v2_cur_fast(c, r->g, r->s->nargs)) {
             bool more;
-            if (!next_event(r, c, &more, err))
-                return false;
+            if (!next_event(r, c, &more, err)) {
+                ok = false;
+                break;
+            }
             if (!more) {
                 heap_remove(r, 0);
+                stays = INT64_MIN;
                 continue;
             }
         }
         r->heap[0].ts = c->ev.ts;
-        root_down(r);
+        if (c->ev.ts > stays) {
+            root_down(r);
+            stays = root_stays(r);
+        }
     }
-    return true;
+    if (!sp)
+        r->steps += n - left + !ok;
+    return ok;
+}
+
+static bool hot_run(reader *r, int64_t upto, cs_err *err)
+{
+    if (!r->s->fast_order)
+        return true;
+    return r->sp ? hot_steps(r, r->sp, upto, err) : hot_steps(r, NULL, upto, err);
 }
 
 static bool step(reader *r, cs_err *err)

@@ -184,6 +184,9 @@ bool dec__v2_gen_tables(const cs_file *f, int version, v2_gen *g, cs_err *err)
         return CS_FAIL(err, CS_E_CORRUPT, g->off, "no clock snapshot event found in generation %llu",
                        (unsigned long long)g->gen);
     g->ns_per_unit = 1.0 / ((double)g->freq / 1e9);
+    g->ns_mul = g->ns_per_unit >= 1 && g->ns_per_unit <= 1024 && g->ns_per_unit == (double)(uint64_t)g->ns_per_unit
+                    ? (uint64_t)g->ns_per_unit
+                    : 0;
     for (uint32_t i = 0; i < g->n_samples; i++)
         g->samples[i].ts = dec__v2_ns(g, (uint64_t)g->samples[i].ts);
     if (g->n_samples)
