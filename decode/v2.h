@@ -201,6 +201,8 @@ typedef struct v2_range { const uint8_t *desc; uint32_t len; uint8_t type; } v2_
 
 typedef struct v2_gst {
     uint8_t status, exists, n_ranges, pad;
+    uint32_t sum_slot;    /* the slot + 1 of its summary in the Summarizer of the same thread (the
+                             hot path's; 0: not looked up yet) */
     uint64_t id;
     uint64_t seq_gen, seq;
     v2_range ranges[4];   /* in-flight special ranges (STW, mark assist) */
@@ -403,6 +405,7 @@ typedef struct v2_cur {
     v2_ev ev;             /* the M's next event */
     dec_buf b;            /* current batch */
     int64_t last;         /* previous event time, ns; 0 = batch not entered */
+    size_t fast_len;      /* dec__v2_cur_fast may decode while b.pos is below this */
     uint32_t batch;       /* current batch index, UINT32_MAX at the end */
     uint32_t mslot;       /* the M's slot in v2_order, UINT32_MAX for M -1 */
     uint64_t entered;     /* bytes of the batches entered (progress) */

@@ -207,6 +207,7 @@ static bool put_g(v2_order *o, v2_gst *x, cs_err *err)
     }
     cs_free(o->g[s].reg);
     o->g[s] = *x;
+    o->g[s].sum_slot = 0; /* a slot of the worker's Summarizer */
     x->reg = NULL, x->n_reg = x->cap_reg = 0; /* moved */
     return true;
 }

@@ -102,7 +102,7 @@ static bool walk(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_t *na
     const v2_batch *bt = &g->b[start];
     c->batch = start;
     c->b = dec_buf_make(f->data + bt->data_off, bt->size, bt->data_off);
-    c->last = 0;
+    c->last = 0, c->fast_len = 0;
     c->entered = entered + bt->size;
     *k = (v2_look){V2_UNK, V2_UNK, 0, 0, 0, 0, INT64_MIN};
     for (;;) {

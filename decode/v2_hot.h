@@ -27,7 +27,8 @@ static inline v2_gst *dec__v2_hot_g(v2_order *o, uint64_t goid)
     v2_gst *g = &o->g[s - 1];
     return g->exists ? g : NULL;
 }
-static inline __attribute__((always_inline)) bool dec__v2_hot_advance(v2_order *o, uint64_t gen, v2_ev *e, uint32_t mslot)
+static inline __attribute__((always_inline)) bool dec__v2_hot_advance(v2_order *o, uint64_t gen, v2_ev *e, uint32_t mslot,
+                                                                       v2_gst **gp)
 {
     if (mslot == UINT32_MAX)
         return false;
@@ -39,6 +40,7 @@ static inline __attribute__((always_inline)) bool dec__v2_hot_advance(v2_order *
         e->ctx = (v2_ctx){m->g, m->p, m->id};
         g->status = GS_WAITING;
         m->g = V2_NONE;
+        *gp = g;
         return true;
     }
     if (e->type != V2_EvGoStart && e->type != V2_EvGoUnblock)
@@ -59,6 +61,7 @@ static inline __attribute__((always_inline)) bool dec__v2_hot_advance(v2_order *
     g->seq = e->args[1];
     if (e->type == V2_EvGoStart)
         m->g = e->args[0];
+    *gp = g;
     return true;
 }
 
@@ -87,7 +90,7 @@ static inline __attribute__((always_inline)) bool dec__v2_uv2(uint64_t *w, size_
 static inline __attribute__((always_inline)) bool dec__v2_cur_fast(v2_cur *c, const v2_gen *g, const uint8_t *nargs)
 {
     const dec_buf *b = &c->b;
-    if (b->len - b->pos < 1 + 10 * 6 || !c->last)
+    if (b->pos >= c->fast_len) /* fewer than 1 + 10 * 6 bytes left, or the batch not entered */
         return false;
     const uint8_t *p = b->p + b->pos;
     unsigned n = nargs[p[0]];
@@ -158,10 +161,16 @@ static inline bool dec__v2_split_hot(v2_split *sp, uint32_t ci, const v2_ev *e, 
  * goroutine with a summary, once the first events are past; false, having
  * changed nothing, when anything more is to be done (a first block reason,
  * naming the goroutine, "forever"). */
-static inline bool dec__v2_sum_hot(v2_sum *s, const v2_ev *e, uint64_t goid, int64_t t, cs_sid reason)
+static inline bool dec__v2_sum_hot(v2_sum *s, const v2_ev *e, v2_gst *og, uint64_t goid, int64_t t, cs_sid reason)
 {
-    uint32_t slot;
-    if (!s->warm || goid >= s->ids.n_direct || !(slot = s->ids.direct[goid]) || slot > s->cap_g)
+    uint32_t slot = og ? og->sum_slot : 0;
+    if (!slot) {
+        if (goid >= s->ids.n_direct || !(slot = s->ids.direct[goid]) || slot > s->cap_g)
+            return false;
+        if (og) /* slots stay, and the summaries array only grows */
+            og->sum_slot = slot;
+    }
+    if (!s->warm)
         return false;
     v2_sg *g = &s->g[slot - 1];
     if (!g->present)
@@ -200,8 +209,9 @@ static inline bool dec__v2_sum_hot(v2_sum *s, const v2_ev *e, uint64_t goid, int
  * sink that only summarizes (s->fast_emit: no model, no on_event): the
  * table-id checks, the timestamp fix-up and the Summarizer inline for the
  * three commonest events; everything else, and every first time, the
- * general way. */
-static inline bool dec__v2_emit_fast(v2_sink *s, v2_gen *g, v2_ev *e, cs_err *err)
+ * general way. og: the goroutine's ordering state on this thread, which
+ * remembers its summary's slot, or NULL. */
+static inline bool dec__v2_emit_fast(v2_sink *s, v2_gen *g, v2_ev *e, v2_gst *og, cs_err *err)
 {
     uint64_t goid;
     cs_sid reason = 0;
@@ -219,7 +229,7 @@ static inline bool dec__v2_emit_fast(v2_sink *s, v2_gen *g, v2_ev *e, cs_err *er
         return dec__v2_emit(s, g, e, err);
     }
     int64_t t = e->ts <= s->last_ts ? s->last_ts + 1 : e->ts;
-    if (!dec__v2_sum_hot(s->sum, e, goid, t, reason))
+    if (!dec__v2_sum_hot(s->sum, e, og, goid, t, reason))
         return dec__v2_emit(s, g, e, err);
     e->ts = s->last_ts = t;
     s->n_events++;

@@ -55,7 +55,7 @@ bool dec__v2_cur_next(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_
 {
     while (c->batch != UINT32_MAX && c->b.pos == c->b.len) {
         c->batch = g->b[c->batch].next;
-        c->last = 0;
+        c->last = 0, c->fast_len = 0;
         if (c->batch != UINT32_MAX) {
             const v2_batch *bt = &g->b[c->batch];
             c->b = dec_buf_make(f->data + bt->data_off, bt->size, bt->data_off);
@@ -84,6 +84,7 @@ bool dec__v2_cur_next(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_
     if (c->ev.ts > V2_T_MAX) /* hostile deltas: stay far from overflow */
         c->ev.ts = V2_T_MAX;
     c->last = c->ev.ts;
+    c->fast_len = c->last && c->b.len > 60 ? c->b.len - 60 : 0; /* at least 61 bytes left */
     return true;
 }
 
@@ -229,17 +230,16 @@ static inline __attribute__((always_inline)) bool hot_steps(reader *r, v2_split 
     bool fast = r->s->fast_emit;
     uint64_t gen = r->g->gen;
     int64_t stays = INT64_MIN;
-    uint32_t n = sp ? UINT32_MAX : 0xffff - (r->steps & 0xffff), left = n;
+    uint32_t n = sp ? UINT32_MAX : 0xffff - (r->steps & 0xffff), left = r->n_heap ? n : 1;
+    uint32_t ci = r->n_heap ? r->heap[0].c : 0;
+    v2_cur *c = &r->c[ci]; /* the root's */
     bool ok = true;
-    for (; left > 1; left--) {
-        if (!r->n_heap || upto < r->heap[0].ts)
-            break;
-        uint32_t ci = r->heap[0].c;
-        v2_cur *c = &r->c[ci];
-        if (!dec__v2_hot_advance(o, gen, &c->ev, c->mslot))
+    for (; left > 1 && c->ev.ts <= upto; left--) {
+        v2_gst *og;
+        if (!dec__v2_hot_advance(o, gen, &c->ev, c->mslot, &og))
             break;
         if (!(sp ? dec__v2_split_hot(sp, ci, &c->ev, err)
-                 : fast ? dec__v2_emit_fast(r->s, r->g, &c->ev, err) : dec__v2_emit(r->s, r->g, &c->ev, err))) {
+                 : fast ? dec__v2_emit_fast(r->s, r->g, &c->ev, og, err) : dec__v2_emit(r->s, r->g, &c->ev, err))) {
             ok = false;
             break;
         }
@@ -251,7 +251,12 @@ static inline __attribute__((always_inline)) bool hot_steps(reader *r, v2_split 
             }
             if (!more) {
                 heap_remove(r, 0);
+                if (!r->n_heap) {
+                    left--;
+                    break;
+                }
                 stays = INT64_MIN;
+                c = &r->c[ci = r->heap[0].c];
                 continue;
             }
         }
@@ -259,6 +264,7 @@ static inline __attribute__((always_inline)) bool hot_steps(reader *r, v2_split 
         if (c->ev.ts > stays) {
             root_down(r);
             stays = root_stays(r);
+            c = &r->c[ci = r->heap[0].c];
         }
     }
     if (!sp)

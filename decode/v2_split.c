@@ -209,7 +209,7 @@ static bool run_of(emitter *em, uint32_t item, cs_err *err)
             return false;
         c->ev.ctx = em->pred[ci];
         dec__v2_predict(&em->pred[ci], &c->ev);
-        if (!(em->s->fast_emit ? dec__v2_emit_fast(em->s, em->g, &c->ev, err) : dec__v2_emit(em->s, em->g, &c->ev, err)))
+        if (!(em->s->fast_emit ? dec__v2_emit_fast(em->s, em->g, &c->ev, NULL, err) : dec__v2_emit(em->s, em->g, &c->ev, err)))
             return false;
         if (!(++em->n & 0xffff) && !progress(em, err))
             return false;
