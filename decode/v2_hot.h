@@ -231,7 +231,7 @@ static inline bool dec__v2_emit_fast(v2_sink *s, v2_gen *g, v2_ev *e, v2_gst *og
     int64_t t = e->ts <= s->last_ts ? s->last_ts + 1 : e->ts;
     if (!dec__v2_sum_hot(s->sum, e, og, goid, t, reason))
         return dec__v2_emit(s, g, e, err);
-    e->ts = s->last_ts = t;
+    s->last_ts = t; /* e->ts is not read again */
     s->n_events++;
     return true;
 }

@@ -81,27 +81,28 @@ bool dec__v2_push(v2_order *o, const v2_ev *ev, v2_ctx ctx, cs_err *err)
     return o->out(o->out_ud, ev, ctx, err);
 }
 
-/* Ahead from inside generation gen: goroutine goid, not seen yet and
- * named by an event that wants it in status st after sequence number
- * seq - 1, was so (noted); NULL otherwise, or on error (err set). */
+/* Ahead from inside generation gen: goroutine or proc id (in ids), not
+ * seen yet and named by an event that wants it in status st after sequence
+ * number seq - 1, was so: noted as assumption `kind`. False otherwise, or
+ * on error (err set). */
+static bool unseen(v2_order *o, v2_ids *ids, uint8_t kind, uint64_t gen, uint64_t id, uint8_t st, uint64_t seq,
+                   cs_err *err)
+{
+    return o->ahead && gen == o->cut_gen && seq && dec__v2_ids_get(ids, id, false, NULL) == UINT32_MAX &&
+           dec__v2_assume(o, kind, st, id, seq - 1, err);
+}
+
 static v2_gst *g_unseen(v2_order *o, uint64_t gen, uint64_t goid, uint8_t st, uint64_t seq, cs_err *err)
 {
-    if (!o->ahead || gen != o->cut_gen || !seq || dec__v2_ids_get(&o->gids, goid, false, NULL) != UINT32_MAX ||
-        !dec__v2_assume(o, V2A_G_SEQ, st, goid, seq - 1, err))
-        return NULL;
-    v2_gst *g = gnew(o, goid, st, gen, err);
+    v2_gst *g = unseen(o, &o->gids, V2A_G_SEQ, gen, goid, st, seq, err) ? gnew(o, goid, st, gen, err) : NULL;
     if (g)
         g->seq = seq - 1;
     return g;
 }
 
-/* The same of a proc. */
 static v2_pst *p_unseen(v2_order *o, uint64_t gen, uint64_t pid, uint8_t st, uint64_t seq, cs_err *err)
 {
-    if (!o->ahead || gen != o->cut_gen || !seq || dec__v2_ids_get(&o->pids, pid, false, NULL) != UINT32_MAX ||
-        !dec__v2_assume(o, V2A_P_SEQ, st, pid, seq - 1, err))
-        return NULL;
-    v2_pst *p = pnew(o, pid, st, gen, err);
+    v2_pst *p = unseen(o, &o->pids, V2A_P_SEQ, gen, pid, st, seq, err) ? pnew(o, pid, st, gen, err) : NULL;
     if (p)
         p->seq = seq - 1;
     return p;

@@ -226,12 +226,17 @@ static inline int64_t root_stays(const reader *r)
  * of handing events on (sp: to the emitting thread). */
 static inline __attribute__((always_inline)) bool hot_steps(reader *r, v2_split *sp, int64_t upto, cs_err *err)
 {
-    v2_order *o = r->s->o;
-    bool fast = r->s->fast_emit;
-    uint64_t gen = r->g->gen;
+    v2_sink *s = r->s;
+    v2_order *o = s->o;
+    v2_gen *g = r->g;
+    const uint8_t *nargs = s->nargs;
+    bool fast = s->fast_emit;
+    uint64_t gen = g->gen;
     int64_t stays = INT64_MIN;
-    uint32_t n = sp ? UINT32_MAX : 0xffff - (r->steps & 0xffff), left = r->n_heap ? n : 1;
-    uint32_t ci = r->n_heap ? r->heap[0].c : 0;
+    uint32_t n = sp ? UINT32_MAX : 0xffff - (r->steps & 0xffff), left = n;
+    if (!r->n_heap)
+        return true;
+    uint32_t ci = r->heap[0].c;
     v2_cur *c = &r->c[ci]; /* the root's */
     bool ok = true;
     for (; left > 1 && c->ev.ts <= upto; left--) {
@@ -239,11 +244,11 @@ static inline __attribute__((always_inline)) bool hot_steps(reader *r, v2_split 
         if (!dec__v2_hot_advance(o, gen, &c->ev, c->mslot, &og))
             break;
         if (!(sp ? dec__v2_split_hot(sp, ci, &c->ev, err)
-                 : fast ? dec__v2_emit_fast(r->s, r->g, &c->ev, og, err) : dec__v2_emit(r->s, r->g, &c->ev, err))) {
+                 : fast ? dec__v2_emit_fast(s, g, &c->ev, og, err) : dec__v2_emit(s, g, &c->ev, err))) {
             ok = false;
             break;
         }
-        if (!dec__v2_cur_fast(c, r->g, r->s->nargs)) {
+        if (!dec__v2_cur_fast(c, g, nargs)) {
             bool more;
             if (!next_event(r, c, &more, err)) {
                 ok = false;
