@@ -86,7 +86,7 @@ static bool decode(const uint8_t *p, size_t n, bool strict, char *warning, cs_er
     result a, b, c;
     decode_with(p, n, strict, 1, true, false, &a);
     decode_with(p, n, strict, 1, true, true, &b);
-    decode_with(p, n, strict, 2, true, false, &c); /* a part ahead on a worker */
+    decode_with(p, n, strict, 2, true, false, &c); /* generations ahead on a worker */
     same(&a, &b);
     same(&a, &c);
     result_free(&a), result_free(&b), result_free(&c);
