@@ -97,34 +97,21 @@ static inline __attribute__((always_inline)) bool dec__v2_cur_fast(v2_cur *c, co
     size_t pos = 1;
     uint64_t dt;
     uint64_t *a = c->ev.args;
+    bool word = false;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     /* GoStart, GoBlock (3 varints) and GoUnblock (4) of one- and two-byte
-     * varints, from one 8-byte word: dt < 2^14, so ns_mul is exact */
+     * varints, from one 8-byte word */
     uint64_t w;
     memcpy(&w, p + 1, sizeof w);
-    if (g->ns_mul && (n == 3 || n == 4) && dec__v2_uv2(&w, &pos, &dt) && dec__v2_uv2(&w, &pos, &a[0]) &&
-        dec__v2_uv2(&w, &pos, &a[1]) && (n == 3 || dec__v2_uv2(&w, &pos, &a[2]))) {
-        c->ev.type = p[0];
-        c->ev.off = b->base + b->pos;
-        c->ev.synth = 0;
-        int64_t ts = (int64_t)(dt * g->ns_mul) + c->last;
-        c->ev.ts = c->last = ts > V2_T_MAX ? V2_T_MAX : ts;
-        c->b.pos += pos;
-        return true;
-    }
-    pos = 1;
+    word = (n == 3 || n == 4) && dec__v2_uv2(&w, &pos, &dt) && dec__v2_uv2(&w, &pos, &a[0]) &&
+           dec__v2_uv2(&w, &pos, &a[1]) && (n == 3 || dec__v2_uv2(&w, &pos, &a[2]));
+    if (!word)
+        pos = 1;
 #endif
-    if (!n || !dec_buf__uv9(p, &pos, &dt))
-        return false;
-    /* straight into place: on a 10-byte varint dec__v2_cur_next decodes them all again;
-     * GoStart, GoBlock (3 varints) and GoUnblock (4) unrolled */
-    if (n == 3) {
-        if (!dec_buf__uv9(p, &pos, &a[0]) || !dec_buf__uv9(p, &pos, &a[1]))
+    /* else straight into place: on a 10-byte varint dec__v2_cur_next decodes them all again */
+    if (!word) {
+        if (!n || !dec_buf__uv9(p, &pos, &dt))
             return false;
-    } else if (n == 4) {
-        if (!dec_buf__uv9(p, &pos, &a[0]) || !dec_buf__uv9(p, &pos, &a[1]) || !dec_buf__uv9(p, &pos, &a[2]))
-            return false;
-    } else {
         for (unsigned i = 0; i + 1 < n; i++)
             if (!dec_buf__uv9(p, &pos, &a[i]))
                 return false;

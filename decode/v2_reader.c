@@ -291,7 +291,7 @@ static inline __attribute__((always_inline)) bool hot_steps(reader *r, v2_split 
         }
     }
     if (!sp)
-        r->steps += n - left + !ok;
+        r->steps += n - left;
     return ok;
 }
 
