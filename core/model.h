@@ -220,7 +220,7 @@ typedef struct cs_model {
     int64_t t_first, t_last; /* first and last event time */
     uint64_t n_events;    /* events the decoder produced */
     uint32_t n_gens;      /* 1.22+: generations decoded */
-    uint32_t n_gens_ahead; /* ... of which on a worker ahead of their turn (decode/v2_ahead.c) */
+    uint32_t n_ahead;     /* 1.22+: parts of the file ordered on a worker ahead of their turn (decode/v2_ahead.c) */
     int nprocs;           /* highest GOMAXPROCS seen */
 
     /* strings: bytes of string i at str_bytes + str_off[i], NUL-terminated */

@@ -149,11 +149,6 @@ bool dec__v2_gen_scan(const cs_file *f, uint64_t off, int version, v2_gen *g,
 /* The last generation of a file may have been cut off at a batch boundary:
  * true when the tables written at its end are missing (*why says which). */
 bool dec__v2_gen_incomplete(const v2_gen *g, int version, const char **why);
-/* The latest event time of a generation with its tables, in ns, as its
- * events would be emitted before the strictly increasing fix-up: the last
- * event of every M's last batch and the last CPU sample. False when that
- * batch does not decode. */
-bool dec__v2_gen_last_ts(const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, int64_t *out);
 /* Parses the structural batches (tables) of a scanned generation. */
 bool dec__v2_gen_tables(const cs_file *f, int version, v2_gen *g, cs_err *err);
 void dec__v2_gen_deinit(v2_gen *g);
@@ -223,21 +218,28 @@ typedef struct v2_pst {
 
 typedef struct v2_mst { uint64_t id, g, p; } v2_mst;
 
-/* A generation ordered ahead (v2_ahead.c) starts from a state it does not
- * know: an M's goroutine and P are V2_UNK until the generation says, and
+/* A part of a trace ordered ahead (v2_ahead.c) starts from a state it does
+ * not know: an M's goroutine and P are V2_UNK until the part says, and
  * whatever it takes for granted of the state before is written down here,
  * to be checked against the real one. */
 #define V2_UNK (V2_NONE - 1)
 enum {
     V2A_G_HAS = 1,  /* goroutine id existed with status st, no ranges or regions in flight */
+    V2A_G_SEQ,      /* ... and with sequence number v in the cut generation */
     V2A_G_NONE,     /* goroutine id did not exist */
     V2A_P_HAS,      /* proc id existed with status st, no ranges in flight */
-    V2A_M_NO_G,     /* thread id had no goroutine */
-    V2A_M_NO_P,     /* thread id had no proc */
-    V2A_GC,         /* the first GC event (type st, sequence v) was ready and valid */
+    V2A_P_SEQ,      /* ... and with sequence number v in the cut generation */
+    V2A_P_NONE,     /* proc id did not exist */
+    V2A_M_G,        /* thread id had goroutine v (V2_NONE: none) */
+    V2A_M_P,        /* thread id had proc v (V2_NONE: none) */
+    V2A_GC,         /* the first GC event (type st, sequence v; id: in the first generation) was ready and valid */
     V2A_TASK_NONE,  /* task id was not live */
 };
 typedef struct v2_assume { uint8_t kind, st; uint64_t id, v; } v2_assume;
+/* What an M's own events just before a cut say (v2_cut.c): its goroutine
+ * (status gst, sequence gseq) and proc (pst, pseq), V2_UNK when they do not
+ * say, and the time of its last event before the cut (INT64_MIN: none). */
+typedef struct v2_look { uint64_t g, p, gseq, pseq; uint8_t gst, pst; int64_t last; } v2_look;
 
 typedef struct v2_task { uint64_t id, parent; const uint8_t *name; uint32_t len, live; } v2_task;
 
@@ -249,7 +251,9 @@ typedef struct v2_order {
     v2_task *tasks; uint32_t n_tasks, cap_tasks; v2_ids task_ids;
     uint64_t gc_seq, initial_gen;
     uint8_t gc_state;     /* 0 undetermined, 1 not running, 2 running */
-    bool ahead;           /* ordering a generation ahead: assume and note (v2_ahead.c) */
+    bool ahead;           /* ordering a part ahead: assume and note (v2_ahead.c) */
+    uint64_t cut_gen;     /* ahead: the generation it starts inside of, where anything not
+                             seen yet may have been seen before */
     bool gc_seen;         /* ahead: a GC event was ordered */
     v2_assume *as; uint32_t n_as, cap_as;
     /* where ready events go, in order (v2_reader.c: emit or pass to the emitting thread) */
@@ -295,6 +299,9 @@ bool dec__v2_order_res(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur,
  * the generation (always false: the generation is ordered again in turn). */
 bool dec__v2_assume(v2_order *o, uint8_t kind, uint8_t st, uint64_t id, uint64_t v, cs_err *err);
 bool dec__v2_not_ahead(uint64_t off, const char *why, cs_err *err);
+/* Ahead from inside generation gen: M slot `mslot` was as look says
+ * before the cut (noted, with its goroutine and proc). */
+bool dec__v2_order_look(v2_order *o, uint64_t gen, uint32_t mslot, const v2_look *k, cs_err *err);
 
 
 /* ---- public events, model, stats (v2_emit.c, v2_stats.c) ---- */
@@ -331,6 +338,7 @@ typedef struct v2_sg {      /* Summarizer state of one goroutine (GoroutineSumma
     bool inherited;
     uint8_t first_old;
     int64_t first_t;
+    uint64_t first_sys_p;          /* ... leaving a syscall: the syscallingP key Go deletes then (V2_UNK: not known) */
 } v2_sg;
 
 typedef struct v2_sum {
@@ -342,7 +350,8 @@ typedef struct v2_sum {
     int64_t last_ts, sync_ts;
     cs_sid sid_sweep, sid_assist, sid_forever;
     bool warm;                     /* sids interned and sync_ts set: the hot path may go */
-    bool ahead;                    /* summarizing a generation ahead (v2_ahead.c) */
+#define V2_SYNC_UNK (-1)           /* sync_ts ahead from inside a generation: its Sync's time is not known */
+    bool ahead;                    /* summarizing a part ahead (v2_ahead.c) */
     cs_map sys_seen;               /* ahead: P ids of sys_p looked at or set */
     uint64_t *sys_none; uint32_t n_sys_none, cap_sys_none; /* ahead: P ids sys_p had no entry for */
     cs_map range_seen;             /* ahead: P ids of range_p set */
@@ -493,25 +502,56 @@ bool dec__v2_split_item(v2_split *sp, const v2_ev *e, cs_err *err);  /* a Sync o
 /* Orders one generation on a worker and emits it here; false on error. */
 bool dec__v2_split_gen(v2_sink *s, v2_gen *g, cs_err *err);
 
-/* Orders one generation (v2_reader.c) on cursors c, opened for every M
- * with their M slots, and emits inline or (sp) notes for the emitter. */
-bool dec__v2_read_gen(v2_sink *s, v2_gen *g, v2_split *sp, v2_cur *c, cs_err *err);
-/* Orders and emits one generation on this thread. */
-bool dec__v2_read_gen_here(v2_sink *s, v2_gen *g, cs_err *err);
+/* The part of a generation a reader orders: the events at or after `from`
+ * and before `to` (raw times, ns; INT64_MIN: from its start, its Sync
+ * included; INT64_MAX: to its end). Go's order of the whole generation is
+ * that of the parts one after the other unless an event before the cut
+ * waits for one after it: then the reader is `stuck` at `to`. With
+ * go_on it goes on past `to` to the end of the generation; without, it
+ * gives up (not ordered ahead). */
+typedef struct v2_span { int64_t from, to; bool go_on, stuck; } v2_span;
 
-/* ---- the next generation ordered and summarized on a worker (v2_ahead.c) ---- */
+/* Orders one generation (v2_reader.c), or the part `span` of it (NULL:
+ * all), on cursors c opened for every M with their M slots (at span->from:
+ * dec__v2_open_at), and emits inline or (sp) notes for the emitter. */
+bool dec__v2_read_gen(v2_sink *s, v2_gen *g, v2_split *sp, v2_cur *c, v2_span *span, cs_err *err);
+/* Orders and emits one generation, or the part span of it, on this thread. */
+bool dec__v2_read_gen_here(v2_sink *s, v2_gen *g, v2_span *span, cs_err *err);
+
+/* ---- cuts inside generations (v2_cut.c) ---- */
+
+/* A cut is at a byte of the file: inside the generation whose batches span
+ * it, `at` bytes of its event batches in (those before the byte, but no
+ * fewer than 2%): true when pos is inside g. */
+bool dec__v2_cut_in(const v2_gen *g, uint64_t pos, uint64_t *at);
+/* The time of a cut `at` bytes into generation g: the base time of the
+ * batch, taken in time order, in which the bytes before it reach `at`
+ * (INT64_MAX: past the end). */
+bool dec__v2_cut_time(const v2_gen *g, uint64_t at, int64_t *t, cs_err *err);
+/* Cursor of g's i-th M at its first event at or after t (c->ev; batch
+ * UINT32_MAX when none), and with lk, what its events before t say. */
+bool dec__v2_cur_seek(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, uint32_t i,
+                      int64_t t, v2_look *lk, cs_err *err);
+/* Cursors c for every M of g with their M slots, at its start or (from >
+ * INT64_MIN) seeked to from, with lk[i] filled when lk. */
+bool dec__v2_open_at(v2_sink *s, v2_gen *g, v2_cur *c, int64_t from, v2_look *lk, cs_err *err);
+
+/* ---- a later part ordered and summarized on a worker (v2_ahead.c) ---- */
 
 typedef struct v2_ahead v2_ahead;
-/* Starts a worker on the generation at file offset off, with s's settings,
- * taking last_ts for the time of the last event before it (the join checks
- * it); NULL when no thread could be had. */
-v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t initial_gen, int64_t last_ts, uint64_t off);
-/* Waits for the worker, once s has emitted every generation before its
- * own; *used: its result was exact and is now s's (*next = where the
- * generation after it starts), else the generation is to be done in turn.
- * Frees a. False only on an error of s (out of memory). */
-bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, bool *used, uint64_t *next, cs_err *err);
+/* Starts a worker on the part of the file from the cut at byte `from` up
+ * to the cut at byte `to` (0: the end), with s's settings; NULL when no
+ * thread could be had. */
+v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to);
+/* Waits for the worker, once s has emitted every event before its cut;
+ * *used: its result was exact and is now s's (*gens: the generations it
+ * ordered from their start; *stop: the offset of the generation its `to`
+ * is in), and s goes on at its `to`; else s orders the part itself. Frees
+ * a. False only on an error of s (out of memory). */
+bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, bool *used, uint32_t *gens, uint64_t *stop, cs_err *err);
 /* Stops the worker soon and frees a, its result unused (the caller failed). */
 void dec__v2_ahead_drop(v2_ahead *a);
+/* Whether the worker has given up already (its part is the caller's). */
+bool dec__v2_ahead_failed(v2_ahead *a);
 
 #endif

@@ -1,47 +1,120 @@
-/* decode/v2_ahead.c — a Go 1.22+ generation ordered and summarized on a
- * worker while the calling thread does the one before it. Generations are
- * independent once their tables are read but for the state one hands to the
- * next; the worker starts from an unknown state: a goroutine, proc or task
- * that the generation names is taken to be what the generation says it is
- * (its status), an M's goroutine and proc are unknown (V2_UNK) until the
- * generation sets them, and whatever the ordering (v2_order*.c) and the
- * Summarizer (v2_stats.c) take for granted of the state before is written
- * down. On join each assumption is checked against the real state left by
- * the generation before; if all hold, the worker's result is what one
- * thread would have computed, and its state is laid over the real one.
- * Otherwise, or if the worker met anything it does not handle (a range or
- * syscall going on across the boundary, an abandoned proc, an error), the
- * generation is ordered again in turn. Only for sinks that summarize
- * (`stats`): the model and on_event need every event in order. */
+/* decode/v2_ahead.c — a part of a Go 1.22+ trace ordered and summarized on
+ * a worker while the calling thread does the part before it. A part runs
+ * from a cut inside one generation (v2_cut.c) up to the next cut or the end
+ * of the file. Generations are independent once their tables are read but
+ * for the state one hands to the next, and a cut's state is whatever the
+ * events before it left; the worker starts from a state it does not know:
+ * an M's goroutine and proc are what the M's own events just before the
+ * cut say, or unknown (V2_UNK) until the part says; a goroutine, proc or
+ * task that the part names is taken to be what it needs to be (its status,
+ * its next sequence number); and whatever the ordering (v2_order*.c) and
+ * the Summarizer (v2_stats.c) take for granted of the state before is
+ * written down. On join each assumption is checked against the real state
+ * at the cut; if all hold, the worker's result is what one thread would
+ * have computed, and its state is laid over the real one. Otherwise, or if
+ * the worker met anything it does not handle (a range or syscall going on
+ * across the cut, an abandoned proc, an error), the calling thread orders
+ * the part itself. Only for sinks that summarize (`stats`): the model and
+ * on_event need every event in order. */
 #include "v2.h"
 
 #include <string.h>
 
 struct v2_ahead {
     const v2_sink *s;      /* the caller's; read-only while the worker runs */
-    uint64_t off, next;    /* where the generation starts, and the one after it */
+    uint64_t from, to;     /* its part: from the cut at byte `from` up to the one at byte `to` (0: the end) */
+    uint64_t stop;         /* the offset of the generation `to` is in */
     v2_gen g;
     v2_order o;
     v2_sum sum;
     cs_model m;            /* the strings and stacks the worker's Summarizer names things with */
     dec_desc d;            /* the caller's, whose progress only asks whether the result is still wanted */
     _Atomic bool dropped;  /* the caller failed: stop soon */
+    _Atomic bool gave_up;  /* the worker failed: its part is the caller's */
     v2_sink ws;
-    int64_t last_ts;       /* the time of the last event before it, taken to be the latest of them */
+    int64_t last_ts;       /* the time of the last event before the cut, taken to be the latest of them */
+    uint32_t gens;         /* generations it ordered from their start */
     bool ok;
     cs_err err;
     pthread_t th;
 };
 
+/* The generation the part starts inside of: cursors at the cut, the Ms as
+ * their events before it say, the time of the last event before it. */
+static bool first_gen(v2_ahead *a, v2_span *sp)
+{
+    v2_gen *g = &a->g;
+    v2_cur *c = cs_calloc((size_t)g->n_ms + 1, sizeof *c);
+    v2_look *lk = cs_calloc((size_t)g->n_ms + 1, sizeof *lk);
+    bool ok = c && lk ? dec__v2_open_at(&a->ws, g, c, sp->from, lk, &a->err)
+                      : CS_FAIL(&a->err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u cursors", g->n_ms);
+    int64_t last = dec__v2_ns(g, g->min_ts); /* its Sync */
+    for (uint32_t i = 0; ok && i < g->n_ms; i++) {
+        last = lk[i].last > last ? lk[i].last : last;
+        ok = c[i].mslot == UINT32_MAX || dec__v2_order_look(&a->o, g->gen, c[i].mslot, &lk[i], &a->err);
+    }
+    for (uint32_t i = 0; i < g->n_samples && g->samples[i].ts < sp->from; i++)
+        last = g->samples[i].ts > last ? g->samples[i].ts : last;
+    a->last_ts = a->ws.last_ts = last;
+    ok = ok && dec__v2_read_gen(&a->ws, g, NULL, c, sp, &a->err);
+    cs_free(c);
+    cs_free(lk);
+    return ok;
+}
+
+static bool part(v2_ahead *a)
+{
+    const cs_file *f = a->s->f;
+    int version = a->s->version;
+    bool in = false;
+    for (uint64_t off = 16, next; off < f->size; off = next) {
+        bool trunc;
+        const char *why;
+        uint64_t at;
+        if (!dec__v2_gen_scan(f, off, version, &a->g, &next, &trunc, &a->err))
+            return false;
+        if (off == 16)
+            a->o.initial_gen = a->g.gen;
+        bool starts = !in && dec__v2_cut_in(&a->g, a->from, &at);
+        if (!in && !starts)
+            continue;
+        if (next == f->size && dec__v2_gen_incomplete(&a->g, version, &why))
+            return dec__v2_not_ahead(off, why, &a->err);
+        if (!dec__v2_gen_tables(f, version, &a->g, &a->err))
+            return false;
+        v2_span sp = {INT64_MIN, INT64_MAX, false, false};
+        if (starts && !dec__v2_cut_time(&a->g, at, &sp.from, &a->err))
+            return false;
+        bool stops = a->to && dec__v2_cut_in(&a->g, a->to, &at);
+        if (stops && !dec__v2_cut_time(&a->g, at, &sp.to, &a->err))
+            return false;
+        if (starts) {
+            in = true;
+            a->o.cut_gen = a->g.gen;
+            if (a->g.gen == a->o.initial_gen) { /* the time of the first Sync is known */
+                int64_t t = dec__v2_ns(&a->g, a->g.min_ts);
+                a->sum.sync_ts = t > 0 ? t : 1;
+            }
+            if (!first_gen(a, &sp))
+                return false;
+        } else if (!dec__v2_read_gen_here(&a->ws, &a->g, &sp, &a->err)) {
+            return false;
+        } else {
+            a->gens++;
+        }
+        if (stops) {
+            a->stop = off;
+            return true;
+        }
+    }
+    return in && !a->to;
+}
+
 static void *work(void *arg)
 {
     v2_ahead *a = arg;
-    const cs_file *f = a->s->f;
-    bool trunc;
-    const char *why;
-    a->ok = dec__v2_gen_scan(f, a->off, a->s->version, &a->g, &a->next, &trunc, &a->err) &&
-            !(a->next == f->size && dec__v2_gen_incomplete(&a->g, a->s->version, &why)) &&
-            dec__v2_gen_tables(f, a->s->version, &a->g, &a->err) && dec__v2_read_gen_here(&a->ws, &a->g, &a->err);
+    a->ok = part(a);
+    atomic_store(&a->gave_up, !a->ok);
     return NULL;
 }
 
@@ -53,20 +126,20 @@ static bool wanted(void *ud, uint64_t done_bytes, uint64_t total_bytes)
     return !atomic_load((_Atomic bool *)ud);
 }
 
-v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t initial_gen, int64_t last_ts, uint64_t off)
+v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to)
 {
     v2_ahead *a = cs_calloc(1, sizeof *a);
     if (!a)
         return NULL;
-    a->s = s, a->off = off, a->last_ts = last_ts;
+    a->s = s, a->from = from, a->to = to;
     cs_model_init(&a->m);
     a->o.ahead = a->sum.ahead = true;
-    a->o.initial_gen = initial_gen;
+    a->sum.sync_ts = V2_SYNC_UNK;
     a->d = *s->d;
     a->d.on_progress = wanted;
     a->d.progress_ud = (void *)&a->dropped;
     a->ws = (v2_sink){.d = &a->d, .f = s->f, .version = s->version, .m = &a->m, .o = &a->o, .sum = &a->sum,
-                      .last_ts = last_ts, .fast_order = s->fast_order, .fast_emit = s->fast_emit};
+                      .fast_order = s->fast_order, .fast_emit = s->fast_emit};
     memcpy(a->ws.nargs, s->nargs, sizeof a->ws.nargs);
     if (pthread_create(&a->th, NULL, work, a)) {
         cs_model_deinit(&a->m);
@@ -86,26 +159,32 @@ static v2_task *task_of(v2_order *o, uint64_t id)
 
 /* Whether assumption x holds of the real state o, where Go's ordering
  * would have done with the event what the worker did. */
-static bool holds(v2_order *o, const v2_assume *x)
+static bool holds(v2_order *o, const v2_assume *x, uint64_t cut_gen)
 {
     v2_gst *g;
     v2_pst *p;
     v2_mst *m;
     v2_task *t;
     switch (x->kind) {
-    case V2A_G_HAS:
+    case V2A_G_HAS: case V2A_G_SEQ:
         g = dec__v2_gget(o, x->id);
-        return g && g->status == x->st && !g->n_ranges && !g->n_reg;
+        return g && g->status == x->st && !g->n_ranges && !g->n_reg &&
+               (x->kind == V2A_G_HAS || (g->seq_gen == cut_gen && g->seq == x->v));
     case V2A_G_NONE:
         return !dec__v2_gget(o, x->id);
-    case V2A_P_HAS:
+    case V2A_P_NONE:
+        return !dec__v2_pget(o, x->id);
+    case V2A_P_HAS: case V2A_P_SEQ:
         p = dec__v2_pget(o, x->id);
-        return p && p->status == x->st && !p->n_ranges;
-    case V2A_M_NO_G:
-        return !(m = dec__v2_mget(o, x->id)) || m->g == V2_NONE;
-    case V2A_M_NO_P:
-        return !(m = dec__v2_mget(o, x->id)) || m->p == V2_NONE;
+        return p && p->status == x->st && !p->n_ranges &&
+               (x->kind == V2A_P_HAS || (p->seq_gen == cut_gen && p->seq == x->v));
+    case V2A_M_G:
+        return ((m = dec__v2_mget(o, x->id)) ? m->g : V2_NONE) == x->v;
+    case V2A_M_P:
+        return ((m = dec__v2_mget(o, x->id)) ? m->p : V2_NONE) == x->v;
     case V2A_GC:
+        if (x->st == V2_EvGCActive && x->id) /* in the first generation: the first GC event */
+            return o->gc_state == GC_UNDET;
         if (x->st == V2_EvGCBegin)
             return o->gc_state == GC_UNDET || (o->gc_state == GC_NOT_RUNNING && x->v == o->gc_seq + 1);
         return o->gc_state == GC_RUNNING && x->v == o->gc_seq + 1;
@@ -188,21 +267,26 @@ static void ahead_free(v2_ahead *a)
     cs_free(a);
 }
 
-bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, bool *used, uint64_t *next, cs_err *err)
+bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, bool *used, uint32_t *gens, uint64_t *stop, cs_err *err)
 {
     pthread_join(a->th, NULL);
     *used = false;
     bool fits = a->ok && a->last_ts == s->last_ts;
     for (uint32_t i = 0; fits && i < a->o.n_as; i++)
-        fits = holds(s->o, &a->o.as[i]);
+        fits = holds(s->o, &a->o.as[i], a->o.cut_gen);
     bool ok = !fits || dec__v2_sum_join(s->sum, s->m, &a->sum, &a->m, &fits, err);
     if (ok && fits) {
         ok = lay_over(s->o, &a->o, err);
         s->n_events += a->ws.n_events, s->syncs += a->ws.syncs, s->last_ts = a->ws.last_ts;
-        *used = true, *next = a->next;
+        *used = true, *gens = a->gens, *stop = a->stop;
     }
     ahead_free(a);
     return ok;
+}
+
+bool dec__v2_ahead_failed(v2_ahead *a)
+{
+    return atomic_load(&a->gave_up);
 }
 
 void dec__v2_ahead_drop(v2_ahead *a)

@@ -21,52 +21,112 @@ static bool truncated(const dec_desc *d, cs_model *m, uint64_t off, uint32_t com
     return true;
 }
 
-#define SPLIT_GEN_MIN (1u << 20) /* default dec_desc.split_min: smaller generations take one thread */
+#define SPLIT_GEN_MIN (1u << 20) /* default dec_desc.split_min: less work takes one thread */
+#define MAX_PARTS 64
 
-static bool gens(v2_sink *s, v2_gen *g, bool threads, cs_err *err)
+/* The parts of the file on workers (v2_ahead.c): worker i from the cut at
+ * byte pos[i] up to the one at pos[i + 1] (the last to the end); `next` is
+ * the next to join. */
+typedef struct plan {
+    uint64_t pos[MAX_PARTS];
+    v2_ahead *w[MAX_PARTS];
+    uint32_t n, next;
+} plan;
+
+/* Parts of about equal size, none smaller than min_part; a worker's a
+ * little smaller, as it first walks the batch headers up to its cut. */
+static void plan_start(v2_sink *s, plan *p, int jobs, uint64_t min_part)
+{
+    uint64_t parts = jobs < MAX_PARTS ? (uint64_t)jobs : MAX_PARTS, size = s->f->size;
+    while (parts > 1 && size / parts < min_part)
+        parts--;
+    p->n = (uint32_t)parts - 1;
+    for (uint32_t i = 0; i < p->n; i++)
+        p->pos[i] = size / parts * (i + 1) + size / parts / 50;
+    for (uint32_t i = 0; i < p->n; i++)
+        p->w[i] = dec__v2_ahead_start(s, p->pos[i], i + 1 < p->n ? p->pos[i + 1] : 0);
+}
+
+static void plan_drop(plan *p)
+{
+    for (uint32_t i = 0; i < p->n; i++)
+        if (p->w[i])
+            dec__v2_ahead_drop(p->w[i]), p->w[i] = NULL;
+}
+
+/* Joins the workers whose parts follow on from the cut p->next, in the
+ * generation at file offset `here`, the caller having emitted every event
+ * before it; *off and *from_cut say where the caller goes on: in a part it
+ * orders itself, or at the end. */
+static bool join_parts(v2_sink *s, plan *p, uint64_t here, uint64_t *off, int *from_cut, cs_err *err)
+{
+    for (;;) {
+        uint32_t i = p->next++, gens = 0;
+        bool used = false;
+        v2_ahead *a = p->w[i];
+        p->w[i] = NULL;
+        if (a && !dec__v2_ahead_join(s, a, &used, &gens, &here, err))
+            return false;
+        if (!used) {
+            *off = here, *from_cut = (int)i;
+            return true;
+        }
+        s->m->n_gens += gens;
+        s->m->n_ahead++;
+        if (p->next == p->n) {
+            *off = s->f->size;
+            return true;
+        }
+    }
+}
+
+static bool gens(v2_sink *s, v2_gen *g, plan *p, int jobs, cs_err *err)
 {
     const cs_file *f = s->f;
     uint64_t split_min = s->d->split_min ? s->d->split_min : SPLIT_GEN_MIN;
+    if (jobs > 1 && s->fast_emit)
+        plan_start(s, p, jobs, split_min);
     uint64_t off = 16;
-    uint32_t done = 0;
+    int from_cut = -1; /* this generation from its start, or from the cut at p->pos[from_cut] */
     while (off < f->size) {
-        uint64_t next;
+        uint64_t next, at;
         bool trunc;
         if (!dec__v2_gen_scan(f, off, s->version, g, &next, &trunc, err)) {
             if (!trunc)
                 return false;
-            uint64_t at = err->offset;
+            uint64_t where = err->offset;
             char why[160];
             snprintf(why, sizeof why, "%s", err->msg);
             *err = (cs_err){0};
-            return truncated(s->d, s->m, at, done, why, err);
+            return truncated(s->d, s->m, where, s->m->n_gens, why, err);
         }
         const char *why;
         if (next == f->size && dec__v2_gen_incomplete(g, s->version, &why))
-            return truncated(s->d, s->m, g->off, done, why, err);
+            return truncated(s->d, s->m, g->off, s->m->n_gens, why, err);
         if (!dec__v2_gen_tables(f, s->version, g, err))
             return false;
-        /* the next generation on a worker while this thread does this one, or
-         * this one on two threads, or on one */
-        uint64_t initial = s->o->initial_gen ? s->o->initial_gen : g->gen;
-        int64_t last_ts;
-        v2_ahead *a = threads && s->fast_emit && next < f->size && f->size - next >= split_min && g->n_b &&
-                              dec__v2_gen_last_ts(g, f, s->nargs, s->version, &last_ts)
-                          ? dec__v2_ahead_start(s, initial, last_ts, next)
-                          : NULL;
-        if (!(!a && threads && g->end - g->off >= split_min ? dec__v2_split_gen(s, g, err)
-                                                             : dec__v2_read_gen_here(s, g, err))) {
-            if (a)
-                dec__v2_ahead_drop(a);
+        /* a worker that gave up already: its part is this thread's, on two threads when big */
+        for (; p->next < p->n && p->w[p->next] && dec__v2_ahead_failed(p->w[p->next]); p->next++)
+            dec__v2_ahead_drop(p->w[p->next]), p->w[p->next] = NULL;
+        v2_span sp = {INT64_MIN, INT64_MAX, true, false};
+        if (from_cut >= 0 && !(dec__v2_cut_in(g, p->pos[from_cut], &at) && dec__v2_cut_time(g, at, &sp.from, err)))
+            return err->code == CS_OK ? CS_FAIL(err, CS_E_INTERNAL, off, "lost a cut") : false;
+        bool at_cut = p->next < p->n && dec__v2_cut_in(g, p->pos[p->next], &at);
+        if (at_cut && !dec__v2_cut_time(g, at, &sp.to, err))
             return false;
-        }
-        done++;
+        /* with no parts ahead, a big generation on two threads */
+        bool split = p->next == p->n && from_cut < 0 && jobs > 1 && g->end - g->off >= split_min;
+        if (!(split ? dec__v2_split_gen(s, g, err) : dec__v2_read_gen_here(s, g, &sp, err)))
+            return false;
+        s->m->n_gens += from_cut < 0;
+        from_cut = -1;
         off = next;
-        bool used = false;
-        if (a && !dec__v2_ahead_join(s, a, &used, &off, err))
+        if (at_cut && sp.stuck) { /* it went on to the end of the generation: so do parts cut inside it */
+            for (; p->next < p->n && p->pos[p->next] < g->end; p->next++)
+                if (p->w[p->next])
+                    dec__v2_ahead_drop(p->w[p->next]), p->w[p->next] = NULL;
+        } else if (at_cut && !join_parts(s, p, g->off, &off, &from_cut, err))
             return false;
-        done += used;
-        s->m->n_gens = done, s->m->n_gens_ahead += used;
         if (!dec__progress(s->d, off, f->size, err))
             return false;
     }
@@ -79,11 +139,13 @@ bool dec__v2_load(const dec_desc *d, const cs_file *f, int version, cs_model *ou
     v2_order o = {0};
     v2_sum sum = {0};
     v2_gen g = {0};
+    plan p = {0};
     v2_sink s = {.d = d, .f = f, .version = version, .m = out, .o = &o, .sum = stats ? &sum : NULL};
     s.fast_order = !d->no_hot;
     s.fast_emit = !d->no_hot && stats && d->no_model && !d->on_event;
     dec__v2_nargs(version, s.nargs);
-    bool ok = cs_mb_init(&s.mb, out, err) && gens(&s, &g, d->jobs > 1, err);
+    bool ok = cs_mb_init(&s.mb, out, err) && gens(&s, &g, &p, d->jobs, err);
+    plan_drop(&p);
     if (ok && s.n_events)
         ok = dec__v2_emit_sync(&s, NULL, s.last_ts, err);
     if (ok) {

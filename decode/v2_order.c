@@ -81,6 +81,55 @@ bool dec__v2_push(v2_order *o, const v2_ev *ev, v2_ctx ctx, cs_err *err)
     return o->out(o->out_ud, ev, ctx, err);
 }
 
+/* Ahead from inside generation gen: goroutine or proc id (in ids), not
+ * seen yet and named by an event that wants it in status st after sequence
+ * number seq - 1, was so: noted as assumption `kind`. False otherwise, or
+ * on error (err set). */
+static bool unseen(v2_order *o, v2_ids *ids, uint8_t kind, uint64_t gen, uint64_t id, uint8_t st, uint64_t seq,
+                   cs_err *err)
+{
+    return o->ahead && gen == o->cut_gen && seq && dec__v2_ids_get(ids, id, false, NULL) == UINT32_MAX &&
+           dec__v2_assume(o, kind, st, id, seq - 1, err);
+}
+
+static v2_gst *g_unseen(v2_order *o, uint64_t gen, uint64_t goid, uint8_t st, uint64_t seq, cs_err *err)
+{
+    v2_gst *g = unseen(o, &o->gids, V2A_G_SEQ, gen, goid, st, seq, err) ? gnew(o, goid, st, gen, err) : NULL;
+    if (g)
+        g->seq = seq - 1;
+    return g;
+}
+
+static v2_pst *p_unseen(v2_order *o, uint64_t gen, uint64_t pid, uint8_t st, uint64_t seq, cs_err *err)
+{
+    v2_pst *p = unseen(o, &o->pids, V2A_P_SEQ, gen, pid, st, seq, err) ? pnew(o, pid, st, gen, err) : NULL;
+    if (p)
+        p->seq = seq - 1;
+    return p;
+}
+
+bool dec__v2_order_look(v2_order *o, uint64_t gen, uint32_t mslot, const v2_look *k, cs_err *err)
+{
+    v2_mst *m = &o->m[mslot];
+    if (k->g != V2_UNK) {
+        if (!dec__v2_assume(o, V2A_M_G, 0, m->id, k->g, err))
+            return false;
+        m->g = k->g;
+        if (k->g != V2_NONE && !dec__v2_gget(o, k->g) && !g_unseen(o, gen, k->g, k->gst, k->gseq + 1, err) &&
+            err->code != CS_OK)
+            return false;
+    }
+    if (k->p != V2_UNK) {
+        if (!dec__v2_assume(o, V2A_M_P, 0, m->id, k->p, err))
+            return false;
+        m->p = k->p;
+        if (k->p != V2_NONE && !dec__v2_pget(o, k->p) && !p_unseen(o, gen, k->p, k->pst, k->pseq + 1, err) &&
+            err->code != CS_OK)
+            return false;
+    }
+    return true;
+}
+
 static bool seq_next(uint64_t sgen, uint64_t sseq, uint64_t gen, uint64_t seq)
 {
     return sgen == gen && seq == sseq + 1;
@@ -110,6 +159,9 @@ static bool proc_status(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx *cur, v2_ctx
         if (!dec__v2_assume(o, V2A_P_HAS, (uint8_t)st, pid, 0, err) || !pnew(o, pid, (uint8_t)st, gen, err))
             return false;
     } else {
+        /* ahead inside the first generation: named first here, it was not before */
+        if (o->ahead && !dec__v2_assume(o, V2A_P_NONE, 0, pid, 0, err))
+            return false;
         if (!pnew(o, pid, (uint8_t)st, gen, err))
             return false;
         old = gen == o->initial_gen ? V2P_UNDET : V2P_NOTEXIST;
@@ -136,6 +188,8 @@ static bool proc_status(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx *cur, v2_ctx
 static bool proc_start(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *nw, bool *ok, cs_err *err)
 {
     v2_pst *p = dec__v2_pget(o, e->args[0]);
+    if (!p && !(p = p_unseen(o, gen, e->args[0], PS_IDLE, e->args[1], err)) && err->code != CS_OK)
+        return false;
     if (!p || p->status != PS_IDLE || !seq_next(p->seq_gen, p->seq, gen, e->args[1]) || cur.p != V2_NONE)
         return *ok = false, true;
     if (!dec__v2_reqs(cur, V2_MUST, V2_MUSTNOT, V2_MAY, e->off, err))
@@ -239,6 +293,9 @@ static bool go_status(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *n
         if (!dec__v2_assume(o, V2A_G_HAS, (uint8_t)st, gid, 0, err) || !gnew(o, gid, (uint8_t)st, gen, err))
             return false;
     } else if (gen == o->initial_gen) {
+        /* ahead inside the first generation: named first here, it was not before */
+        if (o->ahead && !dec__v2_assume(o, V2A_G_NONE, 0, gid, 0, err))
+            return false;
         if (!gnew(o, gid, (uint8_t)st, gen, err))
             return false;
         old = V2G_UNDET;
@@ -315,6 +372,8 @@ static bool go_stop_exec(v2_order *o, v2_ev *e, v2_ctx cur, v2_ctx *nw, cs_err *
 static bool go_start(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *nw, bool *ok, cs_err *err)
 {
     v2_gst *g = dec__v2_gget(o, e->args[0]);
+    if (!g && !(g = g_unseen(o, gen, e->args[0], GS_RUNNABLE, e->args[1], err)) && err->code != CS_OK)
+        return false;
     if (!g || g->status != GS_RUNNABLE || !seq_next(g->seq_gen, g->seq, gen, e->args[1]))
         return *ok = false, true;
     if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUSTNOT, e->off, err))
@@ -328,6 +387,8 @@ static bool go_start(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *nw
 static bool go_unblock(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, bool *ok, cs_err *err)
 {
     v2_gst *g = dec__v2_gget(o, e->args[0]);
+    if (!g && !(g = g_unseen(o, gen, e->args[0], GS_WAITING, e->args[1], err)) && err->code != CS_OK)
+        return false;
     if (!g || g->status != GS_WAITING || !seq_next(g->seq_gen, g->seq, gen, e->args[1]))
         return *ok = false, true;
     g->status = GS_RUNNABLE;
@@ -344,6 +405,8 @@ static bool go_switch(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *n
         return false;
     uint64_t next = e->args[0], seq = e->args[1];
     v2_gst *ng = dec__v2_gget(o, next);
+    if (!ng && !(ng = g_unseen(o, gen, next, GS_WAITING, seq, err)) && err->code != CS_OK)
+        return false;
     if (!ng || ng->status != GS_WAITING || !seq_next(ng->seq_gen, ng->seq, gen, seq))
         return *ok = false, true;
     if (!dec__v2_push(o, e, cur, err))
@@ -460,9 +523,9 @@ static bool status_only(const v2_ev *e)
  * is: the M had no goroutine and no proc (the plain case), checked later. */
 static bool resolve(v2_order *o, v2_mst *m, cs_err *err)
 {
-    if (m->g == V2_UNK && !dec__v2_assume(o, V2A_M_NO_G, 0, m->id, 0, err))
+    if (m->g == V2_UNK && !dec__v2_assume(o, V2A_M_G, 0, m->id, V2_NONE, err))
         return false;
-    if (m->p == V2_UNK && !dec__v2_assume(o, V2A_M_NO_P, 0, m->id, 0, err))
+    if (m->p == V2_UNK && !dec__v2_assume(o, V2A_M_P, 0, m->id, V2_NONE, err))
         return false;
     m->g = m->g == V2_UNK ? V2_NONE : m->g;
     m->p = m->p == V2_UNK ? V2_NONE : m->p;

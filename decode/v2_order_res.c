@@ -118,9 +118,9 @@ static bool sweep(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
 static bool gc(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, bool *ok, cs_err *err)
 {
     uint64_t seq = e->args[0];
-    if (o->ahead && !o->gc_seen && gen->gen != o->initial_gen) { /* the GC state before: checked later */
+    if (o->ahead && !o->gc_seen) { /* the GC state before: checked later */
         o->gc_seen = true;
-        if (!dec__v2_assume(o, V2A_GC, e->type, 0, seq, err))
+        if (!dec__v2_assume(o, V2A_GC, e->type, gen->gen == o->initial_gen, seq, err))
             return false;
         o->gc_seq = seq, o->gc_state = e->type == V2_EvGCEnd ? GC_NOT_RUNNING : GC_RUNNING;
         return dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err) && dec__v2_push(o, e, cur, err);

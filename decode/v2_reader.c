@@ -20,6 +20,7 @@ typedef struct reader {
     v2_cur *c;
     hnode *heap; uint32_t n_heap;
     uint32_t steps;         /* loop turns, for reporting progress every 64k */
+    v2_span span;
 } reader;
 
 void dec__v2_nargs(int version, uint8_t nargs[256])
@@ -85,25 +86,6 @@ bool dec__v2_cur_next(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_
     c->last = c->ev.ts;
     c->fast_len = c->last && c->b.len > 60 ? c->b.len - 60 : 0; /* at least 61 bytes left */
     return true;
-}
-
-bool dec__v2_gen_last_ts(const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, int64_t *out)
-{
-    int64_t last = g->n_samples ? g->samples[g->n_samples - 1].ts : INT64_MIN;
-    for (uint32_t i = 0; i < g->n_ms; i++) {
-        const v2_batch *bt = &g->b[g->ms[i].last];
-        v2_cur c = {.batch = g->ms[i].last, .mslot = UINT32_MAX};
-        c.b = dec_buf_make(f->data + bt->data_off, bt->size, bt->data_off);
-        cs_err err = {0};
-        bool more, any = false;
-        while (dec__v2_cur_next(&c, g, f, nargs, version, &more, &err) && more)
-            any = true;
-        if (err.code != CS_OK || !any)
-            return false;
-        last = c.ev.ts > last ? c.ev.ts : last;
-    }
-    *out = last;
-    return last != INT64_MIN;
 }
 
 static bool next_event(reader *r, v2_cur *c, bool *more, cs_err *err)
@@ -239,9 +221,9 @@ static inline int64_t root_stays(const reader *r)
     return r->n_heap < 2 ? INT64_MAX : r->n_heap == 2 || h[1].ts <= h[2].ts ? h[1].ts : h[2].ts;
 }
 
-/* Hot steps in a row, up to the next progress report or CPU sample (events
- * at times after `upto` wait); made for each way of handing events on (sp:
- * to the emitting thread). */
+/* Hot steps in a row, up to the next progress report, CPU sample or the
+ * end of the span (events at times after `upto` wait); made for each way
+ * of handing events on (sp: to the emitting thread). */
 static inline __attribute__((always_inline)) bool hot_steps(reader *r, v2_split *sp, int64_t upto, cs_err *err)
 {
     v2_sink *s = r->s;
@@ -311,6 +293,12 @@ static bool step(reader *r, cs_err *err)
         return true;
     heap_sort(r);
     for (uint32_t i = 1; i < r->n_heap; i++) {
+        if (key(r, i) >= r->span.to) { /* after the cut: an event before it waits for one after */
+            if (!r->span.go_on)
+                return dec__v2_not_ahead(r->c[r->heap[0].c].ev.off, "an event waits for one after the cut", err);
+            r->span.stuck = true;
+            r->span.to = INT64_MAX;
+        }
         if (!try_advance(r, i, &ok, err))
             return false;
         if (ok)
@@ -324,21 +312,25 @@ static bool step(reader *r, cs_err *err)
 static bool run(reader *r, cs_err *err)
 {
     v2_gen *g = r->g;
+    bool start = r->span.from == INT64_MIN;
     for (uint32_t i = 0; i < g->n_ms; i++) {
         v2_cur *c = &r->c[i];
-        bool more;
-        if (!next_event(r, c, &more, err))
+        bool more = c->batch != UINT32_MAX; /* seeked: at its first event of the span */
+        if (start && !next_event(r, c, &more, err))
             return false;
         if (more) {
             r->heap[r->n_heap] = (hnode){c->ev.ts, i};
             sift_up(r, r->n_heap++);
         }
     }
-    if (!out(r, &(v2_ev){.type = V2_EvSync, .ts = dec__v2_ns(g, g->min_ts)}, err))
+    if (start && !out(r, &(v2_ev){.type = V2_EvSync, .ts = dec__v2_ns(g, g->min_ts)}, err))
         return false;
     uint32_t si = 0;
+    while (si < g->n_samples && g->samples[si].ts < r->span.from)
+        si++;
     for (;;) {
-        if (!r->n_heap && si == g->n_samples)
+        bool events = r->n_heap && key(r, 0) < r->span.to;
+        if (!events && (si == g->n_samples || g->samples[si].ts >= r->span.to))
             return true;
         /* a generation can be most of the file: report within it too (the
          * emitting thread reports when there is one) */
@@ -349,42 +341,42 @@ static bool run(reader *r, cs_err *err)
             if (!dec__progress(r->s->d, g->off + entered, r->f->size, err))
                 return false;
         }
-        if (si < g->n_samples && (!r->n_heap || g->samples[si].ts < key(r, 0))) {
+        if (si < g->n_samples && (!events || g->samples[si].ts < key(r, 0))) {
             if (!out(r, &(v2_ev){.type = V2_EvCPUSample, .args = {si++}}, err))
                 return false;
             continue;
         }
         if (!step(r, err))
             return false;
-        if (!hot_run(r, si < g->n_samples ? g->samples[si].ts : INT64_MAX, err))
+        int64_t upto = si < g->n_samples ? g->samples[si].ts : INT64_MAX;
+        if (!hot_run(r, upto < r->span.to ? upto : r->span.to - 1, err))
             return false;
     }
 }
 
-bool dec__v2_read_gen_here(v2_sink *s, v2_gen *g, cs_err *err)
+bool dec__v2_read_gen_here(v2_sink *s, v2_gen *g, v2_span *span, cs_err *err)
 {
     v2_cur *c = cs_calloc((size_t)g->n_ms + 1, sizeof *c);
     if (!c)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u cursors", g->n_ms);
-    bool ok = true;
-    for (uint32_t i = 0; ok && i < g->n_ms; i++) {
-        c[i].mslot = dec__v2_mslot(s->o, g->ms[i].m, err);
-        dec__v2_cur_open(&c[i], g, s->f, i);
-        ok = err->code == CS_OK;
-    }
-    ok = ok && dec__v2_read_gen(s, g, NULL, c, err);
+    bool ok = dec__v2_open_at(s, g, c, span ? span->from : INT64_MIN, NULL, err) &&
+              dec__v2_read_gen(s, g, NULL, c, span, err);
     cs_free(c);
     return ok;
 }
 
-bool dec__v2_read_gen(v2_sink *s, v2_gen *g, v2_split *sp, v2_cur *c, cs_err *err)
+bool dec__v2_read_gen(v2_sink *s, v2_gen *g, v2_split *sp, v2_cur *c, v2_span *span, cs_err *err)
 {
-    reader r = {.s = s, .sp = sp, .g = g, .f = s->f, .c = c};
+    reader r = {.s = s, .sp = sp, .g = g, .f = s->f, .c = c, .span = {INT64_MIN, INT64_MAX, false, false}};
+    if (span)
+        r.span = *span;
     s->o->out = order_out;
     s->o->out_ud = &r;
     r.heap = cs_alloc((size_t)g->n_ms * sizeof *r.heap + 1);
     bool ok = r.heap ? run(&r, err)
                      : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u cursors", g->n_ms);
     cs_free(r.heap);
+    if (span)
+        span->stuck = r.span.stuck;
     return ok;
 }

@@ -137,7 +137,7 @@ bool dec__v2_split_item(v2_split *sp, const v2_ev *e, cs_err *err)
 static void *worker(void *arg)
 {
     v2_split *sp = arg;
-    sp->wok = dec__v2_read_gen(&sp->ws, sp->g, sp, sp->wc, &sp->werr);
+    sp->wok = dec__v2_read_gen(&sp->ws, sp->g, sp, sp->wc, NULL, &sp->werr);
     sp->wok = dec__v2_split_flush(sp, &sp->werr) && sp->wok; /* what was ordered before a failure is emitted */
     cs_pipe_close(&sp->wholes);
     cs_pipe_close(&sp->runs);
@@ -249,7 +249,7 @@ static bool open_cursors(v2_sink *s, v2_gen *g, v2_cur *c, v2_ctx *pred, cs_err 
 bool dec__v2_split_gen(v2_sink *s, v2_gen *g, cs_err *err)
 {
     if (g->n_ms > MAX_CURSORS) /* not in any real trace: one thread does it all */
-        return dec__v2_read_gen_here(s, g, err);
+        return dec__v2_read_gen_here(s, g, NULL, err);
     size_t n = g->n_ms + 1;
     void *raw[5];
     v2_split *sp = cs_alloc_lines(sizeof *sp, &raw[0]);
@@ -271,7 +271,7 @@ bool dec__v2_split_gen(v2_sink *s, v2_gen *g, cs_err *err)
     }
     pthread_t th;
     if (ok && pthread_create(&th, NULL, worker, sp)) {
-        ok = dec__v2_read_gen(s, g, NULL, cur, err); /* no thread: one does it all */
+        ok = dec__v2_read_gen(s, g, NULL, cur, NULL, err); /* no thread: one does it all */
     } else if (ok) {
         if (!(ok = emit_all(&em, err))) {
             cs_pipe_abort(&sp->runs);

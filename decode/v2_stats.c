@@ -149,6 +149,21 @@ static bool leave(v2_sum *s, v2_sg *g, uint8_t old, int64_t t, cs_err *err)
     return true;
 }
 
+/* Ahead: a goroutine from before leaves a syscall, where Go deletes the
+ * syscallingP entry of the goroutine's proc. After GoSyscallEnd that is the
+ * event's proc (deleted here as then; the join checks the key); otherwise
+ * it is not known, and the join wants the entry gone before the cut. */
+static bool sys_defer(v2_sum *s, v2_sg *g, const v2_ev *e, cs_err *err)
+{
+    g->first_sys_p = e->type == V2_EvGoSyscallEnd ? e->ctx.p : V2_UNK;
+    if (g->first_sys_p == V2_UNK)
+        return true;
+    if (!sys_look(s, g->first_sys_p, true, err))
+        return false;
+    cs_map_del(&s->sys_p, g->first_sys_p);
+    return true;
+}
+
 static bool g_trans(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, v2_gen *gen,
                     const cs_file *f, cs_err *err)
 {
@@ -158,6 +173,8 @@ static bool g_trans(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, 
     v2_sg *g = sg_get(s, tr->id, err);
     if (!g)
         return false;
+    if (tr->from == V2G_UNDET && s->sync_ts == V2_SYNC_UNK)
+        return dec__v2_not_ahead(e->off, "a goroutine first named inside the first generation", err);
     if (tr->from == V2G_UNDET || tr->from == V2G_NOTEXIST) {
         memset(g, 0, sizeof *g);
         g->present = true;
@@ -165,14 +182,14 @@ static bool g_trans(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, 
         g->creation = tr->from == V2G_UNDET ? s->sync_ts : t;
     } else if (s->ahead && (!g->present || (g->inherited && !g->first_old))) {
         /* goes on from before: leaving tr->from waits for the join */
-        if (tr->from == V2G_SYSCALL)
-            return dec__v2_not_ahead(e->off, "a goroutine in a syscall", err);
         if (!g->present) {
             memset(g, 0, sizeof *g);
             g->present = g->inherited = true;
             g->goid = tr->id;
         }
         g->first_old = tr->from, g->first_t = t;
+        if (tr->from == V2G_SYSCALL && !sys_defer(s, g, e, err))
+            return false;
     } else if (!g->present) {
         return true; /* no summary: Go would not get here on a valid trace */
     } else if (!leave(s, g, tr->from, t, err)) {
@@ -310,6 +327,8 @@ static bool range_ev(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind, cs_er
             return false;
         if (!g)
             return true;
+        if (kind == V2K_RANGE_ACTIVE && s->sync_ts == V2_SYNC_UNK)
+            return dec__v2_not_ahead(e->off, "a range active at a Sync before", err);
         if (kind == V2K_RANGE_ACTIVE)
             return roll(s, g, name, s->sync_ts, s->sync_ts, e->off, err);
         return range_roll(s, g, name, 0, e->ts, err);
@@ -444,18 +463,24 @@ static bool kv_join(v2_sum *s, cs_model *m, uint32_t *head, const v2_sum *a, con
 
 /* What a's summary x, going on from before, takes for granted of the one
  * before (r): there is one; once it leaves x's first state nothing of it
- * is pending; if x ended, no range of r's was open either. */
-static bool inherits(const v2_sum *s, const v2_sg *r, const v2_sg *x)
+ * is pending; if x ended, no range of r's was open either; if it left a
+ * syscall, Go deleted the syscallingP entry a took it to (sys_defer). */
+static bool inherits(const v2_sum *s, const v2_sum *a, const v2_sg *r, const v2_sg *x)
 {
+    uint32_t v;
     if (!r)
         return false;
     for (uint32_t i = r->last_range_kv; x->end && i; i = s->kv[i].next)
         if (s->kv[i].v)
             return false;
     uint8_t old = x->first_old;
+    uint64_t key = r->has_syscall_p ? r->syscall_p : 0;
+    bool sys = old == V2G_SYSCALL
+                   ? (x->first_sys_p != V2_UNK ? key == x->first_sys_p
+                                               : !cs_map_get(&s->sys_p, key, &v) && !cs_map_get(&a->sys_seen, key, &v))
+                   : !r->last_syscall && !r->last_syscall_block && !r->has_syscall_p;
     return !old || ((r->last_start == 0 || old == V2G_RUNNING) && (r->last_block == 0 || old == V2G_WAITING) &&
-                    (r->last_runnable == 0 || old == V2G_RUNNABLE) && !r->last_syscall &&
-                    !r->last_syscall_block && !r->has_syscall_p);
+                    (r->last_runnable == 0 || old == V2G_RUNNABLE) && sys);
 }
 
 /* rangesP or syscallingP (map) as a left it, for every P a looked at. */
@@ -487,7 +512,7 @@ bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *a
         if (cs_map_get(&s->sys_p, a->sys_none[i], &v))
             return true;
     for (uint32_t i = 0; i < n; i++)
-        if (a->g[i].present && a->g[i].inherited && !inherits(s, sg_find(s, a->g[i].goid), &a->g[i]))
+        if (a->g[i].present && a->g[i].inherited && !inherits(s, a, sg_find(s, a->g[i].goid), &a->g[i]))
             return true;
     *fits = true;
     for (uint32_t i = 0; i < n; i++) {
@@ -529,6 +554,8 @@ bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *a
     if (!lay_map(s, &s->sys_p, a, &a->sys_p, &a->sys_seen, err) ||
         !lay_map(s, &s->range_p, a, &a->range_p, &a->range_seen, err))
         return false;
-    s->last_ts = a->last_ts, s->sync_ts = a->sync_ts;
+    s->last_ts = a->last_ts;
+    if (a->sync_ts != V2_SYNC_UNK)
+        s->sync_ts = a->sync_ts;
     return true;
 }

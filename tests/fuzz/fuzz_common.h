@@ -96,7 +96,10 @@ static inline void fz_threads_agree(const uint8_t *data, size_t size)
     fz_decode(&f, 1, true, true, &b);
     fz_same(&a, &b);
     fz_decode(&f, 1, true, false, &a);
-    fz_decode(&f, 2, true, false, &b); /* 1.22+: generations ahead on a worker */
+    fz_decode(&f, 2, true, false, &b); /* 1.22+: a part ahead on a worker */
+    fz_same(&a, &b);
+    fz_decode(&f, 1, true, false, &a);
+    fz_decode(&f, 3, true, false, &b); /* ... two, cut elsewhere */
     fz_same(&a, &b);
 }
 

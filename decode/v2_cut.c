@@ -1,0 +1,194 @@
+/* decode/v2_cut.c — cuts inside the generations of a Go 1.22+ trace, so
+ * that threads can each order and summarize a part of about equal size
+ * (v2_ahead.c): where to cut (a generation and a time that splits its
+ * bytes), cursors opened at the first event of an M at or after a cut, and
+ * what an M's own events just before a cut say its goroutine and proc were
+ * then (a guess: other Ms can change them; the join checks it). */
+#include "v2.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool dec__v2_cut_in(const v2_gen *g, uint64_t pos, uint64_t *at)
+{
+    if (pos < g->off || pos >= g->end)
+        return false;
+    uint64_t n = 0, all = 0;
+    for (uint32_t i = 0; i < g->n_b; i++) {
+        all += g->b[i].size;
+        n += g->b[i].data_off < pos ? g->b[i].size : 0;
+    }
+    *at = n > all / 50 ? n : all / 50; /* not at its very start */
+    return true;
+}
+
+typedef struct bts { uint64_t ts; uint32_t size, i; } bts;
+
+static int bts_cmp(const void *a, const void *b)
+{
+    const bts *x = a, *y = b;
+    return x->ts != y->ts ? (x->ts < y->ts ? -1 : 1) : (x->i < y->i ? -1 : x->i > y->i);
+}
+
+bool dec__v2_cut_time(const v2_gen *g, uint64_t at, int64_t *t, cs_err *err)
+{
+    bts *v = cs_alloc((size_t)g->n_b * sizeof *v + 1);
+    if (!v)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u batches", g->n_b);
+    for (uint32_t i = 0; i < g->n_b; i++)
+        v[i] = (bts){g->b[i].ts, g->b[i].size, i};
+    qsort(v, g->n_b, sizeof *v, bts_cmp);
+    uint64_t sum = 0;
+    *t = INT64_MAX;
+    for (uint32_t i = 0; i < g->n_b; i++)
+        if ((sum += v[i].size) > at) {
+            *t = dec__v2_ns(g, v[i].ts);
+            break;
+        }
+    cs_free(v);
+    return true;
+}
+
+/* What one event of the M says of the M's own goroutine and proc after it
+ * (as dec__v2_advance would set them, for the M that the event is on). */
+static void look_ev(v2_look *k, const v2_ev *e, uint64_t mid)
+{
+    const uint64_t *a = e->args;
+    switch (e->type) {
+    case V2_EvGoStart: case V2_EvGoSwitch: case V2_EvGoSwitchDestroy:
+        k->g = a[0], k->gseq = a[1], k->gst = GS_RUNNING;
+        break;
+    case V2_EvGoBlock: case V2_EvGoStop: case V2_EvGoDestroy:
+        k->g = V2_NONE;
+        break;
+    case V2_EvGoSyscallEndBlocked: /* its proc was taken while it was in the syscall */
+    case V2_EvGoDestroySyscall:
+        k->g = k->p = V2_NONE;
+        break;
+    case V2_EvGoCreateSyscall:
+        k->g = a[0], k->gseq = 0, k->gst = GS_SYSCALL;
+        break;
+    case V2_EvGoStatus: case V2_EvGoStatusStack:
+        if (a[2] == GS_RUNNING || (a[2] == GS_SYSCALL && a[1] == mid))
+            k->g = a[0], k->gseq = 0, k->gst = (uint8_t)a[2];
+        break;
+    case V2_EvGoSyscallBegin:
+        k->gst = GS_SYSCALL, k->pst = PS_SYSCALL, k->pseq = a[0];
+        break;
+    case V2_EvGoSyscallEnd:
+        k->gst = GS_RUNNING, k->pst = PS_RUNNING;
+        break;
+    case V2_EvProcStart:
+        k->p = a[0], k->pseq = a[1], k->pst = PS_RUNNING;
+        break;
+    case V2_EvProcStop:
+        k->p = V2_NONE;
+        break;
+    case V2_EvProcStatus:
+        if (a[1] == PS_RUNNING || a[1] == PS_SYSCALL)
+            k->p = a[0], k->pseq = 0, k->pst = (uint8_t)a[1];
+        break;
+    case V2_EvProcSteal:
+        if (a[2] == mid)
+            k->p = V2_NONE;
+        break;
+    }
+}
+
+/* Decodes the M's events from batch `start` up to the first at or after t. */
+static bool walk(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, uint32_t start,
+                 uint64_t entered, int64_t t, v2_look *k, uint64_t mid, cs_err *err)
+{
+    const v2_batch *bt = &g->b[start];
+    c->batch = start;
+    c->b = dec_buf_make(f->data + bt->data_off, bt->size, bt->data_off);
+    c->last = 0, c->fast_len = 0;
+    c->entered = entered + bt->size;
+    *k = (v2_look){V2_UNK, V2_UNK, 0, 0, 0, 0, INT64_MIN};
+    for (;;) {
+        bool more;
+        if (!dec__v2_cur_next(c, g, f, nargs, version, &more, err))
+            return false;
+        if (!more) {
+            c->batch = UINT32_MAX;
+            return true;
+        }
+        if (c->ev.ts >= t)
+            return true;
+        look_ev(k, &c->ev, mid);
+        k->last = c->ev.ts;
+    }
+}
+
+/* Whether the M's events in batch b (before t) set its goroutine (bit 1)
+ * and its proc (bit 2). */
+static unsigned sets(const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, uint32_t b, int64_t t,
+                     uint64_t mid)
+{
+    v2_cur c = {.batch = b, .mslot = UINT32_MAX};
+    c.b = dec_buf_make(f->data + g->b[b].data_off, g->b[b].size, g->b[b].data_off);
+    cs_err err = {0};
+    unsigned got = 0;
+    bool more;
+    while (got != 3 && dec__v2_cur_next(&c, g, f, nargs, version, &more, &err) && more && c.batch == b &&
+           c.ev.ts < t) {
+        v2_look k = {V2_UNK, V2_UNK, 0, 0, 0, 0, 0};
+        look_ev(&k, &c.ev, mid);
+        got |= (k.g != V2_UNK) | (k.p != V2_UNK) << 1;
+    }
+    return got;
+}
+
+#define LOOK_BACK 64 /* batches: further back, what the M had is left unknown */
+
+bool dec__v2_cur_seek(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, uint32_t i,
+                      int64_t t, v2_look *lk, cs_err *err)
+{
+    uint32_t back[LOOK_BACK]; /* the last batches of the M that begin before t, latest last */
+    uint64_t before[LOOK_BACK], sum = 0;
+    uint32_t n = 0, n_all = 0;
+    for (uint32_t b = g->ms[i].first; b != UINT32_MAX && dec__v2_ns(g, g->b[b].ts) < t; b = g->b[b].next) {
+        back[n_all % LOOK_BACK] = b, before[n_all % LOOK_BACK] = sum;
+        sum += g->b[b].size;
+        n_all++;
+    }
+    n = n_all < LOOK_BACK ? n_all : LOOK_BACK;
+    uint64_t mid = g->ms[i].m;
+    /* walk from the latest batch that, with those after it, says it all */
+    uint32_t from = n ? (n_all - 1) % LOOK_BACK : 0;
+    if (lk) {
+        unsigned got = 0;
+        for (uint32_t k = 0; k < n && got != 3; k++) {
+            from = (n_all - 1 - k) % LOOK_BACK;
+            got |= sets(g, f, nargs, version, back[from], t, mid);
+        }
+    }
+    uint32_t mslot = c->mslot;
+    memset(c, 0, sizeof *c);
+    c->mslot = mslot;
+    v2_look k;
+    if (!walk(c, g, f, nargs, version, n ? back[from] : g->ms[i].first, n ? before[from] : 0, t, &k, mid, err))
+        return false;
+    /* a goroutine in a syscall: its proc is still the M's if the M's next
+     * event ends the syscall plainly; otherwise it was taken (or never was) */
+    if (k.g != V2_UNK && k.g != V2_NONE && k.gst == GS_SYSCALL &&
+        (c->batch == UINT32_MAX || c->ev.type != V2_EvGoSyscallEnd))
+        k.p = V2_NONE;
+    if (lk)
+        *lk = k;
+    return true;
+}
+
+bool dec__v2_open_at(v2_sink *s, v2_gen *g, v2_cur *c, int64_t from, v2_look *lk, cs_err *err)
+{
+    for (uint32_t i = 0; i < g->n_ms; i++) {
+        c[i].mslot = dec__v2_mslot(s->o, g->ms[i].m, err);
+        if (err->code != CS_OK)
+            return false;
+        if (from == INT64_MIN)
+            dec__v2_cur_open(&c[i], g, s->f, i);
+        else if (!dec__v2_cur_seek(&c[i], g, s->f, s->nargs, s->version, i, from, lk ? &lk[i] : NULL, err))
+            return false;
+    }
+    return true;
+}
