@@ -502,14 +502,22 @@ bool dec__v2_split_item(v2_split *sp, const v2_ev *e, cs_err *err);  /* a Sync o
 /* Orders one generation on a worker and emits it here; false on error. */
 bool dec__v2_split_gen(v2_sink *s, v2_gen *g, cs_err *err);
 
+/* Go's frontier: the Ms' cursors (indices into the generation's Ms) in the
+ * order its heap holds them. Go breaks ties between Ms' events at the same
+ * time by where they sit in the heap, so a part ordered from a cut is Go's
+ * only if it starts from Go's frontier there. */
+typedef struct v2_front { uint32_t *c, n; } v2_front;
+
 /* The part of a generation a reader orders: the events at or after `from`
  * and before `to` (raw times, ns; INT64_MIN: from its start, its Sync
  * included; INT64_MAX: to its end). Go's order of the whole generation is
  * that of the parts one after the other unless an event before the cut
  * waits for one after it: then the reader is `stuck` at `to`. With
  * go_on it goes on past `to` to the end of the generation; without, it
- * gives up (not ordered ahead). */
-typedef struct v2_span { int64_t from, to; bool go_on, stuck; } v2_span;
+ * gives up (not ordered ahead). A reader from a cut starts from the
+ * frontier `start` (not owned); one that stops at `to` leaves its frontier
+ * there in `end` (allocated: the caller frees it). */
+typedef struct v2_span { int64_t from, to; bool go_on, stuck; v2_front start, end; } v2_span;
 
 /* Orders one generation (v2_reader.c), or the part `span` of it (NULL:
  * all), on cursors c opened for every M with their M slots (at span->from:
@@ -517,6 +525,12 @@ typedef struct v2_span { int64_t from, to; bool go_on, stuck; } v2_span;
 bool dec__v2_read_gen(v2_sink *s, v2_gen *g, v2_split *sp, v2_cur *c, v2_span *span, cs_err *err);
 /* Orders and emits one generation, or the part span of it, on this thread. */
 bool dec__v2_read_gen_here(v2_sink *s, v2_gen *g, v2_span *span, cs_err *err);
+/* The frontier Go's reader has when the least time of the Ms' next events
+ * first reaches t, if every M's event it took before was ready (no M
+ * waited for another): the heap built as at the generation's start, then
+ * each root advanced in turn, by time alone. Cursors c (their M slots
+ * kept) are left at each M's first event at or after t; fr->c allocated. */
+bool dec__v2_front_at(v2_sink *s, v2_gen *g, v2_cur *c, int64_t t, v2_front *fr, cs_err *err);
 
 /* ---- cuts inside generations (v2_cut.c) ---- */
 
@@ -543,12 +557,14 @@ typedef struct v2_ahead v2_ahead;
  * to the cut at byte `to` (0: the end), with s's settings; NULL when no
  * thread could be had. */
 v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to);
-/* Waits for the worker, once s has emitted every event before its cut;
- * *used: its result was exact and is now s's (*gens: the generations it
- * ordered from their start; *stop: the offset of the generation its `to`
- * is in), and s goes on at its `to`; else s orders the part itself. Frees
- * a. False only on an error of s (out of memory). */
-bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, bool *used, uint32_t *gens, uint64_t *stop, cs_err *err);
+/* Waits for the worker, once s has emitted every event before its cut,
+ * with Go's frontier fr there; *used: its result was exact and is now s's
+ * (*gens: the generations it ordered from their start; *stop: the offset
+ * of the generation its `to` is in; fr: the frontier there), and s goes on
+ * at its `to`; else s orders the part itself. Frees a. False only on an
+ * error of s (out of memory). */
+bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, v2_front *fr, bool *used, uint32_t *gens, uint64_t *stop,
+                        cs_err *err);
 /* Stops the worker soon and frees a, its result unused (the caller failed). */
 void dec__v2_ahead_drop(v2_ahead *a);
 /* Whether the worker has given up already (its part is the caller's). */

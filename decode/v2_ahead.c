@@ -33,6 +33,7 @@ struct v2_ahead {
     _Atomic bool gave_up;  /* the worker failed: its part is the caller's */
     v2_sink ws;
     int64_t last_ts;       /* the time of the last event before the cut, taken to be the latest of them */
+    v2_front start, end;   /* Go's frontier at its cut as taken, and at its `to` */
     uint32_t gens;         /* generations it ordered from their start */
     bool ok;
     cs_err err;
@@ -44,10 +45,11 @@ struct v2_ahead {
 static bool first_gen(v2_ahead *a, v2_span *sp)
 {
     v2_gen *g = &a->g;
-    v2_cur *c = cs_calloc((size_t)g->n_ms + 1, sizeof *c);
+    v2_cur *c = cs_calloc((size_t)g->n_ms + 1, sizeof *c), *at = cs_calloc((size_t)g->n_ms + 1, sizeof *at);
     v2_look *lk = cs_calloc((size_t)g->n_ms + 1, sizeof *lk);
-    bool ok = c && lk ? dec__v2_open_at(&a->ws, g, c, sp->from, lk, &a->err)
-                      : CS_FAIL(&a->err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u cursors", g->n_ms);
+    bool ok = c && at && lk ? dec__v2_open_at(&a->ws, g, c, sp->from, lk, &a->err) &&
+                                  dec__v2_front_at(&a->ws, g, at, sp->from, &a->start, &a->err)
+                            : CS_FAIL(&a->err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u cursors", g->n_ms);
     int64_t last = dec__v2_ns(g, g->min_ts); /* its Sync */
     for (uint32_t i = 0; ok && i < g->n_ms; i++) {
         last = lk[i].last > last ? lk[i].last : last;
@@ -56,8 +58,10 @@ static bool first_gen(v2_ahead *a, v2_span *sp)
     for (uint32_t i = 0; i < g->n_samples && g->samples[i].ts < sp->from; i++)
         last = g->samples[i].ts > last ? g->samples[i].ts : last;
     a->last_ts = a->ws.last_ts = last;
+    sp->start = a->start;
     ok = ok && dec__v2_read_gen(&a->ws, g, NULL, c, sp, &a->err);
     cs_free(c);
+    cs_free(at);
     cs_free(lk);
     return ok;
 }
@@ -82,7 +86,7 @@ static bool part(v2_ahead *a)
             return dec__v2_not_ahead(off, why, &a->err);
         if (!dec__v2_gen_tables(f, version, &a->g, &a->err))
             return false;
-        v2_span sp = {INT64_MIN, INT64_MAX, false, false};
+        v2_span sp = {.from = INT64_MIN, .to = INT64_MAX};
         if (starts && !dec__v2_cut_time(&a->g, at, &sp.from, &a->err))
             return false;
         bool stops = a->to && dec__v2_cut_in(&a->g, a->to, &at);
@@ -103,9 +107,10 @@ static bool part(v2_ahead *a)
             a->gens++;
         }
         if (stops) {
-            a->stop = off;
+            a->stop = off, a->end = sp.end;
             return true;
         }
+        cs_free(sp.end.c);
     }
     return in && !a->to;
 }
@@ -260,6 +265,8 @@ static bool lay_over(v2_order *o, v2_order *a, cs_err *err)
 
 static void ahead_free(v2_ahead *a)
 {
+    cs_free(a->start.c);
+    cs_free(a->end.c);
     dec__v2_gen_deinit(&a->g);
     dec__v2_order_deinit(&a->o);
     dec__v2_sum_deinit(&a->sum);
@@ -267,11 +274,17 @@ static void ahead_free(v2_ahead *a)
     cs_free(a);
 }
 
-bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, bool *used, uint32_t *gens, uint64_t *stop, cs_err *err)
+static bool same_front(const v2_front *x, const v2_front *y)
+{
+    return x->n == y->n && (!x->n || !memcmp(x->c, y->c, x->n * sizeof *x->c));
+}
+
+bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, v2_front *fr, bool *used, uint32_t *gens, uint64_t *stop,
+                        cs_err *err)
 {
     pthread_join(a->th, NULL);
     *used = false;
-    bool fits = a->ok && a->last_ts == s->last_ts;
+    bool fits = a->ok && a->last_ts == s->last_ts && same_front(&a->start, fr);
     for (uint32_t i = 0; fits && i < a->o.n_as; i++)
         fits = holds(s->o, &a->o.as[i], a->o.cut_gen);
     bool ok = !fits || dec__v2_sum_join(s->sum, s->m, &a->sum, &a->m, &fits, err);
@@ -279,6 +292,8 @@ bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, bool *used, uint32_t *gens, uin
         ok = lay_over(s->o, &a->o, err);
         s->n_events += a->ws.n_events, s->syncs += a->ws.syncs, s->last_ts = a->ws.last_ts;
         *used = true, *gens = a->gens, *stop = a->stop;
+        cs_free(fr->c);
+        *fr = a->end, a->end = (v2_front){0};
     }
     ahead_free(a);
     return ok;

@@ -31,6 +31,7 @@ typedef struct plan {
     uint64_t pos[MAX_PARTS];
     v2_ahead *w[MAX_PARTS];
     uint32_t n, next;
+    v2_front at;           /* Go's frontier at the cut p->next - 1 (or where its part stopped) */
 } plan;
 
 /* Parts of about equal size, none smaller than min_part; a worker's a
@@ -49,6 +50,8 @@ static void plan_start(v2_sink *s, plan *p, int jobs, uint64_t min_part)
 
 static void plan_drop(plan *p)
 {
+    cs_free(p->at.c);
+    p->at = (v2_front){0};
     for (uint32_t i = 0; i < p->n; i++)
         if (p->w[i])
             dec__v2_ahead_drop(p->w[i]), p->w[i] = NULL;
@@ -65,7 +68,7 @@ static bool join_parts(v2_sink *s, plan *p, uint64_t here, uint64_t *off, int *f
         bool used = false;
         v2_ahead *a = p->w[i];
         p->w[i] = NULL;
-        if (a && !dec__v2_ahead_join(s, a, &used, &gens, &here, err))
+        if (a && !dec__v2_ahead_join(s, a, &p->at, &used, &gens, &here, err))
             return false;
         if (!used) {
             *off = here, *from_cut = (int)i;
@@ -108,16 +111,22 @@ static bool gens(v2_sink *s, v2_gen *g, plan *p, int jobs, cs_err *err)
         /* a worker that gave up already: its part is this thread's, on two threads when big */
         for (; p->next < p->n && p->w[p->next] && dec__v2_ahead_failed(p->w[p->next]); p->next++)
             dec__v2_ahead_drop(p->w[p->next]), p->w[p->next] = NULL;
-        v2_span sp = {INT64_MIN, INT64_MAX, true, false};
+        v2_span sp = {.from = INT64_MIN, .to = INT64_MAX, .go_on = true};
         if (from_cut >= 0 && !(dec__v2_cut_in(g, p->pos[from_cut], &at) && dec__v2_cut_time(g, at, &sp.from, err)))
             return err->code == CS_OK ? CS_FAIL(err, CS_E_INTERNAL, off, "lost a cut") : false;
         bool at_cut = p->next < p->n && dec__v2_cut_in(g, p->pos[p->next], &at);
         if (at_cut && !dec__v2_cut_time(g, at, &sp.to, err))
             return false;
         /* with no parts ahead, a big generation on two threads */
+        if (from_cut >= 0)
+            sp.start = p->at;
         bool split = p->next == p->n && from_cut < 0 && jobs > 1 && g->end - g->off >= split_min;
         if (!(split ? dec__v2_split_gen(s, g, err) : dec__v2_read_gen_here(s, g, &sp, err)))
             return false;
+        if (sp.end.c) {
+            cs_free(p->at.c);
+            p->at = sp.end;
+        }
         s->m->n_gens += from_cut < 0;
         from_cut = -1;
         off = next;

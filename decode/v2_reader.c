@@ -6,11 +6,10 @@
  * from the mapped file, one at a time, into a cursor-owned slot: nothing is
  * allocated per event. Ordered events are emitted inline, or noted for the
  * emitting thread (v2_split.c). */
+#include "v2_heap.h"
 #include "v2_hot.h"
 
 #include <string.h>
-
-typedef struct hnode { int64_t ts; uint32_t c; } hnode; /* heap entry: cursor and its event time */
 
 typedef struct reader {
     v2_sink *s;
@@ -18,7 +17,7 @@ typedef struct reader {
     v2_gen *g;
     const cs_file *f;
     v2_cur *c;
-    hnode *heap; uint32_t n_heap;
+    v2_heap hp;             /* Go's frontier */
     uint32_t steps;         /* loop turns, for reporting progress every 64k */
     v2_span span;
 } reader;
@@ -93,98 +92,25 @@ static bool next_event(reader *r, v2_cur *c, bool *more, cs_err *err)
     return dec__v2_cur_next(c, r->g, r->f, r->s->nargs, r->s->version, more, err);
 }
 
-/* ---- Go's frontier heap (internal/trace/batchcursor.go), by event time ---- */
-
-static int64_t key(const reader *r, uint32_t i) { return r->heap[i].ts; }
-
-static void swap(reader *r, uint32_t a, uint32_t b)
-{
-    hnode t = r->heap[a];
-    r->heap[a] = r->heap[b];
-    r->heap[b] = t;
-}
-
-static uint32_t sift_up(reader *r, uint32_t i)
-{
-    while (i > 0 && key(r, (i - 1) / 2) > key(r, i)) {
-        swap(r, (i - 1) / 2, i);
-        i = (i - 1) / 2;
-    }
-    return i;
-}
-
-static void sift_down(reader *r, uint32_t i)
-{
-    for (;;) {
-        uint32_t m = i, l = 2 * i + 1, rr = 2 * i + 2;
-        int64_t mt = i < r->n_heap ? key(r, i) : INT64_MAX;
-        if (l < r->n_heap && key(r, l) < mt)
-            m = l, mt = key(r, l);
-        if (rr < r->n_heap && key(r, rr) < mt)
-            m = rr;
-        if (m == i)
-            return;
-        swap(r, i, m);
-        i = m;
-    }
-}
-
-/* sift_down(r, 0), written for the root: the same swaps. */
-static inline void root_down(reader *r)
-{
-    hnode *h = r->heap;
-    uint32_t n = r->n_heap, i = 0;
-    for (;;) {
-        uint32_t l = 2 * i + 1, m = l;
-        if (l >= n)
-            return;
-        if (l + 1 < n && h[l + 1].ts < h[l].ts)
-            m = l + 1;
-        if (h[m].ts >= h[i].ts)
-            return;
-        hnode t = h[i];
-        h[i] = h[m];
-        h[m] = t;
-        i = m;
-    }
-}
-
-static void heap_remove(reader *r, uint32_t i)
-{
-    while (i > 0) {
-        swap(r, (i - 1) / 2, i);
-        i = (i - 1) / 2;
-    }
-    swap(r, 0, r->n_heap - 1);
-    r->n_heap--;
-    sift_down(r, 0);
-}
-
-/* slices.SortFunc on a handful of cursors is an insertion sort: stable. */
-static void heap_sort(reader *r)
-{
-    for (uint32_t i = 1; i < r->n_heap; i++)
-        for (uint32_t j = i; j > 0 && key(r, j - 1) > key(r, j); j--)
-            swap(r, j - 1, j);
-}
+static int64_t key(const reader *r, uint32_t i) { return r->hp.h[i].ts; }
 
 static bool try_advance(reader *r, uint32_t i, bool *ok, cs_err *err)
 {
-    v2_cur *c = &r->c[r->heap[i].c];
+    v2_cur *c = &r->c[r->hp.h[i].c];
     if (r->sp)
         dec__v2_split_begin(r->sp, &c->ev);
     if (!dec__v2_advance(r->s->o, r->g, &c->ev, c->mslot, ok, err) || !*ok)
         return err->code == CS_OK;
-    if (r->sp && !dec__v2_split_done(r->sp, r->heap[i].c, err))
+    if (r->sp && !dec__v2_split_done(r->sp, r->hp.h[i].c, err))
         return false;
     bool more;
     if (!next_event(r, c, &more, err))
         return false;
-    r->heap[i].ts = c->ev.ts;
+    r->hp.h[i].ts = c->ev.ts;
     if (!more)
-        heap_remove(r, i);
-    else if (sift_up(r, i) == i)
-        sift_down(r, i);
+        dec__v2_heap_remove(&r->hp, i);
+    else if (dec__v2_heap_up(&r->hp, i) == i)
+        dec__v2_heap_down(&r->hp, i);
     return true;
 }
 
@@ -213,14 +139,6 @@ static bool order_out(void *ud, const v2_ev *e, v2_ctx ctx, cs_err *err)
     return dec__v2_emit(r->s, r->g, m, err);
 }
 
-/* The least time among the root's children: the root stays where it is
- * while its time is at most this (root_down moves it only past a smaller). */
-static inline int64_t root_stays(const reader *r)
-{
-    const hnode *h = r->heap;
-    return r->n_heap < 2 ? INT64_MAX : r->n_heap == 2 || h[1].ts <= h[2].ts ? h[1].ts : h[2].ts;
-}
-
 /* Hot steps in a row, up to the next progress report, CPU sample or the
  * end of the span (events at times after `upto` wait); made for each way
  * of handing events on (sp: to the emitting thread). */
@@ -234,9 +152,9 @@ static inline __attribute__((always_inline)) bool hot_steps(reader *r, v2_split 
     uint64_t gen = g->gen;
     int64_t stays = INT64_MIN;
     uint32_t n = sp ? UINT32_MAX : 0xffff - (r->steps & 0xffff), left = n;
-    if (!r->n_heap)
+    if (!r->hp.n)
         return true;
-    uint32_t ci = r->heap[0].c;
+    uint32_t ci = r->hp.h[0].c;
     v2_cur *c = &r->c[ci]; /* the root's */
     bool ok = true;
     for (; left > 1 && c->ev.ts <= upto; left--) {
@@ -255,21 +173,21 @@ static inline __attribute__((always_inline)) bool hot_steps(reader *r, v2_split 
                 break;
             }
             if (!more) {
-                heap_remove(r, 0);
-                if (!r->n_heap) {
+                dec__v2_heap_remove(&r->hp, 0);
+                if (!r->hp.n) {
                     left--;
                     break;
                 }
                 stays = INT64_MIN;
-                c = &r->c[ci = r->heap[0].c];
+                c = &r->c[ci = r->hp.h[0].c];
                 continue;
             }
         }
-        r->heap[0].ts = c->ev.ts;
+        r->hp.h[0].ts = c->ev.ts;
         if (c->ev.ts > stays) {
-            root_down(r);
-            stays = root_stays(r);
-            c = &r->c[ci = r->heap[0].c];
+            dec__v2_heap_root_down(&r->hp);
+            stays = dec__v2_heap_stays(&r->hp);
+            c = &r->c[ci = r->hp.h[0].c];
         }
     }
     if (!sp)
@@ -291,11 +209,11 @@ static bool step(reader *r, cs_err *err)
         return false;
     if (ok)
         return true;
-    heap_sort(r);
-    for (uint32_t i = 1; i < r->n_heap; i++) {
+    dec__v2_heap_sort(&r->hp);
+    for (uint32_t i = 1; i < r->hp.n; i++) {
         if (key(r, i) >= r->span.to) { /* after the cut: an event before it waits for one after */
             if (!r->span.go_on)
-                return dec__v2_not_ahead(r->c[r->heap[0].c].ev.off, "an event waits for one after the cut", err);
+                return dec__v2_not_ahead(r->c[r->hp.h[0].c].ev.off, "an event waits for one after the cut", err);
             r->span.stuck = true;
             r->span.to = INT64_MAX;
         }
@@ -304,7 +222,7 @@ static bool step(reader *r, cs_err *err)
         if (ok)
             return true;
     }
-    const v2_ev *h = &r->c[r->heap[0].c].ev;
+    const v2_ev *h = &r->c[r->hp.h[0].c].ev;
     return CS_FAIL(err, CS_E_INVALID, h->off, "broken trace: failed to advance: no M's next event can be ordered (gen %llu, first candidate %s at %lld)",
                    (unsigned long long)r->g->gen, V2_SPEC(h->type)->name, (long long)h->ts);
 }
@@ -313,15 +231,21 @@ static bool run(reader *r, cs_err *err)
 {
     v2_gen *g = r->g;
     bool start = r->span.from == INT64_MIN;
-    for (uint32_t i = 0; i < g->n_ms; i++) {
-        v2_cur *c = &r->c[i];
-        bool more = c->batch != UINT32_MAX; /* seeked: at its first event of the span */
-        if (start && !next_event(r, c, &more, err))
-            return false;
-        if (more) {
-            r->heap[r->n_heap] = (hnode){c->ev.ts, i};
-            sift_up(r, r->n_heap++);
+    if (start) {
+        for (uint32_t i = 0; i < g->n_ms; i++) {
+            v2_cur *c = &r->c[i];
+            bool more;
+            if (!next_event(r, c, &more, err))
+                return false;
+            if (more) {
+                r->hp.h[r->hp.n] = (v2_hnode){c->ev.ts, i};
+                dec__v2_heap_up(&r->hp, r->hp.n++);
+            }
         }
+    } else { /* seeked to the cut: Go's frontier there */
+        for (uint32_t k = 0; k < r->span.start.n; k++)
+            r->hp.h[k] = (v2_hnode){r->c[r->span.start.c[k]].ev.ts, r->span.start.c[k]};
+        r->hp.n = r->span.start.n;
     }
     if (start && !out(r, &(v2_ev){.type = V2_EvSync, .ts = dec__v2_ns(g, g->min_ts)}, err))
         return false;
@@ -329,9 +253,9 @@ static bool run(reader *r, cs_err *err)
     while (si < g->n_samples && g->samples[si].ts < r->span.from)
         si++;
     for (;;) {
-        bool events = r->n_heap && key(r, 0) < r->span.to;
+        bool events = r->hp.n && key(r, 0) < r->span.to;
         if (!events && (si == g->n_samples || g->samples[si].ts >= r->span.to))
-            return true;
+            return r->span.to == INT64_MAX || dec__v2_front_of(&r->hp, &r->span.end, err);
         /* a generation can be most of the file: report within it too (the
          * emitting thread reports when there is one) */
         if (!r->sp && !(++r->steps & 0xffff)) {
@@ -367,16 +291,16 @@ bool dec__v2_read_gen_here(v2_sink *s, v2_gen *g, v2_span *span, cs_err *err)
 
 bool dec__v2_read_gen(v2_sink *s, v2_gen *g, v2_split *sp, v2_cur *c, v2_span *span, cs_err *err)
 {
-    reader r = {.s = s, .sp = sp, .g = g, .f = s->f, .c = c, .span = {INT64_MIN, INT64_MAX, false, false}};
+    reader r = {.s = s, .sp = sp, .g = g, .f = s->f, .c = c, .span = {.from = INT64_MIN, .to = INT64_MAX}};
     if (span)
         r.span = *span;
     s->o->out = order_out;
     s->o->out_ud = &r;
-    r.heap = cs_alloc((size_t)g->n_ms * sizeof *r.heap + 1);
-    bool ok = r.heap ? run(&r, err)
+    r.hp.h = cs_alloc((size_t)g->n_ms * sizeof *r.hp.h + 1);
+    bool ok = r.hp.h ? run(&r, err)
                      : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u cursors", g->n_ms);
-    cs_free(r.heap);
+    cs_free(r.hp.h);
     if (span)
-        span->stuck = r.span.stuck;
+        span->stuck = r.span.stuck, span->end = r.span.end;
     return ok;
 }
