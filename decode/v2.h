@@ -515,8 +515,9 @@ typedef struct v2_front { uint32_t *c, n; } v2_front;
  * waits for one after it: then the reader is `stuck` at `to`. With
  * go_on it goes on past `to` to the end of the generation; without, it
  * gives up (not ordered ahead). A reader from a cut starts from the
- * frontier `start` (not owned); one that stops at `to` leaves its frontier
- * there in `end` (allocated: the caller frees it). */
+ * frontier `start` (not owned); unless stuck, it leaves its frontier where
+ * it stops (at `to`, or empty at the end) in `end` (allocated: the caller
+ * frees it). */
 typedef struct v2_span { int64_t from, to; bool go_on, stuck; v2_front start, end; } v2_span;
 
 /* Orders one generation (v2_reader.c), or the part `span` of it (NULL:

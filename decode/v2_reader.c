@@ -20,6 +20,7 @@ typedef struct reader {
     v2_heap hp;             /* Go's frontier */
     uint32_t steps;         /* loop turns, for reporting progress every 64k */
     v2_span span;
+    bool ends;              /* leaves its frontier in span.end */
 } reader;
 
 void dec__v2_nargs(int version, uint8_t nargs[256])
@@ -255,7 +256,7 @@ static bool run(reader *r, cs_err *err)
     for (;;) {
         bool events = r->hp.n && key(r, 0) < r->span.to;
         if (!events && (si == g->n_samples || g->samples[si].ts >= r->span.to))
-            return r->span.to == INT64_MAX || dec__v2_front_of(&r->hp, &r->span.end, err);
+            return !r->ends || r->span.stuck || dec__v2_front_of(&r->hp, &r->span.end, err);
         /* a generation can be most of the file: report within it too (the
          * emitting thread reports when there is one) */
         if (!r->sp && !(++r->steps & 0xffff)) {
@@ -293,7 +294,7 @@ bool dec__v2_read_gen(v2_sink *s, v2_gen *g, v2_split *sp, v2_cur *c, v2_span *s
 {
     reader r = {.s = s, .sp = sp, .g = g, .f = s->f, .c = c, .span = {.from = INT64_MIN, .to = INT64_MAX}};
     if (span)
-        r.span = *span;
+        r.span = *span, r.ends = true;
     s->o->out = order_out;
     s->o->out_ud = &r;
     r.hp.h = cs_alloc((size_t)g->n_ms * sizeof *r.hp.h + 1);
