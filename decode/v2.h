@@ -557,7 +557,11 @@ typedef struct v2_ahead v2_ahead;
 /* Starts a worker on the part of the file from the cut at byte `from` up
  * to the cut at byte `to` (0: the end), with s's settings; NULL when no
  * thread could be had. */
-v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to);
+v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to, bool settles);
+/* Where its part begins: `from`, or with `settles` (a single part to the
+ * end), a byte later in the same generation that evens out the replay it
+ * begins with; waits until the worker has found that generation. */
+uint64_t dec__v2_ahead_cut(v2_ahead *a);
 /* Waits for the worker, once s has emitted every event before its cut,
  * with Go's frontier fr there; *used: its result was exact and is now s's
  * (*gens: the generations it ordered from their start; *stop: the offset

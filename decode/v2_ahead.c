@@ -23,6 +23,10 @@
 struct v2_ahead {
     const v2_sink *s;      /* the caller's; read-only while the worker runs */
     uint64_t from, to;     /* its part: from the cut at byte `from` up to the one at byte `to` (0: the end) */
+    bool settles;          /* moves its cut to even out the replay (v2_front.c) its part begins with */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool settled;          /* `from` is final */
     uint64_t stop;         /* the offset of the generation `to` is in */
     v2_gen g;
     v2_order o;
@@ -66,6 +70,25 @@ static bool first_gen(v2_ahead *a, v2_span *sp)
     return ok;
 }
 
+static void settle(v2_ahead *a, uint64_t from)
+{
+    pthread_mutex_lock(&a->mu);
+    if (!a->settled)
+        a->from = from, a->settled = true;
+    pthread_cond_signal(&a->cv);
+    pthread_mutex_unlock(&a->mu);
+}
+
+uint64_t dec__v2_ahead_cut(v2_ahead *a)
+{
+    pthread_mutex_lock(&a->mu);
+    while (!a->settled)
+        pthread_cond_wait(&a->cv, &a->mu);
+    uint64_t from = a->from;
+    pthread_mutex_unlock(&a->mu);
+    return from;
+}
+
 static bool part(v2_ahead *a)
 {
     const cs_file *f = a->s->f;
@@ -82,6 +105,14 @@ static bool part(v2_ahead *a)
         bool starts = !in && dec__v2_cut_in(&a->g, a->from, &at);
         if (!in && !starts)
             continue;
+        if (starts && a->settles) {
+            /* the replay costs about half as much as ordering: a third of
+             * the way from the generation's start to the cut goes to the
+             * caller, the cut staying inside the generation */
+            uint64_t later = a->from + (a->from - off) / 3;
+            settle(a, later < next - 1 ? later : next - 1);
+            dec__v2_cut_in(&a->g, a->from, &at);
+        }
         if (next == f->size && dec__v2_gen_incomplete(&a->g, version, &why))
             return dec__v2_not_ahead(off, why, &a->err);
         if (!dec__v2_gen_tables(f, version, &a->g, &a->err))
@@ -119,6 +150,7 @@ static void *work(void *arg)
 {
     v2_ahead *a = arg;
     a->ok = part(a);
+    settle(a, a->from); /* as it was, if it never got there */
     atomic_store(&a->gave_up, !a->ok);
     return NULL;
 }
@@ -131,12 +163,14 @@ static bool wanted(void *ud, uint64_t done_bytes, uint64_t total_bytes)
     return !atomic_load((_Atomic bool *)ud);
 }
 
-v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to)
+v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to, bool settles)
 {
     v2_ahead *a = cs_calloc(1, sizeof *a);
     if (!a)
         return NULL;
-    a->s = s, a->from = from, a->to = to;
+    a->s = s, a->from = from, a->to = to, a->settles = settles;
+    pthread_mutex_init(&a->mu, NULL);
+    pthread_cond_init(&a->cv, NULL);
     cs_model_init(&a->m);
     a->o.ahead = a->sum.ahead = true;
     a->sum.sync_ts = V2_SYNC_UNK;
@@ -147,6 +181,8 @@ v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to)
                       .fast_order = s->fast_order, .fast_emit = s->fast_emit};
     memcpy(a->ws.nargs, s->nargs, sizeof a->ws.nargs);
     if (pthread_create(&a->th, NULL, work, a)) {
+        pthread_mutex_destroy(&a->mu);
+        pthread_cond_destroy(&a->cv);
         cs_model_deinit(&a->m);
         cs_free(a);
         return NULL;
@@ -265,6 +301,8 @@ static bool lay_over(v2_order *o, v2_order *a, cs_err *err)
 
 static void ahead_free(v2_ahead *a)
 {
+    pthread_mutex_destroy(&a->mu);
+    pthread_cond_destroy(&a->cv);
     cs_free(a->start.c);
     cs_free(a->end.c);
     dec__v2_gen_deinit(&a->g);

@@ -56,7 +56,16 @@ static inline __attribute__((always_inline)) size_t ev_len(const uint8_t *p, con
 #endif
 }
 
-typedef struct tq { int64_t *ts; uint32_t head, n; bool end; } tq; /* an M's next event times, head first */
+/* An M's next event times, head first, decoded by its cursor; and those
+ * of the M's next batch, decoded ahead by a second cursor `nx` (batches
+ * start afresh from their base times), so that two walks overlap. */
+typedef struct tq {
+    int64_t *ts, *nts;
+    uint32_t head, n, nn;
+    uint32_t nx_bad; /* a next batch its second cursor failed in: not again */
+    bool end, nx_on;
+    v2_cur nx;
+} tq;
 
 typedef struct front {
     uint8_t span[7][256]; /* [n][ends]: bytes of the first n varints whose last bytes are the bits of ends; 0: more */
@@ -64,7 +73,7 @@ typedef struct front {
     v2_gen *g;
     v2_cur *c;
     tq *q;
-    uint32_t cap; /* of each queue */
+    uint32_t cap, ncap; /* queue fill target and next-batch buffer size; queues hold their sum */
     v2_heap hp;
 } front;
 
@@ -103,30 +112,18 @@ static inline __attribute__((always_inline)) size_t ev_len8(const front *f, cons
 #endif
 }
 
-static void compact(front *f, uint32_t i)
-{
-    tq *q = &f->q[i];
-    if (q->head) {
-        memmove(q->ts, q->ts + q->head, q->n * sizeof *q->ts);
-        q->head = 0;
-    }
-}
-
-static bool room(const front *f, uint32_t i) { return !f->q[i].end && f->q[i].n < f->cap; }
-
-/* Times of the next events of cursors a and b, the two walks interleaved,
- * while both are well inside their batches and have room. */
-static void fast_two(front *f, uint32_t a, uint32_t b)
+/* Decodes the times of cursors a and b into their buffers, the two walks
+ * interleaved, while both are well inside their batches and have room. */
+static void fast_two(const front *f, v2_cur *ca, int64_t *oa, uint32_t *pna, uint32_t capa, v2_cur *cb, int64_t *ob,
+                     uint32_t *pnb, uint32_t capb)
 {
     const v2_gen *g = f->g;
     const uint8_t *nargs = f->s->nargs;
-    v2_cur *ca = &f->c[a], *cb = &f->c[b];
-    tq *qa = &f->q[a], *qb = &f->q[b];
     const uint8_t *pa = ca->b.p, *pb = cb->b.p;
     size_t ia = ca->b.pos, ib = cb->b.pos, fa = ca->fast_len, fb = cb->fast_len;
     int64_t la = ca->last, lb = cb->last;
-    uint32_t na = qa->n, nb = qb->n, cap = f->cap;
-    while (ia < fa && ib < fb && na < cap && nb < cap) {
+    uint32_t na = *pna, nb = *pnb;
+    while (ia < fa && ib < fb && na < capa && nb < capb) {
         uint64_t da = 0, db = 0;
         size_t ka = ev_len8(f, pa + ia, nargs, &da), kb = ev_len8(f, pb + ib, nargs, &db);
         if (!ka)
@@ -138,22 +135,20 @@ static void fast_two(front *f, uint32_t a, uint32_t b)
         ia += ka, ib += kb;
         la += dec__v2_ns(g, da), lb += dec__v2_ns(g, db);
         la = la > V2_T_MAX ? V2_T_MAX : la, lb = lb > V2_T_MAX ? V2_T_MAX : lb;
-        qa->ts[na++] = la, qb->ts[nb++] = lb;
+        oa[na++] = la, ob[nb++] = lb;
     }
-    ca->b.pos = ia, cb->b.pos = ib, ca->last = la, cb->last = lb, qa->n = na, qb->n = nb;
+    ca->b.pos = ia, cb->b.pos = ib, ca->last = la, cb->last = lb, *pna = na, *pnb = nb;
 }
 
 /* The same for cursor a alone. */
-static void fast_one(front *f, uint32_t a)
+static void fast_one(const front *f, v2_cur *ca, int64_t *oa, uint32_t *pna, uint32_t cap)
 {
     const v2_gen *g = f->g;
     const uint8_t *nargs = f->s->nargs;
-    v2_cur *ca = &f->c[a];
-    tq *qa = &f->q[a];
     const uint8_t *pa = ca->b.p;
     size_t ia = ca->b.pos, fa = ca->fast_len;
     int64_t la = ca->last;
-    uint32_t na = qa->n, cap = f->cap;
+    uint32_t na = *pna;
     while (ia < fa && na < cap) {
         uint64_t da = 0;
         size_t ka = ev_len8(f, pa + ia, nargs, &da);
@@ -164,60 +159,117 @@ static void fast_one(front *f, uint32_t a)
         ia += ka;
         la += dec__v2_ns(g, da);
         la = la > V2_T_MAX ? V2_T_MAX : la;
-        qa->ts[na++] = la;
+        oa[na++] = la;
     }
-    ca->b.pos = ia, ca->last = la, qa->n = na;
+    ca->b.pos = ia, ca->last = la, *pna = na;
 }
 
-/* One event of cursor a the byte-wise way (a batch entered or left, an
- * event near a batch's end, a long one, an error). */
-static bool slow_one(front *f, uint32_t a, cs_err *err)
+/* Cursor c at the start of batch b (its first event not decoded yet). */
+static void open_batch(v2_cur *c, const v2_gen *g, const cs_file *fl, uint32_t b)
 {
-    bool more;
-    v2_cur *c = &f->c[a];
-    if (!dec__v2_cur_next(c, f->g, f->s->f, f->s->nargs, f->s->version, &more, err))
+    memset(c, 0, sizeof *c);
+    c->mslot = UINT32_MAX;
+    c->batch = b;
+    c->b = dec_buf_make(fl->data + g->b[b].data_off, g->b[b].size, g->b[b].data_off);
+}
+
+/* Starts decoding ahead the batch after cursor i's current one. */
+static void ahead(front *f, uint32_t i)
+{
+    tq *q = &f->q[i];
+    uint32_t b = f->c[i].batch;
+    q->nx_on = b != UINT32_MAX && f->g->b[b].next != UINT32_MAX && f->g->b[b].next != q->nx_bad;
+    q->nn = 0;
+    if (q->nx_on)
+        open_batch(&q->nx, f->g, f->s->f, f->g->b[b].next);
+}
+
+/* One event of the next batch the byte-wise way; false when the lane
+ * stops (the batch is done, or an error the main walk will meet). */
+static bool slow_nx(front *f, tq *q)
+{
+    if (q->nx.b.pos == q->nx.b.len || q->nn == f->ncap)
         return false;
-    if (!more)
-        f->q[a].end = true;
-    else
-        f->q[a].ts[f->q[a].n++] = c->ev.ts;
+    bool more;
+    cs_err e = {0};
+    if (!dec__v2_cur_next(&q->nx, f->g, f->s->f, f->s->nargs, f->s->version, &more, &e) || !more) {
+        q->nx_on = false, q->nn = 0, q->nx_bad = q->nx.batch; /* the main walk decodes it itself */
+        return false;
+    }
+    q->nts[q->nn++] = q->nx.ev.ts;
     return true;
 }
 
-/* Fills the queue of cursor a, and that of b (UINT32_MAX: none) on the way. */
-static bool fill(front *f, uint32_t a, uint32_t b, cs_err *err)
+/* One event of cursor i's main walk the byte-wise way (an event near a
+ * batch's end, a long one, an error), or, at the end of its batch, the
+ * next batch's decoded times taken over. */
+static bool slow_one(front *f, uint32_t i, cs_err *err)
 {
-    compact(f, a);
-    if (b != UINT32_MAX)
-        compact(f, b);
-    while (room(f, a)) {
-        if (b != UINT32_MAX && room(f, b)) {
-            fast_two(f, a, b);
-            if (room(f, b) && !slow_one(f, b, err))
-                return false;
+    tq *q = &f->q[i];
+    v2_cur *c = &f->c[i];
+    if (c->batch != UINT32_MAX && c->b.pos == c->b.len && q->nx_on) {
+        memcpy(q->ts + q->n, q->nts, q->nn * sizeof *q->ts);
+        q->n += q->nn;
+        uint32_t mslot = c->mslot;
+        *c = q->nx;
+        c->mslot = mslot;
+        ahead(f, i);
+        return true;
+    }
+    bool more;
+    if (!dec__v2_cur_next(c, f->g, f->s->f, f->s->nargs, f->s->version, &more, err))
+        return false;
+    if (!more)
+        q->end = true;
+    else
+        q->ts[q->n++] = c->ev.ts;
+    if (c->last && !q->nx_on && c->b.pos < c->b.len && !q->nn)
+        ahead(f, i); /* a batch entered */
+    return true;
+}
+
+/* Fills cursor i's queue, the next batch decoded ahead on the way. */
+static bool fill(front *f, uint32_t i, cs_err *err)
+{
+    tq *q = &f->q[i];
+    v2_cur *c = &f->c[i];
+    if (q->head) {
+        memmove(q->ts, q->ts + q->head, q->n * sizeof *q->ts);
+        q->head = 0;
+    }
+    while (!q->end && q->n < f->cap) {
+        if (q->nx_on && q->nn < f->ncap && (q->nx.last || slow_nx(f, q))) {
+            fast_two(f, c, q->ts, &q->n, f->cap, &q->nx, q->nts, &q->nn, f->ncap);
+            if (q->nx_on && q->nx.b.pos >= q->nx.fast_len && slow_nx(f, q))
+                continue; /* the end of the next batch, the byte-wise way */
         }
-        fast_one(f, a);
-        if (room(f, a) && !slow_one(f, a, err))
+        fast_one(f, c, q->ts, &q->n, f->cap);
+        if (q->n < f->cap && !slow_one(f, i, err))
             return false;
     }
     return true;
 }
 
 #define FRONT_Q 2048 /* event times decoded ahead per M, with few Ms */
+#define FRONT_NQ 16384 /* of its next batch */
 
 bool dec__v2_front_at(v2_sink *s, v2_gen *g, v2_cur *c, int64_t t, v2_front *fr, cs_err *err)
 {
-    front f = {.s = s, .g = g, .c = c, .cap = g->n_ms <= 64 ? FRONT_Q : 16};
+    bool few = g->n_ms <= 64;
+    front f = {.s = s, .g = g, .c = c, .cap = few ? FRONT_Q : 16, .ncap = few ? FRONT_NQ : 16};
     spans(&f);
     f.q = cs_calloc((size_t)g->n_ms + 1, sizeof *f.q);
-    int64_t *all = cs_alloc((size_t)g->n_ms * f.cap * sizeof *all + 1);
+    size_t per = (size_t)2 * f.ncap + f.cap;
+    int64_t *all = cs_alloc((size_t)g->n_ms * per * sizeof *all + 1);
     f.hp.h = cs_alloc((size_t)g->n_ms * sizeof *f.hp.h + 1);
     bool ok = f.q && all && f.hp.h ? true
                                    : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u cursors", g->n_ms);
     for (uint32_t i = 0; ok && i < g->n_ms; i++) { /* the heap built as at the generation's start */
-        f.q[i].ts = all + (size_t)i * f.cap;
+        f.q[i].ts = all + (size_t)i * per;
+        f.q[i].nts = f.q[i].ts + f.cap + f.ncap;
+        f.q[i].nx_bad = UINT32_MAX;
         dec__v2_cur_open(&c[i], g, s->f, i);
-        if ((ok = fill(&f, i, UINT32_MAX, err)) && f.q[i].n) {
+        if ((ok = fill(&f, i, err)) && f.q[i].n) {
             f.hp.h[f.hp.n] = (v2_hnode){f.q[i].ts[0], i};
             dec__v2_heap_up(&f.hp, f.hp.n++);
         }
@@ -228,11 +280,8 @@ bool dec__v2_front_at(v2_sink *s, v2_gen *g, v2_cur *c, int64_t t, v2_front *fr,
         int64_t stays = dec__v2_heap_stays(&f.hp), ts;
         do { /* the root stays while its time is at most its children's least */
             q->head++, q->n--;
-            if (!q->n) {
-                uint32_t next = f.hp.n < 2 ? UINT32_MAX : f.hp.n == 2 || f.hp.h[1].ts <= f.hp.h[2].ts ? 1 : 2;
-                if (!(ok = fill(&f, x, next == UINT32_MAX ? next : f.hp.h[next].c, err)) || !q->n)
-                    break;
-            }
+            if (!q->n && (!(ok = fill(&f, x, err)) || !q->n))
+                break;
         } while ((ts = q->ts[q->head]) <= stays && ts < t);
         if (!ok)
             break;

@@ -45,7 +45,7 @@ static void plan_start(v2_sink *s, plan *p, int jobs, uint64_t min_part)
     for (uint32_t i = 0; i < p->n; i++)
         p->pos[i] = size / parts * (i + 1) + size / parts / 50;
     for (uint32_t i = 0; i < p->n; i++)
-        p->w[i] = dec__v2_ahead_start(s, p->pos[i], i + 1 < p->n ? p->pos[i + 1] : 0);
+        p->w[i] = dec__v2_ahead_start(s, p->pos[i], i + 1 < p->n ? p->pos[i + 1] : 0, p->n == 1);
 }
 
 static void plan_drop(plan *p)
@@ -114,6 +114,8 @@ static bool gens(v2_sink *s, v2_gen *g, plan *p, int jobs, cs_err *err)
         v2_span sp = {.from = INT64_MIN, .to = INT64_MAX, .go_on = true};
         if (from_cut >= 0 && !(dec__v2_cut_in(g, p->pos[from_cut], &at) && dec__v2_cut_time(g, at, &sp.from, err)))
             return err->code == CS_OK ? CS_FAIL(err, CS_E_INTERNAL, off, "lost a cut") : false;
+        if (p->next < p->n && p->w[p->next] && dec__v2_cut_in(g, p->pos[p->next], &at))
+            p->pos[p->next] = dec__v2_ahead_cut(p->w[p->next]); /* in the same generation */
         bool at_cut = p->next < p->n && dec__v2_cut_in(g, p->pos[p->next], &at);
         if (at_cut && !dec__v2_cut_time(g, at, &sp.to, err))
             return false;
