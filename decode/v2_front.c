@@ -277,12 +277,19 @@ bool dec__v2_front_at(v2_sink *s, v2_gen *g, v2_cur *c, int64_t t, v2_front *fr,
     while (ok && f.hp.n && f.hp.h[0].ts < t) {
         uint32_t x = f.hp.h[0].c;
         tq *q = &f.q[x];
-        int64_t stays = dec__v2_heap_stays(&f.hp), ts;
-        do { /* the root stays while its time is at most its children's least */
-            q->head++, q->n--;
-            if (!q->n && (!(ok = fill(&f, x, err)) || !q->n))
+        /* the root stays while its time is at most its children's least
+         * (and before t); its next event is taken, then those times */
+        int64_t stays = dec__v2_heap_stays(&f.hp), lim = stays < t - 1 ? stays : t - 1;
+        q->head++, q->n--;
+        for (;;) {
+            const int64_t *ts = q->ts;
+            uint32_t h = q->head, e = h + q->n;
+            while (h < e && ts[h] <= lim)
+                h++;
+            q->head = h, q->n = e - h;
+            if (q->n || !(ok = fill(&f, x, err)) || !q->n)
                 break;
-        } while ((ts = q->ts[q->head]) <= stays && ts < t);
+        }
         if (!ok)
             break;
         if (!q->n) {
