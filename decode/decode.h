@@ -58,6 +58,8 @@ typedef struct dec_desc {
     size_t split_min;       /* with jobs > 1, the least work worth a second thread: a legacy file
                                of this size has pass 1 split, a 1.22+ generation of this size is
                                ordered on a worker (0: 8 MB and 1 MB) */
+    uint64_t cut;           /* 1.22+ statistics on two threads: the byte the second part starts
+                               at (0: where it evens out the work; tests move it about) */
     bool strict;            /* a truncated trace is an error, not a warning */
     bool no_model;          /* skip spans/edges/messages (stats and events only) */
     bool no_hot;            /* 1.22+: every event the general way, none through the inline

@@ -35,7 +35,9 @@ typedef struct plan {
 } plan;
 
 /* Parts of about equal size, none smaller than min_part; a worker's a
- * little smaller, as it first walks the batch headers up to its cut. */
+ * little smaller, as it first walks the batch headers up to its cut. A
+ * single worker settles its cut further on (dec__v2_ahead_cut) unless the
+ * caller gave one (dec_desc.cut). */
 static void plan_start(v2_sink *s, plan *p, int jobs, uint64_t min_part)
 {
     uint64_t parts = jobs < MAX_PARTS ? (uint64_t)jobs : MAX_PARTS, size = s->f->size;
@@ -44,8 +46,11 @@ static void plan_start(v2_sink *s, plan *p, int jobs, uint64_t min_part)
     p->n = (uint32_t)parts - 1;
     for (uint32_t i = 0; i < p->n; i++)
         p->pos[i] = size / parts * (i + 1) + size / parts / 50;
+    bool given = p->n == 1 && s->d->cut;
+    if (given)
+        p->pos[0] = s->d->cut < size ? s->d->cut : size - 1;
     for (uint32_t i = 0; i < p->n; i++)
-        p->w[i] = dec__v2_ahead_start(s, p->pos[i], i + 1 < p->n ? p->pos[i + 1] : 0, p->n == 1);
+        p->w[i] = dec__v2_ahead_start(s, p->pos[i], i + 1 < p->n ? p->pos[i + 1] : 0, p->n == 1 && !given);
 }
 
 static void plan_drop(plan *p)

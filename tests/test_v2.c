@@ -253,6 +253,46 @@ static void generations_ahead_match_oracle(void **st)
     }
 }
 
+/* Statistics on two threads with the second part cut at 24 bytes spread
+ * over the file (inside generations, where its worker replays the
+ * generation up to the cut to find Go's frontier there): every result
+ * equals Go's, and most parts are taken over (their replayed frontier and
+ * everything else they assumed held). */
+static void cuts_anywhere_match_oracle(void **st)
+{
+    (void)st;
+    static const char *const names[] = {"gens/gens-go1.25", "gens/gens-gc-go1.25", "corpus/go1.23/pingpong",
+                                        "corpus/go1.23/annotated"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char path[512], opath[512];
+        snprintf(path, sizeof path, "%s/%s.trace", tl_data(), names[i]);
+        snprintf(opath, sizeof opath, "%s/%s.oracle.json", tl_data(), names[i]);
+        json_t *o = tl_json(opath);
+        assert_non_null(o);
+        cs_file f;
+        cs_err err = {0};
+        assert_true(cs_file_map(path, &f, &err));
+        uint64_t size = f.size, taken = 0;
+        cs_file_unmap(&f);
+        for (uint64_t k = 1; k <= 24; k++) {
+            decoded d = {0};
+            cs_model_init(&d.m);
+            assert_true(cs_file_map(path, &d.f, &d.err));
+            dec_desc desc = {.path = path, .jobs = 2, .split_min = 1, .cut = size * k / 25, .no_model = true};
+            d.ok = dec_trace_load(&desc, &d.f, &d.m, &d.s, &d.err);
+            if (!d.ok)
+                fail_msg("%s cut at %llu: %s", path, (unsigned long long)desc.cut, d.err.msg);
+            assert_int_equal(d.m.n_events, json_integer_value(json_object_get(o, "events")));
+            check_stats(path, &d.m, &d.s, o);
+            taken += d.m.n_ahead;
+            unload(&d);
+        }
+        if (taken < 18)
+            fail_msg("%s: %llu of 24 parts taken over", path, (unsigned long long)taken);
+        json_decref(o);
+    }
+}
+
 /* Go's conformance cases: NAME.expect is SUCCESS or FAILURE "regexp". */
 static void go_conformance_cases_accepted_or_rejected(void **st)
 {
@@ -325,6 +365,7 @@ int main(void)
         cmocka_unit_test(progress_rises_to_file_size_and_false_cancels),
         cmocka_unit_test(repo_copies_match_oracle),
         cmocka_unit_test(generations_ahead_match_oracle),
+        cmocka_unit_test(cuts_anywhere_match_oracle),
         cmocka_unit_test(go_conformance_cases_accepted_or_rejected),
         cmocka_unit_test(go122_corpus_matches_oracle),
         cmocka_unit_test(go123_corpus_matches_oracle),
