@@ -6,14 +6,15 @@
  * Pipeline, per generation, in file order:
  *   v2_gen.c     split the file into batches and generations (framing only)
  *   v2_tables.c  strings, stacks, CPU samples, frequency, clock snapshot
- *   v2_reader.c  per-M cursors merged by time (Go's heap), CPU samples,
- *                Sync events, strictly increasing timestamps
+ *   v2_reader.c  per-M cursors merged by time (Go's heap, v2_heap.h), CPU
+ *                samples, Sync events, strictly increasing timestamps
  *   v2_order*.c  Go's ordering/validation state machine (§4.7–4.9)
  *   v2_emit.c    public event kinds (§4.10) -> model builder, on_event
  *   v2_stats.c   Go 1.25's Summarizer (§5.2)
  *   v2_split.c   with two threads: the ordering on a worker, emitting on
  *                the caller's thread, only the order crossing between them
  *   v2_cut.c     cuts inside generations: where, and cursors at a cut
+ *   v2_front.c   Go's heap at a cut, replayed by time from the generation's start
  *   v2_ahead.c   statistics only: a later part of the file on a worker
  *   v2_load.c    entry point: generation after generation
  *

@@ -11,11 +11,12 @@
  * the Summarizer (v2_stats.c) take for granted of the state before is
  * written down. On join each assumption is checked against the real state
  * at the cut; if all hold, the worker's result is what one thread would
- * have computed, and its state is laid over the real one. Otherwise, or if
- * the worker met anything it does not handle (a range or syscall going on
- * across the cut, an abandoned proc, an error), the calling thread orders
- * the part itself. Only for sinks that summarize (`stats`): the model and
- * on_event need every event in order. */
+ * have computed, and its state is laid over the real one; so must Go's
+ * frontier at the cut, which the worker replays (v2_front.c), be the one
+ * the calling thread reached. Otherwise, or if the worker met anything it
+ * does not handle (a range going on across the cut, an abandoned proc, an
+ * error), the calling thread orders the part itself. Only for sinks that
+ * summarize (`stats`): the model and on_event need every event in order. */
 #include "v2.h"
 
 #include <string.h>

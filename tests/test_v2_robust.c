@@ -86,7 +86,7 @@ static bool decode(const uint8_t *p, size_t n, bool strict, char *warning, cs_er
     result a, b, c;
     decode_with(p, n, strict, 1, true, false, &a);
     decode_with(p, n, strict, 1, true, true, &b);
-    decode_with(p, n, strict, 2, true, false, &c); /* generations ahead on a worker */
+    decode_with(p, n, strict, 2, true, false, &c); /* a part ahead on a worker */
     same(&a, &b);
     same(&a, &c);
     result_free(&a), result_free(&b), result_free(&c);
@@ -156,8 +156,8 @@ static void random_byte_flips_never_crash(void **st)
     assert_true(rejected > total / 10); /* the flips do reach the validation */
 }
 
-/* Traces of three generations (the second ordered ahead on a worker when
- * two threads summarize): cut every stride bytes and flipped, the same
+/* Traces of three generations (a part ordered ahead on a worker when two
+ * threads summarize): cut every stride bytes and flipped, the same
  * outcome on one thread and two, and every cut keeps whole generations
  * with a warning. */
 static void cut_and_flipped(const char *name, size_t stride, int flips)
