@@ -25,7 +25,7 @@ bool dec__v2_front_of(const v2_heap *hp, v2_front *fr, cs_err *err)
 
 /* The length of the event at p, at least 61 bytes inside its batch, and
  * its time delta *dt; 0 where the byte-wise decoder must look (a type that
- * is not an event, a delta of more than 8 bytes, more than 60 bytes). */
+ * is not an event, a delta of more than 8 bytes, more than 56 bytes). */
 static inline __attribute__((always_inline)) size_t ev_len(const uint8_t *p, const uint8_t *nargs, uint64_t *dt)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -45,7 +45,7 @@ static inline __attribute__((always_inline)) size_t ev_len(const uint8_t *p, con
             ends &= ends - 1;
         if (ends)
             return at + ((unsigned)__builtin_ctzll(ends) + 1) / 8;
-        if ((at += 8) > 1 + 56)
+        if ((at += 8) + 8 > 61) /* at least 61 bytes are left in the batch */
             return 0;
         memcpy(&w, p + at, sizeof w);
         ends = ~w & 0x8080808080808080ull;
