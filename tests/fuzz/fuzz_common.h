@@ -51,12 +51,13 @@ static inline void fz_run_with(const uint8_t *data, size_t size, void (*then)(co
 
 typedef struct fz_out { bool ok; cs_err err; cs_model m; cs_stats s; } fz_out;
 
-/* stats_only: no model (the 1.22+ hot path emits inline); general: no hot path */
-static inline void fz_decode(const cs_file *f, int jobs, bool stats_only, bool general, fz_out *o)
+/* stats_only: no model (the 1.22+ hot path emits inline); general: no hot path;
+ * cut: dec_desc.cut */
+static inline void fz_decode(const cs_file *f, int jobs, bool stats_only, bool general, uint64_t cut, fz_out *o)
 {
     memset(o, 0, sizeof *o);
     cs_model_init(&o->m);
-    dec_desc d = {.path = "fuzz", .jobs = jobs, .split_min = 1, .no_model = stats_only, .no_hot = general};
+    dec_desc d = {.path = "fuzz", .jobs = jobs, .split_min = 1, .cut = cut, .no_model = stats_only, .no_hot = general};
     o->ok = dec_trace_load(&d, f, &o->m, &o->s, &o->err);
 }
 
@@ -84,22 +85,28 @@ static inline void fz_same(fz_out *a, fz_out *b)
 
 /* One thread and two (legacy pass 1 split whatever the size) agree, and so
  * do statistics alone with the hot path and without, and on one thread
- * and two. */
+ * and two or three, the second part also cut where the input says. */
 static inline void fz_threads_agree(const uint8_t *data, size_t size)
 {
     cs_file f = {.data = size ? data : NULL, .size = size, .path = "fuzz"};
     fz_out a, b;
-    fz_decode(&f, 1, false, false, &a);
-    fz_decode(&f, 2, false, false, &b);
+    fz_decode(&f, 1, false, false, 0, &a);
+    fz_decode(&f, 2, false, false, 0, &b);
     fz_same(&a, &b);
-    fz_decode(&f, 1, true, false, &a);
-    fz_decode(&f, 1, true, true, &b);
+    fz_decode(&f, 1, true, false, 0, &a);
+    fz_decode(&f, 1, true, true, 0, &b);
     fz_same(&a, &b);
-    fz_decode(&f, 1, true, false, &a);
-    fz_decode(&f, 2, true, false, &b); /* 1.22+: a part ahead on a worker */
+    fz_decode(&f, 1, true, false, 0, &a);
+    fz_decode(&f, 2, true, false, 0, &b); /* 1.22+: a part ahead on a worker */
     fz_same(&a, &b);
-    fz_decode(&f, 1, true, false, &a);
-    fz_decode(&f, 3, true, false, &b); /* ... two, cut elsewhere */
+    fz_decode(&f, 1, true, false, 0, &a);
+    fz_decode(&f, 3, true, false, 0, &b); /* ... two, cut elsewhere */
+    fz_same(&a, &b);
+    uint64_t h = 0; /* a part ahead from a cut the input picks */
+    for (size_t i = 0; i < size && i < 64; i++)
+        h = h * 31 + data[i];
+    fz_decode(&f, 1, true, false, 0, &a);
+    fz_decode(&f, 2, true, false, size ? 1 + h % size : 0, &b);
     fz_same(&a, &b);
 }
 
