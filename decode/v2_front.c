@@ -250,6 +250,26 @@ static bool fill(front *f, uint32_t i, cs_err *err)
     return true;
 }
 
+/* A root that stays past the base time of its M's next batch stays past
+ * the rest of the batch it is in: an M's times only go forward, so those
+ * events are not decoded at all (should an M's times go back, the
+ * frontier may come out wrong, and the join finds that out). */
+static void skip(front *f, uint32_t i, int64_t lim)
+{
+    v2_cur *c = &f->c[i];
+    tq *q = &f->q[i];
+    const v2_gen *g = f->g;
+    uint32_t b = c->batch;
+    while (b != UINT32_MAX && g->b[b].next != UINT32_MAX && dec__v2_ns(g, g->b[g->b[b].next].ts) <= lim)
+        b = g->b[b].next;
+    if (b == c->batch)
+        return;
+    uint32_t mslot = c->mslot;
+    open_batch(c, g, f->s->f, b);
+    c->mslot = mslot;
+    q->head = q->n = q->nn = 0, q->nx_on = false;
+}
+
 #define FRONT_Q 2048 /* event times decoded ahead per M, with few Ms */
 #define FRONT_NQ 16384 /* of its next batch */
 
@@ -281,6 +301,7 @@ bool dec__v2_front_at(v2_sink *s, v2_gen *g, v2_cur *c, int64_t t, v2_front *fr,
          * (and before t); its next event is taken, then those times */
         int64_t stays = dec__v2_heap_stays(&f.hp), lim = stays < t - 1 ? stays : t - 1;
         q->head++, q->n--;
+        skip(&f, x, lim);
         for (;;) {
             const int64_t *ts = q->ts;
             uint32_t h = q->head, e = h + q->n;
