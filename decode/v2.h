@@ -238,8 +238,10 @@ enum {
 };
 typedef struct v2_assume { uint8_t kind, st; uint64_t id, v; } v2_assume;
 /* What an M's own events just before a cut say (v2_cut.c): its goroutine
- * (status gst, sequence gseq) and proc (pst, pseq), V2_UNK when they do not
- * say, and the time of its last event before the cut (INT64_MIN: none). */
+ * (status gst, sequence gseq) and proc (pst, pseq; PS_BAD: a proc whose
+ * status and sequence are for later events to say), V2_UNK when they do
+ * not say, and the time of its last event before the cut (INT64_MIN:
+ * none). */
 typedef struct v2_look { uint64_t g, p, gseq, pseq; uint8_t gst, pst; int64_t last; } v2_look;
 
 typedef struct v2_task { uint64_t id, parent; const uint8_t *name; uint32_t len, live; } v2_task;

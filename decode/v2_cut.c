@@ -139,6 +139,23 @@ static unsigned sets(const v2_gen *g, const cs_file *f, const uint8_t *nargs, in
     return got;
 }
 
+/* The proc, if any, that the status events opening batch b name for the
+ * M (into k's proc fields). */
+static void first_proc(const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, uint32_t b, int64_t t,
+                       uint64_t mid, v2_look *k)
+{
+    v2_cur c = {.batch = b, .mslot = UINT32_MAX};
+    c.b = dec_buf_make(f->data + g->b[b].data_off, g->b[b].size, g->b[b].data_off);
+    cs_err err = {0};
+    bool more;
+    v2_look s = {V2_UNK, V2_UNK, 0, 0, 0, 0, 0};
+    while (dec__v2_cur_next(&c, g, f, nargs, version, &more, &err) && more && c.batch == b && c.ev.ts < t &&
+           (c.ev.type == V2_EvProcStatus || c.ev.type == V2_EvGoStatus || c.ev.type == V2_EvGoStatusStack))
+        look_ev(&s, &c.ev, mid);
+    if (s.p != V2_UNK) /* its status and sequence now are for the events to say */
+        k->p = s.p, k->pseq = 0, k->pst = PS_BAD;
+}
+
 #define LOOK_BACK 64 /* batches: further back, what the M had is left unknown */
 
 bool dec__v2_cur_seek(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, uint32_t i,
@@ -169,6 +186,11 @@ bool dec__v2_cur_seek(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_
     v2_look k;
     if (!walk(c, g, f, nargs, version, n ? back[from] : g->ms[i].first, n ? before[from] : 0, t, &k, mid, err))
         return false;
+    /* the batches looked at do not say the M's proc, and its first batch
+     * of the generation was not one of them: the proc its status events
+     * there name (the M may have let it go since: the join finds out) */
+    if (lk && k.p == V2_UNK && n_all > LOOK_BACK)
+        first_proc(g, f, nargs, version, g->ms[i].first, t, mid, &k);
     /* a goroutine in a syscall: its proc is still the M's if the M's next
      * event ends the syscall plainly; otherwise it was taken (or never was) */
     if (k.g != V2_UNK && k.g != V2_NONE && k.gst == GS_SYSCALL &&

@@ -123,8 +123,9 @@ bool dec__v2_order_look(v2_order *o, uint64_t gen, uint32_t mslot, const v2_look
         if (!dec__v2_assume(o, V2A_M_P, 0, m->id, k->p, err))
             return false;
         m->p = k->p;
-        if (k->p != V2_NONE && !dec__v2_pget(o, k->p) && !p_unseen(o, gen, k->p, k->pst, k->pseq + 1, err) &&
-            err->code != CS_OK)
+        /* PS_BAD: its status and sequence are not known yet (v2_cut.c) */
+        if (k->p != V2_NONE && k->pst != PS_BAD && !dec__v2_pget(o, k->p) &&
+            !p_unseen(o, gen, k->p, k->pst, k->pseq + 1, err) && err->code != CS_OK)
             return false;
     }
     return true;
@@ -439,8 +440,10 @@ static bool syscall_begin(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, cs_er
         return false;
     g->status = GS_SYSCALL;
     v2_pst *p = dec__v2_pget(o, cur.p);
-    if (!p)
+    if (!p && !(p = p_unseen(o, gen, cur.p, PS_RUNNING, e->args[0], err)) && err->code == CS_OK)
         return INVALID(e, "uninitialized proc %lld found during GoSyscallBegin", (long long)cur.p);
+    if (!p)
+        return false;
     p->status = PS_SYSCALL;
     if (!seq_next(p->seq_gen, p->seq, gen, e->args[0]))
         return INVALID(e, "failed to advance GoSyscallBegin: can't make sequence: %llu (gen=%llu) -> %llu (gen=%llu)",
