@@ -61,7 +61,11 @@ static void look_ev(v2_look *k, const v2_ev *e, uint64_t mid)
     case V2_EvGoBlock: case V2_EvGoStop: case V2_EvGoDestroy:
         k->g = V2_NONE;
         break;
-    case V2_EvGoSyscallEndBlocked: /* its proc was taken while it was in the syscall */
+    case V2_EvGoSyscallEndBlocked: /* its proc was taken in the syscall; one the M started since stays */
+        k->g = V2_NONE;
+        if (k->pst != PS_RUNNING)
+            k->p = V2_NONE;
+        break;
     case V2_EvGoDestroySyscall:
         k->g = k->p = V2_NONE;
         break;
