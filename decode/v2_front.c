@@ -6,8 +6,9 @@
  * argument is decoded) and Go's heap, every root advanced in turn as if
  * every event were ready when its M's turn came. The join checks it
  * against the frontier the caller reached (v2_ahead.c). Times are decoded
- * ahead into a queue per M, two Ms at once, so that the two byte-by-byte
- * walks overlap. */
+ * ahead into a queue per M, the M's next batch on a second cursor beside
+ * it, so that two byte-by-byte walks overlap; a root that stays past its
+ * M's next batch's base time skips the rest of its batch undecoded. */
 #include "v2_heap.h"
 
 #include <string.h>
