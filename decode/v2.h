@@ -417,8 +417,14 @@ typedef struct v2_cur {
 /* Which type bytes start an event of this version, with their varint
  * counts (dt included); 0 = not an event. */
 void dec__v2_nargs(int version, uint8_t nargs[256]);
-/* Cursor at the first batch of the generation's i-th M. */
-void dec__v2_cur_open(v2_cur *c, const v2_gen *g, const cs_file *f, uint32_t i);
+/* Cursor c at the start of batch b, its first event not decoded yet (its
+ * M slot kept); dec__v2_cur_open: at the first batch of the generation's
+ * i-th M. */
+void dec__v2_cur_batch(v2_cur *c, const v2_gen *g, const cs_file *f, uint32_t b);
+static inline void dec__v2_cur_open(v2_cur *c, const v2_gen *g, const cs_file *f, uint32_t i)
+{
+    dec__v2_cur_batch(c, g, f, g->ms[i].first);
+}
 /* Decodes the M's next event into c->ev; false + *more=false at the end. */
 bool dec__v2_cur_next(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version,
                       bool *more, cs_err *err);

@@ -103,11 +103,8 @@ static void look_ev(v2_look *k, const v2_ev *e, uint64_t mid)
 static bool walk(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, uint32_t start,
                  uint64_t entered, int64_t t, v2_look *k, uint64_t mid, cs_err *err)
 {
-    const v2_batch *bt = &g->b[start];
-    c->batch = start;
-    c->b = dec_buf_make(f->data + bt->data_off, bt->size, bt->data_off);
-    c->last = 0, c->fast_len = 0;
-    c->entered = entered + bt->size;
+    dec__v2_cur_batch(c, g, f, start);
+    c->entered += entered;
     *k = (v2_look){V2_UNK, V2_UNK, 0, 0, 0, 0, INT64_MIN};
     for (;;) {
         bool more;
@@ -129,8 +126,8 @@ static bool walk(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_t *na
 static unsigned sets(const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, uint32_t b, int64_t t,
                      uint64_t mid)
 {
-    v2_cur c = {.batch = b, .mslot = UINT32_MAX};
-    c.b = dec_buf_make(f->data + g->b[b].data_off, g->b[b].size, g->b[b].data_off);
+    v2_cur c = {.mslot = UINT32_MAX};
+    dec__v2_cur_batch(&c, g, f, b);
     cs_err err = {0};
     unsigned got = 0;
     bool more;
@@ -148,8 +145,8 @@ static unsigned sets(const v2_gen *g, const cs_file *f, const uint8_t *nargs, in
 static void first_proc(const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, uint32_t b, int64_t t,
                        uint64_t mid, v2_look *k)
 {
-    v2_cur c = {.batch = b, .mslot = UINT32_MAX};
-    c.b = dec_buf_make(f->data + g->b[b].data_off, g->b[b].size, g->b[b].data_off);
+    v2_cur c = {.mslot = UINT32_MAX};
+    dec__v2_cur_batch(&c, g, f, b);
     cs_err err = {0};
     bool more;
     v2_look s = {V2_UNK, V2_UNK, 0, 0, 0, 0, 0};
@@ -184,9 +181,6 @@ bool dec__v2_cur_seek(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_
             got |= sets(g, f, nargs, version, back[from], t, mid);
         }
     }
-    uint32_t mslot = c->mslot;
-    memset(c, 0, sizeof *c);
-    c->mslot = mslot;
     v2_look k;
     if (!walk(c, g, f, nargs, version, n ? back[from] : g->ms[i].first, n ? before[from] : 0, t, &k, mid, err))
         return false;

@@ -165,15 +165,6 @@ static void fast_one(const front *f, v2_cur *ca, int64_t *oa, uint32_t *pna, uin
     ca->b.pos = ia, ca->last = la, *pna = na;
 }
 
-/* Cursor c at the start of batch b (its first event not decoded yet). */
-static void open_batch(v2_cur *c, const v2_gen *g, const cs_file *fl, uint32_t b)
-{
-    memset(c, 0, sizeof *c);
-    c->mslot = UINT32_MAX;
-    c->batch = b;
-    c->b = dec_buf_make(fl->data + g->b[b].data_off, g->b[b].size, g->b[b].data_off);
-}
-
 /* Starts decoding ahead the batch after cursor i's current one. */
 static void ahead(front *f, uint32_t i)
 {
@@ -182,7 +173,7 @@ static void ahead(front *f, uint32_t i)
     q->nx_on = b != UINT32_MAX && f->g->b[b].next != UINT32_MAX && f->g->b[b].next != q->nx_bad;
     q->nn = 0;
     if (q->nx_on)
-        open_batch(&q->nx, f->g, f->s->f, f->g->b[b].next);
+        dec__v2_cur_batch(&q->nx, f->g, f->s->f, f->g->b[b].next);
 }
 
 /* One event of the next batch the byte-wise way; false when the lane
@@ -265,9 +256,7 @@ static void skip(front *f, uint32_t i, int64_t lim)
         b = g->b[b].next;
     if (b == c->batch)
         return;
-    uint32_t mslot = c->mslot;
-    open_batch(c, g, f->s->f, b);
-    c->mslot = mslot;
+    dec__v2_cur_batch(c, g, f->s->f, b);
     q->head = q->n = q->nn = 0, q->nx_on = false;
 }
 

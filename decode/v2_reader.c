@@ -39,13 +39,13 @@ static bool bad_type(uint8_t type, int version, uint64_t at, cs_err *err)
     return CS_FAIL(err, CS_E_CORRUPT, at, "found event without a timestamp: type=%u", type);
 }
 
-void dec__v2_cur_open(v2_cur *c, const v2_gen *g, const cs_file *f, uint32_t i)
+void dec__v2_cur_batch(v2_cur *c, const v2_gen *g, const cs_file *f, uint32_t b)
 {
     uint32_t mslot = c->mslot;
     memset(c, 0, sizeof *c);
     c->mslot = mslot;
-    c->batch = g->ms[i].first;
-    const v2_batch *bt = &g->b[c->batch];
+    c->batch = b;
+    const v2_batch *bt = &g->b[b];
     c->b = dec_buf_make(f->data + bt->data_off, bt->size, bt->data_off);
     c->entered = bt->size;
 }
