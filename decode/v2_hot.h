@@ -65,18 +65,26 @@ static inline __attribute__((always_inline)) bool dec__v2_hot_advance(v2_order *
     return true;
 }
 
-/* The next varint of at most two bytes from the little-endian word *w
- * (of the bytes at *pos on): false for a longer one. */
-static inline __attribute__((always_inline)) bool dec__v2_uv2(uint64_t *w, size_t *pos, uint64_t *v)
+/* The varint of at most three bytes at p[*pos], from one little-endian
+ * 8-byte word (the caller guarantees 8 readable bytes): false for a longer
+ * one. Sequence numbers of busy goroutines take three bytes. */
+static inline __attribute__((always_inline)) bool dec__v2_uv3(const uint8_t *p, size_t *pos, uint64_t *v)
 {
-    if (!(*w & 0x80)) {
-        *v = *w & 0x7f;
-        *w >>= 8, *pos += 1;
+    uint64_t w;
+    memcpy(&w, p + *pos, sizeof w);
+    if (!(w & 0x80)) {
+        *v = w & 0x7f;
+        *pos += 1;
         return true;
     }
-    if (!(*w & 0x8000)) {
-        *v = (*w & 0x7f) | (*w >> 1 & 0x3f80);
-        *w >>= 16, *pos += 2;
+    if (!(w & 0x8000)) {
+        *v = (w & 0x7f) | (w >> 1 & 0x3f80);
+        *pos += 2;
+        return true;
+    }
+    if (!(w & 0x800000)) {
+        *v = (w & 0x7f) | (w >> 1 & 0x3f80) | (w >> 2 & 0x1fc000);
+        *pos += 3;
         return true;
     }
     return false;
@@ -99,12 +107,10 @@ static inline __attribute__((always_inline)) bool dec__v2_cur_fast(v2_cur *c, co
     uint64_t *a = c->ev.args;
     bool word = false;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* GoStart, GoBlock (3 varints) and GoUnblock (4) of one- and two-byte
-     * varints, from one 8-byte word */
-    uint64_t w;
-    memcpy(&w, p + 1, sizeof w);
-    word = (n == 3 || n == 4) && dec__v2_uv2(&w, &pos, &dt) && dec__v2_uv2(&w, &pos, &a[0]) &&
-           dec__v2_uv2(&w, &pos, &a[1]) && (n == 3 || dec__v2_uv2(&w, &pos, &a[2]));
+    /* GoStart, GoBlock (3 varints) and GoUnblock (4) of one- to three-byte
+     * varints, each from one 8-byte word */
+    word = (n == 3 || n == 4) && dec__v2_uv3(p, &pos, &dt) && dec__v2_uv3(p, &pos, &a[0]) &&
+           dec__v2_uv3(p, &pos, &a[1]) && (n == 3 || dec__v2_uv3(p, &pos, &a[2]));
     if (!word)
         pos = 1;
 #endif
