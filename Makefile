@@ -66,7 +66,8 @@ $(STAMP):
 	else echo "missing dependencies; run as root: apt-get install $(DEB_PKGS)"; exit 1; fi
 
 chanscope: $(STAMP) $(REL_OBJS) $(REL_CLI)
-	$(CC) $(CFLAGS) -o $@ $(REL_OBJS) $(REL_CLI) $(PKG_LIBS)
+	@echo "LD      $@"
+	@$(CC) $(CFLAGS) -o $@ $(REL_OBJS) $(REL_CLI) $(PKG_LIBS)
 
 # PGO: the release binary is built twice. First instrumented (build/pgo),
 # and run over the repository's own test traces (tools/pgo_train.sh); then
@@ -99,7 +100,8 @@ $(BUILD)/pgo/gen/%.o: $(BUILD)/gen/%.c | $(STAMP)
 	@$(CC) $(ALL_CFLAGS) $(PGO_GEN) -c $< -o $@
 
 $(BUILD)/asan/chanscope: $(STAMP) $(ASAN_OBJS) $(ASAN_CLI)
-	$(CC) $(CFLAGS) $(SAN) -o $@ $(ASAN_OBJS) $(ASAN_CLI) $(PKG_LIBS)
+	@echo "LD asan $@"
+	@$(CC) $(CFLAGS) $(SAN) -o $@ $(ASAN_OBJS) $(ASAN_CLI) $(PKG_LIBS)
 
 $(BUILD)/rel/%.o: %.c $(PGO_DONE) | $(STAMP)
 	@mkdir -p $(dir $@)
