@@ -334,6 +334,7 @@ typedef struct v2_sg {      /* Summarizer state of one goroutine (GoroutineSumma
     uint32_t last_range_kv;        /* lastRangeTime; v == 0 means deleted */
     int64_t last_start, last_runnable, last_block, last_syscall, last_syscall_block;
     cs_sid last_block_reason;
+    uint32_t block_kv_hit;         /* the hot path's: the BlockTimeByReason entry the last unblock added to */
     bool has_syscall_p;            /* syscallingG entry present */
     uint64_t syscall_p;
     /* ahead (v2_ahead.c): the summary goes on from one before the part,

@@ -176,12 +176,15 @@ static inline bool dec__v2_sum_hot(v2_sum *s, const v2_ev *e, v2_gst *og, uint64
         if (!g->start)
             g->start = t;
     } else if (e->type == V2_EvGoUnblock) {
-        if (g->last_block) {
-            uint32_t i = g->block_kv;
-            while (i && s->kv[i].key != g->last_block_reason)
-                i = s->kv[i].next;
-            if (!i)
-                return false;
+        if (g->last_block) { /* mostly the reason of the last unblock, whose entry is kept */
+            uint32_t i = g->block_kv_hit;
+            if (!i || s->kv[i].key != g->last_block_reason) {
+                for (i = g->block_kv; i && s->kv[i].key != g->last_block_reason;)
+                    i = s->kv[i].next;
+                if (!i)
+                    return false;
+                g->block_kv_hit = i;
+            }
             s->kv[i].v += t - g->last_block;
         }
         g->last_block = 0;
