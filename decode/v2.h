@@ -200,14 +200,20 @@ typedef struct v2_ev {
 typedef struct v2_region { uint64_t task; const uint8_t *name; uint32_t len; } v2_region;
 typedef struct v2_range { const uint8_t *desc; uint32_t len; uint8_t type; } v2_range; /* type = the Begin event */
 
-typedef struct v2_gst {
+/* What few goroutines have at a time, out of the way of the state every
+ * event reads: special ranges and user regions in flight. */
+typedef struct v2_gext {
+    v2_range ranges[4];   /* in-flight special ranges (STW, mark assist): v2_gst.n_ranges of them */
+    v2_region *reg; uint32_t n_reg, cap_reg; /* open user regions */
+} v2_gext;
+
+typedef struct v2_gst {   /* 40 bytes: a thousand goroutines' fit a core's first-level cache */
     uint8_t status, exists, n_ranges, pad;
     uint32_t sum_slot;    /* the slot + 1 of its summary in the Summarizer of the same thread (the
                              hot path's; 0: not looked up yet) */
     uint64_t id;
     uint64_t seq_gen, seq;
-    v2_range ranges[4];   /* in-flight special ranges (STW, mark assist) */
-    v2_region *reg; uint32_t n_reg, cap_reg; /* open user regions */
+    v2_gext *x;           /* NULL until it first has a range or a region */
 } v2_gst;
 
 typedef struct v2_pst {
@@ -298,6 +304,8 @@ static inline bool dec__v2_reqs(v2_ctx c, int m, int p, int g, uint64_t off, cs_
 }
 bool dec__v2_order_res(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur,
                        bool *ok, cs_err *err);
+/* Frees a goroutine's ranges and regions (NULL: nothing). */
+void dec__v2_gext_free(v2_gext *x);
 /* Ahead: notes an assumption (false on allocation failure), or gives up on
  * the generation (always false: the generation is ordered again in turn). */
 bool dec__v2_assume(v2_order *o, uint8_t kind, uint8_t st, uint64_t id, uint64_t v, cs_err *err);

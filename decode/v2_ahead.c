@@ -210,7 +210,7 @@ static bool holds(v2_order *o, const v2_assume *x, uint64_t cut_gen)
     switch (x->kind) {
     case V2A_G_HAS: case V2A_G_SEQ:
         g = dec__v2_gget(o, x->id);
-        return g && g->status == x->st && !g->n_ranges && !g->n_reg &&
+        return g && g->status == x->st && !g->n_ranges && !(g->x && g->x->n_reg) &&
                (x->kind == V2A_G_HAS || (g->seq_gen == cut_gen && g->seq == x->v));
     case V2A_G_NONE:
         return !dec__v2_gget(o, x->id);
@@ -247,10 +247,10 @@ static bool put_g(v2_order *o, v2_gst *x, cs_err *err)
         memset(&o->g[s], 0, sizeof o->g[s]);
         o->n_g = s + 1;
     }
-    cs_free(o->g[s].reg);
+    dec__v2_gext_free(o->g[s].x);
     o->g[s] = *x;
     o->g[s].sum_slot = 0; /* a slot of the worker's Summarizer */
-    x->reg = NULL, x->n_reg = x->cap_reg = 0; /* moved */
+    x->x = NULL; /* moved */
     return true;
 }
 

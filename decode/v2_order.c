@@ -30,7 +30,8 @@ static v2_gst *gnew(v2_order *o, uint64_t goid, uint8_t status, uint64_t gen, cs
     g->status = status;
     g->seq_gen = gen, g->seq = 0;
     g->n_ranges = 0;
-    g->n_reg = 0;
+    if (g->x)
+        g->x->n_reg = 0;
     return g;
 }
 
@@ -605,7 +606,7 @@ bool dec__v2_advance(v2_order *o, v2_gen *gen, v2_ev *ev, uint32_t mslot,
 void dec__v2_order_deinit(v2_order *o)
 {
     for (uint32_t i = 0; i < o->n_g; i++)
-        cs_free(o->g[i].reg);
+        dec__v2_gext_free(o->g[i].x);
     cs_free(o->g), cs_free(o->p), cs_free(o->m), cs_free(o->tasks), cs_free(o->as);
     dec__v2_ids_deinit(&o->gids), dec__v2_ids_deinit(&o->pids), dec__v2_ids_deinit(&o->mids);
     dec__v2_ids_deinit(&o->task_ids);

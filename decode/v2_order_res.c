@@ -66,6 +66,21 @@ static bool end_range(v2_range *r, uint8_t *n, uint8_t type, v2_ev *e, cs_err *e
     return INVALID(e, "tried to end event %s, but not in-flight", V2_SPEC(type)->name);
 }
 
+/* g's ranges and regions, made when it first has one. */
+static v2_gext *gext(v2_gst *g, cs_err *err)
+{
+    if (!g->x && !(g->x = cs_calloc(1, sizeof *g->x)))
+        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a goroutine's ranges");
+    return g->x;
+}
+
+void dec__v2_gext_free(v2_gext *x)
+{
+    if (x)
+        cs_free(x->reg);
+    cs_free(x);
+}
+
 static bool go_range(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
 {
     uint8_t st = range_start(e->type);
@@ -74,7 +89,7 @@ static bool go_range(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err
         if (!g)
             return INVALID(e, "uninitialized goroutine %llu found during GCMarkAssistActive",
                            (unsigned long long)e->args[0]);
-        return active_range(g->ranges, &g->n_ranges, 4, st, gen->gen == o->initial_gen, e, err) &&
+        return gext(g, err) && active_range(g->x->ranges, &g->n_ranges, 4, st, gen->gen == o->initial_gen, e, err) &&
                dec__v2_push(o, e, cur, err);
     }
     if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err))
@@ -88,11 +103,11 @@ static bool go_range(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err
         if (e->type == V2_EvSTWBegin && !dec__v2_str(gen, e->args[0], &e->str, &e->str_len))
             return CS_FAIL(err, CS_E_CORRUPT, e->off, "found invalid string ID %llu for event STWBegin",
                            (unsigned long long)e->args[0]);
-        return begin_range(g->ranges, &g->n_ranges, 4, st, e->str, e->str_len, e, err) &&
+        return gext(g, err) && begin_range(g->x->ranges, &g->n_ranges, 4, st, e->str, e->str_len, e, err) &&
                dec__v2_push(o, e, cur, err);
     }
-    /* STWEnd carries its Begin's kind */
-    return end_range(g->ranges, &g->n_ranges, st, e, err) && dec__v2_push(o, e, cur, err);
+    /* STWEnd carries its Begin's kind (no ranges: n_ranges is 0) */
+    return end_range(g->x ? g->x->ranges : NULL, &g->n_ranges, st, e, err) && dec__v2_push(o, e, cur, err);
 }
 
 static bool sweep(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
@@ -197,17 +212,18 @@ static bool region(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
     v2_gst *g = dec__v2_gget(o, cur.g);
     if (!g)
         return INVALID(e, "encountered Ev%s without known state for current goroutine %lld", name, (long long)cur.g);
+    v2_gext *x = g->x;
     if (e->type == V2_EvUserRegionBegin) {
-        if (!cs_grow((void **)&g->reg, &g->cap_reg, g->n_reg + 1, sizeof *g->reg, err))
+        if (!(x = gext(g, err)) || !cs_grow((void **)&x->reg, &x->cap_reg, x->n_reg + 1, sizeof *x->reg, err))
             return false;
-        g->reg[g->n_reg++] = r;
-    } else if (g->n_reg) {
-        const v2_region *top = &g->reg[g->n_reg - 1];
+        x->reg[x->n_reg++] = r;
+    } else if (x && x->n_reg) {
+        const v2_region *top = &x->reg[x->n_reg - 1];
         if (top->task != r.task || top->len != r.len || (r.len && memcmp(top->name, r.name, r.len)))
             return INVALID(e, "misuse of region in goroutine %llu: region end %.*s when the inner-most active region start event is %.*s",
                            (unsigned long long)cur.g, (int)r.len, (const char *)r.name, (int)top->len,
                            (const char *)top->name);
-        g->n_reg--;
+        x->n_reg--;
     }
     return dec__v2_push(o, e, cur, err);
 }
