@@ -335,6 +335,10 @@ typedef struct v2_sg {      /* Summarizer state of one goroutine (GoroutineSumma
     uint64_t goid, pc;
     cs_sid name;
     bool present;
+    /* ahead (v2_ahead.c): the summary goes on from one before the part,
+     * which leaves state first_old at first_t (Go's transition out, done on join) */
+    bool inherited;
+    uint8_t first_old;
     int64_t creation, start, end;
     int64_t exec, sched, syscall, syscall_block, total;
     uint32_t block_kv, range_kv;   /* BlockTimeByReason, RangeTime: list heads, 0 empty */
@@ -345,11 +349,7 @@ typedef struct v2_sg {      /* Summarizer state of one goroutine (GoroutineSumma
     uint32_t block_kv_hit;         /* the hot path's: the BlockTimeByReason entry the last unblock added to */
     bool has_syscall_p;            /* syscallingG entry present */
     uint64_t syscall_p;
-    /* ahead (v2_ahead.c): the summary goes on from one before the part,
-     * which leaves state first_old at first_t (Go's transition out, done on join) */
-    bool inherited;
-    uint8_t first_old;
-    int64_t first_t;
+    int64_t first_t;               /* (ahead, with first_old) */
     uint64_t first_sys_p;          /* ... leaving a syscall: the syscallingP key Go deletes then (V2_UNK: not known) */
 } v2_sg;
 
