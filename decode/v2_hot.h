@@ -1,6 +1,7 @@
 /* decode/v2_hot.h — the hot path of the Go 1.22+ decoder, inline: the
  * three events that make up almost every trace (GoStart, GoUnblock,
- * GoBlock) ordered, decoded, summarized and handed on the plainest way,
+ * GoBlock) ordered, decoded, summarized and handed on the plainest way, a
+ * few more common ones (system calls, GoStop, HeapAlloc) ordered so, all
  * with the same rules as the general code they stand in for (v2_order.c,
  * v2_reader.c, v2_emit.c, v2_stats.c, v2_split.c). Each function either
  * does all of its step or nothing, and then the general code does it:
@@ -13,12 +14,14 @@
 
 #include <string.h>
 
-/* The three commonest events, ordered inline when they are ready and valid
- * in the plainest way: GoStart, GoUnblock, GoBlock on an M with a slot.
- * Sets e->ctx to the M's context before the event and applies the event as
- * dec__v2_advance would; returns false, having changed nothing, for
- * anything else (not ready, an error, another type), which then takes
- * dec__v2_advance. */
+/* The commonest events, ordered inline when they are ready and valid in
+ * the plainest way, on an M with a slot: GoStart, GoUnblock, GoBlock (most
+ * of every trace), GoStop, GoSyscallBegin and GoSyscallEnd (every system
+ * call of a running goroutine) and HeapAlloc. Sets e->ctx to the M's
+ * context before the event and applies the event as dec__v2_advance would;
+ * returns false, having changed nothing, for anything else (not ready, an
+ * error, another type, an M or proc not known yet), which then takes
+ * dec__v2_advance. *gp: the goroutine's state, or NULL. */
 static inline v2_gst *dec__v2_hot_g(v2_order *o, uint64_t goid)
 {
     uint32_t s;
@@ -27,6 +30,14 @@ static inline v2_gst *dec__v2_hot_g(v2_order *o, uint64_t goid)
     v2_gst *g = &o->g[s - 1];
     return g->exists ? g : NULL;
 }
+static inline v2_pst *dec__v2_hot_p(v2_order *o, uint64_t pid)
+{
+    uint32_t s;
+    if (pid >= o->pids.n_direct || !(s = o->pids.direct[pid]))
+        return NULL;
+    v2_pst *p = &o->p[s - 1];
+    return p->exists ? p : NULL;
+}
 static inline __attribute__((always_inline)) bool dec__v2_hot_advance(v2_order *o, uint64_t gen, v2_ev *e, uint32_t mslot,
                                                                        v2_gst **gp)
 {
@@ -34,21 +45,48 @@ static inline __attribute__((always_inline)) bool dec__v2_hot_advance(v2_order *
         return false;
     v2_mst *m = &o->m[mslot];
     v2_gst *g;
-    if (e->type == V2_EvGoBlock) { /* go_stop_exec: M, P, G must; G Running */
+    v2_pst *p;
+    uint8_t t = e->type;
+    if (t == V2_EvGoBlock || t == V2_EvGoStop) { /* go_stop_exec: M, P, G must; G Running */
         if (m->p >= V2_UNK || m->g == V2_NONE || !(g = dec__v2_hot_g(o, m->g)) || g->status != GS_RUNNING)
             return false;
         e->ctx = (v2_ctx){m->g, m->p, m->id};
-        g->status = GS_WAITING;
+        g->status = t == V2_EvGoBlock ? GS_WAITING : GS_RUNNABLE;
         m->g = V2_NONE;
         *gp = g;
         return true;
     }
-    if (e->type != V2_EvGoStart && e->type != V2_EvGoUnblock)
+    if (t == V2_EvGoSyscallBegin || t == V2_EvGoSyscallEnd) {
+        /* syscall_begin: M, P, G must; G Running, P next in sequence;
+         * syscall_end: G and P in Syscall */
+        if (m->p >= V2_UNK || m->g == V2_NONE || !(g = dec__v2_hot_g(o, m->g)) || !(p = dec__v2_hot_p(o, m->p)))
+            return false;
+        if (t == V2_EvGoSyscallBegin) {
+            if (g->status != GS_RUNNING || p->seq_gen != gen || e->args[0] != p->seq + 1)
+                return false;
+            g->status = GS_SYSCALL, p->status = PS_SYSCALL, p->seq = e->args[0];
+        } else {
+            if (g->status != GS_SYSCALL || p->status != PS_SYSCALL)
+                return false;
+            g->status = GS_RUNNING, p->status = PS_RUNNING;
+        }
+        e->ctx = (v2_ctx){m->g, m->p, m->id};
+        *gp = g;
+        return true;
+    }
+    if (t == V2_EvHeapAlloc) { /* M, P must, G may */
+        if (m->p >= V2_UNK || m->g == V2_UNK)
+            return false;
+        e->ctx = (v2_ctx){m->g, m->p, m->id};
+        *gp = NULL;
+        return true;
+    }
+    if (t != V2_EvGoStart && t != V2_EvGoUnblock)
         return false;
     g = dec__v2_hot_g(o, e->args[0]);
     if (!g || g->seq_gen != gen || e->args[1] != g->seq + 1)
         return false;
-    if (e->type == V2_EvGoUnblock) { /* go_unblock: Waiting, next in sequence */
+    if (t == V2_EvGoUnblock) { /* go_unblock: Waiting, next in sequence */
         if (g->status != GS_WAITING)
             return false;
         g->status = GS_RUNNABLE;
@@ -59,7 +97,7 @@ static inline __attribute__((always_inline)) bool dec__v2_hot_advance(v2_order *
     }
     e->ctx = (v2_ctx){m->g, m->p, m->id};
     g->seq = e->args[1];
-    if (e->type == V2_EvGoStart)
+    if (t == V2_EvGoStart)
         m->g = e->args[0];
     *gp = g;
     return true;
@@ -140,10 +178,7 @@ static inline bool dec__v2_split_hot(v2_split *sp, uint32_t ci, const v2_ev *e, 
 {
     if (sp->run_len && (sp->run_ci != ci || sp->run_len == V2_RUN_MAX) && !dec__v2_split_flush(sp, err))
         return false;
-    if (e->type == V2_EvGoStart)
-        sp->wpred[ci].g = e->args[0];
-    else if (e->type == V2_EvGoBlock)
-        sp->wpred[ci].g = V2_NONE;
+    dec__v2_predict(&sp->wpred[ci], e);
     sp->run_ci = ci;
     sp->run_len++;
     return true;
