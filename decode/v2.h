@@ -334,11 +334,8 @@ typedef struct v2_kv { cs_sid key; uint32_t next; int64_t v; } v2_kv; /* list no
 typedef struct v2_sg {      /* Summarizer state of one goroutine (GoroutineSummary) */
     uint64_t goid, pc;
     cs_sid name;
-    bool present;
-    /* ahead (v2_ahead.c): the summary goes on from one before the part,
-     * which leaves state first_old at first_t (Go's transition out, done on join) */
-    bool inherited;
-    uint8_t first_old;
+    uint8_t present;               /* 0 no summary; 1 yes; 2 (ahead) one going on from before the part
+                                      that has not left its first state yet (the hot path leaves it alone) */
     int64_t creation, start, end;
     int64_t exec, sched, syscall, syscall_block, total;
     uint32_t block_kv, range_kv;   /* BlockTimeByReason, RangeTime: list heads, 0 empty */
@@ -349,7 +346,11 @@ typedef struct v2_sg {      /* Summarizer state of one goroutine (GoroutineSumma
     uint32_t block_kv_hit;         /* the hot path's: the BlockTimeByReason entry the last unblock added to */
     bool has_syscall_p;            /* syscallingG entry present */
     uint64_t syscall_p;
-    int64_t first_t;               /* (ahead, with first_old) */
+    /* ahead (v2_ahead.c): the summary goes on from one before the part,
+     * which leaves state first_old at first_t (Go's transition out, done on join) */
+    bool inherited;
+    uint8_t first_old;
+    int64_t first_t;
     uint64_t first_sys_p;          /* ... leaving a syscall: the syscallingP key Go deletes then (V2_UNK: not known) */
 } v2_sg;
 

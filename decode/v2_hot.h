@@ -201,7 +201,7 @@ static inline bool dec__v2_sum_hot(v2_sum *s, const v2_ev *e, v2_gst *og, uint64
     if (!s->warm)
         return false;
     v2_sg *g = &s->g[slot - 1];
-    if (!g->present || (g->inherited && !g->first_old)) /* a first transition ahead waits for the join */
+    if (g->present != 1)
         return false;
     if (e->type == V2_EvGoStart) {
         if (g->last_runnable)

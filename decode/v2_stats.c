@@ -184,9 +184,10 @@ static bool g_trans(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, 
         /* goes on from before: leaving tr->from waits for the join */
         if (!g->present) {
             memset(g, 0, sizeof *g);
-            g->present = g->inherited = true;
+            g->inherited = true;
             g->goid = tr->id;
         }
+        g->present = 1;
         g->first_old = tr->from, g->first_t = t;
         if (tr->from == V2G_SYSCALL && !sys_defer(s, g, e, err))
             return false;
@@ -285,7 +286,7 @@ static v2_sg *sg_ahead(v2_sum *s, uint64_t goid, cs_err *err)
     if (!(g = sg_get(s, goid, err)))
         return NULL;
     memset(g, 0, sizeof *g);
-    g->present = g->inherited = true;
+    g->present = 2, g->inherited = true; /* until its first transition */
     g->goid = goid;
     return g;
 }
