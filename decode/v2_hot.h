@@ -22,21 +22,19 @@
  * returns false, having changed nothing, for anything else (not ready, an
  * error, another type, an M or proc not known yet), which then takes
  * dec__v2_advance. *gp: the goroutine's state, or NULL. */
+static inline uint32_t dec__v2_hot_slot(const v2_ids *t, uint64_t id) /* slot + 1 of a small id, or 0 */
+{
+    return id < t->n_direct ? t->direct[id] : 0;
+}
 static inline v2_gst *dec__v2_hot_g(v2_order *o, uint64_t goid)
 {
-    uint32_t s;
-    if (goid >= o->gids.n_direct || !(s = o->gids.direct[goid]))
-        return NULL;
-    v2_gst *g = &o->g[s - 1];
-    return g->exists ? g : NULL;
+    uint32_t s = dec__v2_hot_slot(&o->gids, goid);
+    return s && o->g[s - 1].exists ? &o->g[s - 1] : NULL;
 }
 static inline v2_pst *dec__v2_hot_p(v2_order *o, uint64_t pid)
 {
-    uint32_t s;
-    if (pid >= o->pids.n_direct || !(s = o->pids.direct[pid]))
-        return NULL;
-    v2_pst *p = &o->p[s - 1];
-    return p->exists ? p : NULL;
+    uint32_t s = dec__v2_hot_slot(&o->pids, pid);
+    return s && o->p[s - 1].exists ? &o->p[s - 1] : NULL;
 }
 static inline __attribute__((always_inline)) bool dec__v2_hot_advance(v2_order *o, uint64_t gen, v2_ev *e, uint32_t mslot,
                                                                        v2_gst **gp)
