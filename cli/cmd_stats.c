@@ -80,6 +80,22 @@ static int cmp_rows(const void *a, const void *b)
     return r ? r : (x->goid < y->goid ? -1 : x->goid > y->goid);
 }
 
+/* ns / 10^(3 * u) with d decimals and its unit, as printf("%.<d>f") makes
+ * of the double quotient: in integers, which round the exact quotient the
+ * same way except at an exact tie (the double's own value decides then, so
+ * snprintf does) and past 10^15 ns (the double's error may cross a
+ * rounding boundary); false then. */
+static bool fmt_fixed(char *buf, size_t n, int64_t ns, int u, int d, const char *unit)
+{
+    static const int64_t p10[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+    int64_t scale = p10[3 * u - d], q = ns / scale, r = ns % scale;
+    if (ns < 0 || ns >= 1000000000000000 || 2 * r == scale)
+        return false;
+    q += 2 * r > scale;
+    snprintf(buf, n, "%" PRId64 ".%0*" PRId64 "%s", q / p10[d], d, q % p10[d], unit);
+    return true;
+}
+
 void cli__fmt_ns(char *buf, size_t n, int64_t ns)
 {
     double v = (double)ns;
@@ -87,12 +103,15 @@ void cli__fmt_ns(char *buf, size_t n, int64_t ns)
         snprintf(buf, n, "0");
     else if (ns < 1000 && ns > -1000)
         snprintf(buf, n, "%" PRId64 "ns", ns);
-    else if (ns < 1000000 && ns > -1000000)
-        snprintf(buf, n, "%.1fµs", v / 1e3);
-    else if (ns < 1000000000 && ns > -1000000000)
-        snprintf(buf, n, "%.2fms", v / 1e6);
-    else
+    else if (ns < 1000000 && ns > -1000000) {
+        if (!fmt_fixed(buf, n, ns, 1, 1, "µs"))
+            snprintf(buf, n, "%.1fµs", v / 1e3);
+    } else if (ns < 1000000000 && ns > -1000000000) {
+        if (!fmt_fixed(buf, n, ns, 2, 2, "ms"))
+            snprintf(buf, n, "%.2fms", v / 1e6);
+    } else if (!fmt_fixed(buf, n, ns, 3, 3, "s")) {
         snprintf(buf, n, "%.3fs", v / 1e9);
+    }
 }
 
 static void print_table(const cs_stats *s, const cs_model *m, const col *cols, size_t nc)

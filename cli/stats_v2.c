@@ -167,11 +167,14 @@ static void cell(int64_t ns, int w)
 {
     char buf[64];
     cli__fmt_ns(buf, sizeof buf, ns);
-    /* "µ" is two bytes but one column */
-    printf("%*s  ", w + (strstr(buf, "µ") ? 1 : 0), buf);
+    int cols = (int)strlen(buf) - (strstr(buf, "µ") ? 1 : 0); /* "µ" is two bytes but one column */
+    for (; cols < w; cols++)
+        putchar(' ');
+    fputs(buf, stdout);
+    fputs("  ", stdout);
 }
 
-static void print_table(const cs_stats *s, const cs_model *m, const keyset *br, const keyset *rt)
+static bool print_table(const cs_stats *s, const cs_model *m, const keyset *br, const keyset *rt)
 {
     int wname = 4;
     for (uint32_t i = 0; i < s->n; i++) {
@@ -179,12 +182,15 @@ static void print_table(const cs_stats *s, const cs_model *m, const keyset *br, 
         wname = l > wname ? (l > 48 ? 48 : l) : wname;
     }
     char t[1100];
+    int *bw = cs_alloc((size_t)br->n * sizeof *bw + 1); /* the BLOCK columns' widths */
+    if (!bw)
+        return false;
     printf("%10s  %-*s  %10s  ", "ID", wname, "NAME", "PC");
     for (size_t c = 0; c < NHEAD; c++)
         printf("%*s  ", width(head[c].title), head[c].title);
     for (uint32_t k = 0; k < br->n; k++) {
         snprintf(t, sizeof t, "BLOCK (%s)", cs_model_str(m, br->key[k]));
-        printf("%*s  ", width(t), t);
+        printf("%*s  ", bw[k] = width(t), t);
     }
     for (size_t c = 0; c < NTAIL; c++)
         printf("%*s  ", width(tail[c].title), tail[c].title);
@@ -198,9 +204,8 @@ static void print_table(const cs_stats *s, const cs_model *m, const keyset *br, 
         for (size_t c = 0; c < NHEAD; c++)
             cell(fval(g, &head[c]), width(head[c].title));
         for (uint32_t k = 0; k < br->n; k++) {
-            snprintf(t, sizeof t, "BLOCK (%s)", cs_model_str(m, br->key[k]));
             kv_val(s, g, CS_STAT_BLOCK_BY_REASON, br->key[k], &v);
-            cell(v, width(t));
+            cell(v, bw[k]);
         }
         for (size_t c = 0; c < NTAIL; c++)
             cell(fval(g, &tail[c]), width(tail[c].title));
@@ -210,6 +215,8 @@ static void print_table(const cs_stats *s, const cs_model *m, const keyset *br, 
         }
         putchar('\n');
     }
+    cs_free(bw);
+    return true;
 }
 
 bool cli__stats_v2_print(const cs_stats *s, const cs_model *m, int fmt)
@@ -225,11 +232,12 @@ bool cli__stats_v2_print(const cs_stats *s, const cs_model *m, int fmt)
         cs_free(br.key);
         return false;
     }
+    bool ok = true;
     if (fmt == 2)
         print_csv(s, m, &br, &rt);
     else
-        print_table(s, m, &br, &rt);
+        ok = print_table(s, m, &br, &rt);
     cs_free(br.key);
     cs_free(rt.key);
-    return true;
+    return ok;
 }
