@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 int cli_report(const cs_err *err, const char *path)
@@ -137,15 +138,29 @@ bool cli_open(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, int
     return false;
 }
 
+/* The stderr progress bar: drawn once loading has taken a quarter of a
+ * second (a faster load shows none, and spends nothing on the terminal),
+ * then when its percentage changes, at most ten times a second. */
+typedef struct bar { double t0, drawn_at; int pct; bool shown; } bar;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static bool progress(void *ud, uint64_t done, uint64_t total)
 {
-    (void)ud;
-    if (!total)
+    bar *b = ud;
+    int pct = total ? (int)(done * 100 / total) : 0, n = pct * 30 / 100;
+    if (!total || done >= total || pct == b->pct)
         return true;
-    int pct = (int)(done * 100 / total), bar = pct * 30 / 100;
-    fprintf(stderr, "\rdecoding [%.*s%*s] %3d%%", bar, "==============================", 30 - bar, "", pct);
-    if (done >= total)
-        fputs("\r\033[K", stderr);
+    double t = now_s();
+    if (t - b->t0 < 0.25 || t - b->drawn_at < 0.1)
+        return true;
+    fprintf(stderr, "\rdecoding [%.*s%*s] %3d%%", n, "==============================", 30 - n, "", pct);
+    b->pct = pct, b->drawn_at = t, b->shown = true;
     return true;
 }
 
@@ -157,14 +172,18 @@ bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_
     if (!cs_file_map(o->path, f, err))
         return false;
     bool show_progress = !o->quiet && f->size > 50u * 1024 * 1024 && isatty(2);
+    bar b = {.t0 = now_s(), .pct = -1};
     dec_desc d = {
         .path = o->path, .jobs = o->jobs, .strict = o->strict, .no_model = o->no_model,
         .binary = o->binary, .on_event = o->on_event, .event_ud = o->event_ud,
         .loose_order = o->loose_order,
         .on_progress = o->on_progress ? o->on_progress : show_progress ? progress : NULL,
-        .progress_ud = o->progress_ud,
+        .progress_ud = o->on_progress ? o->progress_ud : &b,
     };
-    if (!dec_trace_load(&d, f, m, s, err))
+    bool ok = dec_trace_load(&d, f, m, s, err);
+    if (b.shown)
+        fputs("\r\033[K", stderr);
+    if (!ok)
         return false;
     if (m->warning[0] && !o->quiet)
         fprintf(stderr, "%s: warning: %s\n", o->path, m->warning);
