@@ -27,8 +27,9 @@ static const cli_cmd commands[] = {
 static void usage(FILE *to)
 {
     fputs("usage: chanscope COMMAND [options] TRACE\n\n"
-          "chanscope turns Go execution traces (Go 1.5 to 1.25) into pictures of\n"
-          "concurrency: who runs when, and who talks to whom over which channel.\n\n"
+          "chanscope turns Go execution traces (Go 1.5 to 1.27) into pictures of\n"
+          "concurrency: who runs when, and who talks to whom over which channel.\n"
+          "Trace wire versions read: " DEC_VERSIONS " (Go 1.26 and 1.27 write 1.26).\n\n"
           "Commands:\n", to);
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].summary);

@@ -73,6 +73,8 @@ typedef struct dec_desc {
     void *progress_ud;
 } dec_desc;
 
+/* The trace wire versions chanscope reads, for messages and --help. */
+#define DEC_VERSIONS "1.5, 1.7-1.11, 1.19, 1.21, 1.22, 1.23, 1.25, 1.26"
 bool dec_detect(const uint8_t *p, size_t n, int *version, cs_family *fam, cs_err *err);
 bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out, cs_stats *stats,
                     cs_err *err);

@@ -27,12 +27,13 @@ bool dec_detect(const uint8_t *p, size_t n, int *version, cs_family *fam, cs_err
     case 1005: case 1007: case 1008: case 1009: case 1010: case 1011: case 1019: case 1021:
         *fam = CS_FAM_LEGACY;
         break;
-    case 1022: case 1023: case 1025:
+    case 1022: case 1023: case 1025: case 1026:
         *fam = CS_FAM_V2;
         break;
     default:
         return CS_FAIL(err, CS_E_VERSION, 0,
-                       "unsupported trace version go %d.%d (chanscope reads 1.5, 1.7-1.11, 1.19, 1.21, 1.22, 1.23, 1.25)",
+                       "unsupported trace version go %d.%d (chanscope reads " DEC_VERSIONS "; the newest, 1.26, "
+                       "is what Go 1.26 and 1.27 write)",
                        v / 1000, v % 1000);
     }
     *version = v;
@@ -53,6 +54,7 @@ const char *dec_version_name(int version)
     case 1022: return "1.22";
     case 1023: return "1.23";
     case 1025: return "1.25";
+    case 1026: return "1.26";
     }
     return "?";
 }

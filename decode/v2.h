@@ -10,7 +10,7 @@
  *                samples, Sync events, strictly increasing timestamps
  *   v2_order*.c  Go's ordering/validation state machine (§4.7–4.9)
  *   v2_emit.c    public event kinds (§4.10) -> model builder, on_event
- *   v2_stats.c   Go 1.25's Summarizer (§5.2)
+ *   v2_stats.c   Go 1.27's Summarizer (§5.2, §4.14)
  *   v2_split.c   with two threads: the ordering on a worker, emitting on
  *                the caller's thread, only the order crossing between them
  *   v2_cut.c     cuts inside generations: where, and cursors at a cut
@@ -52,7 +52,7 @@ enum {
     V2_EvGoLabel, V2_EvUserTaskBegin, V2_EvUserTaskEnd, V2_EvUserRegionBegin,
     V2_EvUserRegionEnd, V2_EvUserLog, V2_EvGoSwitch, V2_EvGoSwitchDestroy,
     V2_EvGoCreateBlocked, V2_EvGoStatusStack, V2_EvExperimentalBatch, V2_EvSync,
-    V2_EvClockSnapshot,
+    V2_EvClockSnapshot, V2_EvEndOfGeneration,
     V2_EvExpFirst = 128, V2_EvExpLast = 136
 };
 
@@ -129,6 +129,7 @@ typedef struct v2_gen {
     double ns_per_unit;
     uint64_t ns_mul;          /* ns_per_unit when it is a whole number up to 1024, else 0 */
     bool has_freq, has_snapshot;
+    bool ended;               /* wire 1.26+: its EndOfGeneration byte was read (g->end is past it) */
     v2_batch *b; uint32_t n_b, cap_b;      /* event batches */
     v2_batch *tb; uint32_t n_tb, cap_tb;   /* table batches; .next holds the kind byte */
     v2_mrun *ms; uint32_t n_ms, cap_ms;    /* Ms of event batches, in order of first appearance */

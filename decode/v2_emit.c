@@ -75,21 +75,20 @@ static bool transition(v2_sink *s, v2_gen *g, const v2_ev *e, v2_trans *t, cs_er
     case V2_EvGoCreate: *t = (v2_trans){true, e->args[0], V2G_NOTEXIST, V2G_RUNNABLE, 0, e->args[1]}; break;
     case V2_EvGoCreateBlocked: *t = (v2_trans){true, e->args[0], V2G_NOTEXIST, V2G_WAITING, 0, e->args[1]}; break;
     case V2_EvGoCreateSyscall: *t = (v2_trans){true, e->args[0], V2G_NOTEXIST, V2G_SYSCALL, 0, 0}; break;
-    case V2_EvGoStart: *t = (v2_trans){true, e->args[0], V2G_RUNNABLE, V2G_RUNNING, 0, 0}; break;
     case V2_EvGoDestroy: *t = (v2_trans){true, e->ctx.g, V2G_RUNNING, V2G_NOTEXIST, 0, 0}; break;
     case V2_EvGoDestroySyscall: *t = (v2_trans){true, e->ctx.g, V2G_SYSCALL, V2G_NOTEXIST, 0, 0}; break;
-    case V2_EvGoStop: case V2_EvGoBlock:
-        *t = (v2_trans){true, e->ctx.g, V2G_RUNNING, e->type == V2_EvGoStop ? V2G_RUNNABLE : V2G_WAITING,
-                        dec__v2_sid(g, s->m, e->args[0], err), e->args[1]};
+    case V2_EvGoStop:
+        *t = (v2_trans){true, e->ctx.g, V2G_RUNNING, V2G_RUNNABLE, dec__v2_sid(g, s->m, e->args[0], err), e->args[1]};
         break;
-    case V2_EvGoUnblock: case V2_EvGoSwitch: case V2_EvGoSwitchDestroy:
+    case V2_EvGoSwitch: case V2_EvGoSwitchDestroy:
         *t = (v2_trans){true, e->args[0], V2G_WAITING, V2G_RUNNABLE, 0, 0};
         break;
     case V2_EvGoSyscallBegin: *t = (v2_trans){true, e->ctx.g, V2G_RUNNING, V2G_SYSCALL, 0, e->args[1]}; break;
     case V2_EvGoSyscallEnd: *t = (v2_trans){true, e->ctx.g, V2G_SYSCALL, V2G_RUNNING, 0, 0}; break;
     case V2_EvGoSyscallEndBlocked: *t = (v2_trans){true, e->ctx.g, V2G_SYSCALL, V2G_RUNNABLE, 0, 0}; break;
-    case V2_EvGoStatus: case V2_EvGoStatusStack:
-        *t = (v2_trans){true, e->args[0], (uint8_t)e->extra[0], g_public[e->args[2] % 5], 0, 0};
+    case V2_EvGoStatus: case V2_EvGoStatusStack: /* Go 1.26+: the status's stack is the transition's */
+        *t = (v2_trans){true, e->args[0], (uint8_t)e->extra[0], g_public[e->args[2] % 5], 0,
+                        e->type == V2_EvGoStatusStack ? e->args[3] : 0};
         break;
     }
     return err->code == CS_OK;

@@ -1,7 +1,9 @@
 /* decode/v2_gen.c — splits a Go 1.22+ trace into generations: walks the batch
  * headers (go-trace-format.md §4.1–4.2) from a file offset until the next
- * generation starts, and files each batch as a table batch or as an event
- * batch of its M (kept in file order per M). Only framing is checked here;
+ * generation starts (wire 1.26+: up to the generation's EndOfGeneration
+ * byte, as internal/trace/generation.go's readGeneration), and files each
+ * batch as a table batch or as an event batch of its M (kept in file order
+ * per M). Only framing is checked here;
  * v2_tables.c parses the tables and v2_reader.c the events. Also home of
  * v2_ids, the dense-slot map every v2 file uses. Reads through dec_buf only;
  * allocation is bounded by the number of batch headers in the file. */
@@ -91,7 +93,7 @@ static void gen_reset(v2_gen *g)
     g->gen = 0;
     g->min_ts = UINT64_MAX;
     g->freq = 0;
-    g->has_freq = g->has_snapshot = false;
+    g->has_freq = g->has_snapshot = g->ended = false;
     g->n_b = g->n_tb = g->n_ms = g->n_str = g->n_stk = g->n_frames = g->n_samples = 0;
     g->n_experimental = 0;
     dec__v2_ids_deinit(&g->m_ids);
@@ -110,6 +112,11 @@ bool dec__v2_gen_scan(const cs_file *f, uint64_t off, int version, v2_gen *g,
     while (off < f->size) {
         dec_buf b = dec_buf_make(f->data + off, f->size - off, off);
         uint8_t type = dec_buf_u8(&b), exp = 0;
+        if (type == V2_EvEndOfGeneration && version >= 1026) { /* Go's readBatch: a lone byte */
+            g->ended = true;
+            off++;
+            break;
+        }
         if (type != V2_EvEventBatch && !(type == V2_EvExperimentalBatch && version >= 1023))
             return CS_FAIL(err, CS_E_CORRUPT, off, "expected batch event, got event %u", type);
         if (type == V2_EvExperimentalBatch)
@@ -129,6 +136,9 @@ bool dec__v2_gen_scan(const cs_file *f, uint64_t off, int version, v2_gen *g,
         if (first) {
             g->gen = gen;
             first = false;
+        } else if (gen != g->gen && version >= 1026) { /* readGeneration: no spilled batch to take */
+            return CS_FAIL(err, CS_E_CORRUPT, off,
+                           "broken trace: missing end-of-generation event, or generations are interleaved");
         } else if (gen == g->gen + 1) {
             break;
         } else if (gen != g->gen) {
@@ -179,10 +189,16 @@ void dec__v2_gen_deinit(v2_gen *g)
     memset(g, 0, sizeof *g);
 }
 
-/* The last generation of a file may have been cut off at a batch boundary:
- * the tables written at its end are missing. */
+/* The last generation of a file may have been cut off at a batch boundary.
+ * From wire 1.26 on, a generation ends with its EndOfGeneration byte, and
+ * one without it is cut short (Go's readGeneration: "incomplete generation
+ * found"); before, the tables written at its end are missing. */
 bool dec__v2_gen_incomplete(const v2_gen *g, int version, const char **why)
 {
+    if (version >= 1026) {
+        *why = g->ended ? NULL : "incomplete generation found; trace likely truncated";
+        return *why != NULL;
+    }
     bool str = false, stk = false, freq = false;
     for (uint32_t i = 0; i < g->n_tb; i++) {
         str |= g->tb[i].next == V2_EvStrings;

@@ -1,6 +1,6 @@
 /* decode/v2_spec.c — the event table of the Go 1.22+ wire format: name,
  * argument count, public kind and which arguments are stacks or strings, for
- * every type of wire versions 1.22, 1.23 and 1.25 (go-trace-format.md §4.5;
+ * every type of wire versions 1.22, 1.23, 1.25 and 1.26 (go-trace-format.md §4.5;
  * taken from Go's internal/trace/tracev2/spec.go). Nothing here allocates.
  *
  * Columns: name, nargs (dt included), kind, timed, stack (1-based index after
@@ -62,6 +62,7 @@ const v2_spec dec__v2_specs[137] = {
     [V2_EvExperimentalBatch] = S("ExperimentalBatch", 0, V2K_NONE, 0, 0, 0, 0, 1023),
     [V2_EvSync] = S("Sync", 0, V2K_NONE, 0, 0, 0, 0, 1025),
     [V2_EvClockSnapshot] = S("ClockSnapshot", 4, V2K_NONE, 1, 0, 0, 0, 1025),
+    [V2_EvEndOfGeneration] = S("EndOfGeneration", 0, V2K_NONE, 0, 0, 0, 0, 1026),
     /* AllocFree experiment */
     [128] = S("Span", 4, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),
     [129] = S("SpanAlloc", 4, V2K_EXPERIMENTAL, 1, 0, 0, 0, 1023),

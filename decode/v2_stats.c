@@ -1,4 +1,4 @@
-/* decode/v2_stats.c — Go 1.25's Summarizer (internal/trace/summary.go) over
+/* decode/v2_stats.c — Go 1.27's Summarizer (internal/trace/summary.go) over
  * the ordered public events of a Go 1.22+ trace, streaming, quirks included
  * (go-trace-format.md §5.2): exec, sched wait, block time by reason,
  * syscall, syscall-blocked, total and range times per goroutine, plus
@@ -164,6 +164,27 @@ static bool sys_defer(v2_sum *s, v2_sg *g, const v2_ev *e, cs_err *err)
     return true;
 }
 
+/* Go 1.26's Summarizer: a goroutine first seen through its status (it
+ * existed before the trace, or the generation) was in that state since the
+ * last Sync, and that time counts as the state's (summary.go, the
+ * GoUndetermined case of Event). */
+static bool since_sync(v2_sum *s, v2_sg *g, const v2_ev *e, const v2_trans *tr, cs_err *err)
+{
+    int64_t d = e->ts - s->sync_ts;
+    switch (tr->to) {
+    case V2G_RUNNING: g->exec += d; break;
+    case V2G_WAITING: return kv_add(s, &g->block_kv, tr->reason, d, err);
+    case V2G_RUNNABLE: g->sched += d; break;
+    case V2G_SYSCALL: /* with a P since the start it ran the syscall; without, it was blocked in it */
+        if (e->ctx.p == V2_NONE)
+            g->syscall_block += d;
+        else
+            g->syscall += d;
+        break;
+    }
+    return true;
+}
+
 static bool g_trans(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, v2_gen *gen,
                     const cs_file *f, cs_err *err)
 {
@@ -180,6 +201,8 @@ static bool g_trans(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, 
         g->present = true;
         g->goid = tr->id;
         g->creation = tr->from == V2G_UNDET ? s->sync_ts : t;
+        if (tr->from == V2G_UNDET && !since_sync(s, g, e, tr, err))
+            return false;
     } else if (s->ahead && (!g->present || (g->inherited && !g->first_old))) {
         /* goes on from before: leaving tr->from waits for the join */
         if (!g->present) {
@@ -254,7 +277,7 @@ static cs_sid range_info(v2_sum *s, cs_model *m, const v2_ev *e, int *scope, uin
         *scope = 1, *id = e->type == V2_EvGCMarkAssistActive ? e->args[0] : e->ctx.g;
         return s->sid_assist;
     case V2_EvGCSweepActive: case V2_EvGCSweepBegin: case V2_EvGCSweepEnd:
-        *scope = 2, *id = e->ctx.p;
+        *scope = 2, *id = e->type == V2_EvGCSweepActive ? e->args[0] : e->ctx.p; /* Go 1.26: Active's own P */
         return s->sid_sweep;
     }
     *scope = 0, *id = 0;

@@ -179,7 +179,7 @@ static void check_oracle(const char *dir, const char *ver, const char *prog, con
 static void oracle_unblocks_give_truth_handoffs(void **st)
 {
     (void)st;
-    static const char *vers[] = {"go1.19", "go1.21", "go1.22", "go1.23", "go1.25"};
+    static const char *vers[] = {"go1.19", "go1.21", "go1.22", "go1.23", "go1.25", "go1.26", "go1.27"};
     static const char *progs[] = {"pingpong", "selectmix", "fanin", "workers", "ring",
                                   "spawnstorm", "closebcast"};
     char shared[512];
@@ -188,9 +188,9 @@ static void oracle_unblocks_give_truth_handoffs(void **st)
     const char *dirs[] = {"tests/data/corpus", sh ? shared : NULL};
     corpus_checked = 0;
     for (int d = 0; d < 2 && dirs[d]; d++)
-        for (size_t v = 0; v < 5; v++)
+        for (size_t v = 0; v < sizeof vers / sizeof *vers; v++)
             for (size_t p = 0; p < sizeof progs / sizeof *progs; p++) {
-                check_oracle(dirs[d], vers[v], progs[p], "oracle");
+                check_oracle(dirs[d], vers[v], progs[p], "oracle-go127");
                 check_oracle(dirs[d], vers[v], progs[p], "legacy-oracle");
             }
     assert_true(corpus_checked > 0);

@@ -1,12 +1,12 @@
 /* tests/test_chan_trace.c — channel traffic decoded from real traces: every
  * corpus program under every Go version (tests/data/corpus, and
  * ../shared/traces/corpus when present) against what the program knows it
- * did (*.truth.json) and what Go's own readers saw (*.oracle.json,
- * *.legacy-oracle.json), and gotrace's patched-runtime traces against their
+ * did (*.truth.json) and what Go's own readers saw (Go 1.27's
+ * *.oracle-go127.json, Go 1.21's *.legacy-oracle.json), and gotrace's patched-runtime traces against their
  * GoSend/GoRecv counts. */
 #include "testlib.h"
 
-static const char *const versions[] = {"go1.19", "go1.21", "go1.22", "go1.23", "go1.25"};
+static const char *const versions[] = {"go1.19", "go1.21", "go1.22", "go1.23", "go1.25", "go1.26", "go1.27"};
 #define N_VERSIONS (sizeof versions / sizeof *versions)
 
 typedef struct corpus_case {
@@ -233,7 +233,7 @@ static void check_edges(corpus_case *c, const char *ver)
 {
     bool legacy = !strcmp(ver, "go1.19") || !strcmp(ver, "go1.21");
     char path[600];
-    snprintf(path, sizeof path, "%s.%s.json", c->base, legacy ? "legacy-oracle" : "oracle");
+    snprintf(path, sizeof path, "%s.%s.json", c->base, legacy ? "legacy-oracle" : "oracle-go127");
     json_t *o = tl_json(path);
     if (!o)
         return;

@@ -1,6 +1,7 @@
-/* tests/test_v2.c — the Go 1.22+ decoder against Go 1.25's own reader and
- * Summarizer: event counts by public kind, every goroutine's statistics and
- * every unblock edge equal the corpus oracles exactly; Go's conformance
+/* tests/test_v2.c — the Go 1.22+ decoder (wire 1.22, 1.23, 1.25, 1.26)
+ * against Go 1.27's own reader and Summarizer, today's `go tool trace`: event
+ * counts by public kind, every goroutine's statistics and every unblock
+ * edge equal the oracles (NAME.oracle-go127.json) exactly; Go's conformance
  * traces are accepted or rejected as Go does. Uses the repo's tests/data
  * copies always and ../shared/traces when present. */
 #include "testlib.h"
@@ -156,12 +157,12 @@ static void check_unblocks(const char *name, const cs_model *m, json_t *o)
 }
 
 /* Decodes path on one thread and on two, every run kind, and compares
- * each with its NAME.oracle.json (a statistics-only run has no events to
+ * each with its NAME.oracle-go127.json (a statistics-only run has no events to
  * count by kind and no wake-ups, only their number and the statistics). */
 static void check_trace(const char *path)
 {
     char opath[1024];
-    snprintf(opath, sizeof opath, "%.*s.oracle.json", (int)(strlen(path) - 6), path);
+    snprintf(opath, sizeof opath, "%.*s.oracle-go127.json", (int)(strlen(path) - 6), path);
     json_t *o = tl_json(opath);
     assert_non_null(o);
     static const int jobs[] = {1, 2, 3, 5}; /* 3 and 5: statistics only, parts ahead cut elsewhere */
@@ -213,8 +214,12 @@ static void corpus_dir(const char *ver)
 static void repo_copies_match_oracle(void **st)
 {
     (void)st;
-    static const char *const names[] = {"pingpong-go1.25", "corpus/go1.23/selectmix", "closebcast-go1.22",
-                                        "gens/gens-go1.25", "gens/gens-gc-go1.25"};
+    static const char *const names[] = {
+        "pingpong-go1.25", "corpus/go1.23/selectmix", "closebcast-go1.22", "gens/gens-go1.25",
+        "gens/gens-gc-go1.25", "gens/gens-go1.27", "gens/gens-gc-go1.27", "corpus/go1.26/pingpong",
+        "corpus/go1.26/fanin", "corpus/go1.26/workers", "corpus/go1.26/pipeline", "corpus/go1.27/pingpong",
+        "corpus/go1.27/selectmix", "corpus/go1.27/closebcast", "corpus/go1.27/annotated",
+        "corpus/go1.27/primesieve", "corpus/go1.27/netserver"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char path[512];
         snprintf(path, sizeof path, "%s/%s.trace", tl_data(), names[i]);
@@ -222,7 +227,7 @@ static void repo_copies_match_oracle(void **st)
     }
 }
 
-/* Three generations (assets/go/gens): with n threads, statistics alone,
+/* Three generations (assets/go/gens, Go 1.25 and 1.27): with n threads, statistics alone,
  * the file is cut in n parts of about equal size, inside generations; the
  * later ones are ordered and summarized ahead on workers while this thread
  * does the first, then joined, and everything still equals Go's; also with
@@ -231,18 +236,19 @@ static void repo_copies_match_oracle(void **st)
 static void generations_ahead_match_oracle(void **st)
 {
     (void)st;
-    static const char *const names[] = {"gens-go1.25", "gens-gc-go1.25"};
-    for (size_t i = 0; i < 2; i++) {
+    static const char *const names[] = {"gens-go1.25", "gens-gc-go1.25", "gens-go1.27", "gens-gc-go1.27"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char path[512], opath[512];
         snprintf(path, sizeof path, "%s/gens/%s.trace", tl_data(), names[i]);
-        snprintf(opath, sizeof opath, "%s/gens/%s.oracle.json", tl_data(), names[i]);
+        snprintf(opath, sizeof opath, "%s/gens/%s.oracle-go127.json", tl_data(), names[i]);
         json_t *o = tl_json(opath);
         assert_non_null(o);
+        json_int_t syncs = json_integer_value(json_object_get(json_object_get(o, "event_counts"), "Sync"));
         for (int jobs = 2; jobs <= 4; jobs++) {
             decoded d;
             load(path, jobs, RUN_STATS, &d);
             assert_true(d.ok);
-            assert_int_equal(d.m.n_gens, 3);
+            assert_int_equal(d.m.n_gens, syncs - 1); /* one Sync per generation and a last one */
             if (d.m.n_ahead != (uint32_t)jobs - 1)
                 fail_msg("%s: %u of %d parts ordered ahead", path, d.m.n_ahead, jobs - 1);
             assert_int_equal(d.m.n_events, json_integer_value(json_object_get(o, "events")));
@@ -261,12 +267,13 @@ static void generations_ahead_match_oracle(void **st)
 static void cuts_anywhere_match_oracle(void **st)
 {
     (void)st;
-    static const char *const names[] = {"gens/gens-go1.25", "gens/gens-gc-go1.25", "corpus/go1.23/pingpong",
-                                        "corpus/go1.23/annotated"};
+    static const char *const names[] = {"gens/gens-go1.25", "gens/gens-gc-go1.25", "gens/gens-go1.27",
+                                        "gens/gens-gc-go1.27", "corpus/go1.23/pingpong",
+                                        "corpus/go1.23/annotated", "corpus/go1.27/pingpong"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char path[512], opath[512];
         snprintf(path, sizeof path, "%s/%s.trace", tl_data(), names[i]);
-        snprintf(opath, sizeof opath, "%s/%s.oracle.json", tl_data(), names[i]);
+        snprintf(opath, sizeof opath, "%s/%s.oracle-go127.json", tl_data(), names[i]);
         json_t *o = tl_json(opath);
         assert_non_null(o);
         cs_file f;
@@ -350,6 +357,8 @@ static void go_conformance_cases_accepted_or_rejected(void **st)
 static void go122_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.22"); }
 static void go123_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.23"); }
 static void go125_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.25"); }
+static void go126_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.26"); }
+static void go127_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.27"); }
 
 static void progress_rises_to_file_size_and_false_cancels(void **st)
 {
@@ -357,6 +366,7 @@ static void progress_rises_to_file_size_and_false_cancels(void **st)
     tl_check_progress("tests/data/pingpong-go1.25.trace");
     tl_check_progress("tests/data/corpus/go1.23/annotated.trace");
     tl_check_progress("tests/data/gens/gens-go1.25.trace");
+    tl_check_progress("tests/data/gens/gens-go1.27.trace");
 }
 
 int main(void)
@@ -370,6 +380,8 @@ int main(void)
         cmocka_unit_test(go122_corpus_matches_oracle),
         cmocka_unit_test(go123_corpus_matches_oracle),
         cmocka_unit_test(go125_corpus_matches_oracle),
+        cmocka_unit_test(go126_corpus_matches_oracle),
+        cmocka_unit_test(go127_corpus_matches_oracle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

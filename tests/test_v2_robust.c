@@ -4,10 +4,13 @@
  * (never a crash or an out-of-bounds read under ASan/UBSan; a rejected file
  * names an offset), and absurd sizes written into batch headers. Every
  * input is decoded on one thread and on two, and for statistics only with
- * the inline hot path and without, with the same outcome. */
+ * the inline hot path and without, with the same outcome. Wire 1.26 also
+ * gets forged EndOfGeneration bytes: one dropped, one added at every batch
+ * boundary. */
 #include "testlib.h"
 
-static const char *const names[] = {"pingpong-go1.25", "corpus/go1.23/selectmix", "closebcast-go1.22"};
+static const char *const names[] = {"pingpong-go1.25", "corpus/go1.23/selectmix", "closebcast-go1.22",
+                                    "corpus/go1.27/selectmix"};
 
 typedef struct blob { uint8_t *p; size_t n; } blob;
 
@@ -189,6 +192,72 @@ static void generations_cut_and_flipped(void **st)
     (void)st;
     cut_and_flipped("gens/gens-go1.25", 37, 400);
     cut_and_flipped("gens/gens-gc-go1.25", 499, 150); /* ranges going on across generations */
+    cut_and_flipped("gens/gens-go1.27", 149, 200);
+    cut_and_flipped("gens/gens-gc-go1.27", 1499, 60);
+}
+
+/* Offsets of the batch headers and EndOfGeneration bytes of a wire 1.26
+ * trace, in file order, up to cap. */
+static size_t batch_starts(const blob *b, size_t *at, size_t cap)
+{
+    size_t n = 0, off = 16;
+    while (off < b->n && n < cap) {
+        at[n++] = off;
+        if (b->p[off] == 52) { /* EvEndOfGeneration */
+            off++;
+            continue;
+        }
+        size_t p = off + 1 + (b->p[off] == 49); /* EvExperimentalBatch has an experiment byte */
+        uint64_t v = 0;
+        for (int field = 0; field < 4; field++) { /* gen, m, ts, size */
+            v = 0;
+            for (int sh = 0; p < b->n; sh += 7) {
+                v |= (uint64_t)(b->p[p] & 0x7f) << sh;
+                if (!(b->p[p++] & 0x80))
+                    break;
+            }
+        }
+        off = p + v;
+    }
+    return n;
+}
+
+/* Wire 1.26 with forged end markers: dropping the first one runs two
+ * generations together (Go: "generations are interleaved"); one more at
+ * any batch boundary splits a generation in two, or ends the trace with
+ * an empty one: never a crash, the same outcome on every path, and a
+ * rejected file names an offset. */
+static void forged_end_markers(void **st)
+{
+    (void)st;
+    blob b = read_trace("gens/gens-go1.27");
+    static size_t at[4096];
+    size_t n = batch_starts(&b, at, 4096), first = 0;
+    while (first < n && b.p[at[first]] != 52)
+        first++;
+    assert_true(first > 0 && first + 1 < n);
+    uint8_t *x = malloc(b.n + 1);
+    memcpy(x, b.p, at[first]);
+    memcpy(x + at[first], b.p + at[first] + 1, b.n - at[first] - 1);
+    cs_err err = {0};
+    assert_false(decode(x, b.n - 1, false, NULL, &err));
+    assert_int_equal(err.code, CS_E_CORRUPT);
+    assert_string_equal(err.msg, "broken trace: missing end-of-generation event, or generations are interleaved");
+    int rejected = 0;
+    for (size_t i = 0; i <= n; i++) {
+        size_t pos = i < n ? at[i] : b.n;
+        memcpy(x, b.p, pos);
+        x[pos] = 52;
+        memcpy(x + pos + 1, b.p + pos, b.n - pos);
+        err = (cs_err){0};
+        if (!decode(x, b.n + 1, false, NULL, &err)) {
+            rejected++;
+            assert_true(err.offset != CS_NO_OFFSET || err.code == CS_E_NOMEM);
+        }
+    }
+    assert_true(rejected > 0);
+    free(x);
+    free(b.p);
 }
 
 /* A batch header claiming 2^63 bytes, or a string claiming 2^40, is refused
@@ -219,6 +288,7 @@ int main(void)
         cmocka_unit_test(every_prefix_keeps_good_part_and_warns),
         cmocka_unit_test(random_byte_flips_never_crash),
         cmocka_unit_test(generations_cut_and_flipped),
+        cmocka_unit_test(forged_end_markers),
         cmocka_unit_test(absurd_sizes_are_rejected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
