@@ -7,8 +7,8 @@
 # with Debian's Go 1.19 (offline) and makes the 88 MB Go 1.19 trace of issue 2
 # (`ring OUT 1000 7000000`, about 15 s, kept in build/bench), and unpacks
 # ../shared/traces/large/ring-go1.19-mid.trace.xz. Without ../shared it times
-# the small traces in tests/data. User CPU time is printed beside wall time
-# because the machine may be shared.
+# the small traces in tests/data. Go 1.22+ part: see below. User CPU time
+# is printed beside wall time because the machine may be shared.
 set -eu
 root=$(pwd)
 out=$root/build/bench
@@ -62,10 +62,15 @@ for t in $(legacy_traces); do
     measure "$t" summary events --summary --json -q
 done
 
-# ---- Go 1.22+ part: the Go 1.25 token ring of ../shared/traces/large ----
+# ---- Go 1.22+ part: the token rings of ../shared/traces/large (Go 1.25,
+# Go 1.27) and the 117 MB Go 1.27 ring ----
 # Two figures per trace: decode + full model (`chanscope info`, with the
 # model's bytes per event) and decode + Summarizer statistics (`chanscope
-# stats`, the acceptance figure: Go 1.25's reader needs ~3.3 s for 117 MB).
+# stats`, the acceptance figure), then Go 1.27's own reader reading every
+# event of the same file (csoracle -read, tools/oracle/main.go) and the
+# ratio. Go 1.27 is Debian's golang-1.27-go, unpacked into build/go by
+# tools/go_toolchain.sh (as `make test` does); without it, or offline,
+# those figures are left out and say so.
 v2_measure() { # TRACE LABEL COMMAND...
     t=$1; label=$2; shift 2
     size=$(stat -c %s "$t")
@@ -74,6 +79,7 @@ v2_measure() { # TRACE LABEL COMMAND...
     mbytes=$(echo "$info" | sed -n 's/^ *"model_bytes": *\([0-9]*\).*/\1/p')
     /usr/bin/time -f "%e %U %M" -o "$out/time.txt" ./chanscope "$@" -q "$t" >/dev/null
     read -r wall user rss <"$out/time.txt"
+    last_wall=$wall
     awk -v n="$label" -v size="$size" -v ev="$events" -v w="$wall" -v u="$user" -v rss="$rss" -v mb="$mbytes" 'BEGIN {
         if (w <= 0) w = 0.001; if (u <= 0) u = 0.001;
         printf "  %-22s %6.1f MB %9d events %6.3f s wall %6.3f s user %7.1f MB/s %6.1f Mev/s  RSS %6.1f MB (%.2fx file)",
@@ -81,31 +87,55 @@ v2_measure() { # TRACE LABEL COMMAND...
         if (n ~ /model/) printf "  model %.1f B/event", mb / ev
         printf "\n" }'
 }
+go_reader() { # TRACE STATS_WALL: Go 1.27's reader on the same file, and the ratio
+    [ -x "$oracle" ] || return 0
+    /usr/bin/time -f "%e %U %M" -o "$out/time.txt" "$oracle" -read "$1" >/dev/null
+    read -r wall user rss <"$out/time.txt"
+    awk -v w="$wall" -v u="$user" -v rss="$rss" -v c="$2" 'BEGIN { if (c <= 0) c = 0.001;
+        printf "  %-22s %6.3f s wall %6.3f s user  RSS %6.1f MB   chanscope stats is %.1fx faster\n",
+               "Go 1.27 reader (-read)", w, u, rss / 1024, w / c }'
+}
 
-echo "Go 1.22+ traces (Go 1.25):"
-v2mid=$out/ring-go1.25-mid.trace
-if [ -d "$shared" ] && [ ! -s "$v2mid" ]; then xz -dc "$shared/large/ring-go1.25-mid.trace.xz" >"$v2mid"; fi
-if [ -s "$v2mid" ]; then set -- "$v2mid"; else set -- "$root"/tests/data/*go1.2[235].trace; fi
-# With GO125 set to a Go 1.25 `go` (e.g. Debian's golang-1.25-go from
-# trixie-backports, unpacked with dpkg -x), also the issue's 117 MB trace of
-# three generations: `ring OUT 1000 7000000`, about 3 s, kept in build/bench.
-if [ -n "${GO125:-}" ]; then
-    big125=$out/ring-go1.25-7M.trace
-    if [ ! -s "$big125" ]; then
-        mkdir -p "$out/ring125-src"
-        cp "$root/assets/go/ring/main.go" "$out/ring125-src/main.go"
-        (cd "$out/ring125-src" && GO111MODULE=off GOFLAGS= GOPROXY=off GOTOOLCHAIN=local \
-            GOROOT="$(dirname "$(dirname "$GO125")")" GOCACHE="$root/build/go/cache125" "$GO125" build -o ../ring125 main.go)
-        echo "generating $big125 (ring 1000 goroutines, 7M hand-offs, Go 1.25) ..." >&2
-        "$out/ring125" "$big125" 1000 7000000 >/dev/null
+go127=$root/build/go/go-1.27
+oracle=$root/build/go/csoracle127
+if sh tools/go_toolchain.sh build/go 1.27 >"$out/go127.log" 2>&1; then
+    if [ ! -x "$oracle" ] || [ tools/oracle/main.go -nt "$oracle" ]; then
+        sh tools/oracle.sh "$go127" "$oracle" >>"$out/go127.log" 2>&1 || echo "(csoracle did not build: $out/go127.log)"
     fi
-    set -- "$@" "$big125"
+else
+    echo "(no Go 1.27 toolchain: $(tail -1 "$out/go127.log"); Go's reader and the 117 MB Go 1.27 ring left out)"
 fi
+echo "Go 1.22+ traces:"
+set --
+for v in 1.25 1.27; do
+    mid=$out/ring-go$v-mid.trace
+    if [ -d "$shared" ] && [ ! -s "$mid" ]; then xz -dc "$shared/large/ring-go$v-mid.trace.xz" >"$mid"; fi
+    [ -s "$mid" ] && set -- "$@" "$mid"
+done
+[ $# -gt 0 ] || set -- "$root"/tests/data/*go1.2[235].trace
+# ring_trace VERSION GOTOOL: the README's 117 MB token ring (`ring OUT 1000
+# 7000000`, about 3 s), built and run with that Go, kept in build/bench
+ring_trace() {
+    big=$out/ring-go$1-7M.trace
+    if [ ! -s "$big" ]; then
+        mkdir -p "$out/ring$1-src"
+        cp "$root/assets/go/ring/main.go" "$out/ring$1-src/main.go"
+        (cd "$out/ring$1-src" && GO111MODULE=off GOFLAGS= GOPROXY=off GOTOOLCHAIN=local \
+            GOROOT="$(dirname "$(dirname "$2")")" GOCACHE="$root/build/go/cache$1" "$2" build -o ../ring$1 main.go)
+        echo "generating $big (ring 1000 goroutines, 7M hand-offs, Go $1) ..." >&2
+        "$out/ring$1" "$big" 1000 7000000 >/dev/null
+    fi
+    echo "$big"
+}
+# With GO125 set to a Go 1.25 `go`, also the 117 MB Go 1.25 ring.
+[ -n "${GO125:-}" ] && set -- "$@" "$(ring_trace 1.25 "$GO125")"
+[ -x "$go127/bin/go" ] && set -- "$@" "$(ring_trace 1.27 "$go127/bin/go")"
 for t in "$@"; do
-    echo " $(basename "$t"):"
+    echo " $(basename "$t") ($(./chanscope info -q "$t" | sed -n 's/^format *//p')):"
     v2_measure "$t" "decode + model" info --json
-    v2_measure "$t" "decode + stats" stats --json
     v2_measure "$t" "decode + stats -j1" stats --json -j1
+    v2_measure "$t" "decode + stats" stats --json
+    go_reader "$t" "$last_wall"
 done
 echo
 sh tools/bench_layout.sh

@@ -8,7 +8,7 @@ set -u
 seeds=$1
 rm -rf "$seeds"; mkdir -p "$seeds/any" "$seeds/legacy" "$seeds/v2" "$seeds/layout"
 legacy_idx() { case $1 in 1.5) echo 0;; 1.7) echo 1;; 1.8) echo 2;; 1.9) echo 3;; 1.10) echo 4;; 1.11) echo 5;; 1.19) echo 6;; 1.21) echo 7;; *) echo;; esac; }
-v2_idx() { case $1 in 1.22) echo 0;; 1.23) echo 1;; 1.25) echo 2;; *) echo;; esac; }
+v2_idx() { case $1 in 1.22) echo 0;; 1.23) echo 1;; 1.25) echo 2;; 1.26) echo 3;; *) echo;; esac; }
 for t in $(find tests/data -name '*.trace' | sort); do
     n=$(echo "$t" | tr / _)
     ver=$(head -c 16 "$t" | tr -d '\000' | sed -n 's/^go \([0-9.]*\) trace$/\1/p')

@@ -10,14 +10,14 @@ cs=${CHANSCOPE:-./chanscope}
 fail() { echo "FAIL: $*"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-traces="tests/data/pingpong-go1.25.trace tests/data/closebcast-go1.22.trace tests/data/corpus/go1.23/selectmix.trace
+traces="tests/data/pingpong-go1.25.trace tests/data/corpus/go1.27/selectmix.trace tests/data/closebcast-go1.22.trace tests/data/corpus/go1.23/selectmix.trace
         tests/data/corpus/go1.19/pingpong.trace tests/data/corpus/go1.21/closebcast.trace"
 shared=../shared/traces/corpus
 if [ -d "$shared" ]; then
-    for v in go1.19 go1.21 go1.22 go1.23 go1.25; do
+    for v in go1.19 go1.21 go1.22 go1.23 go1.25 go1.26 go1.27; do
         traces="$traces $shared/$v/workers.trace"
     done
-    traces="$traces $shared/go1.25/spawnstorm.trace $shared/go1.21/syncmix.trace"
+    traces="$traces $shared/go1.25/spawnstorm.trace $shared/go1.27/spawnstorm.trace $shared/go1.21/syncmix.trace"
 fi
 for t in $traces; do
     [ -f "$t" ] || continue

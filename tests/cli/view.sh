@@ -126,9 +126,9 @@ wait "$vpid"; rc=$?
 [ $rc -eq 0 ] || fail "viewer exited with $rc: $(tail -20 "$tmp/err.txt")"
 vpid=
 
-# traces of other Go versions (legacy 1.19, 1.22+ 1.25): the window opens on
+# traces of other Go versions (legacy 1.19, 1.22+ 1.25, wire 1.26 of Go 1.27): the window opens on
 # a non-blank picture, playback changes it, the tree layout draws, q quits
-for trace in tests/data/corpus/go1.19/selectmix.trace tests/data/pingpong-go1.25.trace; do
+for trace in tests/data/corpus/go1.19/selectmix.trace tests/data/pingpong-go1.25.trace tests/data/corpus/go1.27/selectmix.trace; do
     $cs view --size 800x500 "$trace" >/dev/null 2>"$tmp/err.txt" &
     vpid=$!
     wid=$(timeout 30 xdotool search --sync --onlyvisible --name chanscope | head -1)
