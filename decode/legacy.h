@@ -7,7 +7,6 @@
  *   legacy_rec.c    reading one record through dec_buf (§3.2)
  *   legacy_scan.c   pass 1: index batches per P, strings, stacks, frequency,
  *                   CPU samples; validates every record (§3.3, §3.7)
- *   legacy_gtab.c   goroutine id -> dense index (direct array + hash map)
  *   legacy_cursor.c one P's events decoded lazily, with their order1007
  *                   state transitions (§3.3, §3.9)
  *   legacy_order.c  pass 2: order1007 k-way merge over per-P cursors,
@@ -31,6 +30,7 @@
 #define DEC_LEGACY_H
 
 #include "../core/build.h"
+#include "../core/ids.h"
 #include "buf.h"
 #include "decode.h"
 #include "symtab.h"
@@ -170,28 +170,19 @@ uint32_t dec__lg_stack(const dec__lg_scan *s, uint64_t wire_id);
 /* Function name of a 1.5 code PC through --binary (0 = "" without one). */
 cs_sid dec__lg_pc_sid(const dec__lg_scan *s, cs_model *m, uint64_t pc, cs_err *err);
 
-/* Goroutine id -> dense index (1-based; 0 = not present). */
-typedef struct dec__lg_gtab {
-    uint32_t *direct; uint32_t cap_direct;
-    uint32_t limit;        /* direct table never grows beyond this */
-    cs_map map;
-    uint32_t n;            /* dense indices handed out, + 1 */
-} dec__lg_gtab;
-
-void dec__lg_gtab_init(dec__lg_gtab *t, size_t file_size);
-void dec__lg_gtab_deinit(dec__lg_gtab *t);
-static inline uint32_t dec__lg_gtab_get(const dec__lg_gtab *t, uint64_t goid)
+/* Goroutine id -> dense index, 1-based (0 = not present): slot + 1 of a
+ * cs_ids whose direct array may span one uint32 per byte of the file (up to
+ * 2^26), so memory stays bounded by the file size. */
+#define DEC__LG_GTAB_LIMIT(file_size) \
+    ((file_size) < 4096 ? 4096u : (file_size) > (1u << 26) ? (1u << 26) : (uint32_t)(file_size))
+static inline uint32_t dec__lg_gtab_get(const cs_ids *t, uint64_t goid) { return cs_ids_find(t, goid) + 1; }
+/* Index of goid, adding it if absent; 0 on allocation failure. */
+static inline uint32_t dec__lg_gtab_add(cs_ids *t, uint64_t goid, cs_err *err)
 {
-    if (goid < t->cap_direct)
-        return t->direct[goid];
-    uint32_t v;
-    return goid >= t->limit && cs_map_get(&t->map, goid, &v) ? v : 0;
+    return cs_ids_get(t, goid, true, err) + 1;
 }
-/* Index of goid, adding it (new index = t->n - 1 after the call) if absent;
- * 0 on allocation failure. */
-uint32_t dec__lg_gtab_add(dec__lg_gtab *t, uint64_t goid, cs_err *err);
 
-/* Everything the decoder tracks per goroutine, indexed through dec__lg_gtab.
+/* Everything the decoder tracks per goroutine, indexed through dec__lg_gtab_get.
  * Times of the stats part are ns with Go's convention 0 = "none". */
 typedef struct dec__lg_g {
     uint64_t goid;
@@ -247,7 +238,7 @@ typedef struct dec__lg_sink {
     cs_stats *stats;
     cs_mb mb;
     bool model;             /* build spans, edges and ranges */
-    dec__lg_gtab gt;
+    cs_ids gt;
     dec__lg_g *g; uint32_t cap_g;
     int64_t min_ticks;
     double ns_per_tick;

@@ -294,7 +294,7 @@ static bool run_materialised(dec__lg_sink *k, dec__lg_scan *s, cs_err *err)
 static void sink_deinit(dec__lg_sink *k)
 {
     cs_mb_deinit(&k->mb);
-    dec__lg_gtab_deinit(&k->gt);
+    cs_ids_deinit(&k->gt);
     cs_free(k->g);
     cs_free(k->ps);
     cs_map_deinit(&k->p_map);
@@ -314,7 +314,7 @@ bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model
         s.sym = &sym;
     }
     dec__lg_sink k = {.d = d, .s = &s, .m = out, .stats = stats, .model = !d->no_model};
-    dec__lg_gtab_init(&k.gt, f->size);
+    cs_ids_init(&k.gt, DEC__LG_GTAB_LIMIT(f->size));
     dec__lg_g *g0 = dec__lg_g_get(&k, 0, err); /* goroutine 0 starts running (§3.10) */
     if (g0)
         g0->state = LG_GRUNNING, g0->flags = LG_GF_KNOWN;

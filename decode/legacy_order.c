@@ -18,7 +18,7 @@ typedef struct merge {
     uint32_t *frontier, n_front;
     uint32_t *blocked, n_blocked;   /* non-selected cursors with a head */
     dec__lg_ord gc;                 /* the GARBAGE pseudo-goroutine */
-    dec__lg_gtab gt;                /* goroutine id -> index in ord (the merge's own) */
+    cs_ids gt;                /* goroutine id -> index in ord (the merge's own) */
     dec__lg_ord *ord;
     uint32_t cap_ord;
 } merge;
@@ -110,7 +110,7 @@ static bool merge_init(merge *mg, const dec__lg_scan *s, cs_err *err)
 {
     memset(mg, 0, sizeof *mg);
     mg->s = s;
-    dec__lg_gtab_init(&mg->gt, s->size);
+    cs_ids_init(&mg->gt, DEC__LG_GTAB_LIMIT(s->size));
     mg->n = s->n_p + (s->n_cpu ? 1 : 0);
     mg->c = cs_calloc(mg->n + 1, sizeof *mg->c);
     mg->gi = cs_calloc(mg->n + 1, sizeof *mg->gi);
@@ -128,7 +128,7 @@ static bool merge_init(merge *mg, const dec__lg_scan *s, cs_err *err)
 
 static void merge_deinit(merge *mg)
 {
-    dec__lg_gtab_deinit(&mg->gt);
+    cs_ids_deinit(&mg->gt);
     cs_free(mg->ord);
     cs_free(mg->c);
     cs_free(mg->gi);

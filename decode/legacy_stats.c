@@ -54,7 +54,7 @@ static void name_from_start(dec__lg_sink *k, dec__lg_g *g, const dec__lg_ev *ev)
 
 static void on_gc_done(dec__lg_sink *k, int64_t ts)
 {
-    for (uint32_t i = 1; i < k->gt.n; i++) {
+    for (uint32_t i = 1; i <= k->gt.n; i++) {
         dec__lg_g *g = &k->g[i];
         if (!(g->flags & LG_GF_STATS) || g->end != 0)
             continue;
@@ -182,7 +182,7 @@ static int cmp_goid(const void *a, const void *b)
 bool dec__lg_stats_finish(dec__lg_sink *k, cs_err *err)
 {
     cs_stats *st = k->stats;
-    for (uint32_t i = 1; i < k->gt.n; i++) {
+    for (uint32_t i = 1; i <= k->gt.n; i++) {
         dec__lg_g *g = &k->g[i];
         if (!(g->flags & LG_GF_STATS))
             continue;

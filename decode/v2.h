@@ -18,7 +18,7 @@
  *   v2_ahead.c   statistics only: a later part of the file on a worker
  *   v2_load.c    entry point: generation after generation
  *
- * Identifiers: goroutines, Ps and Ms get dense slots (v2_ids) on first
+ * Identifiers: goroutines, Ps and Ms get dense slots (cs_ids) on first
  * sight, so the hot path indexes arrays instead of hashing.
  */
 #ifndef DEC_V2_H
@@ -28,6 +28,7 @@
 #include <stdatomic.h>
 
 #include "../core/build.h"
+#include "../core/ids.h"
 #include "../core/map.h"
 #include "../core/pipe.h"
 #include "buf.h"
@@ -81,25 +82,6 @@ extern const v2_spec dec__v2_specs[137];
 #define V2_SPEC(type) (&dec__v2_specs[(type)])
 extern const char *const dec__v2_kind_names[V2K_COUNT];
 
-/* ---- dense ids (v2_ids in v2_gen.c) ---- */
-
-typedef struct v2_ids {
-    uint32_t *direct;  /* id -> slot+1 for small ids */
-    uint32_t n_direct;
-    cs_map big;        /* the rest */
-    uint32_t n;        /* slots handed out */
-} v2_ids;
-
-/* Slot of id (0-based), creating it when `add`; UINT32_MAX when absent or
- * on allocation failure (err set then). The common case is inline. */
-uint32_t dec__v2_ids_slow(v2_ids *t, uint64_t id, bool add, cs_err *err);
-static inline uint32_t dec__v2_ids_get(v2_ids *t, uint64_t id, bool add, cs_err *err)
-{
-    if (id < t->n_direct && t->direct[id])
-        return t->direct[id] - 1;
-    return dec__v2_ids_slow(t, id, add, err);
-}
-void dec__v2_ids_deinit(v2_ids *t);
 
 /* ---- generations (v2_gen.c, v2_tables.c) ---- */
 
@@ -133,9 +115,9 @@ typedef struct v2_gen {
     v2_batch *b; uint32_t n_b, cap_b;      /* event batches */
     v2_batch *tb; uint32_t n_tb, cap_tb;   /* table batches; .next holds the kind byte */
     v2_mrun *ms; uint32_t n_ms, cap_ms;    /* Ms of event batches, in order of first appearance */
-    v2_ids m_ids;
-    v2_str *str; uint32_t n_str, cap_str; v2_ids str_ids;
-    v2_stk *stk; uint32_t n_stk, cap_stk; v2_ids stk_ids;
+    cs_ids m_ids;
+    v2_str *str; uint32_t n_str, cap_str; cs_ids str_ids;
+    v2_stk *stk; uint32_t n_stk, cap_stk; cs_ids stk_ids;
     v2_frame *frames; uint32_t n_frames, cap_frames; cs_map pc_frame; /* pc -> first frame */
     v2_sample *samples; uint32_t n_samples, cap_samples;
     uint32_t n_experimental;  /* experimental batches (skipped) */
@@ -172,7 +154,7 @@ cs_sid dec__v2_sid(v2_gen *g, cs_model *m, uint64_t id, cs_err *err);
 uint32_t dec__v2_stack(v2_gen *g, const cs_file *f, cs_model *m, uint64_t id, cs_err *err);
 static inline bool dec__v2_stack_ok(const v2_gen *g, uint64_t id)
 {
-    return id == 0 || dec__v2_ids_get((v2_ids *)&g->stk_ids, id, false, NULL) != UINT32_MAX;
+    return id == 0 || cs_ids_find(&g->stk_ids, id) != UINT32_MAX;
 }
 
 /* ---- events and ordering (v2_order*.c) ---- */
@@ -254,11 +236,11 @@ typedef struct v2_look { uint64_t g, p, gseq, pseq; uint8_t gst, pst; int64_t la
 typedef struct v2_task { uint64_t id, parent; const uint8_t *name; uint32_t len, live; } v2_task;
 
 typedef struct v2_order {
-    v2_ids gids, pids, mids;
+    cs_ids gids, pids, mids;
     v2_gst *g; uint32_t cap_g, n_g;
     v2_pst *p; uint32_t cap_p;
     v2_mst *m; uint32_t cap_m;
-    v2_task *tasks; uint32_t n_tasks, cap_tasks; v2_ids task_ids;
+    v2_task *tasks; uint32_t n_tasks, cap_tasks; cs_ids task_ids;
     uint64_t gc_seq, initial_gen;
     uint8_t gc_state;     /* 0 undetermined, 1 not running, 2 running */
     bool ahead;           /* ordering a part ahead: assume and note (v2_ahead.c) */
@@ -282,17 +264,17 @@ bool dec__v2_push(v2_order *o, const v2_ev *ev, v2_ctx ctx, cs_err *err);
 /* helpers shared by v2_order.c and v2_order_res.c */
 static inline v2_gst *dec__v2_gget(v2_order *o, uint64_t goid)
 {
-    uint32_t s = dec__v2_ids_get(&o->gids, goid, false, NULL);
+    uint32_t s = cs_ids_get(&o->gids, goid, false, NULL);
     return s != UINT32_MAX && o->g[s].exists ? &o->g[s] : NULL;
 }
 static inline v2_pst *dec__v2_pget(v2_order *o, uint64_t pid)
 {
-    uint32_t s = dec__v2_ids_get(&o->pids, pid, false, NULL);
+    uint32_t s = cs_ids_get(&o->pids, pid, false, NULL);
     return s != UINT32_MAX && o->p[s].exists ? &o->p[s] : NULL;
 }
 static inline v2_mst *dec__v2_mget(v2_order *o, uint64_t mid)
 {
-    uint32_t s = mid == V2_NONE ? UINT32_MAX : dec__v2_ids_get(&o->mids, mid, false, NULL);
+    uint32_t s = mid == V2_NONE ? UINT32_MAX : cs_ids_get(&o->mids, mid, false, NULL);
     return s == UINT32_MAX ? NULL : &o->m[s];
 }
 bool dec__v2_reqs_fail(v2_ctx c, int m, int p, int g, uint64_t off, cs_err *err);
@@ -356,7 +338,7 @@ typedef struct v2_sg {      /* Summarizer state of one goroutine (GoroutineSumma
 } v2_sg;
 
 typedef struct v2_sum {
-    v2_ids ids;                    /* goroutine id -> slot in g */
+    cs_ids ids;                    /* goroutine id -> slot in g */
     v2_sg *g; uint32_t cap_g;
     v2_kv *kv; uint32_t n_kv, cap_kv; /* kv[0] unused */
     cs_map sys_p;                  /* syscallingP: P id -> goroutine slot */

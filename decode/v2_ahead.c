@@ -195,7 +195,7 @@ v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to, bool
 
 static v2_task *task_of(v2_order *o, uint64_t id)
 {
-    uint32_t s = dec__v2_ids_get(&o->task_ids, id, false, NULL);
+    uint32_t s = cs_ids_get(&o->task_ids, id, false, NULL);
     return s == UINT32_MAX || s >= o->n_tasks ? NULL : &o->tasks[s];
 }
 
@@ -240,7 +240,7 @@ static bool holds(v2_order *o, const v2_assume *x, uint64_t cut_gen)
 
 static bool put_g(v2_order *o, v2_gst *x, cs_err *err)
 {
-    uint32_t s = dec__v2_ids_get(&o->gids, x->id, true, err);
+    uint32_t s = cs_ids_get(&o->gids, x->id, true, err);
     if (s == UINT32_MAX || !cs_grow((void **)&o->g, &o->cap_g, s + 1, sizeof *o->g, err))
         return false;
     if (s >= o->n_g) {
@@ -256,7 +256,7 @@ static bool put_g(v2_order *o, v2_gst *x, cs_err *err)
 
 static bool put_p(v2_order *o, const v2_pst *x, cs_err *err)
 {
-    uint32_t s = dec__v2_ids_get(&o->pids, x->id, true, err);
+    uint32_t s = cs_ids_get(&o->pids, x->id, true, err);
     if (s == UINT32_MAX || !cs_grow((void **)&o->p, &o->cap_p, s + 1, sizeof *o->p, err))
         return false;
     o->p[s] = *x;
@@ -265,7 +265,7 @@ static bool put_p(v2_order *o, const v2_pst *x, cs_err *err)
 
 static bool put_task(v2_order *o, const v2_task *x, cs_err *err)
 {
-    uint32_t s = dec__v2_ids_get(&o->task_ids, x->id, true, err);
+    uint32_t s = cs_ids_get(&o->task_ids, x->id, true, err);
     if (s == UINT32_MAX || !cs_grow((void **)&o->tasks, &o->cap_tasks, s + 1, sizeof *o->tasks, err))
         return false;
     if (s >= o->n_tasks)

@@ -3,52 +3,12 @@
  * generation starts (wire 1.26+: up to the generation's EndOfGeneration
  * byte, as internal/trace/generation.go's readGeneration), and files each
  * batch as a table batch or as an event batch of its M (kept in file order
- * per M). Only framing is checked here;
- * v2_tables.c parses the tables and v2_reader.c the events. Also home of
- * v2_ids, the dense-slot map every v2 file uses. Reads through dec_buf only;
- * allocation is bounded by the number of batch headers in the file. */
+ * per M). Only framing is checked here; v2_tables.c parses the tables
+ * and v2_reader.c the events. Reads through dec_buf only; allocation is
+ * bounded by the number of batch headers in the file. */
 #include "v2.h"
 
 #include <string.h>
-
-#define DIRECT_MAX (1u << 20) /* ids below this get an array entry */
-
-uint32_t dec__v2_ids_slow(v2_ids *t, uint64_t id, bool add, cs_err *err)
-{
-    uint32_t v;
-    if (id >= t->n_direct && t->big.count && cs_map_get(&t->big, id, &v))
-        return v;
-    if (!add)
-        return UINT32_MAX;
-    v = t->n++;
-    if (id < DIRECT_MAX && id < 4u * t->n + 1024) {
-        if (id >= t->n_direct) {
-            uint32_t want = (uint32_t)id + 1, cap = t->n_direct;
-            if (want < cap * 2)
-                want = cap * 2 < DIRECT_MAX ? cap * 2 : DIRECT_MAX;
-            uint32_t *nd = cs_realloc(t->direct, (size_t)want * sizeof *nd);
-            if (!nd) {
-                CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for ids");
-                return UINT32_MAX;
-            }
-            memset(nd + cap, 0, (size_t)(want - cap) * sizeof *nd);
-            t->direct = nd;
-            t->n_direct = want;
-        }
-        t->direct[id] = v + 1;
-        return v;
-    }
-    if (!cs_map_put(&t->big, id, v, err))
-        return UINT32_MAX;
-    return v;
-}
-
-void dec__v2_ids_deinit(v2_ids *t)
-{
-    cs_free(t->direct);
-    cs_map_deinit(&t->big);
-    memset(t, 0, sizeof *t);
-}
 
 /* Is a batch whose first data byte is `kind` a table batch in `version`? */
 static bool is_table_kind(int kind, int version)
@@ -66,7 +26,7 @@ static bool is_table_kind(int kind, int version)
 
 static bool add_event_batch(v2_gen *g, uint64_t m, const v2_batch *b, cs_err *err)
 {
-    uint32_t mi = dec__v2_ids_get(&g->m_ids, m, true, err);
+    uint32_t mi = cs_ids_get(&g->m_ids, m, true, err);
     if (mi == UINT32_MAX)
         return false;
     if (mi == g->n_ms) {
@@ -96,9 +56,9 @@ static void gen_reset(v2_gen *g)
     g->has_freq = g->has_snapshot = g->ended = false;
     g->n_b = g->n_tb = g->n_ms = g->n_str = g->n_stk = g->n_frames = g->n_samples = 0;
     g->n_experimental = 0;
-    dec__v2_ids_deinit(&g->m_ids);
-    dec__v2_ids_deinit(&g->str_ids);
-    dec__v2_ids_deinit(&g->stk_ids);
+    cs_ids_deinit(&g->m_ids);
+    cs_ids_deinit(&g->str_ids);
+    cs_ids_deinit(&g->stk_ids);
     cs_map_clear(&g->pc_frame);
 }
 
@@ -182,9 +142,9 @@ void dec__v2_gen_deinit(v2_gen *g)
     cs_free(g->stk);
     cs_free(g->frames);
     cs_free(g->samples);
-    dec__v2_ids_deinit(&g->m_ids);
-    dec__v2_ids_deinit(&g->str_ids);
-    dec__v2_ids_deinit(&g->stk_ids);
+    cs_ids_deinit(&g->m_ids);
+    cs_ids_deinit(&g->str_ids);
+    cs_ids_deinit(&g->stk_ids);
     cs_map_deinit(&g->pc_frame);
     memset(g, 0, sizeof *g);
 }

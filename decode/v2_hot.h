@@ -22,18 +22,14 @@
  * returns false, having changed nothing, for anything else (not ready, an
  * error, another type, an M or proc not known yet), which then takes
  * dec__v2_advance. *gp: the goroutine's state, or NULL. */
-static inline uint32_t dec__v2_hot_slot(const v2_ids *t, uint64_t id) /* slot + 1 of a small id, or 0 */
-{
-    return id < t->n_direct ? t->direct[id] : 0;
-}
 static inline v2_gst *dec__v2_hot_g(v2_order *o, uint64_t goid)
 {
-    uint32_t s = dec__v2_hot_slot(&o->gids, goid);
+    uint32_t s = cs_ids_direct(&o->gids, goid);
     return s && o->g[s - 1].exists ? &o->g[s - 1] : NULL;
 }
 static inline v2_pst *dec__v2_hot_p(v2_order *o, uint64_t pid)
 {
-    uint32_t s = dec__v2_hot_slot(&o->pids, pid);
+    uint32_t s = cs_ids_direct(&o->pids, pid);
     return s && o->p[s - 1].exists ? &o->p[s - 1] : NULL;
 }
 static inline __attribute__((always_inline)) bool dec__v2_hot_advance(v2_order *o, uint64_t gen, v2_ev *e, uint32_t mslot,
@@ -191,7 +187,7 @@ static inline bool dec__v2_sum_hot(v2_sum *s, const v2_ev *e, v2_gst *og, uint64
 {
     uint32_t slot = og ? og->sum_slot : 0;
     if (!slot) {
-        if (goid >= s->ids.n_direct || !(slot = s->ids.direct[goid]) || slot > s->cap_g)
+        if (!(slot = cs_ids_direct(&s->ids, goid)) || slot > s->cap_g)
             return false;
         if (og) /* slots stay, and the summaries array only grows */
             og->sum_slot = slot;

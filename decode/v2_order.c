@@ -4,7 +4,7 @@
  * handler either says "not ready yet" (*ok = false, the reader tries another
  * M), fails with Go's reason, or pushes the event(s) with their context onto
  * the ready queue. Ranges, GC, tasks and regions are in v2_order_res.c.
- * State lives in dense slot arrays (v2_ids), never per event on the heap. */
+ * State lives in dense slot arrays (cs_ids), never per event on the heap. */
 #include "v2.h"
 
 #include <string.h>
@@ -17,7 +17,7 @@ static const uint8_t p_public[5] = {V2P_UNDET, V2P_RUNNING, V2P_IDLE, V2P_RUNNIN
 
 static v2_gst *gnew(v2_order *o, uint64_t goid, uint8_t status, uint64_t gen, cs_err *err)
 {
-    uint32_t s = dec__v2_ids_get(&o->gids, goid, true, err);
+    uint32_t s = cs_ids_get(&o->gids, goid, true, err);
     if (s == UINT32_MAX || !cs_grow((void **)&o->g, &o->cap_g, s + 1, sizeof *o->g, err))
         return NULL;
     if (s >= o->n_g) { /* fresh slot */
@@ -37,7 +37,7 @@ static v2_gst *gnew(v2_order *o, uint64_t goid, uint8_t status, uint64_t gen, cs
 
 static v2_pst *pnew(v2_order *o, uint64_t pid, uint8_t status, uint64_t gen, cs_err *err)
 {
-    uint32_t s = dec__v2_ids_get(&o->pids, pid, true, err);
+    uint32_t s = cs_ids_get(&o->pids, pid, true, err);
     if (s == UINT32_MAX || !cs_grow((void **)&o->p, &o->cap_p, s + 1, sizeof *o->p, err))
         return NULL;
     v2_pst *p = &o->p[s];
@@ -54,7 +54,7 @@ uint32_t dec__v2_mslot(v2_order *o, uint64_t mid, cs_err *err)
     if (mid == V2_NONE)
         return UINT32_MAX;
     uint32_t n = o->mids.n;
-    uint32_t s = dec__v2_ids_get(&o->mids, mid, true, err);
+    uint32_t s = cs_ids_get(&o->mids, mid, true, err);
     if (s == UINT32_MAX || !cs_grow((void **)&o->m, &o->cap_m, s + 1, sizeof *o->m, err))
         return UINT32_MAX;
     if (s == n)
@@ -86,10 +86,10 @@ bool dec__v2_push(v2_order *o, const v2_ev *ev, v2_ctx ctx, cs_err *err)
  * seen yet and named by an event that wants it in status st after sequence
  * number seq - 1, was so: noted as assumption `kind`. False otherwise, or
  * on error (err set). */
-static bool unseen(v2_order *o, v2_ids *ids, uint8_t kind, uint64_t gen, uint64_t id, uint8_t st, uint64_t seq,
+static bool unseen(v2_order *o, cs_ids *ids, uint8_t kind, uint64_t gen, uint64_t id, uint8_t st, uint64_t seq,
                    cs_err *err)
 {
-    return o->ahead && gen == o->cut_gen && seq && dec__v2_ids_get(ids, id, false, NULL) == UINT32_MAX &&
+    return o->ahead && gen == o->cut_gen && seq && cs_ids_get(ids, id, false, NULL) == UINT32_MAX &&
            dec__v2_assume(o, kind, st, id, seq - 1, err);
 }
 
@@ -328,7 +328,7 @@ static bool go_create(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *n
     uint64_t ng = e->args[0];
     if (dec__v2_gget(o, ng))
         return INVALID(e, "tried to create goroutine (%llu) that already exists", (unsigned long long)ng);
-    if (o->ahead && dec__v2_ids_get(&o->gids, ng, false, NULL) == UINT32_MAX &&
+    if (o->ahead && cs_ids_get(&o->gids, ng, false, NULL) == UINT32_MAX &&
         !dec__v2_assume(o, V2A_G_NONE, 0, ng, 0, err))
         return false;
     uint8_t st = e->type == V2_EvGoCreateBlocked ? GS_WAITING
@@ -608,7 +608,7 @@ void dec__v2_order_deinit(v2_order *o)
     for (uint32_t i = 0; i < o->n_g; i++)
         dec__v2_gext_free(o->g[i].x);
     cs_free(o->g), cs_free(o->p), cs_free(o->m), cs_free(o->tasks), cs_free(o->as);
-    dec__v2_ids_deinit(&o->gids), dec__v2_ids_deinit(&o->pids), dec__v2_ids_deinit(&o->mids);
-    dec__v2_ids_deinit(&o->task_ids);
+    cs_ids_deinit(&o->gids), cs_ids_deinit(&o->pids), cs_ids_deinit(&o->mids);
+    cs_ids_deinit(&o->task_ids);
     memset(o, 0, sizeof *o);
 }

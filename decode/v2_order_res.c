@@ -170,12 +170,12 @@ static bool gc(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, bool *ok, cs_err 
 static bool task(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
 {
     uint64_t id = e->args[0];
-    bool unseen = dec__v2_ids_get(&o->task_ids, id, false, NULL) == UINT32_MAX;
+    bool unseen = cs_ids_get(&o->task_ids, id, false, NULL) == UINT32_MAX;
     if (o->ahead && unseen && e->type == V2_EvUserTaskEnd)
         return dec__v2_not_ahead(e->off, "a task begun before", err);
     if (o->ahead && unseen && !dec__v2_assume(o, V2A_TASK_NONE, 0, id, 0, err))
         return false;
-    uint32_t s = dec__v2_ids_get(&o->task_ids, id, e->type == V2_EvUserTaskBegin, err);
+    uint32_t s = cs_ids_get(&o->task_ids, id, e->type == V2_EvUserTaskBegin, err);
     if (e->type == V2_EvUserTaskBegin) {
         if (s == UINT32_MAX || !cs_grow((void **)&o->tasks, &o->cap_tasks, s + 1, sizeof *o->tasks, err))
             return false;

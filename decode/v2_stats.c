@@ -13,7 +13,7 @@
 
 static v2_sg *sg_get(v2_sum *s, uint64_t goid, cs_err *err)
 {
-    uint32_t slot = dec__v2_ids_get(&s->ids, goid, true, err);
+    uint32_t slot = cs_ids_get(&s->ids, goid, true, err);
     if (slot == UINT32_MAX)
         return NULL;
     if (slot >= s->cap_g) {
@@ -27,7 +27,7 @@ static v2_sg *sg_get(v2_sum *s, uint64_t goid, cs_err *err)
 
 static v2_sg *sg_find(v2_sum *s, uint64_t goid)
 {
-    uint32_t slot = goid == V2_NONE ? UINT32_MAX : dec__v2_ids_get(&s->ids, goid, false, NULL);
+    uint32_t slot = goid == V2_NONE ? UINT32_MAX : cs_ids_get(&s->ids, goid, false, NULL);
     return slot < s->cap_g && s->g[slot].present ? &s->g[slot] : NULL;
 }
 
@@ -451,7 +451,7 @@ void dec__v2_sum_deinit(v2_sum *s)
     cs_map_deinit(&s->sys_seen);
     cs_free(s->sys_none);
     cs_map_deinit(&s->range_seen);
-    dec__v2_ids_deinit(&s->ids);
+    cs_ids_deinit(&s->ids);
     memset(s, 0, sizeof *s);
 }
 
@@ -519,7 +519,7 @@ static bool lay_map(v2_sum *s, cs_map *map, const v2_sum *a, const cs_map *amap,
             cs_map_del(map, sl->key);
             continue;
         }
-        uint32_t slot = dec__v2_ids_get(&s->ids, a->g[v].goid, false, NULL);
+        uint32_t slot = cs_ids_get(&s->ids, a->g[v].goid, false, NULL);
         if (slot == UINT32_MAX)
             return CS_FAIL(err, CS_E_INTERNAL, CS_NO_OFFSET, "no summary to join");
         if (!cs_map_put(map, sl->key, slot, err))

@@ -26,7 +26,7 @@ static bool strings_batch(const cs_file *f, v2_gen *g, const v2_batch *bt, cs_er
         if (b.bad)
             return CS_FAIL(err, CS_E_CORRUPT, at, "malformed string event");
         uint32_t n = g->str_ids.n;
-        uint32_t slot = dec__v2_ids_get(&g->str_ids, id, true, err);
+        uint32_t slot = cs_ids_get(&g->str_ids, id, true, err);
         if (slot == UINT32_MAX)
             return false;
         if (slot != n)
@@ -66,7 +66,7 @@ static bool stacks_batch(const cs_file *f, v2_gen *g, const v2_batch *bt, cs_err
         if (b.bad)
             return CS_FAIL(err, CS_E_CORRUPT, at, "malformed stack event");
         uint32_t cnt = g->stk_ids.n;
-        uint32_t slot = dec__v2_ids_get(&g->stk_ids, id, true, err);
+        uint32_t slot = cs_ids_get(&g->stk_ids, id, true, err);
         if (slot == UINT32_MAX)
             return false;
         if (slot != cnt)
@@ -201,7 +201,7 @@ bool dec__v2_str(const v2_gen *g, uint64_t id, const uint8_t **p, uint32_t *len)
             *p = (const uint8_t *)"", *len = 0;
         return true;
     }
-    uint32_t slot = dec__v2_ids_get((v2_ids *)&g->str_ids, id, false, NULL);
+    uint32_t slot = cs_ids_get((cs_ids *)&g->str_ids, id, false, NULL);
     if (slot == UINT32_MAX)
         return false;
     if (p)
@@ -211,7 +211,7 @@ bool dec__v2_str(const v2_gen *g, uint64_t id, const uint8_t **p, uint32_t *len)
 
 cs_sid dec__v2_sid(v2_gen *g, cs_model *m, uint64_t id, cs_err *err)
 {
-    uint32_t slot = id ? dec__v2_ids_get(&g->str_ids, id, false, NULL) : UINT32_MAX;
+    uint32_t slot = id ? cs_ids_get(&g->str_ids, id, false, NULL) : UINT32_MAX;
     if (slot == UINT32_MAX)
         return 0;
     v2_str *s = &g->str[slot];
@@ -223,7 +223,7 @@ cs_sid dec__v2_sid(v2_gen *g, cs_model *m, uint64_t id, cs_err *err)
 
 uint32_t dec__v2_stack(v2_gen *g, const cs_file *f, cs_model *m, uint64_t id, cs_err *err)
 {
-    uint32_t slot = id ? dec__v2_ids_get(&g->stk_ids, id, false, NULL) : UINT32_MAX;
+    uint32_t slot = id ? cs_ids_get(&g->stk_ids, id, false, NULL) : UINT32_MAX;
     if (slot == UINT32_MAX)
         return 0;
     v2_stk *s = &g->stk[slot];

@@ -1,7 +1,8 @@
-/* tests/test_core.c — the shared core: hash map, string interning, the
- * bounded cursor, header detection and atomic output. */
+/* tests/test_core.c — the shared core: hash map, dense id table, string
+ * interning, the bounded cursor, header detection and atomic output. */
 #include "testlib.h"
 
+#include "../core/ids.h"
 #include "../core/map.h"
 #include "../decode/buf.h"
 
@@ -26,6 +27,37 @@ static void map_survives_many_puts_and_deletes(void **st)
             assert_int_equal(v, k);
     }
     cs_map_deinit(&m);
+}
+
+/* Slots in first-seen order, whether an id is direct or in the map; an id
+ * that went to the map while the array was small keeps its slot after the
+ * array grows past it; a limit makes ids below it direct. */
+static void ids_keep_slots_as_the_array_grows(void **st)
+{
+    (void)st;
+    for (uint32_t limit = 0; limit <= 1u << 22; limit += 1u << 22) {
+        cs_ids t;
+        cs_ids_init(&t, limit);
+        cs_err err = {0};
+        static const uint64_t first[] = {5000, 1ull << 40, 3000000};
+        for (uint32_t i = 0; i < 3; i++)
+            assert_int_equal(cs_ids_get(&t, first[i], true, &err), i);
+        assert_int_equal(cs_ids_direct(&t, 5000), limit ? 1 : 0); /* in the map without a limit */
+        for (uint64_t id = 0; id < 8192; id++)
+            if (id != 5000)
+                assert_int_not_equal(cs_ids_get(&t, id, true, &err), UINT32_MAX);
+        assert_true(t.n_direct > 5000);
+        for (uint32_t i = 0; i < 3; i++) {
+            assert_int_equal(cs_ids_find(&t, first[i]), i);
+            assert_int_equal(cs_ids_get(&t, first[i], true, &err), i);
+        }
+        assert_int_equal(cs_ids_direct(&t, 3000000), limit ? 3 : 0);
+        assert_int_equal(t.n, 3 + 8191);
+        assert_int_equal(cs_ids_find(&t, 9000), UINT32_MAX);
+        assert_int_equal(cs_ids_get(&t, 9001, false, &err), UINT32_MAX);
+        assert_int_equal(err.code, CS_OK);
+        cs_ids_deinit(&t);
+    }
 }
 
 static void intern_returns_same_id_for_same_bytes(void **st)
@@ -118,6 +150,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(map_survives_many_puts_and_deletes),
+        cmocka_unit_test(ids_keep_slots_as_the_array_grows),
         cmocka_unit_test(intern_returns_same_id_for_same_bytes),
         cmocka_unit_test(uvarint_accepts_padding_and_rejects_overflow),
         cmocka_unit_test(header_detection_follows_go),
