@@ -43,7 +43,7 @@ CSTD    := -std=c11 -D_GNU_SOURCE -DCS_VERSION=\"$(VERSION)\"
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
 
-LIB_SRCS := $(wildcard core/*.c decode/*.c layout/*.c render/*.c export/*.c)
+LIB_SRCS := $(wildcard core/*.c decode/*.c traffic/*.c layout/*.c render/*.c export/*.c)
 CLI_SRCS := $(wildcard cli/*.c)
 SHADERS  := $(wildcard shaders/*.vert shaders/*.frag)
 GEN_SRCS := $(if $(SHADERS),$(BUILD)/gen/shaders.c)
@@ -146,10 +146,10 @@ $(BUILD)/asan/tests/%: tests/%.c tests/testlib.h $(call objs,asan,$(LIB_OBJ_SRCS
 	@$(CC) $(ALL_CFLAGS) -O1 $(SAN) $(TEST_CFLAGS) -o $@ $< $(filter %.o,$^) $(PKG_LIBS) $(TEST_LIBS)
 
 # ThreadSanitizer over the decoders' two-thread paths: the decoder tests,
-# built from core/ and decode/ alone.
+# built from core/, decode/ and traffic/ alone.
 TSAN_LIBS  = $(shell pkg-config --libs jansson libxxhash libelf 2>/dev/null) -lm -lpthread
 TSAN_BINS := $(BUILD)/tsan/tests/test_v2 $(BUILD)/tsan/tests/test_legacy
-$(BUILD)/tsan/tests/%: tests/%.c tests/testlib.h $(call objs,tsan,$(wildcard core/*.c decode/*.c)) | $(TEST_STAMP)
+$(BUILD)/tsan/tests/%: tests/%.c tests/testlib.h $(call objs,tsan,$(wildcard core/*.c decode/*.c traffic/*.c)) | $(TEST_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "LD tsan $@"
 	@$(CC) $(ALL_CFLAGS) -O1 $(TSAN) $(TEST_CFLAGS) -o $@ $< $(filter %.o,$^) $(TSAN_LIBS) $(TEST_LIBS)

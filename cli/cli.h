@@ -7,6 +7,8 @@
  *   int cli_report(const cs_err *err, const char *path)   prints "path:offset: msg", returns exit status
  *   int cli_usage(const char *cmd, const char *fmt, ...)  prints a usage error, returns 2
  *   bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
+ *       decodes (dec_trace_load), then, unless o->no_model, finds the channel
+ *       traffic (trf_build)
  *   void cli_unload(cs_file *f, cs_model *m, cs_stats *s)
  *   int cli_args_parse(const cli_args *a, int argc, char **argv, cli_trace_opts *o)
  *       -h prints a->help; shared trace options fill o; the command's own go to
@@ -34,6 +36,7 @@
 #include "../core/model.h"
 #include "../core/stats.h"
 #include "../decode/decode.h"
+#include "../traffic/traffic.h"
 #include "../layout/axis.h"
 
 #include <getopt.h>

@@ -1,6 +1,6 @@
 /* cli/cmd_edges.c — `chanscope edges [--json] TRACE`: every wake-up of a
  * waiting goroutine in event order, with Go's block reason and chanscope's
- * classification (decode/chan_classify.c). JSON shape, one object per edge:
+ * classification (traffic/classify.c). JSON shape, one object per edge:
  *   {"time","from","to","reason","kind","site_from","site_to"}
  * from/to are Go goroutine ids (from = 0 when no goroutine unblocked it);
  * sites are "func:file:line" of the channel operation ("" when unknown). */
@@ -28,8 +28,8 @@ static void print_json(const cs_model *m)
     fputs("[", stdout);
     for (uint32_t i = 1; i < m->n_edges; i++) {
         const cs_edge *e = &m->edges[i];
-        dec_chan_site(m, e->stack, a, sizeof a);
-        dec_chan_site(m, e->block_stack, b, sizeof b);
+        trf_site(m, e->stack, a, sizeof a);
+        trf_site(m, e->block_stack, b, sizeof b);
         printf("%s\n {\"time\":%lld,\"from\":%llu,\"to\":%llu,\"reason\":", i > 1 ? "," : "",
                (long long)e->ts, (unsigned long long)goid(m, e->from), (unsigned long long)goid(m, e->to));
         cli_json_str(stdout, cs_model_str(m, e->reason_name));
@@ -48,8 +48,8 @@ static void print_text(const cs_model *m)
     printf("%14s %8s %8s  %-12s %-20s %s\n", "time_ns", "from", "to", "kind", "reason", "sites");
     for (uint32_t i = 1; i < m->n_edges; i++) {
         const cs_edge *e = &m->edges[i];
-        dec_chan_site(m, e->stack, a, sizeof a);
-        dec_chan_site(m, e->block_stack, b, sizeof b);
+        trf_site(m, e->stack, a, sizeof a);
+        trf_site(m, e->block_stack, b, sizeof b);
         printf("%14lld %8llu %8llu  %-12s %-20s %s -> %s\n", (long long)(e->ts - m->t_first),
                (unsigned long long)goid(m, e->from), (unsigned long long)goid(m, e->to),
                cs_edge_kind_name(e->kind), cs_model_str(m, e->reason_name), a[0] ? a : "?",

@@ -1,5 +1,5 @@
 /* cli/cmd_pairs.c — `chanscope pairs TRACE [--json|--csv] [--channel SITE]`:
- * every channel message of the model (decode/chan_*.c) and a per-channel
+ * every channel message of the model (traffic/) and a per-channel
  * summary: message count and min/median/max latency (t_recv - t_send, over
  * messages whose send time is known). JSON shape:
  *   {"messages":[{"kind","sender","receiver","send_time","recv_time",

@@ -180,7 +180,7 @@ bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_
         .on_progress = o->on_progress ? o->on_progress : show_progress ? progress : NULL,
         .progress_ud = o->on_progress ? o->progress_ud : &b,
     };
-    bool ok = dec_trace_load(&d, f, m, s, err);
+    bool ok = dec_trace_load(&d, f, m, s, err) && (o->no_model || trf_build(m, err));
     if (b.shown)
         fputs("\r\033[K", stderr);
     if (!ok)

@@ -1,6 +1,7 @@
-/* core/model.h — the data that flows from decode/ to layout/, render/ and
- * export/: one model for every trace version. Decoders fill it through the
- * builder in build.h; later stages only read it.
+/* core/model.h — the data that flows from decode/ through traffic/ to
+ * layout/, render/ and export/: one model for every trace version. Decoders
+ * fill it through the builder in build.h; traffic/ then classifies its
+ * edges and adds messages and channels; later stages only read it.
  *
  * Shape (style.md §8–9): compact arrays indexed by dense uint32 indices, slot
  * 0 of every table reserved for "none", so a zeroed struct is safely empty.
@@ -99,7 +100,7 @@ typedef struct cs_frame {
     uint32_t line;
 } cs_frame;
 
-/* How chanscope classifies a wake-up (dec_chan_build fills it in). */
+/* How chanscope classifies a wake-up (trf_build fills it in, traffic/classify.c). */
 typedef enum cs_edge_kind {
     CS_EK_OTHER = 0,
     CS_EK_SEND,         /* unblocker sent, woken goroutine was receiving */
@@ -193,7 +194,7 @@ typedef struct cs_range {
 
 /* A gotrace patched-runtime channel event (go-trace-format.md §7): GoSend or
  * GoRecv with the runtime's event id, channel id and value, in event order.
- * Pairing them into cs_msg is decode/chan_*.c's job. */
+ * Pairing them into cs_msg is traffic/patched.c's job. */
 typedef struct cs_rtmsg {
     int64_t ts;
     uint64_t eid;         /* event id pairing a send with its receive (222/333: see §7) */

@@ -4,8 +4,11 @@
  * yields a cs_err with the byte offset (or, for a trace cut short, the good
  * prefix plus cs_model.warning).
  *
+ * Channel traffic (go-trace-format.md §6–7) is the next stage: traffic/
+ * reads the model built here (trf_build, traffic/traffic.h).
+ *
  * Files: detect.c (header, dispatch), legacy_*.c (1.5–1.21, §3 of
- * go-trace-format.md), v2_*.c (1.22+, §4), *_stats.c (§5), chan_*.c (§6–7).
+ * go-trace-format.md), v2_*.c (1.22+, §4), *_stats.c (§5).
  *
  * API
  *   bool dec_detect(const uint8_t *p, size_t n, int *version, cs_family *fam, cs_err *err)
@@ -14,12 +17,6 @@
  *       out must be cs_model_init'ed; stats may be NULL (not computed).
  *       On failure out holds whatever was built; cs_model_deinit it.
  *   const char *dec_version_name(int version)      "1.19" for 1019
- *   bool dec_chan_build(cs_model *m, cs_err *err)
- *       classifies every edge and builds messages and channels (§6–7);
- *       dec_trace_load calls it once the family decoder has built a model.
- *   size_t dec_chan_site(const cs_model *m, uint32_t stack, char *out, size_t cap)
- *       code site of a channel operation in a stack, "func:file:line"
- *       ("" when none); returns the length written.
  */
 #ifndef DEC_DECODE_H
 #define DEC_DECODE_H
@@ -55,13 +52,14 @@ typedef bool dec_progress_fn(void *ud, uint64_t done_bytes, uint64_t total_bytes
 typedef struct dec_desc {
     const char *path;       /* for messages only */
     int jobs;               /* threads; 0 = one for files under 4 MB, else the cores nothing else is busy on */
-    size_t split_min;       /* with jobs > 1, the least work worth a second thread: a legacy file
-                               of this size has pass 1 split, a 1.22+ generation of this size is
-                               ordered on a worker (0: 8 MB and 1 MB) */
+    size_t split_min;       /* with jobs > 1, the fewest bytes of work worth a second thread; the
+                               work is what a family hands to it: the whole file for legacy
+                               (its first pass split in two), one generation for 1.22+ (ordered
+                               on a worker). 0: 8 MB and 1 MB (decode/desc.c) */
     uint64_t cut;           /* 1.22+ statistics on two threads: the byte the second part starts
                                at (0: where it evens out the work; tests move it about) */
     bool strict;            /* a truncated trace is an error, not a warning */
-    bool no_model;          /* skip spans/edges/messages (stats and events only) */
+    bool no_model;          /* skip spans and edges (stats and events only) */
     bool no_hot;            /* 1.22+: every event the general way, none through the inline
                                hot path (tests compare the two) */
     const char *binary;     /* Go binary to symbolize 1.5/1.6 PCs, or NULL */
@@ -79,17 +77,13 @@ bool dec_detect(const uint8_t *p, size_t n, int *version, cs_family *fam, cs_err
 bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out, cs_stats *stats,
                     cs_err *err);
 const char *dec_version_name(int version);
-bool dec_chan_build(cs_model *m, cs_err *err);
-size_t dec_chan_site(const cs_model *m, uint32_t stack, char *out, size_t cap);
 
-/* Reports progress through d->on_progress (if any); false with
- * CS_E_CANCELLED when the callback asks to stop. */
+/* decode/desc.c: the descriptor with every zero field that has a default
+ * filled in (jobs, split_min), decided once per load; and the progress hook
+ * both families report through (false with CS_E_CANCELLED when the callback
+ * asks to stop). */
+dec_desc dec__desc_defaults(const dec_desc *d, cs_family fam, size_t size);
 bool dec__progress(const dec_desc *d, uint64_t done_bytes, uint64_t total_bytes, cs_err *err);
-
-/* Threads to decode a file of `size` bytes with: d->jobs, or when 0 one
- * for small files, else the online cores less the threads of other work
- * runnable right now (at least 1). */
-int dec__threads(const dec_desc *d, size_t size);
 
 /* Family entry points, called by dec_trace_load after detection. */
 bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model *out,

@@ -1,13 +1,9 @@
 /* decode/detect.c — recognises the 16-byte trace header and hands the file to
  * the decoder of its family (go-trace-format.md §2). Header parsing follows
- * Go 1.19's parseHeader: "go 1.N trace" padded with NUL bytes. Also the
- * one progress hook both families report through. */
+ * Go 1.19's parseHeader: "go 1.N trace" padded with NUL bytes. */
 #include "decode.h"
 
-#include <stdio.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 bool dec_detect(const uint8_t *p, size_t n, int *version, cs_family *fam, cs_err *err)
 {
@@ -59,47 +55,6 @@ const char *dec_version_name(int version)
     return "?";
 }
 
-bool dec__progress(const dec_desc *d, uint64_t done_bytes, uint64_t total_bytes, cs_err *err)
-{
-    if (!d->on_progress || d->on_progress(d->progress_ud, done_bytes, total_bytes))
-        return true;
-    return CS_FAIL(err, CS_E_CANCELLED, CS_NO_OFFSET, "decoding cancelled");
-}
-
-/* Other threads runnable: the fewest of four looks at the "running/total"
- * field of /proc/loadavg over about 1.5 ms (the process that started this
- * one may still be running for a moment), less this thread; 0 when it
- * cannot be read. */
-static long others_running(void)
-{
-    long best = -1;
-    for (int i = 0; i < 4 && best != 0; i++) {
-        if (i)
-            nanosleep(&(struct timespec){0, 500000}, NULL);
-        FILE *f = fopen("/proc/loadavg", "r");
-        long r, t;
-        if (!f)
-            return 0;
-        if (fscanf(f, "%*f %*f %*f %ld/%ld", &r, &t) == 2 && (best < 0 || r - 1 < best))
-            best = r - 1;
-        fclose(f);
-    }
-    return best > 0 ? best : 0;
-}
-
-/* Below this size a second thread saves less than it costs to start. */
-#define THREADS_MIN (4u << 20)
-
-int dec__threads(const dec_desc *d, size_t size)
-{
-    if (d->jobs > 0)
-        return d->jobs;
-    if (size < THREADS_MIN)
-        return 1;
-    long n = sysconf(_SC_NPROCESSORS_ONLN) - others_running(); /* the cores nothing else is using */
-    return n > 1 ? (int)n : 1;
-}
-
 bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out, cs_stats *stats,
                     cs_err *err)
 {
@@ -111,9 +66,7 @@ bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out, cs_stats
     out->version = version;
     if (stats)
         stats->family = fam;
-    dec_desc dd = *d;
-    dd.jobs = dec__threads(d, f->size); /* decided once */
-    bool ok = fam == CS_FAM_LEGACY ? dec__legacy_load(&dd, f, version, out, stats, err)
-                                   : dec__v2_load(&dd, f, version, out, stats, err);
-    return ok && (d->no_model || dec_chan_build(out, err));
+    dec_desc dd = dec__desc_defaults(d, fam, f->size);
+    return fam == CS_FAM_LEGACY ? dec__legacy_load(&dd, f, version, out, stats, err)
+                                : dec__v2_load(&dd, f, version, out, stats, err);
 }

@@ -270,7 +270,6 @@ static const uint8_t *walk(dec__lg_scan *s, const uint8_t *p, const uint8_t *sto
  * in the second half) this thread goes on alone. Either way the result,
  * errors included, is that of one walk. */
 
-#define SPLIT_MIN (8u << 20)  /* default dec_desc.split_min: smaller files take one thread */
 #define SYNC_RECORDS 64       /* records that must read cleanly after a candidate */
 #define SYNC_WINDOW (256u << 10) /* bytes searched for one (batches come every 64 KB or so) */
 
@@ -378,8 +377,7 @@ static bool walk_all(dec__lg_scan *s, const cs_file *f, const dec_desc *d, cs_mo
 {
     bool strict = d->strict;
     const uint8_t *p = f->data + 16;
-    size_t split_min = d->split_min ? d->split_min : SPLIT_MIN;
-    const uint8_t *mid = d->jobs > 1 && f->size >= split_min && f->size > 32
+    const uint8_t *mid = d->jobs > 1 && f->size >= d->split_min && f->size > 32
                              ? sync_point(s, f->size / 2) : NULL;
     void *raw = NULL;
     half *h = mid ? cs_alloc_lines(sizeof *h, &raw) : NULL; /* the other thread writes it all the time */

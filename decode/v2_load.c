@@ -21,7 +21,6 @@ static bool truncated(const dec_desc *d, cs_model *m, uint64_t off, uint32_t com
     return true;
 }
 
-#define SPLIT_GEN_MIN (1u << 20) /* default dec_desc.split_min: less work takes one thread */
 #define MAX_PARTS 64
 
 /* The parts of the file on workers (v2_ahead.c): worker i from the cut at
@@ -91,7 +90,7 @@ static bool join_parts(v2_sink *s, plan *p, uint64_t here, uint64_t *off, int *f
 static bool gens(v2_sink *s, v2_gen *g, plan *p, int jobs, cs_err *err)
 {
     const cs_file *f = s->f;
-    uint64_t split_min = s->d->split_min ? s->d->split_min : SPLIT_GEN_MIN;
+    uint64_t split_min = s->d->split_min;
     if (jobs > 1 && s->fast_emit)
         plan_start(s, p, jobs, split_min);
     uint64_t off = 16;

@@ -3,6 +3,7 @@
  * messages cost no memory). */
 #include "perfetto.h"
 #include "internal.h"
+#include "../layout/arrow.h"
 #include "../layout/lanes.h"
 #include "../layout/palette.h"
 
@@ -121,19 +122,19 @@ static void flows(pf *p)
     const cs_model *m = p->m;
     uint64_t id = 1;
     for (uint32_t i = 0; i < m->n_msgs; i++, id++) {
-        const cs_msg *g = &m->msgs[i];
-        if (!shown(p, g->sender) || !shown(p, g->receiver) || g->t_send == CS_T_NONE)
+        const cs_msg *msg = &m->msgs[i];
+        if (!shown(p, msg->sender) || !shown(p, msg->receiver) || msg->t_send == CS_T_NONE)
             continue;
-        const char *name = g->chan && g->chan < m->n_chans ? cs_model_str(m, m->chans[g->chan].name) : "";
-        flow(p, id, g->kind == CS_MK_CLOSE ? "close" : "chan", name[0] ? name : "channel",
-             g->sender, g->t_send, g->receiver, g->t_recv < g->t_send ? g->t_send : g->t_recv);
+        const char *name = msg->chan && msg->chan < m->n_chans ? cs_model_str(m, m->chans[msg->chan].name) : "";
+        flow(p, id, lay_msg_arrow(msg) == LAY_ARROW_CLOSE ? "close" : "chan", name[0] ? name : "channel",
+             msg->sender, msg->t_send, msg->receiver, msg->t_recv < msg->t_send ? msg->t_send : msg->t_recv);
     }
     for (uint32_t g = 1; g < m->n_g; g++, id++)
         if (shown(p, m->g[g].parent) && shown(p, g) && m->g[g].create_ns != CS_T_NONE)
             flow(p, id, "spawn", "go", m->g[g].parent, m->g[g].create_ns, g, m->g[g].create_ns);
     for (uint32_t i = 1; i < m->n_edges; i++, id++) {
         const cs_edge *e = &m->edges[i];
-        if (e->kind == CS_EK_SYNC && shown(p, e->from) && shown(p, e->to))
+        if (lay_edge_arrow(e) == LAY_ARROW_SYNC && shown(p, e->from) && shown(p, e->to))
             flow(p, id, "sync", cs_model_str(m, e->reason_name), e->from, e->ts, e->to, e->ts);
     }
 }

@@ -67,14 +67,13 @@ static bool gather(collect *c, cs_err *err)
 {
     const cs_model *m = c->m;
     for (uint32_t i = 0; i < m->n_msgs; i++) {
-        const cs_msg *g = &m->msgs[i];
-        lay_arrow_kind k = g->kind == CS_MK_CLOSE ? LAY_ARROW_CLOSE : LAY_ARROW_CHAN;
-        if (!add(c, k, g->t_send, g->t_recv, g->sender, g->receiver, g->chan, i, err))
+        const cs_msg *msg = &m->msgs[i];
+        if (!add(c, lay_msg_arrow(msg), msg->t_send, msg->t_recv, msg->sender, msg->receiver, msg->chan, i, err))
             return false;
     }
     for (uint32_t i = 1; i < m->n_edges; i++) {
         const cs_edge *e = &m->edges[i];
-        if ((e->kind == CS_EK_SYNC || (e->kind == CS_EK_OTHER && e->reason == CS_R_SYNC)) &&
+        if (lay_edge_arrow(e) == LAY_ARROW_SYNC &&
             !add(c, LAY_ARROW_SYNC, e->ts, e->ts, e->from, e->to, 0, i, err))
             return false;
     }

@@ -44,10 +44,9 @@ typedef bool arrow_fn(void *ud, uint8_t kind, uint32_t from, uint32_t to, uint32
 static bool each_arrow(const cs_model *m, const lay_graph_desc *d, arrow_fn *fn, void *ud, cs_err *err)
 {
     for (uint32_t i = 0; i < m->n_msgs; i++) {
-        const cs_msg *g = &m->msgs[i];
-        if (shown(m, d, g->sender) && shown(m, d, g->receiver) &&
-            !fn(ud, g->kind == CS_MK_CLOSE ? LAY_ARROW_CLOSE : LAY_ARROW_CHAN, g->sender,
-                g->receiver, g->chan, err))
+        const cs_msg *msg = &m->msgs[i];
+        if (shown(m, d, msg->sender) && shown(m, d, msg->receiver) &&
+            !fn(ud, lay_msg_arrow(msg), msg->sender, msg->receiver, msg->chan, err))
             return false;
     }
     for (uint32_t g = 1; g < m->n_g; g++)
@@ -56,7 +55,7 @@ static bool each_arrow(const cs_model *m, const lay_graph_desc *d, arrow_fn *fn,
             return false;
     for (uint32_t i = 1; i < m->n_edges; i++) {
         const cs_edge *e = &m->edges[i];
-        if (e->kind == CS_EK_SYNC && shown(m, d, e->from) && shown(m, d, e->to) &&
+        if (lay_edge_arrow(e) == LAY_ARROW_SYNC && shown(m, d, e->from) && shown(m, d, e->to) &&
             !fn(ud, LAY_ARROW_SYNC, e->from, e->to, 0, err))
             return false;
     }

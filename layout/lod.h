@@ -27,6 +27,7 @@
 #ifndef LAY_LOD_H
 #define LAY_LOD_H
 
+#include "arrow.h"
 #include "axis.h"
 #include "lanes.h"
 
@@ -35,14 +36,6 @@ typedef struct lay_lod {
     uint8_t *mark;        /* n_lanes × n_cols, row-major; LAY_MARK_NONE where not alive */
     uint32_t *n_spans;    /* per lane: spans inside the range (to choose exact or summary) */
 } lay_lod;
-
-typedef enum lay_arrow_kind {
-    LAY_ARROW_CHAN = 0,   /* a channel message */
-    LAY_ARROW_CLOSE,      /* a close waking a receiver */
-    LAY_ARROW_SYNC,       /* mutex / WaitGroup / cond wake-up */
-    LAY_ARROW_SPAWN,      /* parent creates child */
-    LAY_ARROW_COUNT
-} lay_arrow_kind;
 
 typedef struct lay_bundle {
     int64_t t0, t1;       /* first arrow of the bundle: send (or unblock, creation) and receive */

@@ -34,7 +34,7 @@ static double flight_ns(const rnd_view *v, const rnd__arrow *a)
 
 bool rnd__arrow_flying(const rnd_view *v, const rnd__arrow *a)
 {
-    return v->now != CS_T_NONE && a->kind != 2 && v->now >= a->t0 && (double)(v->now - a->t0) < flight_ns(v, a);
+    return v->now != CS_T_NONE && a->kind != LAY_ARROW_SYNC && v->now >= a->t0 && (double)(v->now - a->t0) < flight_ns(v, a);
 }
 
 void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, const float *A,
@@ -45,7 +45,7 @@ void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, co
     uint32_t col = rnd__arrow_color(r, th, a);
     if (!lit)
         col = rnd__dim(col, 0.75f, th->bg);
-    float w = a->kind == 2 ? 1.0f : (lit && v->selected ? 2.5f : 1.6f);
+    float w = a->kind == LAY_ARROW_SYNC ? 1.0f : (lit && v->selected ? 2.5f : 1.6f);
     if (rnd__arrow_flying(v, a)) {
         double dur = flight_ns(v, a);
         float k = along(ax, a, dur > 0 ? (float)((double)(v->now - a->t0) / dur) : 1.0f);
@@ -56,7 +56,7 @@ void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, co
         return;
     }
     rnd__seg(&r->sc, RND__SEGS, A[0], A[1], A[2], B[0], B[1], B[2], w, col);
-    if (a->kind != 2)
+    if (a->kind != LAY_ARROW_SYNC)
         rnd__seg(&r->sc, RND__HEADS, A[0], A[1], A[2], B[0], B[1], B[2], head_px, col);
 }
 
@@ -79,7 +79,7 @@ void rnd__arrows_flying(rnd_renderer *r, const rnd_view *v, rnd__ends_fn *ends, 
 
 uint32_t rnd__arrow_color(const rnd_renderer *r, const rnd__theme *th, const rnd__arrow *a)
 {
-    if (a->kind == 2)
+    if (a->kind == LAY_ARROW_SYNC)
         return th->sync;
     return th->hue[a->chan < r->m->n_chans ? r->hue[a->chan] % LAY_CHAN_HUES : 0];
 }
@@ -120,7 +120,7 @@ bool rnd__pairs_build(rnd_renderer *r, cs_err *err)
     }
     uint32_t n = 0;
     for (uint32_t i = 0; i < r->n_arrows; i++)
-        if (r->arrows[i].kind != 2)
+        if (r->arrows[i].kind != LAY_ARROW_SYNC)
             key[n++] = (pair_key){(uint64_t)r->arrows[i].from << 32 | r->arrows[i].to, r->arrows[i].chan, 0};
     qsort(key, n, sizeof *key, by_key);
     r->n_pairs = 0;

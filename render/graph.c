@@ -84,7 +84,7 @@ static void pulses(graph_ctx *c)
     uint32_t step = hi - lo > GRAPH_PULSES ? (hi - lo) / GRAPH_PULSES + 1 : 1;
     for (uint32_t i = lo; i < hi; i += step) {
         const rnd__arrow *a = &c->r->arrows[i];
-        if (a->kind == 2 || c->r->row[a->from] < 0 || c->r->row[a->to] < 0 || a->from == a->to)
+        if (a->kind == LAY_ARROW_SYNC || c->r->row[a->from] < 0 || c->r->row[a->to] < 0 || a->from == a->to)
             continue;
         float A[3], B[3];
         edge_ends(c, a->from, a->to, A, B);

@@ -117,20 +117,20 @@ bool rnd__arrows_build(rnd_renderer *r, cs_err *err)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %llu arrows", (unsigned long long)cap);
     uint32_t n = 0;
     for (uint32_t i = 0; i < m->n_msgs; i++) {
-        const cs_msg *g = &m->msgs[i];
+        const cs_msg *msg = &m->msgs[i];
         /* no send time: the sender was already waiting when tracing began */
-        if (!g->sender || !g->receiver || g->sender >= m->n_g || g->receiver >= m->n_g ||
-            g->t_send == CS_T_NONE)
+        if (!msg->sender || !msg->receiver || msg->sender >= m->n_g || msg->receiver >= m->n_g ||
+            msg->t_send == CS_T_NONE)
             continue;
-        r->arrows[n++] = (rnd__arrow){.t0 = g->t_send, .t1 = g->t_recv, .from = g->sender,
-                                      .to = g->receiver, .chan = g->chan, .msg = i + 1,
-                                      .kind = g->kind == CS_MK_CLOSE};
+        r->arrows[n++] = (rnd__arrow){.t0 = msg->t_send, .t1 = msg->t_recv, .from = msg->sender,
+                                      .to = msg->receiver, .chan = msg->chan, .msg = i + 1,
+                                      .kind = (uint8_t)lay_msg_arrow(msg)};
     }
     for (uint32_t i = 1; i < m->n_edges; i++) { /* sync wake-ups (as layout/lod.h counts them): quieter */
         const cs_edge *e = &m->edges[i];
-        if ((e->kind == CS_EK_SYNC || (e->kind == CS_EK_OTHER && e->reason == CS_R_SYNC)) && e->from &&
-            e->to && e->from < m->n_g && e->to < m->n_g)
-            r->arrows[n++] = (rnd__arrow){.t0 = e->ts, .t1 = e->ts, .from = e->from, .to = e->to, .kind = 2};
+        if (lay_edge_arrow(e) == LAY_ARROW_SYNC && e->from && e->to && e->from < m->n_g && e->to < m->n_g)
+            r->arrows[n++] = (rnd__arrow){.t0 = e->ts, .t1 = e->ts, .from = e->from, .to = e->to,
+                                          .kind = LAY_ARROW_SYNC};
     }
     r->n_arrows = n;
     qsort(r->arrows, n, sizeof *r->arrows, by_t0);
@@ -150,7 +150,7 @@ bool rnd__arrows_build(rnd_renderer *r, cs_err *err)
         next[i] = INT64_MAX;
     for (uint32_t i = n; i-- > 0;) {
         r->arrows[i].t_next = next[r->arrows[i].to];
-        if (r->arrows[i].kind != 2)
+        if (r->arrows[i].kind != LAY_ARROW_SYNC)
             next[r->arrows[i].from] = r->arrows[i].t0;
     }
     cs_free(next);

@@ -114,15 +114,15 @@ const rnd__theme *rnd__theme_get(rnd_theme t);
 uint32_t rnd__dim(uint32_t rgba, float k, uint32_t bg);
 uint32_t rnd__alpha(uint32_t rgba, float a);
 
-/* A message arrow: from the model's messages, or (before channel inference
- * ran) from channel wake-ups. Sorted by t0. */
+/* An arrow of the picture: a message of the model, or a sync wake-up
+ * (layout/arrow.h decides which). Sorted by t0. */
 typedef struct rnd__arrow {
     int64_t t0, t1;
     int64_t t_next;          /* when the receiver next sends (the ball is hit back) */
     uint32_t from, to;       /* goroutine indices */
     uint32_t chan;           /* hue key */
     uint32_t msg;            /* message index + 1, 0 for a wake-up */
-    uint8_t kind;            /* 0 message, 1 close, 2 sync wake-up */
+    uint8_t kind;            /* lay_arrow_kind: CHAN, CLOSE or SYNC (a wake-up) */
     uint8_t pad[3];
 } rnd__arrow;
 

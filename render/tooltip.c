@@ -26,15 +26,15 @@ static int lines_arrow(const rnd_renderer *r, const rnd__arrow *a, char l[][160]
     rnd__g_label(r, a->from, gf, sizeof gf);
     rnd__g_label(r, a->to, gt, sizeof gt);
     int n = 0;
-    snprintf(l[n++], 160, "%s %s \xE2\x86\x92 %s", a->kind == 2 ? "wake-up" : a->kind == 1 ? "close" : "message", gf, gt);
+    snprintf(l[n++], 160, "%s %s \xE2\x86\x92 %s", a->kind == LAY_ARROW_SYNC ? "wake-up" : a->kind == LAY_ARROW_CLOSE ? "close" : "message", gf, gt);
     snprintf(l[n++], 160, "sent at %s, received %s later", t, d);
     if (a->msg && a->msg <= m->n_msgs) {
-        const cs_msg *g = &m->msgs[a->msg - 1];
-        if (g->chan && g->chan < m->n_chans)
-            snprintf(l[n++], 160, "channel %s", cs_model_str(m, m->chans[g->chan].name));
-        if (g->value)
-            snprintf(l[n++], 160, "value %s", cs_model_str(m, g->value));
-        snprintf(l[n++], 160, "%s", g->exact ? "exact (annotated)" : "inferred from block/unblock");
+        const cs_msg *msg = &m->msgs[a->msg - 1];
+        if (msg->chan && msg->chan < m->n_chans)
+            snprintf(l[n++], 160, "channel %s", cs_model_str(m, m->chans[msg->chan].name));
+        if (msg->value)
+            snprintf(l[n++], 160, "value %s", cs_model_str(m, msg->value));
+        snprintf(l[n++], 160, "%s", msg->exact ? "exact (annotated)" : "inferred from block/unblock");
     }
     return n;
 }

@@ -70,7 +70,7 @@ static void unb(tm *t, int64_t ts, uint64_t from, uint64_t to, uint32_t stack)
 static void fin(tm *t, int64_t end)
 {
     assert_true(cs_mb_finish(&t->mb, end, &t->err));
-    assert_true(dec_chan_build(&t->m, &t->err));
+    assert_true(trf_build(&t->m, &t->err));
 }
 
 static uint32_t gi(tm *t, uint64_t goid)

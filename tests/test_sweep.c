@@ -34,7 +34,7 @@ static void run_one(const char *name, const uint8_t *p, size_t n)
     cs_alloc_peak_reset();
     size_t base = cs_alloc_current();
     dec_desc d = {.path = name, .jobs = 1};
-    bool ok = dec_trace_load(&d, &f, &m, &s, &err);
+    bool ok = dec_trace_load(&d, &f, &m, &s, &err) && trf_build(&m, &err);
     if (ok)
         tl_lay_all(&m);
     size_t used = cs_alloc_peak() - base;

@@ -6,6 +6,7 @@
  *   const char *tl_shared(void)     path of ../shared/traces, or NULL when absent
  *   const char *tl_data(void)       path of tests/data
  *   bool tl_load(const char *path, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
+ *       decodes path and finds its channel traffic (trf_build)
  *   json_t *tl_json(const char *path)   parsed file, or NULL
  *   void tl_check_progress(const char *path)
  *       asserts the decoder's progress reports rise to the file size, and
@@ -32,6 +33,7 @@
 #include "../core/model.h"
 #include "../core/stats.h"
 #include "../decode/decode.h"
+#include "../traffic/traffic.h"
 
 static inline const char *tl_shared(void)
 {
@@ -56,7 +58,7 @@ static inline bool tl_load(const char *path, cs_file *f, cs_model *m, cs_stats *
     if (!cs_file_map(path, f, err))
         return false;
     dec_desc d = {.path = path, .jobs = 2};
-    return dec_trace_load(&d, f, m, s, err);
+    return dec_trace_load(&d, f, m, s, err) && trf_build(m, err);
 }
 
 /* What a decoder reported through dec_desc.on_progress. */

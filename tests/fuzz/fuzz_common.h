@@ -41,7 +41,8 @@ static inline void fz_run_with(const uint8_t *data, size_t size, void (*then)(co
     cs_model_init(&m);
     memset(&s, 0, sizeof s);
     dec_desc d = {.path = "fuzz", .jobs = 1, .on_event = fz_on_event, .event_ud = &sink};
-    if (!dec_trace_load(&d, &f, &m, &s, &err) && (err.code == CS_OK || !err.msg[0]))
+    bool ok = dec_trace_load(&d, &f, &m, &s, &err) && trf_build(&m, &err);
+    if (!ok && (err.code == CS_OK || !err.msg[0]))
         abort(); /* a failure must always say what is wrong */
     else if (then && err.code == CS_OK)
         then(&m);

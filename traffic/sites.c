@@ -1,10 +1,10 @@
-/* decode/chan_sites.c — reads the runtime's channel frames in a stack and
+/* traffic/sites.c — reads the runtime's channel frames in a stack and
  * names the code site of a channel operation (go-trace-format.md §6.1): the
  * frame just below chansend1, chanrecv1/2 or selectgo, or for any other stack the
  * first frame outside the runtime. A site is the string "func:file:line";
- * logical channels are pairs of them (chan_infer.c). Also owns the lookup of
+ * logical channels are pairs of them (infer.c). Also owns the lookup of
  * cs_chan entries by site pair or by id, and appending messages. */
-#include "chan.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,57 +15,57 @@
 
 static const struct {
     const char *name;
-    dec__role role;
+    trf__role role;
 } roles[] = {
-    {"runtime.chansend1", DEC_ROLE_SEND},    {"runtime.chansend", DEC_ROLE_SEND},
-    {"runtime.selectnbsend", DEC_ROLE_SEND}, {"reflect.chansend", DEC_ROLE_SEND},
-    {"reflect.chansend0", DEC_ROLE_SEND},    {"runtime.chanrecv1", DEC_ROLE_RECV},
-    {"runtime.chanrecv2", DEC_ROLE_RECV},    {"runtime.chanrecv", DEC_ROLE_RECV},
-    {"runtime.selectnbrecv", DEC_ROLE_RECV}, {"runtime.selectnbrecv2", DEC_ROLE_RECV},
-    {"reflect.chanrecv", DEC_ROLE_RECV},     {"runtime.selectgo", DEC_ROLE_SELECT},
-    {"reflect.rselect", DEC_ROLE_SELECT},    {"runtime.reflect_rselect", DEC_ROLE_SELECT},
-    {"runtime.closechan", DEC_ROLE_CLOSE},   {"reflect.chanclose", DEC_ROLE_CLOSE},
-    {"time.sendTime", DEC_ROLE_TIMER},
+    {"runtime.chansend1", TRF_ROLE_SEND},    {"runtime.chansend", TRF_ROLE_SEND},
+    {"runtime.selectnbsend", TRF_ROLE_SEND}, {"reflect.chansend", TRF_ROLE_SEND},
+    {"reflect.chansend0", TRF_ROLE_SEND},    {"runtime.chanrecv1", TRF_ROLE_RECV},
+    {"runtime.chanrecv2", TRF_ROLE_RECV},    {"runtime.chanrecv", TRF_ROLE_RECV},
+    {"runtime.selectnbrecv", TRF_ROLE_RECV}, {"runtime.selectnbrecv2", TRF_ROLE_RECV},
+    {"reflect.chanrecv", TRF_ROLE_RECV},     {"runtime.selectgo", TRF_ROLE_SELECT},
+    {"reflect.rselect", TRF_ROLE_SELECT},    {"runtime.reflect_rselect", TRF_ROLE_SELECT},
+    {"runtime.closechan", TRF_ROLE_CLOSE},   {"reflect.chanclose", TRF_ROLE_CLOSE},
+    {"time.sendTime", TRF_ROLE_TIMER},
 };
 
-dec__role dec__chan_role(const char *func)
+trf__role trf__func_role(const char *func)
 {
     if (func[0] != 'r' && func[0] != 't') /* runtime., reflect., time. */
-        return DEC_ROLE_NONE;
+        return TRF_ROLE_NONE;
     for (size_t i = 0; i < sizeof roles / sizeof *roles; i++)
         if (!strcmp(func, roles[i].name))
             return roles[i].role;
-    return DEC_ROLE_NONE;
+    return TRF_ROLE_NONE;
 }
 
-static dec__role frame_role(const cs_model *m, const cs_frame *f)
+static trf__role frame_role(const cs_model *m, const cs_frame *f)
 {
-    return dec__chan_role(cs_model_str(m, f->func));
+    return trf__func_role(cs_model_str(m, f->func));
 }
 
 /* A timer firing anywhere in the scanned frames wins: its send goes through
  * selectnbsend/chansend, which would otherwise look like a user send. */
-static dec__role stack_role(const cs_model *m, uint32_t stack)
+static trf__role stack_role(const cs_model *m, uint32_t stack)
 {
     uint32_t n = cs_model_stack_len(m, stack);
-    dec__role first = DEC_ROLE_NONE;
+    trf__role first = TRF_ROLE_NONE;
     for (uint32_t i = 0; i < n && i < SCAN_FRAMES; i++) {
-        dec__role r = frame_role(m, cs_model_stack_frame(m, stack, i));
-        if (r == DEC_ROLE_TIMER)
+        trf__role r = frame_role(m, cs_model_stack_frame(m, stack, i));
+        if (r == TRF_ROLE_TIMER)
             return r;
-        if (first == DEC_ROLE_NONE)
+        if (first == TRF_ROLE_NONE)
             first = r;
     }
     return first;
 }
 
-dec__role dec__chan_stack_role(dec__chan_ctx *c, uint32_t stack)
+trf__role trf__stack_role(trf__ctx *c, uint32_t stack)
 {
     if (stack >= c->n_stack)
         return stack_role(c->m, stack);
     if (c->stack_role[stack] == 0xff)
         c->stack_role[stack] = (uint8_t)stack_role(c->m, stack);
-    return (dec__role)c->stack_role[stack];
+    return (trf__role)c->stack_role[stack];
 }
 
 static bool runtime_internal(const char *func)
@@ -73,12 +73,12 @@ static bool runtime_internal(const char *func)
     return !strncmp(func, "runtime.", 8) && strcmp(func, "runtime.main") != 0;
 }
 
-const cs_frame *dec__chan_site_frame(const cs_model *m, uint32_t stack)
+const cs_frame *trf__site_frame(const cs_model *m, uint32_t stack)
 {
     uint32_t n = cs_model_stack_len(m, stack), j = 0;
     for (uint32_t i = 0; i < n && i < SCAN_FRAMES; i++) {
-        dec__role r = frame_role(m, cs_model_stack_frame(m, stack, i));
-        if (r != DEC_ROLE_NONE && r != DEC_ROLE_TIMER) {
+        trf__role r = frame_role(m, cs_model_stack_frame(m, stack, i));
+        if (r != TRF_ROLE_NONE && r != TRF_ROLE_TIMER) {
             j = i + 1;
             break;
         }
@@ -86,7 +86,7 @@ const cs_frame *dec__chan_site_frame(const cs_model *m, uint32_t stack)
     /* skip chains like chanrecv -> chanrecv1 and runtime plumbing */
     while (j < n) {
         const char *f = cs_model_str(m, cs_model_stack_frame(m, stack, j)->func);
-        if (dec__chan_role(f) == DEC_ROLE_NONE && !runtime_internal(f))
+        if (trf__func_role(f) == TRF_ROLE_NONE && !runtime_internal(f))
             break;
         j++;
     }
@@ -96,7 +96,7 @@ const cs_frame *dec__chan_site_frame(const cs_model *m, uint32_t stack)
     return f->func ? f : NULL; /* unsymbolised (Go 1.5 without a binary): no site */
 }
 
-cs_sid dec__chan_frame_site(dec__chan_ctx *c, const cs_frame *f, cs_err *err)
+cs_sid trf__frame_site(trf__ctx *c, const cs_frame *f, cs_err *err)
 {
     if (!f || !f->func)
         return 0;
@@ -114,12 +114,12 @@ cs_sid dec__chan_frame_site(dec__chan_ctx *c, const cs_frame *f, cs_err *err)
     return sid;
 }
 
-cs_sid dec__chan_site(dec__chan_ctx *c, uint32_t stack, cs_err *err)
+cs_sid trf__site(trf__ctx *c, uint32_t stack, cs_err *err)
 {
     if (stack >= c->n_stack)
-        return dec__chan_frame_site(c, dec__chan_site_frame(c->m, stack), err);
+        return trf__frame_site(c, trf__site_frame(c->m, stack), err);
     if (c->stack_site[stack] == UINT32_MAX) {
-        cs_sid s = dec__chan_frame_site(c, dec__chan_site_frame(c->m, stack), err);
+        cs_sid s = trf__frame_site(c, trf__site_frame(c->m, stack), err);
         if (err->code != CS_OK)
             return 0;
         c->stack_site[stack] = s;
@@ -145,7 +145,7 @@ static uint32_t chan_new(cs_model *m, cs_sid name, cs_sid send, cs_sid recv, uin
     return m->n_chans++;
 }
 
-cs_sid dec__chan_name(dec__chan_ctx *c, const char *prefix, cs_sid send, cs_sid recv, cs_err *err)
+cs_sid trf__chan_name(trf__ctx *c, const char *prefix, cs_sid send, cs_sid recv, cs_err *err)
 {
     char a[256], b[256], name[700];
     short_site(cs_model_str(c->m, send), a, sizeof a);
@@ -155,7 +155,7 @@ cs_sid dec__chan_name(dec__chan_ctx *c, const char *prefix, cs_sid send, cs_sid 
     return cs_model_intern(c->m, name, len, err);
 }
 
-uint32_t dec__chan_by_sites(dec__chan_ctx *c, cs_sid send, cs_sid recv, bool close, cs_err *err)
+uint32_t trf__chan_by_sites(trf__ctx *c, cs_sid send, cs_sid recv, bool close, cs_err *err)
 {
     cs_map *by = close ? &c->by_close : &c->by_sites;
     uint64_t key = (uint64_t)send << 32 | recv;
@@ -163,7 +163,7 @@ uint32_t dec__chan_by_sites(dec__chan_ctx *c, cs_sid send, cs_sid recv, bool clo
     if (c->last_chan && c->last_key == key && c->last_close == close)
         return c->last_chan; /* runs of messages on one channel are common */
     if (!cs_map_get(by, key, &ci)) {
-        cs_sid nm = dec__chan_name(c, close ? "close " : "", send, recv, err);
+        cs_sid nm = trf__chan_name(c, close ? "close " : "", send, recv, err);
         if (!nm || !(ci = chan_new(c->m, nm, send, recv, 0, err)) || !cs_map_put(by, key, ci, err))
             return 0;
     }
@@ -171,7 +171,7 @@ uint32_t dec__chan_by_sites(dec__chan_ctx *c, cs_sid send, cs_sid recv, bool clo
     return ci;
 }
 
-uint32_t dec__chan_by_id(dec__chan_ctx *c, uint64_t rt_id, cs_sid name, cs_sid send, cs_sid recv,
+uint32_t trf__chan_by_id(trf__ctx *c, uint64_t rt_id, cs_sid name, cs_sid send, cs_sid recv,
                          cs_err *err)
 {
     uint32_t ci;
@@ -182,7 +182,7 @@ uint32_t dec__chan_by_id(dec__chan_ctx *c, uint64_t rt_id, cs_sid name, cs_sid s
     return cs_map_put(&c->by_id, rt_id, ci, err) ? ci : 0;
 }
 
-bool dec__chan_msg_add(cs_model *m, const cs_msg *msg, cs_err *err)
+bool trf__msg_add(cs_model *m, const cs_msg *msg, cs_err *err)
 {
     if (!cs_grow((void **)&m->msgs, &m->cap_msgs, m->n_msgs + 1, sizeof *m->msgs, err))
         return false;
@@ -192,9 +192,9 @@ bool dec__chan_msg_add(cs_model *m, const cs_msg *msg, cs_err *err)
     return true;
 }
 
-size_t dec_chan_site(const cs_model *m, uint32_t stack, char *out, size_t cap)
+size_t trf_site(const cs_model *m, uint32_t stack, char *out, size_t cap)
 {
-    const cs_frame *f = dec__chan_site_frame(m, stack);
+    const cs_frame *f = trf__site_frame(m, stack);
     if (cap == 0)
         return 0;
     out[0] = 0;

@@ -1,15 +1,15 @@
-/* decode/chan_infer.c — turns classified channel wake-ups into messages
+/* traffic/infer.c — turns classified channel wake-ups into messages
  * (go-trace-format.md §6.2). Every send/recv/select edge is one completed
  * hand-off: exactly one side of an unbuffered hand-off parks, the other
  * emits the unblock, so the count is exact for unbuffered channels. A close
  * edge is one arrow of a close fan-out. Messages are grouped into logical
- * channels by their pair of code sites (chan_sites.c) and marked exact = 0.
+ * channels by their pair of code sites (sites.c) and marked exact = 0.
  *
  * Skipped: everything when the trace has patched-runtime GoSend/GoRecv
  * events (those are exact for every operation), and any hand-off already
  * covered by an exact annotated message between the same two goroutines
  * whose log window [t_send, t_recv] contains the unblock. */
-#include "chan.h"
+#include "internal.h"
 
 #include <stdlib.h>
 
@@ -103,19 +103,19 @@ static bool edge_msg(const cs_model *m, uint32_t *cur, uint32_t ei, cs_msg *out,
     return true;
 }
 
-static bool add(dec__chan_ctx *c, cs_msg *x, bool from_sent, cs_err *err)
+static bool add(trf__ctx *c, cs_msg *x, bool from_sent, cs_err *err)
 {
     const cs_edge *e = &c->m->edges[x->edge];
-    cs_sid s_from = dec__chan_site(c, e->stack, err), s_to = dec__chan_site(c, e->block_stack, err);
+    cs_sid s_from = trf__site(c, e->stack, err), s_to = trf__site(c, e->block_stack, err);
     if (err->code != CS_OK)
         return false;
     bool close = x->kind == CS_MK_CLOSE;
-    x->chan = from_sent ? dec__chan_by_sites(c, s_from, s_to, close, err)
-                        : dec__chan_by_sites(c, s_to, s_from, close, err);
-    return x->chan && dec__chan_msg_add(c->m, x, err);
+    x->chan = from_sent ? trf__chan_by_sites(c, s_from, s_to, close, err)
+                        : trf__chan_by_sites(c, s_to, s_from, close, err);
+    return x->chan && trf__msg_add(c->m, x, err);
 }
 
-bool dec__chan_infer(dec__chan_ctx *c, cs_err *err)
+bool trf__infer(trf__ctx *c, cs_err *err)
 {
     cs_model *m = c->m;
     if (c->patched)

@@ -1,6 +1,6 @@
-/* decode/chan_classify.c — gives every wake-up edge its cs_edge_kind from the
+/* traffic/classify.c — gives every wake-up edge its cs_edge_kind from the
  * woken goroutine's block reason and the unblocker's stack
- * (go-trace-format.md §6.2). Runs first in dec_chan_build().
+ * (go-trace-format.md §6.2). Runs first in trf_build().
  *
  * Channel-blocked goroutine (chan send / chan receive / select), or one whose
  * reason is unknown because it was already waiting when tracing started:
@@ -19,7 +19,7 @@
  * site; a select-select hand-off takes the direction with more votes for
  * its two sites (ties: the unblocker sent) and is flagged CS_EF_DIR_GUESSED.
  * Other reasons: sync/cond -> sync, sleep -> timer, network -> net, else other. */
-#include "chan.h"
+#include "internal.h"
 
 typedef struct votes {
     cs_map of_site;       /* site sid -> index in v */
@@ -49,23 +49,23 @@ static bool symbolised(const cs_model *m, uint32_t stack)
 }
 
 /* Kind of a channel wake-up; CS_EK_COUNT = select woken by select (pending). */
-static uint8_t chan_kind(dec__chan_ctx *c, const cs_edge *e)
+static uint8_t chan_kind(trf__ctx *c, const cs_edge *e)
 {
     bool sel = e->reason == CS_R_SELECT;
     if (!e->from)
         return CS_EK_TIMER;
-    switch (dec__chan_stack_role(c, e->stack)) {
-    case DEC_ROLE_TIMER: return CS_EK_TIMER;
-    case DEC_ROLE_SEND: return sel ? CS_EK_SELECT_SEND : CS_EK_SEND;
-    case DEC_ROLE_RECV: return sel ? CS_EK_SELECT_RECV : CS_EK_RECV;
-    case DEC_ROLE_SELECT:
+    switch (trf__stack_role(c, e->stack)) {
+    case TRF_ROLE_TIMER: return CS_EK_TIMER;
+    case TRF_ROLE_SEND: return sel ? CS_EK_SELECT_SEND : CS_EK_SEND;
+    case TRF_ROLE_RECV: return sel ? CS_EK_SELECT_RECV : CS_EK_RECV;
+    case TRF_ROLE_SELECT:
         if (e->reason == CS_R_CHAN_RECV)
             return CS_EK_SELECT_SEND;
         if (e->reason == CS_R_CHAN_SEND)
             return CS_EK_SELECT_RECV;
         return CS_EK_COUNT;
-    case DEC_ROLE_CLOSE: return CS_EK_CLOSE;
-    case DEC_ROLE_NONE: break;
+    case TRF_ROLE_CLOSE: return CS_EK_CLOSE;
+    case TRF_ROLE_NONE: break;
     }
     return symbolised(c->m, e->stack) && chan_reason(e->reason) ? CS_EK_CLOSE : CS_EK_OTHER;
 }
@@ -82,9 +82,9 @@ static uint32_t *vote_slot(votes *v, cs_sid site, cs_err *err)
     return v->v[v->n++];
 }
 
-static bool vote(dec__chan_ctx *c, votes *v, const cs_edge *e, bool from_sent, cs_err *err)
+static bool vote(trf__ctx *c, votes *v, const cs_edge *e, bool from_sent, cs_err *err)
 {
-    cs_sid su = dec__chan_site(c, e->stack, err), sw = dec__chan_site(c, e->block_stack, err);
+    cs_sid su = trf__site(c, e->stack, err), sw = trf__site(c, e->block_stack, err);
     if (err->code != CS_OK)
         return false;
     uint32_t *a = su ? vote_slot(v, su, err) : NULL, *b = sw ? vote_slot(v, sw, err) : NULL;
@@ -103,9 +103,9 @@ static uint32_t tally(votes *v, cs_sid site, int side)
     return site && cs_map_get(&v->of_site, site, &i) ? v->v[i][side] : 0;
 }
 
-static bool resolve(dec__chan_ctx *c, votes *v, cs_edge *e, cs_err *err)
+static bool resolve(trf__ctx *c, votes *v, cs_edge *e, cs_err *err)
 {
-    cs_sid su = dec__chan_site(c, e->stack, err), sw = dec__chan_site(c, e->block_stack, err);
+    cs_sid su = trf__site(c, e->stack, err), sw = trf__site(c, e->block_stack, err);
     if (err->code != CS_OK)
         return false;
     uint32_t sent = tally(v, su, 0) + tally(v, sw, 1);
@@ -122,7 +122,7 @@ static bool is_handoff(uint8_t k)
 
 /* Second pass, only when some select was woken by a select: count votes
  * over the hand-offs with a known direction, then decide the others. */
-static bool settle_selects(dec__chan_ctx *c, cs_err *err)
+static bool settle_selects(trf__ctx *c, cs_err *err)
 {
     cs_model *m = c->m;
     votes v = {0};
@@ -140,7 +140,7 @@ static bool settle_selects(dec__chan_ctx *c, cs_err *err)
     return ok;
 }
 
-bool dec__chan_classify(dec__chan_ctx *c, cs_err *err)
+bool trf__classify(trf__ctx *c, cs_err *err)
 {
     cs_model *m = c->m;
     bool pending = false;

@@ -1,4 +1,4 @@
-/* decode/chan_annot.c — exact messages from the annotation convention on
+/* traffic/annot.c — exact messages from the annotation convention on
  * runtime/trace.Log (go-trace-format.md §6.3): category "chan.send" logged
  * just before `ch <- v` and "chan.recv" just after `v := <-ch`, each with the
  * message "ch=<id> seq=<n> val=<text>" (val optional, to the end of the
@@ -14,7 +14,7 @@
  * its hash. The channel is named "<ch>: send site → receive site" from the
  * first pair's log stacks (frames of runtime/trace and chanlog.Send/Recv
  * skipped). */
-#include "chan.h"
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -86,18 +86,18 @@ static bool helper_frame(const char *func)
     return (!strncmp(p, "Send", 4) || !strncmp(p, "Recv", 4)) && (p[4] == 0 || p[4] == '[');
 }
 
-static cs_sid log_site(dec__chan_ctx *c, uint32_t stack, cs_err *err)
+static cs_sid log_site(trf__ctx *c, uint32_t stack, cs_err *err)
 {
     uint32_t n = cs_model_stack_len(c->m, stack);
     for (uint32_t i = 0; i < n; i++) {
         const cs_frame *f = cs_model_stack_frame(c->m, stack, i);
         if (!helper_frame(cs_model_str(c->m, f->func)))
-            return dec__chan_frame_site(c, f, err);
+            return trf__frame_site(c, f, err);
     }
     return 0;
 }
 
-static uint32_t annot_chan(dec__chan_ctx *c, const annot *a, const cs_log *s, const cs_log *r,
+static uint32_t annot_chan(trf__ctx *c, const annot *a, const cs_log *s, const cs_log *r,
                            cs_err *err)
 {
     uint64_t id = chan_id(a);
@@ -109,8 +109,8 @@ static uint32_t annot_chan(dec__chan_ctx *c, const annot *a, const cs_log *s, co
     memcpy(prefix, a->ch, n);
     memcpy(prefix + n, ": ", 3);
     cs_sid ss = log_site(c, s->stack, err), rs = log_site(c, r->stack, err);
-    cs_sid name = err->code == CS_OK ? dec__chan_name(c, prefix, ss, rs, err) : 0;
-    return name ? dec__chan_by_id(c, id, name, ss, rs, err) : 0;
+    cs_sid name = err->code == CS_OK ? trf__chan_name(c, prefix, ss, rs, err) : 0;
+    return name ? trf__chan_by_id(c, id, name, ss, rs, err) : 0;
 }
 
 /* A copy of a model string: interning may move the string table. */
@@ -127,7 +127,7 @@ static char *dup_str(const cs_model *m, cs_sid id, cs_err *err)
     return d;
 }
 
-static bool pair(dec__chan_ctx *c, const cs_log *s, const cs_log *r, cs_err *err)
+static bool pair(trf__ctx *c, const cs_log *s, const cs_log *r, cs_err *err)
 {
     cs_model *m = c->m;
     char *ms = dup_str(m, s->message, err), *mr = ms ? dup_str(m, r->message, err) : NULL;
@@ -140,12 +140,12 @@ static bool pair(dec__chan_ctx *c, const cs_log *s, const cs_log *r, cs_err *err
                 .kind = CS_MK_SEND, .exact = 1};
     if (ok && v->val && v->val_len)
         ok = (x.value = cs_model_intern(m, v->val, v->val_len, err)) != 0;
-    ok = ok && (x.chan = annot_chan(c, &as, s, r, err)) && dec__chan_msg_add(m, &x, err);
+    ok = ok && (x.chan = annot_chan(c, &as, s, r, err)) && trf__msg_add(m, &x, err);
     cs_free(ms), cs_free(mr);
     return ok;
 }
 
-bool dec__chan_annot(dec__chan_ctx *c, cs_err *err)
+bool trf__annot(trf__ctx *c, cs_err *err)
 {
     cs_model *m = c->m;
     cs_sid cat_send = 0, cat_recv = 0;

@@ -1,4 +1,4 @@
-/* decode/chan_patched.c — exact messages from gotrace's patched-runtime
+/* traffic/patched.c — exact messages from gotrace's patched-runtime
  * GoSend/GoRecv events (cs_model.rtmsgs, go-trace-format.md §7), paired the
  * way gotrace's own parser pairs them: each GoRecv takes the newest earlier
  * GoSend with the same channel id and event id, which is then used up. A
@@ -13,7 +13,7 @@
  * last woke the receiver (0 if none, e.g. the channel was already closed).
  * Other unmatched receives (333 = "from the buffer", ids whose send happened
  * before tracing) stay unpaired, as in gotrace. */
-#include "chan.h"
+#include "internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -33,7 +33,7 @@ static uint32_t g_index(const cs_model *m, uint64_t goid)
     return cs_model_g_find(m, goid, &i) ? i : 0;
 }
 
-static uint32_t rt_chan(dec__chan_ctx *c, uint64_t cid, cs_err *err)
+static uint32_t rt_chan(trf__ctx *c, uint64_t cid, cs_err *err)
 {
     uint32_t ci;
     if (cs_map_get(&c->by_id, cid, &ci))
@@ -41,10 +41,10 @@ static uint32_t rt_chan(dec__chan_ctx *c, uint64_t cid, cs_err *err)
     char name[32];
     int n = snprintf(name, sizeof name, "chan %" PRIu64, cid);
     cs_sid nm = cs_model_intern(c->m, name, (size_t)n, err);
-    return nm ? dec__chan_by_id(c, cid, nm, 0, 0, err) : 0;
+    return nm ? trf__chan_by_id(c, cid, nm, 0, 0, err) : 0;
 }
 
-static bool pair(dec__chan_ctx *c, const cs_rtmsg *s, const cs_rtmsg *r, cs_err *err)
+static bool pair(trf__ctx *c, const cs_rtmsg *s, const cs_rtmsg *r, cs_err *err)
 {
     cs_model *m = c->m;
     char val[24];
@@ -53,16 +53,16 @@ static bool pair(dec__chan_ctx *c, const cs_rtmsg *s, const cs_rtmsg *r, cs_err 
                 .receiver = g_index(m, r->goid), .kind = CS_MK_SEND, .exact = 1};
     if (!(x.value = cs_model_intern(m, val, (size_t)n, err)) || !(x.chan = rt_chan(c, s->cid, err)))
         return false;
-    return dec__chan_msg_add(m, &x, err);
+    return trf__msg_add(m, &x, err);
 }
 
-static bool closed(dec__chan_ctx *c, const cs_rtmsg *r, uint32_t wake, cs_err *err)
+static bool closed(trf__ctx *c, const cs_rtmsg *r, uint32_t wake, cs_err *err)
 {
     cs_model *m = c->m;
     cs_msg x = {.t_send = wake ? m->edges[wake].ts : CS_T_NONE, .t_recv = r->ts,
                 .sender = wake ? m->edges[wake].from : 0, .receiver = g_index(m, r->goid),
                 .edge = wake, .kind = CS_MK_CLOSE, .exact = 1};
-    return (x.chan = rt_chan(c, r->cid, err)) && dec__chan_msg_add(m, &x, err);
+    return (x.chan = rt_chan(c, r->cid, err)) && trf__msg_add(m, &x, err);
 }
 
 typedef struct pstate {
@@ -72,7 +72,7 @@ typedef struct pstate {
     uint32_t *wake;  /* per goroutine: last edge that woke it, so far */
 } pstate;
 
-static bool step(dec__chan_ctx *c, pstate *p, uint32_t i, cs_err *err)
+static bool step(trf__ctx *c, pstate *p, uint32_t i, cs_err *err)
 {
     const cs_rtmsg *r = &c->m->rtmsgs[i];
     uint64_t key = key_of(r);
@@ -92,7 +92,7 @@ static bool step(dec__chan_ctx *c, pstate *p, uint32_t i, cs_err *err)
     return true;
 }
 
-bool dec__chan_patched(dec__chan_ctx *c, cs_err *err)
+bool trf__patched(trf__ctx *c, cs_err *err)
 {
     cs_model *m = c->m;
     c->patched = m->n_rtmsgs > 0;

@@ -1,10 +1,11 @@
-/* decode/chan_build.c — dec_chan_build(): the channel-traffic pass over a
+/* traffic/build.c — trf_build(): the channel-traffic pass over a
  * finished model (go-trace-format.md §6–7). Classifies every wake-up edge,
  * then collects messages: exact ones from patched-runtime events and from
  * annotations first, inferred ones from wake-ups after, and sorts them by
- * time. Called by dec_trace_load() once a family decoder built the model;
- * it may be run again on the same model (it starts from no messages). */
-#include "chan.h"
+ * time. Called by the CLI and the tests once dec_trace_load() built the
+ * model; it may be run again on the same model (it starts from no
+ * messages). */
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,13 +38,13 @@ static bool sorted(const cs_model *m)
     return true;
 }
 
-bool dec_chan_build(cs_model *m, cs_err *err)
+bool trf_build(cs_model *m, cs_err *err)
 {
     if (m->n_edges == 0 || m->n_chans == 0) /* no model was built */
         return true;
     m->n_msgs = 0;
     m->n_chans = 1;
-    dec__chan_ctx c = {.m = m, .n_stack = m->n_stack};
+    trf__ctx c = {.m = m, .n_stack = m->n_stack};
     c.stack_site = cs_alloc((size_t)c.n_stack * sizeof *c.stack_site + 1);
     c.stack_role = cs_alloc((size_t)c.n_stack + 1);
     bool ok = c.stack_site && c.stack_role;
@@ -53,8 +54,8 @@ bool dec_chan_build(cs_model *m, cs_err *err)
         memset(c.stack_site, 0xff, (size_t)c.n_stack * sizeof *c.stack_site);
         memset(c.stack_role, 0xff, c.n_stack);
     }
-    ok = ok && dec__chan_classify(&c, err) && dec__chan_patched(&c, err) &&
-         dec__chan_annot(&c, err) && dec__chan_infer(&c, err);
+    ok = ok && trf__classify(&c, err) && trf__patched(&c, err) &&
+         trf__annot(&c, err) && trf__infer(&c, err);
     cs_free(c.stack_site);
     cs_free(c.stack_role);
     cs_map_deinit(&c.site_of);

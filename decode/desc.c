@@ -1,0 +1,65 @@
+/* decode/desc.c — the decoder descriptor's defaults and the progress hook.
+ * A zero field of dec_desc means "the default" (as sokol's desc structs do);
+ * dec__desc_defaults() is the one place the defaults are decided, once per
+ * load, before either family decoder sees the descriptor. */
+#include "decode.h"
+
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Below this size a second thread saves less than it costs to start. */
+#define THREADS_MIN (4u << 20)
+/* The least work worth a second thread (dec_desc.split_min), per family:
+ * a legacy file under 8 MB is scanned on one thread; a 1.22+ generation
+ * under 1 MB is ordered where it is read. */
+#define SPLIT_MIN_LEGACY (8u << 20)
+#define SPLIT_MIN_V2     (1u << 20)
+
+/* Other threads runnable: the fewest of four looks at the "running/total"
+ * field of /proc/loadavg over about 1.5 ms (the process that started this
+ * one may still be running for a moment), less this thread; 0 when it
+ * cannot be read. */
+static long others_running(void)
+{
+    long best = -1;
+    for (int i = 0; i < 4 && best != 0; i++) {
+        if (i)
+            nanosleep(&(struct timespec){0, 500000}, NULL);
+        FILE *f = fopen("/proc/loadavg", "r");
+        long r, t;
+        if (!f)
+            return 0;
+        if (fscanf(f, "%*f %*f %*f %ld/%ld", &r, &t) == 2 && (best < 0 || r - 1 < best))
+            best = r - 1;
+        fclose(f);
+    }
+    return best > 0 ? best : 0;
+}
+
+/* Threads for a file of `size` bytes: one for small files, else the online
+ * cores less the threads of other work runnable right now (at least 1). */
+static int threads(size_t size)
+{
+    if (size < THREADS_MIN)
+        return 1;
+    long n = sysconf(_SC_NPROCESSORS_ONLN) - others_running(); /* the cores nothing else is using */
+    return n > 1 ? (int)n : 1;
+}
+
+dec_desc dec__desc_defaults(const dec_desc *d, cs_family fam, size_t size)
+{
+    dec_desc r = *d;
+    if (r.jobs <= 0)
+        r.jobs = threads(size);
+    if (!r.split_min)
+        r.split_min = fam == CS_FAM_LEGACY ? SPLIT_MIN_LEGACY : SPLIT_MIN_V2;
+    return r;
+}
+
+bool dec__progress(const dec_desc *d, uint64_t done_bytes, uint64_t total_bytes, cs_err *err)
+{
+    if (!d->on_progress || d->on_progress(d->progress_ud, done_bytes, total_bytes))
+        return true;
+    return CS_FAIL(err, CS_E_CANCELLED, CS_NO_OFFSET, "decoding cancelled");
+}

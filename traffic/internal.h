@@ -1,0 +1,77 @@
+/* traffic/internal.h — what the files of traffic/ share
+ * (go-trace-format.md §6–7). trf_build() (build.c) runs them in order on a
+ * finished model:
+ *   classify.c  every wake-up edge gets its cs_edge_kind
+ *   patched.c   gotrace GoSend/GoRecv events -> exact messages
+ *   annot.c     trace.Log "chan.send"/"chan.recv" -> exact messages
+ *   infer.c     channel wake-ups -> inferred messages (site grouping)
+ * sites.c names code sites and recognises the runtime's channel frames.
+ * Nothing here reads trace bytes: the input is the model the decoders built.
+ *
+ * API (folder-private)
+ *   trf__role trf__func_role(const char *func)
+ *   trf__role trf__stack_role(trf__ctx *c, uint32_t stack)      cached per stack
+ *   const cs_frame *trf__site_frame(const cs_model *m, uint32_t stack)
+ *   cs_sid trf__site(trf__ctx *c, uint32_t stack, cs_err *err)    0 = no site; cached
+ *   cs_sid trf__frame_site(trf__ctx *c, const cs_frame *f, cs_err *err)
+ *   cs_sid trf__chan_name(trf__ctx *c, const char *prefix, cs_sid send, cs_sid recv, cs_err *err)
+ *       "<prefix>main.player:23 → main.player:18"
+ *   uint32_t trf__chan_by_sites(trf__ctx *c, cs_sid send, cs_sid recv, bool close, cs_err *err)
+ *       close: the send site is a close(), the name reads "close main.f:9 → main.g:4"
+ *   uint32_t trf__chan_by_id(trf__ctx *c, uint64_t rt_id, cs_sid name, cs_sid send,
+ *                            cs_sid recv, cs_err *err)     found by id, or created with these
+ *   bool trf__msg_add(cs_model *m, const cs_msg *msg, cs_err *err)
+ *   bool trf__classify(trf__ctx *c, cs_err *err)
+ *   bool trf__patched(trf__ctx *c, cs_err *err)
+ *   bool trf__annot(trf__ctx *c, cs_err *err)
+ *   bool trf__infer(trf__ctx *c, cs_err *err)
+ * All return 0/false with *err filled on failure (out of memory only).
+ */
+#ifndef TRF_INTERNAL_H
+#define TRF_INTERNAL_H
+
+#include "traffic.h"
+#include "../core/map.h"
+
+/* What a runtime frame does to a channel. */
+typedef enum trf__role {
+    TRF_ROLE_NONE = 0,
+    TRF_ROLE_SEND,   /* chansend1, chansend, selectnbsend, reflect.chansend */
+    TRF_ROLE_RECV,   /* chanrecv1/2, chanrecv, selectnbrecv, reflect.chanrecv */
+    TRF_ROLE_SELECT, /* selectgo, reflect.rselect: direction not visible */
+    TRF_ROLE_CLOSE,  /* closechan, reflect.chanclose (usually skipped by Go) */
+    TRF_ROLE_TIMER   /* time.sendTime: a timer channel firing */
+} trf__role;
+
+typedef struct trf__ctx {
+    cs_model *m;
+    cs_map site_of;   /* (line << 32 | func sid) -> site sid */
+    cs_map by_sites;  /* (send site << 32 | recv site) -> chan index */
+    cs_map by_close;  /* (close site << 32 | recv site) -> chan index */
+    uint64_t last_key;    /* the last by_sites/by_close answer, */
+    uint32_t last_chan;   /* 0 none */
+    bool last_close;
+    cs_map by_id;     /* runtime / annotation channel id -> chan index */
+    uint32_t *stack_site; /* per stack: site sid, UINT32_MAX not yet known */
+    uint8_t *stack_role;  /* per stack: trf__role, 0xff not yet known */
+    uint32_t n_stack;     /* entries in both */
+    bool patched;     /* exact GoSend/GoRecv traffic present: no inference */
+    uint32_t n_exact; /* exact messages so far (annotation windows for dedupe) */
+} trf__ctx;
+
+trf__role trf__func_role(const char *func);
+trf__role trf__stack_role(trf__ctx *c, uint32_t stack);
+const cs_frame *trf__site_frame(const cs_model *m, uint32_t stack);
+cs_sid trf__site(trf__ctx *c, uint32_t stack, cs_err *err);
+cs_sid trf__frame_site(trf__ctx *c, const cs_frame *f, cs_err *err);
+cs_sid trf__chan_name(trf__ctx *c, const char *prefix, cs_sid send, cs_sid recv, cs_err *err);
+uint32_t trf__chan_by_sites(trf__ctx *c, cs_sid send, cs_sid recv, bool close, cs_err *err);
+uint32_t trf__chan_by_id(trf__ctx *c, uint64_t rt_id, cs_sid name, cs_sid send, cs_sid recv,
+                         cs_err *err);
+bool trf__msg_add(cs_model *m, const cs_msg *msg, cs_err *err);
+bool trf__classify(trf__ctx *c, cs_err *err);
+bool trf__patched(trf__ctx *c, cs_err *err);
+bool trf__annot(trf__ctx *c, cs_err *err);
+bool trf__infer(trf__ctx *c, cs_err *err);
+
+#endif
