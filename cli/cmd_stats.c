@@ -1,6 +1,6 @@
 /* cli/cmd_stats.c — `chanscope stats TRACE`: per-goroutine statistics as Go's
  * own tools compute them (legacy: Go 1.21 GoroutineStats, §5.1 of
- * go-trace-format.md), as an aligned table, JSON or CSV. Columns are a table
+ * docs/trace-format.md), as an aligned table, JSON or CSV. Columns are a table
  * per trace family, so 1.22+ columns are one more table. */
 #include "cli.h"
 

@@ -1,6 +1,6 @@
 /* cli/stats_v2.c — the Go 1.22+ half of `chanscope stats`: Go 1.27's
  * Summarizer columns, where block time is split by reason and range times
- * are keyed by name (go-trace-format.md §5.2). The text table and CSV get
+ * are keyed by name (docs/trace-format.md §5.2). The text table and CSV get
  * one column per block reason and per range present in the trace; JSON
  * nests them as objects. Called by cmd_stats.c after sorting. */
 #include "cli.h"

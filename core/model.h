@@ -192,7 +192,7 @@ typedef struct cs_range {
     uint8_t pad[7];
 } cs_range;
 
-/* A gotrace patched-runtime channel event (go-trace-format.md §7): GoSend or
+/* A gotrace patched-runtime channel event (docs/trace-format.md §7): GoSend or
  * GoRecv with the runtime's event id, channel id and value, in event order.
  * Pairing them into cs_msg is traffic/patched.c's job. */
 typedef struct cs_rtmsg {

@@ -1,5 +1,5 @@
 /* core/stats.h — per-goroutine statistics as Go's own tools compute them:
- * Go 1.21's GoroutineStats for legacy traces (go-trace-format.md §5.1) and
+ * Go 1.21's GoroutineStats for legacy traces (docs/trace-format.md §5.1) and
  * Go 1.27's Summarizer for 1.22+ traces (§5.2), quirks included. Decoders
  * fill it; cli/ prints it. Names (cs_sid) live in the model's string table.
  */

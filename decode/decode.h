@@ -4,11 +4,11 @@
  * yields a cs_err with the byte offset (or, for a trace cut short, the good
  * prefix plus cs_model.warning).
  *
- * Channel traffic (go-trace-format.md §6–7) is the next stage: traffic/
+ * Channel traffic (docs/trace-format.md §6–7) is the next stage: traffic/
  * reads the model built here (trf_build, traffic/traffic.h).
  *
  * Files: detect.c (header, dispatch), legacy_*.c (1.5–1.21, §3 of
- * go-trace-format.md), v2_*.c (1.22+, §4), *_stats.c (§5).
+ * docs/trace-format.md), v2_*.c (1.22+, §4), *_stats.c (§5).
  *
  * API
  *   bool dec_detect(const uint8_t *p, size_t n, int *version, cs_family *fam, cs_err *err)

@@ -1,5 +1,5 @@
 /* decode/detect.c — recognises the 16-byte trace header and hands the file to
- * the decoder of its family (go-trace-format.md §2). Header parsing follows
+ * the decoder of its family (docs/trace-format.md §2). Header parsing follows
  * Go 1.19's parseHeader: "go 1.N trace" padded with NUL bytes. */
 #include "decode.h"
 

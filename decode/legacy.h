@@ -1,5 +1,5 @@
 /* decode/legacy.h — what the files of the legacy decoder (Go 1.5–1.21 wire
- * formats, go-trace-format.md §3) share. Not a public header: only
+ * formats, docs/trace-format.md §3) share. Not a public header: only
  * decode/legacy_*.c include it.
  *
  * Pipeline (one file per step):

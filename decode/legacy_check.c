@@ -1,4 +1,4 @@
-/* decode/legacy_check.c — Go's postProcessTrace (go-trace-format.md §3.10):
+/* decode/legacy_check.c — Go's postProcessTrace (docs/trace-format.md §3.10):
  * simulates goroutine and P states over the ordered events and rejects
  * traces Go rejects. Also applies its two event rewrites: GCStart moves to
  * GCP, a network unblock to NetpollP, and the first GoStart after a GoCreate

@@ -1,5 +1,5 @@
 /* decode/legacy_cursor.c — one P's events decoded lazily from the mapped
- * file (Go's parseEvents per record, go-trace-format.md §3.3): ts and seq
+ * file (Go's parseEvents per record, docs/trace-format.md §3.3): ts and seq
  * from deltas, Args and stack id, the current-G rules, CPU samples from the
  * ProfileP pseudo-batch; plus each event's order1007 state transition
  * (§3.9). A cursor touches nothing but itself and the read-only scan. */

@@ -1,5 +1,5 @@
 /* decode/legacy_load.c — entry point of the legacy decoder (Go 1.5–1.21,
- * go-trace-format.md §3) and the per-event sink every ordered event goes
+ * docs/trace-format.md §3) and the per-event sink every ordered event goes
  * through: tick -> ns conversion and fake-P moves (§3.8 step 4), validation
  * (legacy_check.c), statistics (legacy_stats.c; both fused for the common
  * events in legacy_hot.h), the model

@@ -1,5 +1,5 @@
 /* decode/legacy_order.c — pass 2 of the legacy decoder: puts the per-P event
- * streams in Go's order (go-trace-format.md §3.9). order1007 is a streaming
+ * streams in Go's order (docs/trace-format.md §3.9). order1007 is a streaming
  * k-way merge over one cursor per P (legacy_cursor.c); the per-goroutine
  * sequence state is the merge's own compact dec__lg_ord table. Only cursors
  * whose head waits on the goroutine that just moved are re-examined, so a

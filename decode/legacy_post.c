@@ -1,5 +1,5 @@
 /* decode/legacy_post.c — Go's post-merge steps on a materialised event list
- * (go-trace-format.md §3.8–3.9): the order check, GoSysExit real times with a
+ * (docs/trace-format.md §3.8–3.9): the order check, GoSysExit real times with a
  * stable re-sort (order1007), and removeFutile. Used for Go 1.5 traces,
  * traces containing FutileWakeup, and callers that want every event in Go's
  * exact order. */

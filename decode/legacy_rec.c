@@ -1,5 +1,5 @@
 /* decode/legacy_rec.c — reads one legacy record through dec_buf
- * (go-trace-format.md §3.2): type byte, inline or length-prefixed varints,
+ * (docs/trace-format.md §3.2): type byte, inline or length-prefixed varints,
  * the String and UserLog exceptions. Never allocates. */
 #include "legacy.h"
 

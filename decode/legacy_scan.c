@@ -1,5 +1,5 @@
 /* decode/legacy_scan.c — pass 1 of the legacy decoder: one walk over every
- * record of the file (go-trace-format.md §3.1–3.3, §3.7). Validates each
+ * record of the file (docs/trace-format.md §3.1–3.3, §3.7). Validates each
  * record as Go's readTrace/argNum do, indexes batches per P (byte ranges,
  * no events kept), collects String, Stack, Frequency and TimerGoroutine
  * records and the CPU samples, and counts events. Builds the model's stack

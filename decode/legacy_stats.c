@@ -1,4 +1,4 @@
-/* decode/legacy_stats.c — Go 1.21's GoroutineStats (go-trace-format.md §5.1),
+/* decode/legacy_stats.c — Go 1.21's GoroutineStats (docs/trace-format.md §5.1),
  * computed while the ordered events stream past, quirks included: 0 means
  * "not pending", a GC starting at time 0 counts as no GC, goroutines are
  * finalized again at the end, GoStop counts as death. Per-region statistics

@@ -1,4 +1,4 @@
-/* decode/legacy_table.c — the legacy event table (go-trace-format.md §3.4,
+/* decode/legacy_table.c — the legacy event table (docs/trace-format.md §3.4,
  * names as Go 1.21's internal/trace spells them), which wire types each
  * header version allows, the gotrace patched-runtime types (§7), and Go
  * 1.19's argNum rule (§3.2). */

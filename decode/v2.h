@@ -1,5 +1,5 @@
 /* decode/v2.h — what the files of the Go 1.22+ decoder (decode/v2_*.c) share.
- * Format and algorithms: go-trace-format.md §4 (wire format, tables, the
+ * Format and algorithms: docs/trace-format.md §4 (wire format, tables, the
  * reader loop and the ordering rules of Go's internal/trace, May 2025) and
  * §5.2 (Summarizer). Not a public header: only decode/v2_*.c include it.
  *

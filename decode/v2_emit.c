@@ -1,6 +1,6 @@
 /* decode/v2_emit.c — what happens to each event of a Go 1.22+ trace once
  * Go's ordering has released it: the table-id check and the strictly
- * increasing timestamp fix-up of Go's reader (go-trace-format.md §4.8), the
+ * increasing timestamp fix-up of Go's reader (docs/trace-format.md §4.8), the
  * public event kind and state transition (§4.10), then the model builder
  * (spans, wake-up edges, ranges, logs), the Summarizer (v2_stats.c) and
  * dec_desc.on_event, in that order. Called by v2_reader.c only. */

@@ -1,5 +1,5 @@
 /* decode/v2_gen.c — splits a Go 1.22+ trace into generations: walks the batch
- * headers (go-trace-format.md §4.1–4.2) from a file offset until the next
+ * headers (docs/trace-format.md §4.1–4.2) from a file offset until the next
  * generation starts (wire 1.26+: up to the generation's EndOfGeneration
  * byte, as internal/trace/generation.go's readGeneration), and files each
  * batch as a table batch or as an event batch of its M (kept in file order

@@ -1,5 +1,5 @@
 /* decode/v2_load.c — entry point of the Go 1.22+ decoder (wire versions
- * 1.22, 1.23, 1.25, 1.26; go-trace-format.md §4): walks the generations in file
+ * 1.22, 1.23, 1.25, 1.26; docs/trace-format.md §4): walks the generations in file
  * order, parses each one's tables, orders and emits its events, then closes
  * the model and the Summarizer. A trace cut short (the file ends inside a
  * generation, or its last generation lacks the tables written at its end)

@@ -1,5 +1,5 @@
 /* decode/v2_order.c — Go's ordering/validation state machine for the
- * scheduler events of Go 1.22+ traces (go-trace-format.md §4.7–4.9, Go's
+ * scheduler events of Go 1.22+ traces (docs/trace-format.md §4.7–4.9, Go's
  * internal/trace/order.go): Ps, goroutines and their sequence numbers. Each
  * handler either says "not ready yet" (*ok = false, the reader tries another
  * M), fails with Go's reason, or pushes the event(s) with their context onto

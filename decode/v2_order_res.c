@@ -1,5 +1,5 @@
 /* decode/v2_order_res.c — the rest of Go's ordering rules for Go 1.22+
- * traces (go-trace-format.md §4.9): special ranges (STW, mark assist, sweep),
+ * traces (docs/trace-format.md §4.9): special ranges (STW, mark assist, sweep),
  * the GC mark phase with its global sequence number, user tasks and regions,
  * and the instantaneous events that only need a context. Called by
  * dec__v2_advance for every type v2_order.c does not handle itself. */

@@ -1,5 +1,5 @@
 /* decode/v2_reader.c — Go's reader loop for one generation of a Go 1.22+
- * trace (go-trace-format.md §4.8): one cursor per M walking its batches in
+ * trace (docs/trace-format.md §4.8): one cursor per M walking its batches in
  * file order, a min-heap of cursors keyed by the next event's time (Go's
  * exact heap, so ties break as in Go), CPU samples merged by time, and the
  * ordering engine deciding which M may advance. Events are decoded straight

@@ -1,6 +1,6 @@
 /* decode/v2_spec.c — the event table of the Go 1.22+ wire format: name,
  * argument count, public kind and which arguments are stacks or strings, for
- * every type of wire versions 1.22, 1.23, 1.25 and 1.26 (go-trace-format.md §4.5;
+ * every type of wire versions 1.22, 1.23, 1.25 and 1.26 (docs/trace-format.md §4.5;
  * taken from Go's internal/trace/tracev2/spec.go). Nothing here allocates.
  *
  * Columns: name, nargs (dt included), kind, timed, stack (1-based index after

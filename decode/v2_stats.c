@@ -1,6 +1,6 @@
 /* decode/v2_stats.c — Go 1.27's Summarizer (internal/trace/summary.go) over
  * the ordered public events of a Go 1.22+ trace, streaming, quirks included
- * (go-trace-format.md §5.2): exec, sched wait, block time by reason,
+ * (docs/trace-format.md §5.2): exec, sched wait, block time by reason,
  * syscall, syscall-blocked, total and range times per goroutine, plus
  * name/PC/creation/start/end. Per-goroutine maps are short linked lists in
  * one pool (a goroutine has a handful of reasons and ranges). Fed by

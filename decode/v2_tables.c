@@ -1,5 +1,5 @@
 /* decode/v2_tables.c — the per-generation tables of a Go 1.22+ trace
- * (go-trace-format.md §4.3): strings, stacks (and the first frame seen for
+ * (docs/trace-format.md §4.3): strings, stacks (and the first frame seen for
  * each PC), CPU samples, the frequency and, from 1.25, the clock snapshot.
  * Called once per generation after v2_gen.c has found its batches; may run
  * on a worker thread, so it never touches the model. Strings and stacks are

@@ -1,5 +1,5 @@
 /* traffic/annot.c — exact messages from the annotation convention on
- * runtime/trace.Log (go-trace-format.md §6.3): category "chan.send" logged
+ * runtime/trace.Log (docs/trace-format.md §6.3): category "chan.send" logged
  * just before `ch <- v` and "chan.recv" just after `v := <-ch`, each with the
  * message "ch=<id> seq=<n> val=<text>" (val optional, to the end of the
  * message). A send and a receive with the same ch text and seq are one

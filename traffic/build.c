@@ -1,5 +1,5 @@
 /* traffic/build.c — trf_build(): the channel-traffic pass over a
- * finished model (go-trace-format.md §6–7). Classifies every wake-up edge,
+ * finished model (docs/trace-format.md §6–7). Classifies every wake-up edge,
  * then collects messages: exact ones from patched-runtime events and from
  * annotations first, inferred ones from wake-ups after, and sorts them by
  * time. Called by the CLI and the tests once dec_trace_load() built the

@@ -1,6 +1,6 @@
 /* traffic/classify.c — gives every wake-up edge its cs_edge_kind from the
  * woken goroutine's block reason and the unblocker's stack
- * (go-trace-format.md §6.2). Runs first in trf_build().
+ * (docs/trace-format.md §6.2). Runs first in trf_build().
  *
  * Channel-blocked goroutine (chan send / chan receive / select), or one whose
  * reason is unknown because it was already waiting when tracing started:

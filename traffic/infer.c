@@ -1,5 +1,5 @@
 /* traffic/infer.c — turns classified channel wake-ups into messages
- * (go-trace-format.md §6.2). Every send/recv/select edge is one completed
+ * (docs/trace-format.md §6.2). Every send/recv/select edge is one completed
  * hand-off: exactly one side of an unbuffered hand-off parks, the other
  * emits the unblock, so the count is exact for unbuffered channels. A close
  * edge is one arrow of a close fan-out. Messages are grouped into logical

@@ -1,5 +1,5 @@
 /* traffic/internal.h — what the files of traffic/ share
- * (go-trace-format.md §6–7). trf_build() (build.c) runs them in order on a
+ * (docs/trace-format.md §6–7). trf_build() (build.c) runs them in order on a
  * finished model:
  *   classify.c  every wake-up edge gets its cs_edge_kind
  *   patched.c   gotrace GoSend/GoRecv events -> exact messages

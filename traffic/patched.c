@@ -1,5 +1,5 @@
 /* traffic/patched.c — exact messages from gotrace's patched-runtime
- * GoSend/GoRecv events (cs_model.rtmsgs, go-trace-format.md §7), paired the
+ * GoSend/GoRecv events (cs_model.rtmsgs, docs/trace-format.md §7), paired the
  * way gotrace's own parser pairs them: each GoRecv takes the newest earlier
  * GoSend with the same channel id and event id, which is then used up. A
  * match is a message from the send's goroutine at the send's time to the

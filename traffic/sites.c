@@ -1,5 +1,5 @@
 /* traffic/sites.c — reads the runtime's channel frames in a stack and
- * names the code site of a channel operation (go-trace-format.md §6.1): the
+ * names the code site of a channel operation (docs/trace-format.md §6.1): the
  * frame just below chansend1, chanrecv1/2 or selectgo, or for any other stack the
  * first frame outside the runtime. A site is the string "func:file:line";
  * logical channels are pairs of them (infer.c). Also owns the lookup of

@@ -1,5 +1,5 @@
 /* traffic/traffic.h — channel traffic, the stage after decoding
- * (go-trace-format.md §6–7): turns the wake-ups of a finished model into
+ * (docs/trace-format.md §6–7): turns the wake-ups of a finished model into
  * classified edges, messages and logical channels. Reads only the model,
  * never trace bytes; layout/, render/ and export/ read what it stores
  * (cs_edge.kind, cs_msg.kind, cs_model.chans) and never classify again.
