@@ -165,6 +165,9 @@ enum { GS_BAD = 0, GS_RUNNABLE, GS_RUNNING, GS_SYSCALL, GS_WAITING };
 enum { PS_BAD = 0, PS_RUNNING, PS_IDLE, PS_SYSCALL, PS_ABANDONED };
 enum { GC_UNDET = 0, GC_NOT_RUNNING, GC_RUNNING };
 enum { V2_MUSTNOT = 0, V2_MAY = 1, V2_MUST = 2 };
+/* Go's public goroutine and proc states (docs/trace-format.md §4.6). */
+enum { V2G_UNDET = 0, V2G_NOTEXIST, V2G_RUNNABLE, V2G_RUNNING, V2G_WAITING, V2G_SYSCALL };
+enum { V2P_UNDET = 0, V2P_NOTEXIST, V2P_RUNNING, V2P_IDLE };
 
 typedef struct v2_ev {
     int64_t ts;           /* ns */
@@ -207,6 +210,9 @@ typedef struct v2_pst {
 } v2_pst;
 
 typedef struct v2_mst { uint64_t id, g, p; } v2_mst;
+
+/* Go's ordering rules, each once (they read the types above). */
+#include "v2_rules.h"
 
 /* A part of a trace ordered ahead (v2_ahead.c) starts from a state it does
  * not know: an M's goroutine and P are V2_UNK until the part says, and
@@ -278,12 +284,10 @@ static inline v2_mst *dec__v2_mget(v2_order *o, uint64_t mid)
     return s == UINT32_MAX ? NULL : &o->m[s];
 }
 bool dec__v2_reqs_fail(v2_ctx c, int m, int p, int g, uint64_t off, cs_err *err);
-/* Go's validateCtx: must (V2_MUST) / must not (V2_MUSTNOT) / may have an M, P, G. */
+/* Go's validateCtx (dec__v2_ctx_holds), failing with Go's message. */
 static inline bool dec__v2_reqs(v2_ctx c, int m, int p, int g, uint64_t off, cs_err *err)
 {
-    bool ok = !(m == 2 && c.m == V2_NONE) && !(p == 2 && c.p == V2_NONE) && !(p == 0 && c.p != V2_NONE) &&
-              !(g == 2 && c.g == V2_NONE) && !(g == 0 && c.g != V2_NONE);
-    return ok || dec__v2_reqs_fail(c, m, p, g, off, err);
+    return dec__v2_ctx_holds(c, m, p, g) || dec__v2_reqs_fail(c, m, p, g, off, err);
 }
 bool dec__v2_order_res(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur,
                        bool *ok, cs_err *err);
@@ -300,9 +304,6 @@ bool dec__v2_order_look(v2_order *o, uint64_t gen, uint32_t mslot, const v2_look
 
 /* ---- public events, model, stats (v2_emit.c, v2_stats.c) ---- */
 
-/* Go's public goroutine states (§4.6). */
-enum { V2G_UNDET = 0, V2G_NOTEXIST, V2G_RUNNABLE, V2G_RUNNING, V2G_WAITING, V2G_SYSCALL };
-enum { V2P_UNDET = 0, V2P_NOTEXIST, V2P_RUNNING, V2P_IDLE };
 
 typedef struct v2_trans {   /* a StateTransition */
     bool is_g;              /* goroutine (else P) */
@@ -462,19 +463,6 @@ bool dec__v2_split_slow(v2_split *sp, uint32_t ci, cs_err *err);
 bool dec__v2_split_flush(v2_split *sp, cs_err *err);
 /* Types whose ordering neither rewrites the event nor touches another M. */
 extern const uint8_t dec__v2_plain[256];
-/* The M's context after a plain event, as the ordering sets it. */
-static inline void dec__v2_predict(v2_ctx *c, const v2_ev *e)
-{
-    if (e->type == V2_EvGoStart)
-        c->g = e->args[0];
-    else if (e->type == V2_EvGoBlock || e->type == V2_EvGoStop || e->type == V2_EvGoDestroy ||
-             e->type == V2_EvGoSyscallEndBlocked)
-        c->g = V2_NONE;
-    else if (e->type == V2_EvProcStart)
-        c->p = e->args[0];
-    else if (e->type == V2_EvProcStop)
-        c->p = V2_NONE;
-}
 #define V2_RUN_BITS 12u
 #define V2_RUN_MAX ((1u << V2_RUN_BITS) - 1)
 /* The common case inline: one plain event, emitted as it is, leaving its M
@@ -488,7 +476,7 @@ static inline bool dec__v2_split_done(v2_split *sp, uint32_t ci, cs_err *err)
     if (sp->n_notes != 1 || !sp->notes[0].own || !dec__v2_plain[own->type])
         return dec__v2_split_slow(sp, ci, err);
     v2_ctx after = *pred;
-    dec__v2_predict(&after, own);
+    dec__v2_m_after(&after, own);
     uint32_t ms = sp->wc[ci].mslot;
     if (ms != UINT32_MAX && (sp->ws.o->m[ms].g != after.g || sp->ws.o->m[ms].p != after.p))
         return dec__v2_split_slow(sp, ci, err);

@@ -50,43 +50,38 @@ bool dec__v2_cut_time(const v2_gen *g, uint64_t at, int64_t *t, cs_err *err)
 }
 
 /* What one event of the M says of the M's own goroutine and proc after it
- * (as dec__v2_advance would set them, for the M that the event is on). */
+ * (as dec__v2_advance would set them, for the M that the event is on): the
+ * context by dec__v2_m_after, the statuses by the steps of v2_rules.h, and
+ * what the state decides (GoStatus, ProcStatus, ProcSteal, GoSwitch) here. */
 static void look_ev(v2_look *k, const v2_ev *e, uint64_t mid)
 {
     const uint64_t *a = e->args;
+    v2_ctx c = {k->g, k->p, mid};
+    dec__v2_m_after(&c, e);
+    k->g = c.g, k->p = c.p;
     switch (e->type) {
-    case V2_EvGoStart: case V2_EvGoSwitch: case V2_EvGoSwitchDestroy:
-        k->g = a[0], k->gseq = a[1], k->gst = GS_RUNNING;
-        break;
-    case V2_EvGoBlock: case V2_EvGoStop: case V2_EvGoDestroy:
-        k->g = V2_NONE;
-        break;
-    case V2_EvGoSyscallEndBlocked: /* its proc was taken in the syscall; one the M started since stays */
-        k->g = V2_NONE;
-        if (k->pst != PS_RUNNING)
-            k->p = V2_NONE;
-        break;
-    case V2_EvGoDestroySyscall:
-        k->g = k->p = V2_NONE;
+    case V2_EvGoStart: case V2_EvGoSwitch: case V2_EvGoSwitchDestroy: /* GoSwitch*: the next one starts */
+        k->gseq = a[1], k->gst = dec__v2_gstep(V2_EvGoStart).to;
         break;
     case V2_EvGoCreateSyscall:
-        k->g = a[0], k->gseq = 0, k->gst = GS_SYSCALL;
+        k->gseq = 0, k->gst = dec__v2_gstep(e->type).to;
+        break;
+    case V2_EvGoSyscallEndBlocked: /* its proc was taken in the syscall; one the M started since stays */
+        if (k->pst != PS_RUNNING)
+            k->p = V2_NONE;
         break;
     case V2_EvGoStatus: case V2_EvGoStatusStack:
         if (a[2] == GS_RUNNING || (a[2] == GS_SYSCALL && a[1] == mid))
             k->g = a[0], k->gseq = 0, k->gst = (uint8_t)a[2];
         break;
-    case V2_EvGoSyscallBegin:
-        k->gst = GS_SYSCALL, k->pst = PS_SYSCALL, k->pseq = a[0];
+    case V2_EvGoSyscallBegin: case V2_EvGoSyscallEnd: {
+        v2_pst p = {.status = k->pst, .seq = k->pseq};
+        dec__v2_p_syscall(&p, e, 0);
+        k->gst = dec__v2_gstep(e->type).to, k->pst = p.status, k->pseq = p.seq;
         break;
-    case V2_EvGoSyscallEnd:
-        k->gst = GS_RUNNING, k->pst = PS_RUNNING;
-        break;
+    }
     case V2_EvProcStart:
-        k->p = a[0], k->pseq = a[1], k->pst = PS_RUNNING;
-        break;
-    case V2_EvProcStop:
-        k->p = V2_NONE;
+        k->pseq = a[1], k->pst = PS_RUNNING;
         break;
     case V2_EvProcStatus:
         if (a[1] == PS_RUNNING || a[1] == PS_SYSCALL)

@@ -10,8 +10,6 @@
 
 #define NO_STACK 0
 
-static const uint8_t g_public[5] = {V2G_UNDET, V2G_RUNNABLE, V2G_RUNNING, V2G_SYSCALL, V2G_WAITING};
-static const uint8_t p_public[5] = {V2P_UNDET, V2P_RUNNING, V2P_IDLE, V2P_RUNNING, V2P_IDLE};
 
 /* Go's validateTableIDs: every stack and string argument must exist. */
 static bool check_ids(const v2_gen *g, const v2_ev *e, const v2_spec *sp, cs_err *err)
@@ -70,7 +68,7 @@ static bool transition(v2_sink *s, v2_gen *g, const v2_ev *e, v2_trans *t, cs_er
         *t = (v2_trans){false, e->args[0], e->extra[0] == 4 ? V2P_IDLE : V2P_RUNNING, V2P_IDLE, 0, 0};
         break;
     case V2_EvProcStatus:
-        *t = (v2_trans){false, e->args[0], (uint8_t)e->extra[0], p_public[e->args[1] % 5], 0, 0};
+        *t = (v2_trans){false, e->args[0], (uint8_t)e->extra[0], dec__v2_p_public[e->args[1] % 5], 0, 0};
         break;
     case V2_EvGoCreate: *t = (v2_trans){true, e->args[0], V2G_NOTEXIST, V2G_RUNNABLE, 0, e->args[1]}; break;
     case V2_EvGoCreateBlocked: *t = (v2_trans){true, e->args[0], V2G_NOTEXIST, V2G_WAITING, 0, e->args[1]}; break;
@@ -87,7 +85,7 @@ static bool transition(v2_sink *s, v2_gen *g, const v2_ev *e, v2_trans *t, cs_er
     case V2_EvGoSyscallEnd: *t = (v2_trans){true, e->ctx.g, V2G_SYSCALL, V2G_RUNNING, 0, 0}; break;
     case V2_EvGoSyscallEndBlocked: *t = (v2_trans){true, e->ctx.g, V2G_SYSCALL, V2G_RUNNABLE, 0, 0}; break;
     case V2_EvGoStatus: case V2_EvGoStatusStack: /* Go 1.26+: the status's stack is the transition's */
-        *t = (v2_trans){true, e->args[0], (uint8_t)e->extra[0], g_public[e->args[2] % 5], 0,
+        *t = (v2_trans){true, e->args[0], (uint8_t)e->extra[0], dec__v2_g_public[e->args[2] % 5], 0,
                         e->type == V2_EvGoStatusStack ? e->args[3] : 0};
         break;
     }

@@ -17,8 +17,9 @@
 /* The commonest events, ordered inline when they are ready and valid in
  * the plainest way, on an M with a slot: GoStart, GoUnblock, GoBlock (most
  * of every trace), GoStop, GoSyscallBegin and GoSyscallEnd (every system
- * call of a running goroutine) and HeapAlloc. Sets e->ctx to the M's
- * context before the event and applies the event as dec__v2_advance would;
+ * call of a running goroutine) and HeapAlloc, by Go's rules as v2_rules.h
+ * writes them. Sets e->ctx to the M's context before the event and
+ * applies the event as dec__v2_advance would;
  * returns false, having changed nothing, for anything else (not ready, an
  * error, another type, an M or proc not known yet), which then takes
  * dec__v2_advance. *gp: the goroutine's state, or NULL. */
@@ -38,61 +39,36 @@ static inline __attribute__((always_inline)) bool dec__v2_hot_advance(v2_order *
     if (mslot == UINT32_MAX)
         return false;
     v2_mst *m = &o->m[mslot];
-    v2_gst *g;
+    v2_ctx c = {m->g, m->p, m->id};
+    v2_gst *g = NULL;
     v2_pst *p;
     uint8_t t = e->type;
-    if (t == V2_EvGoBlock || t == V2_EvGoStop) { /* go_stop_exec: M, P, G must; G Running */
-        if (m->p >= V2_UNK || m->g == V2_NONE || !(g = dec__v2_hot_g(o, m->g)) || g->status != GS_RUNNING)
+    if (t == V2_EvGoUnblock) { /* reads no context */
+        if (!(g = dec__v2_hot_g(o, e->args[0])) || !dec__v2_g_ready(g, e, gen))
             return false;
-        e->ctx = (v2_ctx){m->g, m->p, m->id};
-        g->status = t == V2_EvGoBlock ? GS_WAITING : GS_RUNNABLE;
-        m->g = V2_NONE;
-        *gp = g;
-        return true;
-    }
-    if (t == V2_EvGoSyscallBegin || t == V2_EvGoSyscallEnd) {
-        /* syscall_begin: M, P, G must; G Running, P next in sequence;
-         * syscall_end: G and P in Syscall */
-        if (m->p >= V2_UNK || m->g == V2_NONE || !(g = dec__v2_hot_g(o, m->g)) || !(p = dec__v2_hot_p(o, m->p)))
+    } else if (c.g == V2_UNK || c.p == V2_UNK) { /* ahead, not resolved yet */
+        return false;
+    } else if (t == V2_EvGoStart) {
+        if (!(g = dec__v2_hot_g(o, e->args[0])) || !dec__v2_g_ready(g, e, gen) ||
+            !dec__v2_ctx_holds(c, V2_MUST, V2_MUST, V2_MUSTNOT))
             return false;
-        if (t == V2_EvGoSyscallBegin) {
-            if (g->status != GS_RUNNING || p->seq_gen != gen || e->args[0] != p->seq + 1)
+    } else if (t == V2_EvGoBlock || t == V2_EvGoStop || t == V2_EvGoSyscallBegin || t == V2_EvGoSyscallEnd) {
+        if (!dec__v2_ctx_holds(c, V2_MUST, V2_MUST, V2_MUST) || !(g = dec__v2_hot_g(o, c.g)) ||
+            g->status != dec__v2_gstep(t).from)
+            return false;
+        if (t == V2_EvGoSyscallBegin || t == V2_EvGoSyscallEnd) {
+            if (!(p = dec__v2_hot_p(o, c.p)) || !dec__v2_p_syscall_ok(p, e, gen))
                 return false;
-            g->status = GS_SYSCALL, p->status = PS_SYSCALL, p->seq = e->args[0];
-        } else {
-            if (g->status != GS_SYSCALL || p->status != PS_SYSCALL)
-                return false;
-            g->status = GS_RUNNING, p->status = PS_RUNNING;
+            dec__v2_p_syscall(p, e, gen);
         }
-        e->ctx = (v2_ctx){m->g, m->p, m->id};
-        *gp = g;
-        return true;
-    }
-    if (t == V2_EvHeapAlloc) { /* M, P must, G may */
-        if (m->p >= V2_UNK || m->g == V2_UNK)
-            return false;
-        e->ctx = (v2_ctx){m->g, m->p, m->id};
-        *gp = NULL;
-        return true;
-    }
-    if (t != V2_EvGoStart && t != V2_EvGoUnblock)
+    } else if (t != V2_EvHeapAlloc || !dec__v2_ctx_holds(c, V2_MUST, V2_MUST, V2_MAY)) {
         return false;
-    g = dec__v2_hot_g(o, e->args[0]);
-    if (!g || g->seq_gen != gen || e->args[1] != g->seq + 1)
-        return false;
-    if (t == V2_EvGoUnblock) { /* go_unblock: Waiting, next in sequence */
-        if (g->status != GS_WAITING)
-            return false;
-        g->status = GS_RUNNABLE;
-    } else { /* go_start: Runnable, next in sequence; M, P must, G must not */
-        if (g->status != GS_RUNNABLE || m->p >= V2_UNK || m->g != V2_NONE)
-            return false;
-        g->status = GS_RUNNING;
     }
-    e->ctx = (v2_ctx){m->g, m->p, m->id};
-    g->seq = e->args[1];
-    if (t == V2_EvGoStart)
-        m->g = e->args[0];
+    if (g)
+        dec__v2_g_apply(g, e, gen);
+    e->ctx = c;
+    dec__v2_m_after(&c, e);
+    m->g = c.g, m->p = c.p;
     *gp = g;
     return true;
 }
@@ -172,7 +148,7 @@ static inline bool dec__v2_split_hot(v2_split *sp, uint32_t ci, const v2_ev *e, 
 {
     if (sp->run_len && (sp->run_ci != ci || sp->run_len == V2_RUN_MAX) && !dec__v2_split_flush(sp, err))
         return false;
-    dec__v2_predict(&sp->wpred[ci], e);
+    dec__v2_m_after(&sp->wpred[ci], e);
     sp->run_ci = ci;
     sp->run_len++;
     return true;

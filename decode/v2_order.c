@@ -10,9 +10,6 @@
 #include <string.h>
 
 
-static const uint8_t g_public[5] = {V2G_UNDET, V2G_RUNNABLE, V2G_RUNNING, V2G_SYSCALL, V2G_WAITING};
-static const uint8_t p_public[5] = {V2P_UNDET, V2P_RUNNING, V2P_IDLE, V2P_RUNNING, V2P_IDLE};
-
 #define INVALID(e, ...) CS_FAIL(err, CS_E_INVALID, (e)->off, __VA_ARGS__)
 
 static v2_gst *gnew(v2_order *o, uint64_t goid, uint8_t status, uint64_t gen, cs_err *err)
@@ -132,17 +129,12 @@ bool dec__v2_order_look(v2_order *o, uint64_t gen, uint32_t mslot, const v2_look
     return true;
 }
 
-static bool seq_next(uint64_t sgen, uint64_t sseq, uint64_t gen, uint64_t seq)
-{
-    return sgen == gen && seq == sseq + 1;
-}
-
 static bool proc_status(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx *cur, v2_ctx *nw, cs_err *err)
 {
     uint64_t pid = e->args[0], st = e->args[1];
     if (st >= 5)
         return INVALID(e, "invalid status for proc %llu: %llu", (unsigned long long)pid, (unsigned long long)st);
-    uint8_t old = p_public[st];
+    uint8_t old = dec__v2_p_public[st];
     v2_pst *p = dec__v2_pget(o, pid);
     if (p) {
         if (st == PS_ABANDONED && p->status == PS_SYSCALL) {
@@ -192,13 +184,13 @@ static bool proc_start(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *
     v2_pst *p = dec__v2_pget(o, e->args[0]);
     if (!p && !(p = p_unseen(o, gen, e->args[0], PS_IDLE, e->args[1], err)) && err->code != CS_OK)
         return false;
-    if (!p || p->status != PS_IDLE || !seq_next(p->seq_gen, p->seq, gen, e->args[1]) || cur.p != V2_NONE)
+    if (!p || p->status != PS_IDLE || !dec__v2_seq_next(p->seq_gen, p->seq, gen, e->args[1]) || cur.p != V2_NONE)
         return *ok = false, true;
     if (!dec__v2_reqs(cur, V2_MUST, V2_MUSTNOT, V2_MAY, e->off, err))
         return false;
     p->status = PS_RUNNING;
     p->seq_gen = gen, p->seq = e->args[1];
-    nw->p = e->args[0];
+    dec__v2_m_after(nw, e);
     return dec__v2_push(o, e, cur, err);
 }
 
@@ -212,7 +204,7 @@ static bool proc_stop(v2_order *o, v2_ev *e, v2_ctx cur, v2_ctx *nw, cs_err *err
     if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MAY, e->off, err))
         return false;
     p->status = PS_IDLE;
-    nw->p = V2_NONE;
+    dec__v2_m_after(nw, e);
     return dec__v2_push(o, e, cur, err);
 }
 
@@ -221,7 +213,7 @@ static bool proc_steal(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *
     uint64_t pid = e->args[0];
     v2_pst *p = dec__v2_pget(o, pid);
     if (!p || (p->status != PS_SYSCALL && p->status != PS_ABANDONED) ||
-        !seq_next(p->seq_gen, p->seq, gen, e->args[1]))
+        !dec__v2_seq_next(p->seq_gen, p->seq, gen, e->args[1]))
         return *ok = false, true;
     if (!dec__v2_reqs(cur, V2_MUST, V2_MAY, V2_MAY, e->off, err))
         return false;
@@ -284,7 +276,7 @@ static bool go_status(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *n
     uint64_t gid = e->args[0], st = e->args[2];
     if (st >= 5)
         return INVALID(e, "invalid status for goroutine %llu: %llu", (unsigned long long)gid, (unsigned long long)st);
-    uint8_t old = g_public[st];
+    uint8_t old = dec__v2_g_public[st];
     v2_gst *g = dec__v2_gget(o, gid);
     if (g) {
         if (g->status != st)
@@ -331,12 +323,9 @@ static bool go_create(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *n
     if (o->ahead && cs_ids_get(&o->gids, ng, false, NULL) == UINT32_MAX &&
         !dec__v2_assume(o, V2A_G_NONE, 0, ng, 0, err))
         return false;
-    uint8_t st = e->type == V2_EvGoCreateBlocked ? GS_WAITING
-                 : e->type == V2_EvGoCreateSyscall ? GS_SYSCALL : GS_RUNNABLE;
-    if (!gnew(o, ng, st, gen, err))
+    if (!gnew(o, ng, dec__v2_gstep(e->type).to, gen, err))
         return false;
-    if (e->type == V2_EvGoCreateSyscall)
-        nw->g = ng;
+    dec__v2_m_after(nw, e);
     return dec__v2_push(o, e, cur, err);
 }
 
@@ -360,75 +349,67 @@ static bool go_stop_exec(v2_order *o, v2_ev *e, v2_ctx cur, v2_ctx *nw, cs_err *
 {
     if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err))
         return false;
-    v2_gst *g = cur_g(o, e, cur, GS_RUNNING, err);
+    v2_gst *g = cur_g(o, e, cur, dec__v2_gstep(e->type).from, err);
     if (!g)
         return false;
-    if (e->type == V2_EvGoDestroy)
-        g->exists = 0;
-    else
-        g->status = e->type == V2_EvGoStop ? GS_RUNNABLE : GS_WAITING;
-    nw->g = V2_NONE;
+    dec__v2_g_apply(g, e, 0);
+    dec__v2_m_after(nw, e);
     return dec__v2_push(o, e, cur, err);
 }
 
 static bool go_start(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *nw, bool *ok, cs_err *err)
 {
     v2_gst *g = dec__v2_gget(o, e->args[0]);
-    if (!g && !(g = g_unseen(o, gen, e->args[0], GS_RUNNABLE, e->args[1], err)) && err->code != CS_OK)
+    if (!g && !(g = g_unseen(o, gen, e->args[0], dec__v2_gstep(e->type).from, e->args[1], err)) && err->code != CS_OK)
         return false;
-    if (!g || g->status != GS_RUNNABLE || !seq_next(g->seq_gen, g->seq, gen, e->args[1]))
+    if (!g || !dec__v2_g_ready(g, e, gen))
         return *ok = false, true;
     if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUSTNOT, e->off, err))
         return false;
-    g->status = GS_RUNNING;
-    g->seq_gen = gen, g->seq = e->args[1];
-    nw->g = e->args[0];
+    dec__v2_g_apply(g, e, gen);
+    dec__v2_m_after(nw, e);
     return dec__v2_push(o, e, cur, err);
 }
 
 static bool go_unblock(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, bool *ok, cs_err *err)
 {
     v2_gst *g = dec__v2_gget(o, e->args[0]);
-    if (!g && !(g = g_unseen(o, gen, e->args[0], GS_WAITING, e->args[1], err)) && err->code != CS_OK)
+    if (!g && !(g = g_unseen(o, gen, e->args[0], dec__v2_gstep(e->type).from, e->args[1], err)) && err->code != CS_OK)
         return false;
-    if (!g || g->status != GS_WAITING || !seq_next(g->seq_gen, g->seq, gen, e->args[1]))
+    if (!g || !dec__v2_g_ready(g, e, gen))
         return *ok = false, true;
-    g->status = GS_RUNNABLE;
-    g->seq_gen = gen, g->seq = e->args[1];
+    dec__v2_g_apply(g, e, gen);
     return dec__v2_push(o, e, cur, err);
 }
 
 static bool go_switch(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *nw, bool *ok, cs_err *err)
 {
+    /* the M's goroutine blocks (GoSwitch) or ends (GoSwitchDestroy), and
+     * the waiting goroutine args[0] starts in its place, next in its
+     * sequence (args[1]): Go emits the two halves as events of their own */
+    v2_ev x = {.ts = e->ts, .off = e->off, .synth = 1,
+               .type = e->type == V2_EvGoSwitch ? V2_EvGoBlock : V2_EvGoDestroy};
+    v2_ev st = {.ts = e->ts, .off = e->off, .synth = 1, .type = V2_EvGoStart, .args = {e->args[0], e->args[1]}};
     if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err))
         return false;
-    v2_gst *cg = cur_g(o, e, cur, GS_RUNNING, err);
+    v2_gst *cg = cur_g(o, e, cur, dec__v2_gstep(x.type).from, err);
     if (!cg)
         return false;
     uint64_t next = e->args[0], seq = e->args[1];
     v2_gst *ng = dec__v2_gget(o, next);
     if (!ng && !(ng = g_unseen(o, gen, next, GS_WAITING, seq, err)) && err->code != CS_OK)
         return false;
-    if (!ng || ng->status != GS_WAITING || !seq_next(ng->seq_gen, ng->seq, gen, seq))
+    if (!ng || ng->status != GS_WAITING || !dec__v2_seq_next(ng->seq_gen, ng->seq, gen, seq))
         return *ok = false, true;
     if (!dec__v2_push(o, e, cur, err))
         return false;
-    v2_ev x = {.ts = e->ts, .off = e->off, .synth = 1};
-    if (e->type == V2_EvGoSwitch) {
-        cg->status = GS_WAITING;
-        x.type = V2_EvGoBlock;
-    } else {
-        cg->exists = 0;
-        x.type = V2_EvGoDestroy;
-    }
+    dec__v2_g_apply(cg, &x, gen);
     if (!dec__v2_push(o, &x, cur, err))
         return false;
-    ng->status = GS_RUNNING;
-    ng->seq_gen = gen, ng->seq = seq;
-    nw->g = next;
-    v2_ev st = {.ts = e->ts, .off = e->off, .synth = 1, .type = V2_EvGoStart, .args = {next, seq}};
+    dec__v2_g_apply(ng, &st, gen);
+    dec__v2_m_after(nw, e);
     v2_ctx sc = cur;
-    sc.g = V2_NONE;
+    dec__v2_m_after(&sc, &x);
     return dec__v2_push(o, &st, sc, err);
 }
 
@@ -436,21 +417,20 @@ static bool syscall_begin(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, cs_er
 {
     if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err))
         return false;
-    v2_gst *g = cur_g(o, e, cur, GS_RUNNING, err);
+    v2_gst *g = cur_g(o, e, cur, dec__v2_gstep(e->type).from, err);
     if (!g)
         return false;
-    g->status = GS_SYSCALL;
+    dec__v2_g_apply(g, e, gen);
     v2_pst *p = dec__v2_pget(o, cur.p);
     if (!p && !(p = p_unseen(o, gen, cur.p, PS_RUNNING, e->args[0], err)) && err->code == CS_OK)
         return INVALID(e, "uninitialized proc %lld found during GoSyscallBegin", (long long)cur.p);
     if (!p)
         return false;
-    p->status = PS_SYSCALL;
-    if (!seq_next(p->seq_gen, p->seq, gen, e->args[0]))
+    if (!dec__v2_p_syscall_ok(p, e, gen))
         return INVALID(e, "failed to advance GoSyscallBegin: can't make sequence: %llu (gen=%llu) -> %llu (gen=%llu)",
                        (unsigned long long)p->seq, (unsigned long long)p->seq_gen,
                        (unsigned long long)e->args[0], (unsigned long long)gen);
-    p->seq_gen = gen, p->seq = e->args[0];
+    dec__v2_p_syscall(p, e, gen);
     return dec__v2_push(o, e, cur, err);
 }
 
@@ -458,16 +438,16 @@ static bool syscall_end(v2_order *o, v2_ev *e, v2_ctx cur, cs_err *err)
 {
     if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err))
         return false;
-    v2_gst *g = cur_g(o, e, cur, GS_SYSCALL, err);
+    v2_gst *g = cur_g(o, e, cur, dec__v2_gstep(e->type).from, err);
     if (!g)
         return false;
-    g->status = GS_RUNNING;
+    dec__v2_g_apply(g, e, 0);
     v2_pst *p = dec__v2_pget(o, cur.p);
     if (!p)
         return INVALID(e, "uninitialized proc %lld found during GoSyscallEnd", (long long)cur.p);
-    if (p->status != PS_SYSCALL)
+    if (!dec__v2_p_syscall_ok(p, e, 0))
         return INVALID(e, "expected proc %lld in state Syscall, but got %u instead", (long long)cur.p, p->status);
-    p->status = PS_RUNNING;
+    dec__v2_p_syscall(p, e, 0);
     return dec__v2_push(o, e, cur, err);
 }
 
@@ -482,11 +462,11 @@ static bool syscall_end_blocked(v2_order *o, v2_ev *e, v2_ctx cur, v2_ctx *nw, b
     }
     if (!dec__v2_reqs(cur, V2_MUST, V2_MAY, V2_MUST, e->off, err))
         return false;
-    v2_gst *g = cur_g(o, e, cur, GS_SYSCALL, err);
+    v2_gst *g = cur_g(o, e, cur, dec__v2_gstep(e->type).from, err);
     if (!g)
         return false;
-    g->status = GS_RUNNABLE;
-    nw->g = V2_NONE;
+    dec__v2_g_apply(g, e, 0);
+    dec__v2_m_after(nw, e);
     return dec__v2_push(o, e, cur, err);
 }
 
@@ -494,11 +474,11 @@ static bool destroy_syscall(v2_order *o, v2_ev *e, v2_ctx cur, v2_ctx *nw, cs_er
 {
     if (!dec__v2_reqs(cur, V2_MUST, V2_MAY, V2_MUST, e->off, err))
         return false;
-    v2_gst *g = cur_g(o, e, cur, GS_SYSCALL, err);
+    v2_gst *g = cur_g(o, e, cur, dec__v2_gstep(e->type).from, err);
     if (!g)
         return false;
-    g->exists = 0;
-    nw->g = V2_NONE;
+    dec__v2_g_apply(g, e, 0);
+    dec__v2_m_after(nw, e);
     if (cur.p != V2_NONE) {
         v2_pst *p = dec__v2_pget(o, cur.p);
         if (!p)
@@ -506,7 +486,6 @@ static bool destroy_syscall(v2_order *o, v2_ev *e, v2_ctx cur, v2_ctx *nw, cs_er
         if (p->status != PS_SYSCALL)
             return INVALID(e, "proc %lld in unexpected state %u during GoDestroySyscall", (long long)cur.p, p->status);
         p->status = PS_ABANDONED;
-        nw->p = V2_NONE;
         v2_ev x = {.ts = e->ts, .off = e->off, .synth = 1, .type = V2_EvProcSteal,
                    .args = {cur.p}, .extra = {PS_SYSCALL}};
         if (!dec__v2_push(o, &x, cur, err))

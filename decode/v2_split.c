@@ -4,7 +4,7 @@
  * decoded events between cores costs more than decoding them twice, so only
  * the order crosses: runs of events from one M, which the caller decodes
  * again on cursors of its own and gives the context it predicts from the
- * events before (dec__v2_predict). The worker keeps the same prediction and
+ * events before (dec__v2_m_after). The worker keeps the same prediction and
  * sends whole, through a second pipe, every event the caller could not
  * rebuild: anything the ordering made up or rewrote, every event of a type
  * outside dec__v2_plain, and a correction whenever an M's real context differs
@@ -208,7 +208,7 @@ static bool run_of(emitter *em, uint32_t item, cs_err *err)
         if (!dec__v2_cur_fast(c, em->g, em->s->nargs) && !next(em, ci, err))
             return false;
         c->ev.ctx = em->pred[ci];
-        dec__v2_predict(&em->pred[ci], &c->ev);
+        dec__v2_m_after(&em->pred[ci], &c->ev);
         if (!(em->s->fast_emit ? dec__v2_emit_fast(em->s, em->g, &c->ev, NULL, err) : dec__v2_emit(em->s, em->g, &c->ev, err)))
             return false;
         if (!(++em->n & 0xffff) && !progress(em, err))
