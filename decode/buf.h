@@ -14,6 +14,11 @@
  *   bool dec_buf_skip(dec_buf *b, uint64_t n)
  *   size_t dec_buf_left(const dec_buf *b)
  *   uint64_t dec_buf_off(const dec_buf *b)     absolute file offset of the cursor
+ *   size_t dec_fast_end(size_t len, size_t need)
+ *       the fast paths' window: positions below it have at least `need`
+ *       bytes left of a window of `len` (0: none). The record decoders that
+ *       read without a check per byte (v2_hot.h, v2_front.c,
+ *       legacy_cursor.c) do so only below it, else they take this cursor.
  */
 #ifndef DEC_BUF_H
 #define DEC_BUF_H
@@ -38,6 +43,7 @@ static inline dec_buf dec_buf_make(const uint8_t *p, size_t len, uint64_t base_o
 }
 
 static inline size_t dec_buf_left(const dec_buf *b) { return b->len - b->pos; }
+static inline size_t dec_fast_end(size_t len, size_t need) { return len >= need ? len - need + 1 : 0; }
 static inline uint64_t dec_buf_off(const dec_buf *b) { return b->base + b->pos; }
 
 static inline uint8_t dec_buf_u8(dec_buf *b)

@@ -78,6 +78,10 @@ static bool cursor_open_batch(const dec__lg_scan *s, dec__lg_cur *c, uint32_t bi
     return true;
 }
 
+/* Bytes fast_event may read of a record with no check: its header and
+ * arguments (uv_fast reads at most 10 bytes a varint). */
+#define LG_FAST_NEED 64
+
 /* Varint without bounds checks: the caller guarantees 10 readable bytes. */
 static inline uint64_t uv_fast(const uint8_t **pp)
 {
@@ -101,7 +105,7 @@ static inline uint64_t uv_fast(const uint8_t **pp)
 static bool fast_event(const dec__lg_scan *s, dec__lg_cur *c)
 {
     const uint8_t *p = s->data + c->pos;
-    if (c->end - c->pos < 64)
+    if (c->pos >= dec_fast_end(c->end, LG_FAST_NEED))
         return false;
     uint8_t h = *p;
     unsigned t = s->vt.type[h & 63], narg = (h >> 6) + 1u, inl = 4, n = 0;

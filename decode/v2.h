@@ -463,6 +463,9 @@ bool dec__v2_split_slow(v2_split *sp, uint32_t ci, cs_err *err);
 bool dec__v2_split_flush(v2_split *sp, cs_err *err);
 /* Types whose ordering neither rewrites the event nor touches another M. */
 extern const uint8_t dec__v2_plain[256];
+/* Bytes the fast decoders (dec__v2_cur_fast, v2_front.c) may read of an
+ * event with no check: its type and six varints of at most 10 bytes. */
+#define V2_FAST_NEED 61
 #define V2_RUN_BITS 12u
 #define V2_RUN_MAX ((1u << V2_RUN_BITS) - 1)
 /* The common case inline: one plain event, emitted as it is, leaving its M

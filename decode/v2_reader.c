@@ -84,7 +84,7 @@ bool dec__v2_cur_next(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_
     if (c->ev.ts > V2_T_MAX) /* hostile deltas: stay far from overflow */
         c->ev.ts = V2_T_MAX;
     c->last = c->ev.ts;
-    c->fast_len = c->last && c->b.len > 60 ? c->b.len - 60 : 0; /* at least 61 bytes left */
+    c->fast_len = c->last ? dec_fast_end(c->b.len, V2_FAST_NEED) : 0;
     return true;
 }
 
