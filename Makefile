@@ -62,7 +62,7 @@ all: chanscope
 define install-debs
 	@mkdir -p $(BUILD)
 	@if $(2); then touch $(1); \
-	elif [ "$$$$(id -u)" = 0 ]; then \
+	elif [ "$$(id -u)" = 0 ]; then \
 	    echo "installing Debian packages: $(3)"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(3) >/dev/null \
 	    && touch $(1); \
