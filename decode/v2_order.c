@@ -345,16 +345,26 @@ static v2_gst *cur_g(v2_order *o, v2_ev *e, v2_ctx cur, uint8_t want, cs_err *er
     return g;
 }
 
-static bool go_stop_exec(v2_order *o, v2_ev *e, v2_ctx cur, v2_ctx *nw, cs_err *err)
+/* An event of the M's own goroutine (GoStop, GoBlock, GoDestroy, the
+ * syscall events): the M and its goroutine present, the proc as `p` says,
+ * the goroutine in the state its step starts from; the step applied, and
+ * the M's context after it when `nw` is given. */
+static v2_gst *step_own(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *nw, int p, cs_err *err)
 {
-    if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err))
-        return false;
+    if (!dec__v2_reqs(cur, V2_MUST, p, V2_MUST, e->off, err))
+        return NULL;
     v2_gst *g = cur_g(o, e, cur, dec__v2_gstep(e->type).from, err);
     if (!g)
-        return false;
-    dec__v2_g_apply(g, e, 0);
-    dec__v2_m_after(nw, e);
-    return dec__v2_push(o, e, cur, err);
+        return NULL;
+    dec__v2_g_apply(g, e, gen);
+    if (nw)
+        dec__v2_m_after(nw, e);
+    return g;
+}
+
+static bool go_stop_exec(v2_order *o, v2_ev *e, v2_ctx cur, v2_ctx *nw, cs_err *err)
+{
+    return step_own(o, 0, e, cur, nw, V2_MUST, err) && dec__v2_push(o, e, cur, err);
 }
 
 static bool go_start(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *nw, bool *ok, cs_err *err)
@@ -415,12 +425,8 @@ static bool go_switch(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *n
 
 static bool syscall_begin(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, cs_err *err)
 {
-    if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err))
+    if (!step_own(o, gen, e, cur, NULL, V2_MUST, err))
         return false;
-    v2_gst *g = cur_g(o, e, cur, dec__v2_gstep(e->type).from, err);
-    if (!g)
-        return false;
-    dec__v2_g_apply(g, e, gen);
     v2_pst *p = dec__v2_pget(o, cur.p);
     if (!p && !(p = p_unseen(o, gen, cur.p, PS_RUNNING, e->args[0], err)) && err->code == CS_OK)
         return INVALID(e, "uninitialized proc %lld found during GoSyscallBegin", (long long)cur.p);
@@ -436,12 +442,8 @@ static bool syscall_begin(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, cs_er
 
 static bool syscall_end(v2_order *o, v2_ev *e, v2_ctx cur, cs_err *err)
 {
-    if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err))
+    if (!step_own(o, 0, e, cur, NULL, V2_MUST, err))
         return false;
-    v2_gst *g = cur_g(o, e, cur, dec__v2_gstep(e->type).from, err);
-    if (!g)
-        return false;
-    dec__v2_g_apply(g, e, 0);
     v2_pst *p = dec__v2_pget(o, cur.p);
     if (!p)
         return INVALID(e, "uninitialized proc %lld found during GoSyscallEnd", (long long)cur.p);
@@ -460,25 +462,13 @@ static bool syscall_end_blocked(v2_order *o, v2_ev *e, v2_ctx cur, v2_ctx *nw, b
         if (p->status == PS_SYSCALL)
             return *ok = false, true;
     }
-    if (!dec__v2_reqs(cur, V2_MUST, V2_MAY, V2_MUST, e->off, err))
-        return false;
-    v2_gst *g = cur_g(o, e, cur, dec__v2_gstep(e->type).from, err);
-    if (!g)
-        return false;
-    dec__v2_g_apply(g, e, 0);
-    dec__v2_m_after(nw, e);
-    return dec__v2_push(o, e, cur, err);
+    return step_own(o, 0, e, cur, nw, V2_MAY, err) && dec__v2_push(o, e, cur, err);
 }
 
 static bool destroy_syscall(v2_order *o, v2_ev *e, v2_ctx cur, v2_ctx *nw, cs_err *err)
 {
-    if (!dec__v2_reqs(cur, V2_MUST, V2_MAY, V2_MUST, e->off, err))
+    if (!step_own(o, 0, e, cur, nw, V2_MAY, err))
         return false;
-    v2_gst *g = cur_g(o, e, cur, dec__v2_gstep(e->type).from, err);
-    if (!g)
-        return false;
-    dec__v2_g_apply(g, e, 0);
-    dec__v2_m_after(nw, e);
     if (cur.p != V2_NONE) {
         v2_pst *p = dec__v2_pget(o, cur.p);
         if (!p)
