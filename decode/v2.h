@@ -479,7 +479,7 @@ static inline bool dec__v2_split_done(v2_split *sp, uint32_t ci, cs_err *err)
     if (sp->n_notes != 1 || !sp->notes[0].own || !dec__v2_plain[own->type])
         return dec__v2_split_slow(sp, ci, err);
     v2_ctx after = *pred;
-    dec__v2_m_after(&after, own);
+    dec__v2_m_after(&after, own->type, own);
     uint32_t ms = sp->wc[ci].mslot;
     if (ms != UINT32_MAX && (sp->ws.o->m[ms].g != after.g || sp->ws.o->m[ms].p != after.p))
         return dec__v2_split_slow(sp, ci, err);

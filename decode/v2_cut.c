@@ -57,7 +57,7 @@ static void look_ev(v2_look *k, const v2_ev *e, uint64_t mid)
 {
     const uint64_t *a = e->args;
     v2_ctx c = {k->g, k->p, mid};
-    dec__v2_m_after(&c, e);
+    dec__v2_m_after(&c, e->type, e);
     k->g = c.g, k->p = c.p;
     switch (e->type) {
     case V2_EvGoStart: case V2_EvGoSwitch: case V2_EvGoSwitchDestroy: /* GoSwitch*: the next one starts */
@@ -76,7 +76,7 @@ static void look_ev(v2_look *k, const v2_ev *e, uint64_t mid)
         break;
     case V2_EvGoSyscallBegin: case V2_EvGoSyscallEnd: {
         v2_pst p = {.status = k->pst, .seq = k->pseq};
-        dec__v2_p_syscall(&p, e, 0);
+        dec__v2_p_syscall(&p, e->type, e, 0);
         k->gst = dec__v2_gstep(e->type).to, k->pst = p.status, k->pseq = p.seq;
         break;
     }

@@ -33,44 +33,65 @@ static inline v2_pst *dec__v2_hot_p(v2_order *o, uint64_t pid)
     uint32_t s = cs_ids_direct(&o->pids, pid);
     return s && o->p[s - 1].exists ? &o->p[s - 1] : NULL;
 }
+/* One type's step, t a constant where it is called: the rules' switches
+ * on the type fold away. */
+static inline __attribute__((always_inline)) bool dec__v2_hot_step(v2_order *o, uint64_t gen, v2_ev *e, v2_mst *m,
+                                                                    uint8_t t, v2_gst **gp)
+{
+    v2_ctx c = {m->g, m->p, m->id};
+    v2_gst *g = NULL;
+    v2_pst *p;
+    if (t == V2_EvGoUnblock) { /* reads no context */
+        if (!(g = dec__v2_hot_g(o, e->args[0])) || !dec__v2_g_ready(g, t, e, gen))
+            return false;
+    } else if (c.g == V2_UNK || c.p == V2_UNK) { /* ahead, not resolved yet */
+        return false;
+    } else if (t == V2_EvGoStart) {
+        if (!(g = dec__v2_hot_g(o, e->args[0])) || !dec__v2_g_ready(g, t, e, gen) ||
+            !dec__v2_ctx_holds(c, V2_MUST, V2_MUST, V2_MUSTNOT))
+            return false;
+    } else if (t == V2_EvHeapAlloc) {
+        if (!dec__v2_ctx_holds(c, V2_MUST, V2_MUST, V2_MAY))
+            return false;
+    } else { /* GoBlock, GoStop, GoSyscallBegin, GoSyscallEnd: the M's own goroutine */
+        if (!dec__v2_ctx_holds(c, V2_MUST, V2_MUST, V2_MUST) || !(g = dec__v2_hot_g(o, c.g)) ||
+            g->status != dec__v2_gstep(t).from)
+            return false;
+        if (t == V2_EvGoSyscallBegin || t == V2_EvGoSyscallEnd) {
+            if (!(p = dec__v2_hot_p(o, c.p)) || !dec__v2_p_syscall_ok(p, t, e, gen))
+                return false;
+            dec__v2_p_syscall(p, t, e, gen);
+        }
+    }
+    if (g)
+        dec__v2_g_apply(g, t, e, gen);
+    e->ctx = c;
+    dec__v2_m_after(&c, t, e);
+    m->g = c.g, m->p = c.p;
+    *gp = g;
+    return true;
+}
+
 static inline __attribute__((always_inline)) bool dec__v2_hot_advance(v2_order *o, uint64_t gen, v2_ev *e, uint32_t mslot,
                                                                        v2_gst **gp)
 {
     if (mslot == UINT32_MAX)
         return false;
     v2_mst *m = &o->m[mslot];
-    v2_ctx c = {m->g, m->p, m->id};
-    v2_gst *g = NULL;
-    v2_pst *p;
+    /* the three commonest first, tested in turn: cheaper than a jump table */
     uint8_t t = e->type;
-    if (t == V2_EvGoUnblock) { /* reads no context */
-        if (!(g = dec__v2_hot_g(o, e->args[0])) || !dec__v2_g_ready(g, e, gen))
-            return false;
-    } else if (c.g == V2_UNK || c.p == V2_UNK) { /* ahead, not resolved yet */
-        return false;
-    } else if (t == V2_EvGoStart) {
-        if (!(g = dec__v2_hot_g(o, e->args[0])) || !dec__v2_g_ready(g, e, gen) ||
-            !dec__v2_ctx_holds(c, V2_MUST, V2_MUST, V2_MUSTNOT))
-            return false;
-    } else if (t == V2_EvGoBlock || t == V2_EvGoStop || t == V2_EvGoSyscallBegin || t == V2_EvGoSyscallEnd) {
-        if (!dec__v2_ctx_holds(c, V2_MUST, V2_MUST, V2_MUST) || !(g = dec__v2_hot_g(o, c.g)) ||
-            g->status != dec__v2_gstep(t).from)
-            return false;
-        if (t == V2_EvGoSyscallBegin || t == V2_EvGoSyscallEnd) {
-            if (!(p = dec__v2_hot_p(o, c.p)) || !dec__v2_p_syscall_ok(p, e, gen))
-                return false;
-            dec__v2_p_syscall(p, e, gen);
-        }
-    } else if (t != V2_EvHeapAlloc || !dec__v2_ctx_holds(c, V2_MUST, V2_MUST, V2_MAY)) {
-        return false;
-    }
-    if (g)
-        dec__v2_g_apply(g, e, gen);
-    e->ctx = c;
-    dec__v2_m_after(&c, e);
-    m->g = c.g, m->p = c.p;
-    *gp = g;
-    return true;
+#define HOT(T) \
+    if (t == T) \
+        return dec__v2_hot_step(o, gen, e, m, T, gp)
+    HOT(V2_EvGoStart);
+    HOT(V2_EvGoUnblock);
+    HOT(V2_EvGoBlock);
+    HOT(V2_EvGoStop);
+    HOT(V2_EvGoSyscallBegin);
+    HOT(V2_EvGoSyscallEnd);
+    HOT(V2_EvHeapAlloc);
+#undef HOT
+    return false;
 }
 
 /* The varint of at most three bytes at p[*pos], from one little-endian
@@ -148,7 +169,7 @@ static inline bool dec__v2_split_hot(v2_split *sp, uint32_t ci, const v2_ev *e, 
 {
     if (sp->run_len && (sp->run_ci != ci || sp->run_len == V2_RUN_MAX) && !dec__v2_split_flush(sp, err))
         return false;
-    dec__v2_m_after(&sp->wpred[ci], e);
+    dec__v2_m_after(&sp->wpred[ci], e->type, e);
     sp->run_ci = ci;
     sp->run_len++;
     return true;

@@ -190,7 +190,7 @@ static bool proc_start(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *
         return false;
     p->status = PS_RUNNING;
     p->seq_gen = gen, p->seq = e->args[1];
-    dec__v2_m_after(nw, e);
+    dec__v2_m_after(nw, e->type, e);
     return dec__v2_push(o, e, cur, err);
 }
 
@@ -204,7 +204,7 @@ static bool proc_stop(v2_order *o, v2_ev *e, v2_ctx cur, v2_ctx *nw, cs_err *err
     if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MAY, e->off, err))
         return false;
     p->status = PS_IDLE;
-    dec__v2_m_after(nw, e);
+    dec__v2_m_after(nw, e->type, e);
     return dec__v2_push(o, e, cur, err);
 }
 
@@ -325,7 +325,7 @@ static bool go_create(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *n
         return false;
     if (!gnew(o, ng, dec__v2_gstep(e->type).to, gen, err))
         return false;
-    dec__v2_m_after(nw, e);
+    dec__v2_m_after(nw, e->type, e);
     return dec__v2_push(o, e, cur, err);
 }
 
@@ -356,9 +356,9 @@ static v2_gst *step_own(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx 
     v2_gst *g = cur_g(o, e, cur, dec__v2_gstep(e->type).from, err);
     if (!g)
         return NULL;
-    dec__v2_g_apply(g, e, gen);
+    dec__v2_g_apply(g, e->type, e, gen);
     if (nw)
-        dec__v2_m_after(nw, e);
+        dec__v2_m_after(nw, e->type, e);
     return g;
 }
 
@@ -372,12 +372,12 @@ static bool go_start(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *nw
     v2_gst *g = dec__v2_gget(o, e->args[0]);
     if (!g && !(g = g_unseen(o, gen, e->args[0], dec__v2_gstep(e->type).from, e->args[1], err)) && err->code != CS_OK)
         return false;
-    if (!g || !dec__v2_g_ready(g, e, gen))
+    if (!g || !dec__v2_g_ready(g, e->type, e, gen))
         return *ok = false, true;
     if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUSTNOT, e->off, err))
         return false;
-    dec__v2_g_apply(g, e, gen);
-    dec__v2_m_after(nw, e);
+    dec__v2_g_apply(g, e->type, e, gen);
+    dec__v2_m_after(nw, e->type, e);
     return dec__v2_push(o, e, cur, err);
 }
 
@@ -386,9 +386,9 @@ static bool go_unblock(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, bool *ok
     v2_gst *g = dec__v2_gget(o, e->args[0]);
     if (!g && !(g = g_unseen(o, gen, e->args[0], dec__v2_gstep(e->type).from, e->args[1], err)) && err->code != CS_OK)
         return false;
-    if (!g || !dec__v2_g_ready(g, e, gen))
+    if (!g || !dec__v2_g_ready(g, e->type, e, gen))
         return *ok = false, true;
-    dec__v2_g_apply(g, e, gen);
+    dec__v2_g_apply(g, e->type, e, gen);
     return dec__v2_push(o, e, cur, err);
 }
 
@@ -413,13 +413,13 @@ static bool go_switch(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *n
         return *ok = false, true;
     if (!dec__v2_push(o, e, cur, err))
         return false;
-    dec__v2_g_apply(cg, &x, gen);
+    dec__v2_g_apply(cg, x.type, &x, gen);
     if (!dec__v2_push(o, &x, cur, err))
         return false;
-    dec__v2_g_apply(ng, &st, gen);
-    dec__v2_m_after(nw, e);
+    dec__v2_g_apply(ng, st.type, &st, gen);
+    dec__v2_m_after(nw, e->type, e);
     v2_ctx sc = cur;
-    dec__v2_m_after(&sc, &x);
+    dec__v2_m_after(&sc, x.type, &x);
     return dec__v2_push(o, &st, sc, err);
 }
 
@@ -432,11 +432,11 @@ static bool syscall_begin(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, cs_er
         return INVALID(e, "uninitialized proc %lld found during GoSyscallBegin", (long long)cur.p);
     if (!p)
         return false;
-    if (!dec__v2_p_syscall_ok(p, e, gen))
+    if (!dec__v2_p_syscall_ok(p, e->type, e, gen))
         return INVALID(e, "failed to advance GoSyscallBegin: can't make sequence: %llu (gen=%llu) -> %llu (gen=%llu)",
                        (unsigned long long)p->seq, (unsigned long long)p->seq_gen,
                        (unsigned long long)e->args[0], (unsigned long long)gen);
-    dec__v2_p_syscall(p, e, gen);
+    dec__v2_p_syscall(p, e->type, e, gen);
     return dec__v2_push(o, e, cur, err);
 }
 
@@ -447,9 +447,9 @@ static bool syscall_end(v2_order *o, v2_ev *e, v2_ctx cur, cs_err *err)
     v2_pst *p = dec__v2_pget(o, cur.p);
     if (!p)
         return INVALID(e, "uninitialized proc %lld found during GoSyscallEnd", (long long)cur.p);
-    if (!dec__v2_p_syscall_ok(p, e, 0))
+    if (!dec__v2_p_syscall_ok(p, e->type, e, 0))
         return INVALID(e, "expected proc %lld in state Syscall, but got %u instead", (long long)cur.p, p->status);
-    dec__v2_p_syscall(p, e, 0);
+    dec__v2_p_syscall(p, e->type, e, 0);
     return dec__v2_push(o, e, cur, err);
 }
 

@@ -21,16 +21,19 @@
  *       the status an event needs its goroutine in and leaves it in
  *   bool dec__v2_gstep_by_arg(uint8_t type)
  *       the event's goroutine is args[0] (else its M's own)
- *   bool dec__v2_g_ready(const v2_gst *g, const v2_ev *e, uint64_t gen)
- *   void dec__v2_g_apply(v2_gst *g, const v2_ev *e, uint64_t gen)
+ *   bool dec__v2_g_ready(const v2_gst *g, uint8_t t, const v2_ev *e, uint64_t gen)
+ *   void dec__v2_g_apply(v2_gst *g, uint8_t t, const v2_ev *e, uint64_t gen)
  *       GoStart/GoUnblock's readiness; any step's effect on its goroutine
- *   bool dec__v2_p_syscall_ok(const v2_pst *p, const v2_ev *e, uint64_t gen)
- *   void dec__v2_p_syscall(v2_pst *p, const v2_ev *e, uint64_t gen)
+ *   bool dec__v2_p_syscall_ok(const v2_pst *p, uint8_t t, const v2_ev *e, uint64_t gen)
+ *   void dec__v2_p_syscall(v2_pst *p, uint8_t t, const v2_ev *e, uint64_t gen)
  *       what GoSyscallBegin/End need of and do to the M's proc
- *   void dec__v2_m_after(v2_ctx *c, const v2_ev *e)
+ *   void dec__v2_m_after(v2_ctx *c, uint8_t t, const v2_ev *e)
  *       the M's goroutine and proc after an event whose effect on them
  *       its type fixes (not GoStatus, ProcStatus, ProcSteal: those depend
  *       on the state, v2_order.c)
+ * The functions taking an event take its type apart, t == e->type: the
+ * hot path passes a constant, so that each of its cases compiles to the
+ * plain steps of its own type.
  */
 #ifndef DEC_V2_RULES_H
 #define DEC_V2_RULES_H
@@ -42,12 +45,12 @@ static const uint8_t dec__v2_p_public[5] = {V2P_UNDET, V2P_RUNNING, V2P_IDLE, V2
 
 /* A goroutine's or proc's next event in the same generation carries the
  * next sequence number. */
-static inline bool dec__v2_seq_next(uint64_t sgen, uint64_t sseq, uint64_t gen, uint64_t seq)
+static inline __attribute__((always_inline)) bool dec__v2_seq_next(uint64_t sgen, uint64_t sseq, uint64_t gen, uint64_t seq)
 {
     return sgen == gen && seq == sseq + 1;
 }
 
-static inline bool dec__v2_ctx_holds(v2_ctx c, int m, int p, int g)
+static inline __attribute__((always_inline)) bool dec__v2_ctx_holds(v2_ctx c, int m, int p, int g)
 {
     return !(m == V2_MUST && c.m == V2_NONE) && !(p == V2_MUST && c.p == V2_NONE) &&
            !(p == V2_MUSTNOT && c.p != V2_NONE) && !(g == V2_MUST && c.g == V2_NONE) &&
@@ -60,7 +63,7 @@ static inline bool dec__v2_ctx_holds(v2_ctx c, int m, int p, int g)
  * and GoStatus are decided by the state, v2_order.c). */
 typedef struct v2_gstep { uint8_t from, to; } v2_gstep;
 
-static inline v2_gstep dec__v2_gstep(uint8_t type)
+static inline __attribute__((always_inline)) v2_gstep dec__v2_gstep(uint8_t type)
 {
     switch (type) {
     case V2_EvGoStart: return (v2_gstep){GS_RUNNABLE, GS_RUNNING};
@@ -79,50 +82,50 @@ static inline v2_gstep dec__v2_gstep(uint8_t type)
     return (v2_gstep){GS_BAD, GS_BAD};
 }
 
-static inline bool dec__v2_gstep_by_arg(uint8_t type)
+static inline __attribute__((always_inline)) bool dec__v2_gstep_by_arg(uint8_t type)
 {
     return type == V2_EvGoStart || type == V2_EvGoUnblock;
 }
 
 /* GoStart, GoUnblock: their goroutine (args[0]) is in the status the step
  * needs and the event is next in its sequence (args[1]). */
-static inline bool dec__v2_g_ready(const v2_gst *g, const v2_ev *e, uint64_t gen)
+static inline __attribute__((always_inline)) bool dec__v2_g_ready(const v2_gst *g, uint8_t t, const v2_ev *e, uint64_t gen)
 {
-    return g->status == dec__v2_gstep(e->type).from && dec__v2_seq_next(g->seq_gen, g->seq, gen, e->args[1]);
+    return g->status == dec__v2_gstep(t).from && dec__v2_seq_next(g->seq_gen, g->seq, gen, e->args[1]);
 }
 
 /* The step done to a goroutine that existed before it; by argument, its
  * sequence number moves on. */
-static inline void dec__v2_g_apply(v2_gst *g, const v2_ev *e, uint64_t gen)
+static inline __attribute__((always_inline)) void dec__v2_g_apply(v2_gst *g, uint8_t t, const v2_ev *e, uint64_t gen)
 {
-    uint8_t to = dec__v2_gstep(e->type).to;
+    uint8_t to = dec__v2_gstep(t).to;
     if (to == GS_BAD)
         g->exists = 0;
     else
         g->status = to;
-    if (dec__v2_gstep_by_arg(e->type))
+    if (dec__v2_gstep_by_arg(t))
         g->seq_gen = gen, g->seq = e->args[1];
 }
 
 /* The proc of a goroutine's system call: GoSyscallBegin takes it to
  * Syscall as the next in its sequence (args[0]), GoSyscallEnd needs it in
  * Syscall and takes it back to Running. */
-static inline bool dec__v2_p_syscall_ok(const v2_pst *p, const v2_ev *e, uint64_t gen)
+static inline __attribute__((always_inline)) bool dec__v2_p_syscall_ok(const v2_pst *p, uint8_t t, const v2_ev *e, uint64_t gen)
 {
-    return e->type == V2_EvGoSyscallBegin ? dec__v2_seq_next(p->seq_gen, p->seq, gen, e->args[0])
+    return t == V2_EvGoSyscallBegin ? dec__v2_seq_next(p->seq_gen, p->seq, gen, e->args[0])
                                           : p->status == PS_SYSCALL;
 }
-static inline void dec__v2_p_syscall(v2_pst *p, const v2_ev *e, uint64_t gen)
+static inline __attribute__((always_inline)) void dec__v2_p_syscall(v2_pst *p, uint8_t t, const v2_ev *e, uint64_t gen)
 {
-    if (e->type == V2_EvGoSyscallBegin)
+    if (t == V2_EvGoSyscallBegin)
         p->status = PS_SYSCALL, p->seq_gen = gen, p->seq = e->args[0];
     else
         p->status = PS_RUNNING;
 }
 
-static inline void dec__v2_m_after(v2_ctx *c, const v2_ev *e)
+static inline __attribute__((always_inline)) void dec__v2_m_after(v2_ctx *c, uint8_t t, const v2_ev *e)
 {
-    switch (e->type) {
+    switch (t) {
     case V2_EvGoStart: case V2_EvGoSwitch: case V2_EvGoSwitchDestroy: case V2_EvGoCreateSyscall:
         c->g = e->args[0];
         break;

@@ -208,7 +208,7 @@ static bool run_of(emitter *em, uint32_t item, cs_err *err)
         if (!dec__v2_cur_fast(c, em->g, em->s->nargs) && !next(em, ci, err))
             return false;
         c->ev.ctx = em->pred[ci];
-        dec__v2_m_after(&em->pred[ci], &c->ev);
+        dec__v2_m_after(&em->pred[ci], c->ev.type, &c->ev);
         if (!(em->s->fast_emit ? dec__v2_emit_fast(em->s, em->g, &c->ev, NULL, err) : dec__v2_emit(em->s, em->g, &c->ev, err)))
             return false;
         if (!(++em->n & 0xffff) && !progress(em, err))
