@@ -72,26 +72,26 @@ static inline __attribute__((always_inline)) bool dec__v2_hot_step(v2_order *o, 
     return true;
 }
 
+/* The less common of them (GoStop, the system calls, HeapAlloc), out of
+ * line (v2_reader.c): in one function with the three commonest, GCC turns
+ * the tests into a jump table, whose indirect jump costs those three more
+ * than the tests do. */
+bool dec__v2_hot_rare(v2_order *o, uint64_t gen, v2_ev *e, v2_mst *m, v2_gst **gp);
+
 static inline __attribute__((always_inline)) bool dec__v2_hot_advance(v2_order *o, uint64_t gen, v2_ev *e, uint32_t mslot,
                                                                        v2_gst **gp)
 {
     if (mslot == UINT32_MAX)
         return false;
     v2_mst *m = &o->m[mslot];
-    /* the three commonest first, tested in turn: cheaper than a jump table */
     uint8_t t = e->type;
-#define HOT(T) \
-    if (t == T) \
-        return dec__v2_hot_step(o, gen, e, m, T, gp)
-    HOT(V2_EvGoStart);
-    HOT(V2_EvGoUnblock);
-    HOT(V2_EvGoBlock);
-    HOT(V2_EvGoStop);
-    HOT(V2_EvGoSyscallBegin);
-    HOT(V2_EvGoSyscallEnd);
-    HOT(V2_EvHeapAlloc);
-#undef HOT
-    return false;
+    if (t == V2_EvGoStart)
+        return dec__v2_hot_step(o, gen, e, m, V2_EvGoStart, gp);
+    if (t == V2_EvGoUnblock)
+        return dec__v2_hot_step(o, gen, e, m, V2_EvGoUnblock, gp);
+    if (t == V2_EvGoBlock)
+        return dec__v2_hot_step(o, gen, e, m, V2_EvGoBlock, gp);
+    return dec__v2_hot_rare(o, gen, e, m, gp);
 }
 
 /* The varint of at most three bytes at p[*pos], from one little-endian
