@@ -1,6 +1,8 @@
 #!/bin/sh
 # tests/run.sh — runs every cmocka test binary and every tests/cli/*.sh script
 # (which use the sanitized binary BUILD/chanscope) and prints one summary line.
+# What a test skips is listed with its reason: cmocka's [  SKIPPED ] lines
+# and the `skipping …` line before them, a script's `SKIP: …` lines.
 # Usage: tests/run.sh BUILD_DIR TEST_BIN...
 build=$1; shift
 passed=0; failed=0; skipped=0; failures=""
@@ -25,7 +27,7 @@ run() {
 }
 for t in "$@"; do
     run "$t"
-    echo "$out" | grep -E '^\[  (PASSED|FAILED|  SKIPPED)|^\[  FAILED  \] |^\[  ERROR   \]' | head -40
+    echo "$out" | grep -E '^\[  (PASSED|FAILED|SKIPPED) |^\[  ERROR   \]|^skipping' | head -40
     p=$(echo "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -1)
     f=$(echo "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -1)
     s=$(echo "$out" | sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' | tail -1)
@@ -40,6 +42,7 @@ for s in tests/cli/*.sh; do
     run sh "$s"
     if [ $rc -eq 0 ]; then
         passed=$((passed + 1)); echo "[ PASS ] $s"
+        echo "$out" | sed -n 's/^SKIP: /[ SKIP ] /p'
     else
         failed=$((failed + 1)); failures="$failures $s"; echo "[ FAIL ] $s"; echo "$out" | tail -30
     fi

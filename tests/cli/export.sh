@@ -18,6 +18,8 @@ if [ -d "$shared" ]; then
         traces="$traces $shared/$v/workers.trace"
     done
     traces="$traces $shared/go1.25/spawnstorm.trace $shared/go1.27/spawnstorm.trace $shared/go1.21/syncmix.trace"
+else
+    echo "SKIP: $shared absent: the corpus exports are not checked"
 fi
 for t in $traces; do
     [ -f "$t" ] || continue
