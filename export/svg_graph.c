@@ -117,7 +117,7 @@ bool exp__svg_graph(exp__svg *s, cs_err *err)
 {
     gpic p = {.s = s};
     double avail = s->width - 2 * SVG_MARGIN;
-    lay_graph_desc gd = {.show_system = s->d->show_system, .theme = s->d->theme, .font_px = SVG_FONT,
+    lay_graph_desc gd = {.show_system = s->d->show_system, .theme = s->d->theme, .font_px = SVG_FONT, .engine = s->d->engine,
                          .width_px = avail, .height_px = avail * 9 / 16};
     bool ok = lay_graph_build(s->m, &gd, &p.g, err);
     p.rect = ok ? cs_alloc((size_t)lay_graph_rects_max(&p.g) * sizeof *p.rect + 1) : NULL;

@@ -465,3 +465,12 @@ uint32_t lay_graph_rects(const lay_graph *g, double scale, lay_grect *out)
     }
     return n;
 }
+
+const char *lay_graph_engine_parse(const char *name)
+{
+    static const char *const names[] = {"dot", "neato", "sfdp", "fdp", "circo"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strcmp(name, names[i]))
+            return names[i];
+    return NULL;
+}

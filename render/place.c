@@ -103,11 +103,12 @@ bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *
     float a[4];
     rnd__graph_area(v, w, h, a);
     float aw = fmaxf(a[2] - a[0], 1.0f), ah = fmaxf(a[3] - a[1], 1.0f);
-    if (gr->have && gr->show_system == v->show_system && aw <= gr->w * GRAPH_RELAYOUT &&
+    if (gr->have && gr->show_system == v->show_system && gr->engine == v->engine && aw <= gr->w * GRAPH_RELAYOUT &&
         gr->w <= aw * GRAPH_RELAYOUT && ah <= gr->h * GRAPH_RELAYOUT && gr->h <= ah * GRAPH_RELAYOUT)
         return true;
     rnd__graph_deinit(gr);
-    lay_graph_desc d = {.group = LAY_GROUP_AUTO, .show_system = v->show_system, .width_px = aw, .height_px = ah};
+    lay_graph_desc d = {.group = LAY_GROUP_AUTO, .show_system = v->show_system, .width_px = aw, .height_px = ah,
+                        .engine = v->engine};
     if (!lay_graph_build(r->m, &d, &gr->g, err)) {
         rnd__graph_deinit(gr);
         return false;
@@ -122,7 +123,7 @@ bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *
         if (gr->g.edges[i].kind <= LAY_ARROW_CLOSE)
             gr->by_pair[gr->n_pair++] = i;
     qsort_r(gr->by_pair, gr->n_pair, sizeof *gr->by_pair, pair_cmp, &gr->g);
-    gr->have = true, gr->show_system = v->show_system, gr->w = aw, gr->h = ah, gr->rect_scale = -1;
+    gr->have = true, gr->show_system = v->show_system, gr->engine = v->engine, gr->w = aw, gr->h = ah, gr->rect_scale = -1;
     return true;
 }
 

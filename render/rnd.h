@@ -165,6 +165,7 @@ typedef struct rnd__lane_cache {
 typedef struct rnd__graph {
     lay_graph g;
     bool have, show_system;
+    const char *engine;      /* asked for (rnd_view.engine) */
     float w, h;              /* area laid out for, px */
     uint32_t *by_pair;       /* channel edges sorted by (from, to) node: pulses find their edge */
     uint32_t n_pair;
