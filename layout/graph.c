@@ -246,8 +246,9 @@ static bool make_edges(const cs_model *m, const lay_graph_desc *d, lay_graph *g,
 
 /* Does the traffic mostly run one way? Back edges of a depth-first walk
  * over the message edges (spawns and wake-ups left out: they always point
- * away from main) against all message edges. */
-static bool mostly_forward(const lay_graph *g, cs_err *err)
+ * away from main) against all message edges: *out when at most a fifth
+ * of them run back. False only when out of memory. */
+static bool mostly_forward(const lay_graph *g, bool *out, cs_err *err)
 {
     uint32_t n = g->n_nodes, *first = cs_calloc((size_t)n + 2, sizeof *first);
     uint32_t *adj = cs_alloc((size_t)g->n_edges * sizeof *adj + 1);
@@ -286,7 +287,8 @@ static bool mostly_forward(const lay_graph *g, cs_err *err)
         }
     }
     cs_free(first), cs_free(adj), cs_free(stack), cs_free(state);
-    return back * 5 <= msg_edges;
+    *out = back * 5 <= msg_edges;
+    return true;
 }
 
 static bool pick_engine(const lay_graph_desc *d, lay_graph *g, cs_err *err)
@@ -295,10 +297,9 @@ static bool pick_engine(const lay_graph_desc *d, lay_graph *g, cs_err *err)
         g->engine = d->engine;
         return true;
     }
-    cs_err e2 = {0};
-    bool fwd = g->n_nodes <= 4 || (g->n_nodes <= DOT_MAX_NODES && mostly_forward(g, &e2));
-    if (e2.code)
-        return *err = e2, false;
+    bool fwd = g->n_nodes <= 4;
+    if (!fwd && g->n_nodes <= DOT_MAX_NODES && !mostly_forward(g, &fwd, err))
+        return false;
     g->engine = fwd && g->n_nodes <= DOT_MAX_NODES ? "dot" : g->n_nodes <= MESH_SFDP_NODES ? "neato" : "sfdp";
     return true;
 }

@@ -8,8 +8,6 @@
 #include "rnd.h"
 
 #include <math.h>
-#include <stdio.h>
-#include <string.h>
 
 #define GRAPH_PULSES 4000u
 #define CURVE_PTS 64u      /* polyline points per edge, at most */
