@@ -247,9 +247,6 @@ static bool fill(const lay_graph_desc *d, lay_graph *g)
     return gvLayout(g->gvc, g->ag, "nop") == 0;
 }
 
-/* dot on a canvas: left to right, then top to bottom; the direction whose
- * layout needs the smaller reduction to fit is kept. Other engines on a
- * canvas are stretched to its shape (fill). */
 static double fit_scale(const lay_graph_desc *d, const lay_graph *g)
 {
     boxf bb = GD_bb(g->ag);
@@ -278,6 +275,10 @@ static bool mesh(const lay_graph_desc *d, lay_graph *g)
     return run(g, "LR") && fill(d, g);
 }
 
+/* dot on a canvas: left to right and top to bottom are both laid out at
+ * their natural size (no size, no ratio); the one that fits the canvas at
+ * the larger scale, that is, the one whose shape is nearer the canvas's,
+ * is laid out again for the canvas. Other engines on a canvas: mesh. */
 static bool layout(const lay_graph_desc *d, lay_graph *g)
 {
     bool canvas = d->width_px > 0 && d->height_px > 0;
@@ -285,16 +286,21 @@ static bool layout(const lay_graph_desc *d, lay_graph *g)
         return mesh(d, g);
     if (!canvas || g->n_nodes > DOT_TRY_NODES)
         return run(g, "LR");
+    char size[64];
+    snprintf(size, sizeof size, "%s", agget(g->ag, "size"));
+    set(g->ag, "size", "");
+    set(g->ag, "ratio", "");
     if (!run(g, "LR"))
         return false;
     double s_lr = fit_scale(d, g);
     gvFreeLayout(g->gvc, g->ag);
     if (!run(g, "TB"))
         return false;
-    if (fit_scale(d, g) >= s_lr)
-        return true;
+    double s_tb = fit_scale(d, g);
     gvFreeLayout(g->gvc, g->ag);
-    return run(g, "LR");
+    set(g->ag, "size", size);
+    set(g->ag, "ratio", "fill");
+    return run(g, s_tb >= s_lr ? "TB" : "LR");
 }
 
 bool lay__graph_gv(const cs_model *m, const lay_graph_desc *d, lay_graph *g, cs_err *err)
