@@ -225,14 +225,16 @@ static void nodes(graph_ctx *c)
     }
 }
 
-/* The biggest atlas size whose text fits the rectangle's width (never
- * under 12 px, about 10 px of em). */
-static int font_for(const rnd__font *f, const lay_grect *rc, const char *text)
+/* The biggest atlas size no bigger than the rectangle's em size (so every
+ * label of one size looks alike and fits the width it was measured for),
+ * never under 12 px of pixel height (10.3 px of em). Pixel height is
+ * ascent to descent, 2384/2048 of the em in DejaVu Sans. */
+static int font_for(const lay_grect *rc)
 {
-    static const float px[RND__NFONT] = {11, 12, 14, 17, 20, 24};
+    static const float px[RND__NFONT] = {11, 12, 14, 16, 18, 20, 22, 24};
     int best = RND__F12;
     for (int k = RND__F12 + 1; k < RND__NFONT; k++)
-        if (px[k] <= 1.25f * (float)rc->font_px && rnd__text_width(f, k, text) <= (float)(rc->x1 - rc->x0) + 0.5f)
+        if (px[k] * 2048.0f / 2384.0f <= 1.02f * (float)rc->font_px)
             best = k;
     return best;
 }
@@ -261,7 +263,7 @@ static void labels(graph_ctx *c)
             rnd__seg(&c->r->sc, RND__SEGS, c->ox + (float)rc->x0, ym, 0, c->ox + (float)rc->x1, ym, 0,
                      (float)(rc->y1 - rc->y0), rnd__alpha(c->th->bg, 0.8f));
         }
-        int size = font_for(&c->r->font, rc, text);
+        int size = font_for(rc);
         float tw = rnd__text_width(&c->r->font, size, text);
         float cx = c->ox + 0.5f * (float)(rc->x0 + rc->x1), cy = c->oy + 0.5f * (float)(rc->y0 + rc->y1);
         /* centred: the pixel height (ascent to descent) is ascent × 2384/1901 in DejaVu Sans */

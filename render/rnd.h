@@ -86,7 +86,7 @@ void rnd__rect(rnd__scene *s, float x0, float y0, float x1, float y1, uint32_t r
 void rnd__line(rnd__scene *s, float x0, float y0, float x1, float y1, float w, uint32_t rgba);
 
 /* Fonts: DejaVu Sans packed at a few sizes into one GL_R8 atlas. */
-enum { RND__F11, RND__F12, RND__F14, RND__F17, RND__F20, RND__F24, RND__NFONT };
+enum { RND__F11, RND__F12, RND__F14, RND__F16, RND__F18, RND__F20, RND__F22, RND__F24, RND__NFONT };
 #define RND__NCP 103
 typedef struct rnd__font {
     GLuint tex;

@@ -1,6 +1,6 @@
 /* render/text.c — text with stb_truetype: DejaVu Sans (Debian's
- * fonts-dejavu-core) packed at 11, 12, 14, 17, 20 and 24 px (pixel height,
- * ascent to descent) into one GL_R8 atlas,
+ * fonts-dejavu-core) packed at 11, 12, 14, 16, 18, 20, 22 and 24 px (pixel
+ * height, ascent to descent: 0.86 of the em size) into one GL_R8 atlas,
  * and strings laid out as glyph instances in screen pixels. Covers printable
  * ASCII plus the few symbols chanscope prints (µ → … × ·); anything else is
  * drawn as '?'. The font file is trusted system data, not trace input. */
@@ -11,7 +11,7 @@
 
 #define FONT_PATH "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
-static const float sizes[RND__NFONT] = {11.0f, 12.0f, 14.0f, 17.0f, 20.0f, 24.0f};
+static const float sizes[RND__NFONT] = {11.0f, 12.0f, 14.0f, 16.0f, 18.0f, 20.0f, 22.0f, 24.0f};
 static const int extra_cp[] = {0xB5, 0x2190, 0x2192, 0x2026, 0xD7, 0xB7, 0x25B6, 0x22EF};
 _Static_assert(95 + sizeof extra_cp / sizeof *extra_cp == RND__NCP, "RND__NCP counts ASCII plus extra_cp");
 
