@@ -103,6 +103,7 @@ static void edge_attrs(Agedge_t *e, const cs_model *m, const lay_gedge *ge, cons
     case LAY_ARROW_SPAWN:
         lay_rgba_hex(p->spawn, col);
         set(e, "style", "dashed");
+        set(e, "constraint", "false"); /* dot ranks by the messages: a pipeline reads in its order */
         snprintf(buf, sizeof buf, "%u spawn%s", ge->count, ge->count == 1 ? "" : "s");
         break;
     case LAY_ARROW_SYNC:
