@@ -30,7 +30,6 @@ typedef struct dot_args {
 
 static const char *parse_opt(void *ud, int c, const char *arg)
 {
-    static const char *const engines[] = {"dot", "neato", "sfdp", "fdp", "circo", NULL};
     exp_dot_desc *d = &((dot_args *)ud)->d;
     switch (c) {
     case 'o': ((dot_args *)ud)->out = arg; return NULL;
@@ -40,11 +39,7 @@ static const char *parse_opt(void *ud, int c, const char *arg)
     case O_RENDER:
         d->render = arg;
         return !strcmp(arg, "svg") || !strcmp(arg, "png") || !strcmp(arg, "pdf") ? NULL : "--render must be svg, png or pdf";
-    case O_ENGINE:
-        for (int i = 0; engines[i]; i++)
-            if (!strcmp(arg, engines[i]))
-                return d->engine = engines[i], NULL;
-        return "--engine must be dot, neato, sfdp, fdp or circo";
+    case O_ENGINE: return (d->engine = lay_graph_engine_parse(arg)) ? NULL : "--engine must be dot, neato, sfdp, fdp or circo";
     case O_THEME: return lay_theme_parse(arg, &d->theme) ? NULL : "--theme must be dark, light or gotrace";
     case O_SYSTEM: d->show_system = true; return NULL;
     }

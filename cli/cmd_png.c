@@ -4,6 +4,7 @@
  * animated GIF (giflib). */
 #include "cli.h"
 #include "../render/render.h"
+#include "../layout/graph.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,8 @@ static const char help[] =
     "labels, time axis, legend and title.\n\n"
     "  -o, --output PATH     the PNG to write (required; written atomically)\n"
     "      --layout L        lanes (default), tree (3D spawn tree) or graph\n"
+    "      --engine E        graph: Graphviz layout dot, neato, sfdp, fdp or circo\n"
+    "                        (default: dot for one-way traffic, neato/sfdp for meshes)\n"
     "      --size WxH        image size in pixels (default 1920x1080)\n"
     "      --at TIME         draw the playback at TIME (e.g. 1.5ms, 200us, 40%):\n"
     "                        lanes grow up to it, messages in flight are pulses\n"
@@ -64,7 +67,7 @@ static bool parse_time(const char *s, int64_t dur, int64_t *out)
 static const char *const layouts[] = {"lanes", "tree", "graph"};
 static const char *const themes[] = {"dark", "light", "gotrace"};
 
-enum { O_LAYOUT = 2000, O_SIZE, O_AT, O_RANGE, O_THEME, O_SYSTEM, O_FILTER, O_FRAMES, O_FPS };
+enum { O_LAYOUT = 2000, O_SIZE, O_AT, O_RANGE, O_THEME, O_SYSTEM, O_FILTER, O_FRAMES, O_FPS, O_ENGINE };
 
 static const char *parse_opt(void *ud, int c, const char *arg)
 {
@@ -87,6 +90,7 @@ static const char *parse_opt(void *ud, int c, const char *arg)
             return "--size must be WxH, 16 to 16384 each";
         return NULL;
     case O_AT: p->at = arg; return NULL;
+    case O_ENGINE: return (p->view.engine = lay_graph_engine_parse(arg)) ? NULL : "--engine must be dot, neato, sfdp, fdp or circo";
     case O_RANGE: p->range = arg; return NULL;
     case O_SYSTEM: p->view.show_system = true; return NULL;
     case O_FILTER: snprintf(p->view.filter, sizeof p->view.filter, "%s", arg); return NULL;
@@ -217,6 +221,7 @@ int cli_cmd_png(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'}, {"layout", required_argument, NULL, O_LAYOUT},
+        {"engine", required_argument, NULL, O_ENGINE},
         {"size", required_argument, NULL, O_SIZE}, {"at", required_argument, NULL, O_AT},
         {"range", required_argument, NULL, O_RANGE}, {"theme", required_argument, NULL, O_THEME},
         {"system", no_argument, NULL, O_SYSTEM}, {"filter", required_argument, NULL, O_FILTER},

@@ -2,6 +2,7 @@
  * communication graph as a vector picture (export/svg.h). */
 #include "cli.h"
 #include "../export/svg.h"
+#include "../layout/graph.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,13 +15,15 @@ static const char help[] =
     "whom). Text stays text; hover a goroutine or an arrow for details.\n\n"
     "  -o, --output PATH     where to write (\"-\" = standard output); required\n"
     "      --layout KIND     lanes (default) or graph\n"
+    "      --engine E        graph: Graphviz layout dot, neato, sfdp, fdp or circo\n"
+    "                        (default: dot for one-way traffic, neato/sfdp for meshes)\n"
     "      --range FROM:TO   only this time window, from the trace start, e.g. 2ms:5ms\n"
     "      --theme NAME      dark (default), light or gotrace\n"
     "      --width PX        picture width (default 1600)\n" CLI_LANE_HELP
     "      --system          include runtime goroutines\n" CLI_TRACE_HELP
     "  -h, --help            this help\n";
 
-enum { O_LAYOUT = 2000, O_RANGE, O_THEME, O_WIDTH, O_SYSTEM };
+enum { O_LAYOUT = 2000, O_RANGE, O_THEME, O_WIDTH, O_SYSTEM, O_ENGINE };
 
 typedef struct svg_args {
     exp_svg_desc d;
@@ -47,6 +50,7 @@ static const char *parse_opt(void *ud, int c, const char *arg)
         return !*end && v >= 400 && v <= 20000 ? NULL : "--width must be 400 to 20000";
     }
     case O_SYSTEM: d->show_system = true; return NULL;
+    case O_ENGINE: return (d->engine = lay_graph_engine_parse(arg)) ? NULL : "--engine must be dot, neato, sfdp, fdp or circo";
     }
     return cli_lane_opt(&a->lanes, c, arg);
 }
@@ -55,6 +59,7 @@ int cli_cmd_svg(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'}, {"layout", required_argument, NULL, O_LAYOUT},
+        {"engine", required_argument, NULL, O_ENGINE},
         {"range", required_argument, NULL, O_RANGE}, {"theme", required_argument, NULL, O_THEME},
         {"width", required_argument, NULL, O_WIDTH}, {"system", no_argument, NULL, O_SYSTEM},
         CLI_LANE_LONGOPTS, {0}};

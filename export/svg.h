@@ -31,6 +31,7 @@ typedef struct exp_svg_desc {
     bool compact;            /* lanes: reuse lanes after goroutines end */
     bool collapse;           /* lanes: one lane per entry function (also when lanes get thin) */
     bool show_system;        /* include runtime goroutines */
+    const char *engine;      /* graph: Graphviz layout, NULL = by the graph's shape */
 } exp_svg_desc;
 
 bool exp_svg_write_to(cs_write_fn *fn, void *ctx, const cs_model *m, const exp_svg_desc *d,

@@ -1,21 +1,41 @@
 /* export/svg_graph.c — the communication graph (layout/graph.h) as SVG:
- * rounded boxes for goroutines or function groups, Graphviz's edge splines
- * as paths with arrowheads, thickness growing with log(message count), a
- * count at each channel edge's middle and a tooltip with the channel site. */
+ * rounded boxes for goroutines or folded groups (<g class="node">, with the
+ * name as <text class="label"> inside), Graphviz's edge splines as paths
+ * with arrowheads, thickness growing with log(message count), a tooltip
+ * with the channel site, and the counts lay_graph_rects found room for
+ * (<text class="count">). */
 #include "svg_int.h"
 #include "../layout/graph.h"
 
 #include <math.h>
 #include <stdio.h>
 
+#define SVG_FONT 14.0   /* node labels, px */
+#define SVG_MARGIN 24.0
+
 typedef struct gpic {
     exp__svg *s;
     lay_graph g;
+    lay_grect *rect;     /* lay_graph_rects at scale */
+    uint32_t n_rect;
     double scale, ox, oy;
 } gpic;
 
 static double X(const gpic *p, double x) { return p->ox + x * p->scale; }
 static double Y(const gpic *p, double y) { return p->oy + y * p->scale; }
+
+/* A label centred in its rectangle: x is the middle, y the baseline
+ * (about 0.35 em under the middle for DejaVu Sans). */
+static void text(gpic *p, const lay_grect *r, const char *txt, const char *cls, lay_rgba c)
+{
+    char col[8];
+    lay_rgba_hex(c, col);
+    exp__printf(p->s->w, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\" fill=\"%s\" "
+                "text-anchor=\"middle\">", cls, p->ox + (r->x0 + r->x1) / 2,
+                p->oy + (r->y0 + r->y1) / 2 + 0.35 * r->font_px, r->font_px, col);
+    exp__xml(p->s->w, txt);
+    exp__puts(p->s->w, "</text>");
+}
 
 static void edge_path(gpic *p, const lay_gedge *e)
 {
@@ -33,8 +53,6 @@ static void edge_path(gpic *p, const lay_gedge *e)
 static void draw_edges(gpic *p)
 {
     const cs_model *m = p->s->m;
-    char dim[8];
-    lay_rgba_hex(p->s->pal->dim, dim);
     for (uint32_t i = 0; i < p->g.n_edges; i++) {
         const lay_gedge *e = &p->g.edges[i];
         if (e->n_pts < 4)
@@ -53,61 +71,83 @@ static void draw_edges(gpic *p)
         if (e->kind <= LAY_ARROW_CLOSE && e->chan < m->n_chans)
             exp__xml(p->s->w, cs_model_str(m, m->chans[e->chan].name));
         exp__puts(p->s->w, "</title></path>\n");
-        if (e->kind <= LAY_ARROW_CLOSE) {
-            const double *mid = p->g.pts + 2 * ((size_t)e->pt_first + e->n_pts / 2);
-            exp__printf(p->s->w, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"%s\" "
-                        "text-anchor=\"middle\">%u\u00d7</text>\n", X(p, mid[0]), Y(p, mid[1]) - 4,
-                        dim, e->count);
-        }
     }
 }
 
 static void draw_nodes(gpic *p)
 {
-    char bg[8], fg[8], run[8];
-    lay_rgba_hex(p->s->pal->bg, bg), lay_rgba_hex(p->s->pal->fg, fg);
+    char bg[8], run[8];
+    lay_rgba_hex(p->s->pal->bg, bg);
     lay_rgba_hex(p->s->pal->mark[LAY_MARK_RUNNING], run);
-    double fs = 12 * fmin(1, p->scale);
     for (uint32_t i = 0; i < p->g.n_nodes; i++) {
-        const lay_gnode *n = &p->g.nodes[i];
-        exp__puts(p->s->w, "<g><title>");
+        const lay_grect *r = &p->rect[i];
+        exp__puts(p->s->w, "<g class=\"node\"><title>");
         exp__xml(p->s->w, lay_graph_label(&p->g, i));
         exp__printf(p->s->w, "</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                     "rx=\"6\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>",
-                    X(p, n->x - n->w / 2), Y(p, n->y - n->h / 2), n->w * p->scale, n->h * p->scale, bg, run);
-        if (fs >= 9) {
-            exp__printf(p->s->w, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\" fill=\"%s\" "
-                        "text-anchor=\"middle\">", X(p, n->x), Y(p, n->y) + fs / 3, fs, fg);
-            exp__xml(p->s->w, lay_graph_label(&p->g, i));
-            exp__puts(p->s->w, "</text>");
-        }
+                    p->ox + r->x0, p->oy + r->y0, r->x1 - r->x0, r->y1 - r->y0, bg, run);
+        for (uint32_t k = p->g.n_nodes; k < p->n_rect; k++)
+            if (p->rect[k].kind == LAY_RECT_LABEL && p->rect[k].idx == i)
+                text(p, &p->rect[k], lay_graph_label(&p->g, i), "label", p->s->pal->fg);
         exp__puts(p->s->w, "</g>\n");
     }
 }
 
+/* Counts on the edges, each on a backing of the background colour. */
+static void draw_counts(gpic *p)
+{
+    char bg[8], buf[32];
+    lay_rgba_hex(p->s->pal->bg, bg);
+    for (uint32_t k = p->g.n_nodes; k < p->n_rect; k++) {
+        const lay_grect *r = &p->rect[k];
+        if (r->kind != LAY_RECT_EDGE_LABEL)
+            continue;
+        lay_graph_edge_text(&p->g.edges[r->idx], buf, sizeof buf);
+        exp__printf(p->s->w, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+                    "fill-opacity=\"0.8\"/>", p->ox + r->x0, p->oy + r->y0, r->x1 - r->x0, r->y1 - r->y0, bg);
+        text(p, r, buf, "count", p->s->pal->dim);
+        exp__puts(p->s->w, "\n");
+    }
+}
+
+/* The graph is laid out for the picture's width and a 16:9 area under the
+ * legend at SVG_FONT px; a graph too big for that keeps its text at
+ * LAY_GRAPH_FONT_MIN or more and makes the picture bigger instead. */
 bool exp__svg_graph(exp__svg *s, cs_err *err)
 {
     gpic p = {.s = s};
-    lay_graph_desc gd = {.show_system = s->d->show_system, .theme = s->d->theme};
+    double avail = s->width - 2 * SVG_MARGIN;
+    lay_graph_desc gd = {.show_system = s->d->show_system, .theme = s->d->theme, .font_px = SVG_FONT, .engine = s->d->engine,
+                         .width_px = avail, .height_px = avail * 9 / 16};
     bool ok = lay_graph_build(s->m, &gd, &p.g, err);
+    p.rect = ok ? cs_alloc((size_t)lay_graph_rects_max(&p.g) * sizeof *p.rect + 1) : NULL;
+    if (ok && !p.rect)
+        ok = CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u graph labels", p.g.n_nodes);
     if (ok) {
-        double avail = s->width - 48;
-        p.scale = p.g.width > 0 ? fmin(1.5, avail / p.g.width) : 1;
-        p.ox = 24 + (avail - p.g.width * p.scale) / 2;
+        double scale = fmax(lay_graph_scale(&p.g, avail, avail * 9 / 16), LAY_GRAPH_FONT_MIN / SVG_FONT);
+        scale = fmin(scale, 1);
+        p.n_rect = lay_graph_rects(&p.g, scale, p.rect);
+        p.scale = scale;
+        double w = fmax(s->width, p.g.width * scale + 2 * SVG_MARGIN);
+        p.ox = (w - p.g.width * scale) / 2;
         p.oy = EXP__SVG_TOP;
         char counts[320];
         snprintf(counts, sizeof counts, "%u %s \u00b7 %u messages on %u edges \u00b7 layout: Graphviz %s",
-                 p.g.n_nodes, p.g.by_function ? "entry functions" : "goroutines", p.g.n_msgs,
-                 p.g.n_edges, p.g.engine);
+                 p.g.n_nodes, p.g.by_function ? "entry functions" : p.g.folded ? "nodes (goroutines folded)"
+                                                                                : "goroutines",
+                 p.g.n_msgs, p.g.n_edges, p.g.engine);
         for (uint32_t i = 0; i < p.g.n_edges; i++)
             s->arrow_used[p.g.edges[i].kind] = true;
-        exp__svg_open(s, s->width, EXP__SVG_TOP + p.g.height * p.scale + 32);
+        s->width = w;
+        exp__svg_open(s, w, EXP__SVG_TOP + p.g.height * scale + SVG_MARGIN);
         exp__svg_title(s, counts);
         exp__svg_legend(s);
         draw_edges(&p);
         draw_nodes(&p);
+        draw_counts(&p);
         exp__puts(s->w, "</svg>\n");
     }
+    cs_free(p.rect);
     lay_graph_deinit(&p.g);
     return ok;
 }

@@ -1,17 +1,27 @@
-/* layout/graph.c — nodes and aggregated edges of the communication graph
- * (graph.h); the Graphviz part is graph_gv.c. Node order follows the spawn
- * tree's depth-first walk and edges are aggregated with one sort, so the
- * graph handed to Graphviz is the same in every run. */
+/* layout/graph.c — nodes, aggregated edges and folding of the communication
+ * graph (graph.h), the engine chosen by the graph's shape, and the label
+ * rectangles every picture draws; the Graphviz part is graph_gv.c. Node
+ * order follows the spawn tree's depth-first walk and edges are aggregated
+ * with one sort, so the graph handed to Graphviz is the same in every run. */
 #include "graph.h"
 #include "internal.h"
 #include "lanes.h"
 #include "lod.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define AUTO_GROUP_NODES 300
+#define AUTO_GROUP_NODES 300 /* without a canvas: fold beyond this many nodes */
+#define MESH_SFDP_NODES 200  /* meshes bigger than this go to sfdp */
+#define DOT_MAX_NODES 60     /* dot's ranking takes seconds on bigger graphs whose
+                              * spawn edges span many ranks: neato then */
+#define ROOM_FACTOR 4.0      /* a layout needs about this many times its boxes' area */
+
+/* How goroutines become nodes: one each, folded by function and traffic,
+ * or one per function. */
+typedef enum node_mode { MODE_GOROUTINE, MODE_FOLD, MODE_FUNCTION } node_mode;
 
 typedef struct erec {
     uint32_t from, to, chan;
@@ -26,11 +36,6 @@ static int erec_cmp(const void *a, const void *b)
     if (x->from != y->from) return x->from < y->from ? -1 : 1;
     if (x->to != y->to) return x->to < y->to ? -1 : 1;
     return (x->chan > y->chan) - (x->chan < y->chan);
-}
-
-const char *lay_graph_engine_for(uint32_t n_nodes)
-{
-    return n_nodes <= 60 ? "dot" : n_nodes <= 250 ? "neato" : "sfdp";
 }
 
 static bool shown(const cs_model *m, const lay_graph_desc *d, uint32_t g)
@@ -85,6 +90,27 @@ static bool collect(void *ud, uint8_t kind, uint32_t from, uint32_t to, uint32_t
     return true;
 }
 
+/* A function name of at most LABEL_FN_MAX bytes: longer ones keep their
+ * head and tail around an ellipsis (cut between UTF-8 characters). */
+#define LABEL_FN_MAX 36
+
+static void shorten(const char *fn, char *out)
+{
+    size_t n = strlen(fn);
+    if (n <= LABEL_FN_MAX) {
+        memcpy(out, fn, n + 1);
+        return;
+    }
+    size_t head = LABEL_FN_MAX / 2 - 2, tail = n - (LABEL_FN_MAX - head - 3);
+    while (head > 0 && (fn[head] & 0xC0) == 0x80)
+        head--;
+    while (tail < n && (fn[tail] & 0xC0) == 0x80)
+        tail++;
+    memcpy(out, fn, head);
+    memcpy(out + head, "\u2026", 3);
+    memcpy(out + head + 3, fn + tail, n - tail + 1);
+}
+
 static bool make_labels(const cs_model *m, lay_graph *g, cs_err *err)
 {
     g->label_off = cs_calloc((size_t)g->n_nodes + 1, sizeof *g->label_off);
@@ -93,9 +119,9 @@ static bool make_labels(const cs_model *m, lay_graph *g, cs_err *err)
     uint32_t cap = 0;
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const cs_goroutine *gr = &m->g[g->nodes[i].g];
-        const char *fn = lay_short_name(cs_model_str(m, gr->name));
-        char buf[320];
-        if (g->by_function)
+        char fn[LABEL_FN_MAX + 8], buf[320];
+        shorten(lay_short_name(cs_model_str(m, gr->name)), fn);
+        if (g->nodes[i].n_g > 1 || g->by_function)
             snprintf(buf, sizeof buf, g->nodes[i].n_g > 1 ? "%s \u00d7%u" : "%s",
                      fn[0] ? fn : "(unknown)", g->nodes[i].n_g);
         else
@@ -109,34 +135,91 @@ static bool make_labels(const cs_model *m, lay_graph *g, cs_err *err)
     return true;
 }
 
-/* Nodes in depth-first order of the spawn tree; one per function when grouping. */
-static bool make_nodes(const cs_model *m, lay_graph *g, const uint8_t *touched,
-                       const uint32_t *order, uint32_t n, cs_err *err)
+/* Nodes in depth-first order of the spawn tree: one per goroutine, or one
+ * per distinct key[g] (the first goroutine with a key names the node). */
+static bool make_nodes(const cs_model *m, lay_graph *g, const uint8_t *touched, const uint32_t *order,
+                       uint32_t n, const uint64_t *key, cs_err *err)
 {
-    cs_map by_name;
-    cs_map_init(&by_name);
+    cs_map by_key;
+    cs_map_init(&by_key);
     uint32_t cap = 0;
     bool ok = true;
     for (uint32_t i = 0; i < n && ok; i++) {
         uint32_t gi = order[i], node;
         if (!touched[gi])
             continue;
-        if (g->by_function && cs_map_get(&by_name, m->g[gi].name, &node)) {
+        if (key && cs_map_get(&by_key, key[gi], &node)) {
             g->nodes[node].n_g++;
             g->node_of_g[gi] = node;
             continue;
         }
         node = g->n_nodes;
         ok = cs_grow((void **)&g->nodes, &cap, node + 1, sizeof *g->nodes, err) &&
-             (!g->by_function || cs_map_put(&by_name, m->g[gi].name, node, err));
+             (!key || cs_map_put(&by_key, key[gi], node, err));
         if (ok) {
             g->nodes[node] = (lay_gnode){.g = gi, .n_g = 1};
             g->node_of_g[gi] = node;
             g->n_nodes++;
         }
     }
-    cs_map_deinit(&by_name);
+    cs_map_deinit(&by_key);
     return ok && make_labels(m, g, err);
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    return h ^ (h >> 29);
+}
+
+/* Folding: one (goroutine, what it does) record per end of every arrow,
+ * "what" being direction, kind, channel and the other end's function. */
+typedef struct trait {
+    uint32_t g, pad;
+    uint64_t h;
+} trait;
+
+typedef struct traits {
+    const cs_model *m;
+    trait *v;
+    uint32_t n, cap;
+} traits;
+
+static bool add_traits(void *ud, uint8_t kind, uint32_t from, uint32_t to, uint32_t chan, cs_err *err)
+{
+    traits *t = ud;
+    if (!cs_grow((void **)&t->v, &t->cap, t->n + 2, sizeof *t->v, err))
+        return false;
+    uint64_t base = mix(kind, chan);
+    t->v[t->n++] = (trait){.g = from, .h = mix(mix(base, 0), t->m->g[to].name)};
+    t->v[t->n++] = (trait){.g = to, .h = mix(mix(base, 1), t->m->g[from].name)};
+    return true;
+}
+
+static int trait_cmp(const void *a, const void *b)
+{
+    const trait *x = a, *y = b;
+    if (x->g != y->g)
+        return x->g < y->g ? -1 : 1;
+    return (x->h > y->h) - (x->h < y->h);
+}
+
+/* key[g]: the goroutine's function mixed with the set of its traits. */
+static bool fold_keys(const cs_model *m, const lay_graph_desc *d, uint64_t *key, cs_err *err)
+{
+    traits t = {.m = m};
+    bool ok = each_arrow(m, d, add_traits, &t, err);
+    if (ok && t.n)
+        qsort(t.v, t.n, sizeof *t.v, trait_cmp);
+    for (uint32_t g = 0; g < m->n_g; g++)
+        key[g] = mix(0, m->g[g].name);
+    for (uint32_t i = 0; ok && i < t.n; i++)
+        if (!i || trait_cmp(&t.v[i - 1], &t.v[i]))
+            key[t.v[i].g] = mix(key[t.v[i].g], t.v[i].h);
+    cs_free(t.v);
+    return ok;
 }
 
 static bool make_edges(const cs_model *m, const lay_graph_desc *d, lay_graph *g, cs_err *err)
@@ -152,13 +235,134 @@ static bool make_edges(const cs_model *m, const lay_graph_desc *d, lay_graph *g,
         } else {
             ok = cs_grow((void **)&g->edges, &cap, g->n_edges + 1, sizeof *g->edges, err);
             if (ok)
-                g->edges[g->n_edges++] = (lay_gedge){.from = c.v[i].from, .to = c.v[i].to,
-                                                     .count = 1, .chan = c.v[i].chan, .kind = c.v[i].kind};
+                g->edges[g->n_edges++] = (lay_gedge){.from = c.v[i].from, .to = c.v[i].to, .count = 1,
+                                                     .chan = c.v[i].chan, .lx = -1, .kind = c.v[i].kind};
         }
         g->n_msgs += c.v[i].kind <= LAY_ARROW_CLOSE;
     }
     cs_free(c.v);
     return ok;
+}
+
+/* Does the traffic mostly run one way? Back edges of a depth-first walk
+ * over the message edges (spawns and wake-ups left out: they always point
+ * away from main) against all message edges: *out when at most a fifth
+ * of them run back. False only when out of memory. */
+static bool mostly_forward(const lay_graph *g, bool *out, cs_err *err)
+{
+    uint32_t n = g->n_nodes, *first = cs_calloc((size_t)n + 2, sizeof *first);
+    uint32_t *adj = cs_alloc((size_t)g->n_edges * sizeof *adj + 1);
+    uint32_t *stack = cs_alloc(((size_t)n + 1) * 2 * sizeof *stack);
+    uint8_t *state = cs_calloc((size_t)n + 1, 1);
+    uint32_t msg_edges = 0, back = 0;
+    if (!first || !adj || !stack || !state) {
+        cs_free(first), cs_free(adj), cs_free(stack), cs_free(state);
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a graph of %u nodes", n);
+    }
+    for (uint32_t i = 0; i < g->n_edges; i++) /* edges are sorted by kind, then from */
+        if (g->edges[i].kind <= LAY_ARROW_CLOSE && g->edges[i].from != g->edges[i].to)
+            first[g->edges[i].from + 2]++;
+    for (uint32_t v = 0; v < n; v++)
+        first[v + 2] += first[v + 1];
+    for (uint32_t i = 0; i < g->n_edges; i++)
+        if (g->edges[i].kind <= LAY_ARROW_CLOSE && g->edges[i].from != g->edges[i].to)
+            adj[first[g->edges[i].from + 1]++] = g->edges[i].to, msg_edges++;
+    for (uint32_t root = 0; root < n; root++) { /* first[v] .. first[v + 1]: v's targets */
+        if (state[root])
+            continue;
+        uint32_t top = 0;
+        stack[top++] = root, stack[top++] = first[root], state[root] = 1;
+        while (top) {
+            uint32_t v = stack[top - 2], k = stack[top - 1];
+            if (k == first[v + 1]) {
+                state[v] = 2, top -= 2;
+                continue;
+            }
+            stack[top - 1]++;
+            uint32_t w = adj[k];
+            if (state[w] == 1)
+                back++;
+            else if (!state[w])
+                stack[top++] = w, stack[top++] = first[w], state[w] = 1;
+        }
+    }
+    cs_free(first), cs_free(adj), cs_free(stack), cs_free(state);
+    *out = back * 5 <= msg_edges;
+    return true;
+}
+
+static bool pick_engine(const lay_graph_desc *d, lay_graph *g, cs_err *err)
+{
+    if (d->engine) {
+        g->engine = d->engine;
+        return true;
+    }
+    bool fwd = g->n_nodes <= 4;
+    if (!fwd && g->n_nodes <= DOT_MAX_NODES && !mostly_forward(g, &fwd, err))
+        return false;
+    g->engine = fwd && g->n_nodes <= DOT_MAX_NODES ? "dot" : g->n_nodes <= MESH_SFDP_NODES ? "neato" : "sfdp";
+    return true;
+}
+
+/* Room the nodes need with Graphviz's gaps, against the canvas with text
+ * shrunk to the smallest size allowed. */
+static bool fits(const lay_graph *g, double w, double h)
+{
+    double f = g->font_px, need = 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        need += (g->nodes[i].w + 2 * f) * (g->nodes[i].h + 3 * f);
+    double k = f / LAY_GRAPH_FONT_MIN;
+    return ROOM_FACTOR * need <= w * h * k * k;
+}
+
+static void size_nodes(lay_graph *g)
+{
+    double f = g->font_px;
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        g->nodes[i].w = lay_text_width(lay_graph_label(g, i), f) + 1.2 * f;
+        g->nodes[i].h = 2.0 * f;
+    }
+}
+
+/* One try at nodes, edges and layout for a node mode. */
+static bool attempt(const cs_model *m, const lay_graph_desc *d, const lay__spawn *sp, const uint8_t *touched,
+                    node_mode mode, double font_px, lay_graph *out, cs_err *err)
+{
+    lay_graph_deinit(out);
+    out->node_of_g = cs_alloc((size_t)m->n_g * sizeof *out->node_of_g + 1);
+    uint64_t *key = mode == MODE_GOROUTINE ? NULL : cs_alloc((size_t)m->n_g * sizeof *key + 1);
+    bool ok = out->node_of_g && (mode == MODE_GOROUTINE || key);
+    if (!ok)
+        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a graph of %u goroutines", sp->n);
+    for (uint32_t i = 0; ok && i < m->n_g; i++) {
+        out->node_of_g[i] = UINT32_MAX;
+        if (mode == MODE_FUNCTION)
+            key[i] = m->g[i].name;
+    }
+    if (ok && mode == MODE_FOLD)
+        ok = fold_keys(m, d, key, err);
+    out->by_function = mode == MODE_FUNCTION;
+    out->font_px = font_px;
+    ok = ok && make_nodes(m, out, touched, sp->order, sp->n, key, err) && make_edges(m, d, out, err);
+    cs_free(key);
+    for (uint32_t i = 0; ok && i < out->n_nodes; i++)
+        out->folded |= mode == MODE_FOLD && out->nodes[i].n_g > 1;
+    if (ok)
+        size_nodes(out);
+    return ok && pick_engine(d, out, err);
+}
+
+double lay_graph_font_for(double width_px, double height_px)
+{
+    double side = fmin(height_px, width_px * 9 / 16), f = side / 64;
+    return f < LAY_GRAPH_FONT_MIN + 1 ? LAY_GRAPH_FONT_MIN + 1 : f > LAY_GRAPH_FONT_MAX ? LAY_GRAPH_FONT_MAX : f;
+}
+
+double lay_graph_scale(const lay_graph *g, double width_px, double height_px)
+{
+    if (g->width <= 0 || g->height <= 0)
+        return 1;
+    return fmin(width_px / g->width, height_px / g->height);
 }
 
 bool lay_graph_build(const cs_model *m, const lay_graph_desc *d, lay_graph *out, cs_err *err)
@@ -168,26 +372,106 @@ bool lay_graph_build(const cs_model *m, const lay_graph_desc *d, lay_graph *out,
     if (!lay__spawn_build(m, &sp, err))
         return false;
     uint8_t *touched = cs_calloc((size_t)m->n_g + 1, 1);
-    out->node_of_g = cs_alloc((size_t)m->n_g * sizeof *out->node_of_g + 1);
-    bool ok = touched && out->node_of_g;
-    if (!ok)
-        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a graph of %u goroutines", sp.n);
-    for (uint32_t i = 0; ok && i < m->n_g; i++)
-        out->node_of_g[i] = UINT32_MAX;
+    bool ok = touched || CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u goroutines", sp.n);
     ok = ok && each_arrow(m, d, touch, touched, err);
-    uint32_t n_touched = 0;
-    for (uint32_t i = 1; ok && i < m->n_g; i++)
-        n_touched += touched[i];
-    out->by_function = d->group == LAY_GROUP_FUNCTION ||
-                       (d->group == LAY_GROUP_AUTO && n_touched > AUTO_GROUP_NODES);
-    ok = ok && make_nodes(m, out, touched, sp.order, sp.n, err) && make_edges(m, d, out, err);
+    bool canvas = d->width_px > 0 && d->height_px > 0, auto_fold = d->group == LAY_GROUP_AUTO;
+    double font = d->font_px > 0 ? d->font_px : canvas ? lay_graph_font_for(d->width_px, d->height_px) : 14;
+    node_mode mode = d->group == LAY_GROUP_FUNCTION ? MODE_FUNCTION : MODE_GOROUTINE;
+    uint32_t unfolded = 0;
+    bool laid = false; /* lay__graph_gv ran on the last attempt */
+    while (ok) {
+        laid = false;
+        ok = attempt(m, d, &sp, touched, mode, font, out, err);
+        if (!ok || !auto_fold || mode == MODE_FUNCTION)
+            break;
+        if (mode == MODE_GOROUTINE)
+            unfolded = out->n_nodes;
+        bool too_big = canvas ? !fits(out, d->width_px, d->height_px) : out->n_nodes > AUTO_GROUP_NODES;
+        if (too_big || (mode == MODE_FOLD && out->n_nodes == unfolded)) {
+            mode++;
+            continue;
+        }
+        if (d->no_layout || !canvas)
+            break;
+        ok = laid = lay__graph_gv(m, d, out, err);
+        if (!ok || font * lay_graph_scale(out, d->width_px, d->height_px) >= LAY_GRAPH_FONT_MIN)
+            break;
+        mode++;
+    }
+    ok = ok && (laid || lay__graph_gv(m, d, out, err));
     cs_free(touched);
     lay__spawn_deinit(&sp);
-    out->engine = d->engine ? d->engine : lay_graph_engine_for(out->n_nodes);
-    return ok && lay__graph_gv(m, d, out, err);
+    return ok;
 }
 
 const char *lay_graph_label(const lay_graph *g, uint32_t node)
 {
     return node < g->n_nodes && g->label_bytes ? g->label_bytes + g->label_off[node] : "";
+}
+
+void lay_graph_edge_text(const lay_gedge *e, char *buf, size_t n)
+{
+    snprintf(buf, n, e->kind == LAY_ARROW_CLOSE ? "%u\u00d7 close" : "%u\u00d7", e->count);
+}
+
+uint32_t lay_graph_rects_max(const lay_graph *g)
+{
+    return 2 * g->n_nodes + g->n_edges;
+}
+
+static bool overlap(const lay_grect *a, const lay_grect *b)
+{
+    return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
+}
+
+/* Is r clear of every node but its own and of every label kept so far? */
+static bool clear(const lay_grect *out, uint32_t n_nodes, uint32_t n, const lay_grect *r)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (!(i < n_nodes && r->kind == LAY_RECT_LABEL && i == r->idx) && overlap(&out[i], r))
+            return false;
+    return true;
+}
+
+static lay_grect text_rect(double cx, double cy, const char *text, double font_px, uint32_t idx, uint8_t kind)
+{
+    double w = lay_text_width(text, font_px), h = 1.2 * font_px;
+    return (lay_grect){cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2, font_px, idx, kind, {0}};
+}
+
+uint32_t lay_graph_rects(const lay_graph *g, double scale, lay_grect *out)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const lay_gnode *v = &g->nodes[i];
+        out[n++] = (lay_grect){(v->x - v->w / 2) * scale, (v->y - v->h / 2) * scale, (v->x + v->w / 2) * scale,
+                               (v->y + v->h / 2) * scale, 0, i, LAY_RECT_NODE, {0}};
+    }
+    double fn = fmax(g->font_px * scale, LAY_GRAPH_FONT_MIN);
+    double fe = fmax(g->font_px * LAY_GRAPH_EDGE_FONT * scale, LAY_GRAPH_FONT_MIN);
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        lay_grect r = text_rect(g->nodes[i].x * scale, g->nodes[i].y * scale, lay_graph_label(g, i), fn, i,
+                                LAY_RECT_LABEL);
+        if (clear(out, g->n_nodes, n, &r))
+            out[n++] = r;
+    }
+    for (uint32_t i = 0; i < g->n_edges; i++) {
+        char buf[32];
+        lay_graph_edge_text(&g->edges[i], buf, sizeof buf);
+        if (g->edges[i].lx < 0)
+            continue;
+        lay_grect r = text_rect(g->edges[i].lx * scale, g->edges[i].ly * scale, buf, fe, i, LAY_RECT_EDGE_LABEL);
+        if (clear(out, g->n_nodes, n, &r))
+            out[n++] = r;
+    }
+    return n;
+}
+
+const char *lay_graph_engine_parse(const char *name)
+{
+    static const char *const names[] = {"dot", "neato", "sfdp", "fdp", "circo"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strcmp(name, names[i]))
+            return names[i];
+    return NULL;
 }

@@ -7,10 +7,9 @@
  *   void lay__spawn_deinit(lay__spawn *s)
  *   bool lay__sort_keys(uint64_t *key, uint32_t *val, uint32_t n, cs_err *err)
  *       sort.c: stable sort of (key, val) pairs by key (radix)
- *   bool lay__sort_keys(uint64_t *key, uint32_t *val, uint32_t n, cs_err *err);
-bool lay__graph_gv(const cs_model *m, const lay_graph_desc *d, lay_graph *g, cs_err *err)
+ *   bool lay__graph_gv(const cs_model *m, const lay_graph_desc *d, lay_graph *g, cs_err *err)
  *       graph_gv.c: builds g->ag (cgraph) from nodes/edges and, unless d->no_layout,
- *       lays it out and reads positions back
+ *       lays it out (on d's canvas) and reads positions back
  */
 #ifndef LAY_INTERNAL_H
 #define LAY_INTERNAL_H

@@ -13,6 +13,11 @@ const char *lay_short_name(const char *func)
     return s ? s + 1 : func;
 }
 
+double lay_lanes_fit_px(uint32_t n_lanes, double avail_px)
+{
+    return avail_px / (n_lanes ? n_lanes : 1);
+}
+
 /* Min-heaps of uint64 keys (end time packed with lane for the active set). */
 typedef struct heap {
     uint64_t *v;

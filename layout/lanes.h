@@ -27,6 +27,9 @@
  *   void lay_lanes_deinit(lay_lanes *l)
  *   const char *lay_lanes_label(const lay_lanes *l, uint32_t lane)
  *   const char *lay_short_name(const char *func)     pointer into func after the last '/'
+ *   double lay_lanes_fit_px(uint32_t n_lanes, double avail_px)
+ *       lane height in a picture of avail_px for the lanes: they share all of
+ *       it, so a picture of a few goroutines is as full as one of many
  */
 #ifndef LAY_LANES_H
 #define LAY_LANES_H
@@ -61,5 +64,6 @@ bool lay_lanes_build(const cs_model *m, const lay_lanes_desc *d, lay_lanes *out,
 void lay_lanes_deinit(lay_lanes *l);
 const char *lay_lanes_label(const lay_lanes *l, uint32_t lane);
 const char *lay_short_name(const char *func);
+double lay_lanes_fit_px(uint32_t n_lanes, double avail_px);
 
 #endif

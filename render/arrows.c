@@ -37,6 +37,12 @@ bool rnd__arrow_flying(const rnd_view *v, const rnd__arrow *a)
     return v->now != CS_T_NONE && a->kind != LAY_ARROW_SYNC && v->now >= a->t0 && (double)(v->now - a->t0) < flight_ns(v, a);
 }
 
+float rnd__arrow_progress(const rnd_view *v, const rnd__arrow *a)
+{
+    double dur = flight_ns(v, a);
+    return dur > 0 ? (float)((double)(v->now - a->t0) / dur) : 1.0f;
+}
+
 void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, const float *A,
                      const float *B, float head_px, const lay_axis *ax)
 {
@@ -47,8 +53,7 @@ void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, co
         col = rnd__dim(col, 0.75f, th->bg);
     float w = a->kind == LAY_ARROW_SYNC ? 1.0f : (lit && v->selected ? 2.5f : 1.6f);
     if (rnd__arrow_flying(v, a)) {
-        double dur = flight_ns(v, a);
-        float k = along(ax, a, dur > 0 ? (float)((double)(v->now - a->t0) / dur) : 1.0f);
+        float k = along(ax, a, rnd__arrow_progress(v, a));
         float P[3] = {A[0] + (B[0] - A[0]) * k, A[1] + (B[1] - A[1]) * k, A[2] + (B[2] - A[2]) * k};
         rnd__seg(&r->sc, RND__SEGS, A[0], A[1], A[2], P[0], P[1], P[2], w, col);
         rnd__seg(&r->sc, RND__DOTS, P[0], P[1], P[2], P[0], P[1], P[2], 10.0f, rnd__alpha(col, 0.45f));

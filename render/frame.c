@@ -60,7 +60,8 @@ void rnd_destroy(rnd_renderer *r)
     cs_free(r->lc.segs.v), cs_free(r->lc.heads.v), cs_free(r->lc.img), cs_free(r->lc.lane_lit);
     rnd__lay_deinit(&r->lay);
     cs_free(r->arrow_of_msg);
-    cs_free(r->order), cs_free(r->label_order), cs_free(r->row), cs_free(r->tree_xz), cs_free(r->graph_xy);
+    cs_free(r->order), cs_free(r->label_order), cs_free(r->row), cs_free(r->tree_xz);
+    rnd__graph_deinit(&r->graph);
     cs_free(r->arrows), cs_free(r->lit), cs_free(r->scr), cs_free(r->pairs), cs_free(r->hue);
     cs_free(r);
 }
@@ -79,7 +80,7 @@ void rnd_view_defaults(const cs_model *m, rnd_view *out)
 
 bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
 {
-    if (v->layout == RND_GRAPH && !r->graph_ready && !rnd__graph_place(r, err))
+    if (v->layout == RND_GRAPH && !rnd__graph_place(r, v, w, h, err))
         return false;
     rnd__scene_reset(&r->sc);
     rnd__lit_update(r, v);

@@ -254,8 +254,7 @@ static void lanes_geometry(lanes_ctx *c, rnd_renderer *r, const rnd_view *v, int
     c->x1 = (float)w - 18.0f;
     c->y0 = v->hud ? 34.0f : 58.0f;
     c->y1 = (float)h - (v->hud ? 64.0f : 72.0f);
-    float fit = (c->y1 - c->y0) / (float)(nrows ? nrows : 1);
-    c->lane_h = v->lane_px > 0 ? v->lane_px : fminf(fmaxf(36.0f, 0.1f * (float)h), fit);
+    c->lane_h = v->lane_px > 0 ? v->lane_px : (float)lay_lanes_fit_px(nrows, c->y1 - c->y0);
     if (v->lane_px <= 0 && nrows) /* few lanes: the axis follows the last one */
         c->y1 = fminf(c->y1, c->y0 + c->lane_h * (float)nrows + 8.0f);
     c->t0 = c->ax->t0, c->t1 = c->ax->t1;

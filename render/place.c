@@ -8,6 +8,7 @@
 #include "../layout/lanes.h"
 #include "../layout/tree.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,9 +56,8 @@ bool rnd__place(rnd_renderer *r, cs_err *err)
     r->order = cs_calloc(n, sizeof *r->order);
     r->row = cs_calloc(n, sizeof *r->row);
     r->tree_xz = cs_calloc(n * 2, sizeof *r->tree_xz);
-    r->graph_xy = cs_calloc(n * 2, sizeof *r->graph_xy);
     r->lit = cs_calloc(n, 1);
-    if (!r->order || !r->row || !r->tree_xz || !r->graph_xy || !r->lit)
+    if (!r->order || !r->row || !r->tree_xz || !r->lit)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory placing %u goroutines", m->n_g);
     lay_lanes lanes;
     lay_tree tree;
@@ -76,27 +76,54 @@ bool rnd__place(rnd_renderer *r, cs_err *err)
     return ok;
 }
 
-/* Graph positions from layout/graph.h (Graphviz), computed the first time
- * the graph view is drawn: normalised into the unit square; goroutines
- * without a node (no traffic) get -1. */
-bool rnd__graph_place(rnd_renderer *r, cs_err *err)
+/* The graph from layout/graph.h (Graphviz) for the view's area: made on
+ * the first graph frame and again when system goroutines are switched or
+ * the area changes by more than a fifth (in between, the drawing scales). */
+#define GRAPH_RELAYOUT 1.2f
+
+static int pair_cmp(const void *a, const void *b, void *ud)
 {
-    const cs_model *m = r->m;
-    lay_graph g;
-    if (!lay_graph_build(m, &(lay_graph_desc){.group = LAY_GROUP_AUTO, .show_system = true}, &g, err)) {
-        lay_graph_deinit(&g);
+    const lay_graph *g = ud;
+    const lay_gedge *x = &g->edges[*(const uint32_t *)a], *y = &g->edges[*(const uint32_t *)b];
+    if (x->from != y->from)
+        return x->from < y->from ? -1 : 1;
+    return (x->to > y->to) - (x->to < y->to);
+}
+
+void rnd__graph_deinit(rnd__graph *g)
+{
+    lay_graph_deinit(&g->g);
+    cs_free(g->by_pair), cs_free(g->rect);
+    memset(g, 0, sizeof *g);
+}
+
+bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
+{
+    rnd__graph *gr = &r->graph;
+    float a[4];
+    rnd__graph_area(v, w, h, a);
+    float aw = fmaxf(a[2] - a[0], 1.0f), ah = fmaxf(a[3] - a[1], 1.0f);
+    if (gr->have && gr->show_system == v->show_system && gr->engine == v->engine && aw <= gr->w * GRAPH_RELAYOUT &&
+        gr->w <= aw * GRAPH_RELAYOUT && ah <= gr->h * GRAPH_RELAYOUT && gr->h <= ah * GRAPH_RELAYOUT)
+        return true;
+    rnd__graph_deinit(gr);
+    lay_graph_desc d = {.group = LAY_GROUP_AUTO, .show_system = v->show_system, .width_px = aw, .height_px = ah,
+                        .engine = v->engine};
+    if (!lay_graph_build(r->m, &d, &gr->g, err)) {
+        rnd__graph_deinit(gr);
         return false;
     }
-    double s = g.width > g.height ? g.width : g.height;
-    s = s > 0 ? s : 1;
-    for (uint32_t i = 1; i < m->n_g; i++) {
-        uint32_t node = g.node_of_g ? g.node_of_g[i] : UINT32_MAX;
-        bool have = node < g.n_nodes;
-        r->graph_xy[2 * i] = have ? (float)((g.nodes[node].x + (s - g.width) / 2) / s) : -1.0f;
-        r->graph_xy[2 * i + 1] = have ? (float)((g.nodes[node].y + (s - g.height) / 2) / s) : -1.0f;
+    gr->by_pair = cs_alloc((size_t)gr->g.n_edges * sizeof *gr->by_pair + 1);
+    gr->rect = cs_alloc((size_t)lay_graph_rects_max(&gr->g) * sizeof *gr->rect + 1);
+    if (!gr->by_pair || !gr->rect) {
+        rnd__graph_deinit(gr);
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a graph of %u edges", gr->g.n_edges);
     }
-    lay_graph_deinit(&g);
-    r->graph_ready = true;
+    for (uint32_t i = 0; i < gr->g.n_edges; i++)
+        if (gr->g.edges[i].kind <= LAY_ARROW_CLOSE)
+            gr->by_pair[gr->n_pair++] = i;
+    qsort_r(gr->by_pair, gr->n_pair, sizeof *gr->by_pair, pair_cmp, &gr->g);
+    gr->have = true, gr->show_system = v->show_system, gr->engine = v->engine, gr->w = aw, gr->h = ah, gr->rect_scale = -1;
     return true;
 }
 

@@ -70,6 +70,7 @@ typedef struct rnd_view {
     float lane_px;           /* lanes: lane height, 0 = fit the window (min 14) */
     float yaw, pitch, dist;  /* tree/graph: orbit camera (radians, distance factor) */
     float pan_x, pan_y;      /* tree/graph: pan in pixels */
+    const char *engine;      /* graph: Graphviz layout (layout/graph.h), NULL = by the graph's shape */
     uint32_t selected;       /* goroutine index, 0 none */
     uint32_t hover;          /* goroutine index under the mouse, 0 none */
     rnd_highlight highlight;

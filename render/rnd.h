@@ -11,6 +11,7 @@
 
 #include "render.h"
 #include "../layout/axis.h"
+#include "../layout/graph.h"
 #include "../layout/lod.h"
 #include "../layout/palette.h"
 
@@ -85,7 +86,7 @@ void rnd__rect(rnd__scene *s, float x0, float y0, float x1, float y1, uint32_t r
 void rnd__line(rnd__scene *s, float x0, float y0, float x1, float y1, float w, uint32_t rgba);
 
 /* Fonts: DejaVu Sans packed at a few sizes into one GL_R8 atlas. */
-enum { RND__F11, RND__F12, RND__F14, RND__NFONT };
+enum { RND__F11, RND__F12, RND__F14, RND__F16, RND__F18, RND__F20, RND__F22, RND__F24, RND__NFONT };
 #define RND__NCP 103
 typedef struct rnd__font {
     GLuint tex;
@@ -158,6 +159,21 @@ typedef struct rnd__lane_cache {
     uint32_t cap_lit;
 } rnd__lane_cache;
 
+/* The graph view's layout (layout/graph.h) for the area it was made for,
+ * remade when the area changes by more than a little or system goroutines
+ * are switched; the label rectangles for the last scale drawn. */
+typedef struct rnd__graph {
+    lay_graph g;
+    bool have, show_system;
+    const char *engine;      /* asked for (rnd_view.engine) */
+    float w, h;              /* area laid out for, px */
+    uint32_t *by_pair;       /* channel edges sorted by (from, to) node: pulses find their edge */
+    uint32_t n_pair;
+    lay_grect *rect;
+    uint32_t n_rect;
+    double rect_scale;
+} rnd__graph;
+
 /* The layout/ structures the lanes and tree views draw from (lay.c), each
  * rebuilt only when what it depends on changes. */
 typedef struct rnd__lay_key {
@@ -199,8 +215,7 @@ struct rnd_renderer {
     uint32_t *label_order;   /* the same goroutines, biggest subtree first (tree labels) */
     int32_t *row;            /* per goroutine: its row in the current frame, -1 hidden */
     float *tree_xz;          /* per goroutine: 3D tree position (x, z) */
-    float *graph_xy;         /* per goroutine: graph position, unit square; -1 none */
-    bool graph_ready;        /* graph_xy computed (on the first graph frame) */
+    rnd__graph graph;        /* the graph view's layout, made on its first frame */
     rnd__arrow *arrows;
     uint32_t n_arrows;
     rnd__pair *pairs;
@@ -220,7 +235,12 @@ struct rnd_renderer {
 
 /* Placement from layout/ (place.c). */
 bool rnd__place(rnd_renderer *r, cs_err *err);
-bool rnd__graph_place(rnd_renderer *r, cs_err *err);
+/* Lays the graph out for view v in a w × h window, unless the layout at
+ * hand was made for about that size (graph.c says which area). */
+bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err);
+void rnd__graph_deinit(rnd__graph *g);
+/* The graph's area in a w × h window: x0 y0 x1 y1 pixels. */
+void rnd__graph_area(const rnd_view *v, int w, int h, float *area);
 bool rnd__arrows_build(rnd_renderer *r, cs_err *err);
 bool rnd__pairs_build(rnd_renderer *r, cs_err *err);
 /* Draws arrow a from A to B (world coordinates of the current mvp): shaft
@@ -231,6 +251,8 @@ void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, co
                      const float *B, float head_px, const lay_axis *ax);
 /* Is a's pulse on its way at v->now? */
 bool rnd__arrow_flying(const rnd_view *v, const rnd__arrow *a);
+/* How far along its way a's pulse is at v->now, 0..1 (when flying). */
+float rnd__arrow_progress(const rnd_view *v, const rnd__arrow *a);
 /* Where a view draws arrow a (A at the send, B at the receive); false = not shown. */
 typedef bool rnd__ends_fn(const void *ctx, const rnd__arrow *a, float *A, float *B);
 /* The pulses of messages in flight at v->now that are not the first arrow

@@ -1,5 +1,6 @@
 /* render/text.c — text with stb_truetype: DejaVu Sans (Debian's
- * fonts-dejavu-core) packed at 11, 12 and 14 px into one GL_R8 atlas,
+ * fonts-dejavu-core) packed at 11, 12, 14, 16, 18, 20, 22 and 24 px (pixel
+ * height, ascent to descent: 0.86 of the em size) into one GL_R8 atlas,
  * and strings laid out as glyph instances in screen pixels. Covers printable
  * ASCII plus the few symbols chanscope prints (µ → … × ·); anything else is
  * drawn as '?'. The font file is trusted system data, not trace input. */
@@ -10,7 +11,7 @@
 
 #define FONT_PATH "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
-static const float sizes[RND__NFONT] = {11.0f, 12.0f, 14.0f};
+static const float sizes[RND__NFONT] = {11.0f, 12.0f, 14.0f, 16.0f, 18.0f, 20.0f, 22.0f, 24.0f};
 static const int extra_cp[] = {0xB5, 0x2190, 0x2192, 0x2026, 0xD7, 0xB7, 0x25B6, 0x22EF};
 _Static_assert(95 + sizeof extra_cp / sizeof *extra_cp == RND__NCP, "RND__NCP counts ASCII plus extra_cp");
 
@@ -46,7 +47,7 @@ bool rnd__font_init(rnd__font *f, cs_err *err)
         f->cp[n++] = c;
     for (size_t i = 0; i < sizeof extra_cp / sizeof *extra_cp; i++)
         f->cp[n++] = extra_cp[i];
-    f->atlas_w = f->atlas_h = 512;
+    f->atlas_w = 512, f->atlas_h = 1024;
     cs_file ttf;
     if (!cs_file_map(FONT_PATH, &ttf, err))
         return CS_FAIL(err, CS_E_IO, CS_NO_OFFSET, "font %s missing (install fonts-dejavu-core)", FONT_PATH);

@@ -194,7 +194,7 @@ static void perfetto_json_parses_and_has_flow_events(void **state)
     cs_model_deinit(&m);
 }
 
-/* DOT text that `dot -Tsvg` accepts, with counts, channel sites and the
+/* DOT text that `dot -Tsvg` accepts, with counts (as xlabels), channel sites (tooltips) and the
  * dashed spawn / weighted message edges; and a PNG rendered through gvc. */
 static void dot_is_accepted_by_graphviz(void **state)
 {
@@ -211,8 +211,9 @@ static void dot_is_accepted_by_graphviz(void **state)
     membuf b = {0};
     assert_true(exp_dot_write_to(mem_write, &b, &m, &(exp_dot_desc){0}, &err));
     assert_non_null(strstr(b.p, "digraph"));
-    assert_int_equal(count(b.p, "main.main:30 → work.worker:12"), 3 * 2); /* label + tooltip */
-    assert_non_null(strstr(b.p, "label=\"3× main.main:30"));
+    assert_int_equal(count(b.p, "main.main:30 → work.worker:12"), 3); /* tooltips */
+    assert_non_null(strstr(b.p, "tooltip=\"3× main.main:30"));
+    assert_int_equal(count(b.p, "xlabel=\"3×\""), 6); /* the count, placed by Graphviz where it fits */
     assert_int_equal(count(b.p, "style=dashed"), 3);
     free(b.p);
     b = (membuf){0};

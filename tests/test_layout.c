@@ -477,7 +477,7 @@ static void graph_positions_come_back_from_graphviz(void **state)
     cs_err err = {0};
     assert_true(lay_graph_build(&m, &(lay_graph_desc){0}, &g, &err));
     assert_int_equal(g.n_nodes, 5);
-    assert_string_equal(g.engine, "dot");
+    assert_string_equal(g.engine, "neato"); /* jobs out, results back: a mesh */
     assert_int_equal(g.n_msgs, 24);
     assert_int_equal(g.n_edges, 4 + 4 + 4); /* jobs, results, spawns per worker */
     for (uint32_t i = 0; i < g.n_nodes; i++) {
