@@ -171,7 +171,7 @@ static void arrows_draw(lanes_ctx *c)
         rnd__arrow a;
         if (!rnd__bundle_arrow(r, &bun->b[k], &a) || r->row[a.from] < 0 || r->row[a.to] < 0)
             continue;
-        shown += bun->b[k].count;
+        shown += bun->b[k].kind != LAY_ARROW_SYNC ? bun->b[k].count : 0;
         if (arrow_ends(c, &a, A, B))
             rnd__arrow_draw(r, c->v, &a, A, B, head, c->ax);
     }
@@ -253,7 +253,7 @@ static void lanes_geometry(lanes_ctx *c, rnd_renderer *r, const rnd_view *v, int
     c->x0 = fminf(240.0f, fmaxf(90.0f, 0.16f * (float)w));
     c->x1 = (float)w - 18.0f;
     c->y0 = v->hud ? 34.0f : 58.0f;
-    c->y1 = (float)h - (v->hud ? 64.0f : 72.0f);
+    c->y1 = (float)h - (v->hud ? 64.0f : 72.0f) - 18.0f * (float)(r->legend_rows - 1);
     float fit = (c->y1 - c->y0) / (float)(nrows ? nrows : 1);
     c->lane_h = v->lane_px > 0 ? v->lane_px : fminf(fmaxf(36.0f, 0.1f * (float)h), fit);
     if (v->lane_px <= 0 && nrows) /* few lanes: the axis follows the last one */
@@ -362,7 +362,7 @@ static void cached_marks(lanes_ctx *c, int w, int h)
     rnd_renderer *r = c->r;
     rnd__lane_cache *lc = &r->lc;
     rnd_view key = *c->v;
-    key.now = 0, key.playing = false, key.speed = 0, key.fps = 0, key.status = NULL;
+    key.now = 0, key.playing = false, key.speed = 0, key.fps = 0, key.status = NULL, key.status_fade = 0;
     key.tip_x = key.tip_y = 0, key.hover = 0, key.help = false, key.title = NULL;
     if (!lc->valid || lc->w != w || lc->h != h || memcmp(&lc->key, &key, sizeof key)) {
         int64_t t_end = c->t_end;

@@ -56,6 +56,11 @@ typedef enum rnd_highlight {
     RND_HL_COUNT
 } rnd_highlight;
 
+/* One row of the key list overlay: the keys (or mouse gesture) and what they do. */
+typedef struct rnd_key_row {
+    const char *keys, *what;
+} rnd_key_row;
+
 /* The camera, the clock and the emphasis: everything a frame depends on
  * besides the model. Zero means default where it can (rnd_view_defaults). */
 typedef struct rnd_view {
@@ -82,6 +87,9 @@ typedef struct rnd_view {
     char filter[64];         /* only goroutines whose function contains this */
     const char *title;       /* first line of the picture, NULL none */
     const char *status;      /* one line at the bottom of the HUD, NULL none */
+    float status_fade;       /* 0 the status shows fully ... 1 it has faded out */
+    const rnd_key_row *keys; /* the key list overlay ('help'): the viewer's bindings */
+    uint32_t n_keys;
     float tip_x, tip_y;      /* mouse position for the tooltip, pixels */
 } rnd_view;
 
