@@ -234,6 +234,41 @@ static void arrow_title(lanes_pic *p, const lay_bundle *b)
     exp__puts(w, "</title>");
 }
 
+/* The values exact messages carried, beside the middle of their arrows
+ * (single-message bundles), where they meet no other value (layout's
+ * lay_boxes, as the PNG); text 11 px, about 6.6 px a character. */
+static void draw_values(lanes_pic *p)
+{
+    const cs_model *m = p->s->m;
+    lay_boxes *bx = cs_alloc(sizeof *bx);
+    if (!bx)
+        return; /* only the labels are left out */
+    lay_boxes_init(bx, (float)p->x0, (float)p->top, (float)p->x1, (float)(p->top + p->lanes.n_lanes * p->lane_h));
+    bool open = false;
+    for (uint32_t i = 0; i < p->bun.n; i++) {
+        const lay_bundle *b = &p->bun.b[i];
+        const char *val = b->count == 1 && b->kind <= LAY_ARROW_CLOSE ? lay_msg_value(m, b->first) : NULL;
+        if (!val)
+            continue;
+        size_t len = strlen(val) > 20 ? 20 : strlen(val);
+        double x = (px(p, b->t0) + px(p, b->t1)) / 2 + 4, y = (lane_y(p, b->from) + lane_y(p, b->to)) / 2 + 4;
+        if (!lay_boxes_take(bx, (float)x - 1, (float)y - 10, (float)(x + 6.6 * (double)len + 1), (float)y + 3))
+            continue;
+        if (!open)
+            exp__puts(p->s->w, "<g font-size=\"11\">\n"), open = true;
+        char hex[8];
+        lay_rgba_hex(p->s->pal->chan[b->chan < m->n_chans ? p->s->hue[b->chan] % LAY_CHAN_HUES : 0], hex);
+        exp__printf(p->s->w, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">", x, y, hex);
+        char buf[24];
+        snprintf(buf, sizeof buf, "%.*s", (int)len, val);
+        exp__xml(p->s->w, buf);
+        exp__puts(p->s->w, "</text>\n");
+    }
+    if (open)
+        exp__puts(p->s->w, "</g>\n");
+    cs_free(bx);
+}
+
 static void draw_arrows(lanes_pic *p)
 {
     for (int pass = LAY_ARROW_SPAWN; pass >= 0; pass--) { /* quiet kinds first, under */
@@ -257,6 +292,7 @@ static void draw_arrows(lanes_pic *p)
             exp__puts(p->s->w, b->from == b->to ? "</path>\n" : "</line>\n");
         }
     }
+    draw_values(p);
 }
 
 /* Folded idle stretches: a zig-zag break across the lanes and the real length. */

@@ -46,9 +46,7 @@ bool rnd_model_attach(rnd_renderer *r, const cs_model *m, cs_err *err)
         return false;
     find_present(r);
     r->stats.g_total = m->n_g ? m->n_g - 1 : 0;
-    r->stats.msgs_total = 0; /* messages only, as info and the SVG count them */
-    for (uint32_t i = 0; i < r->n_arrows; i++)
-        r->stats.msgs_total += r->arrows[i].kind != LAY_ARROW_SYNC;
+    r->stats.msgs_total = m->n_msgs; /* the model's messages, as info and the SVG count them */
     return true;
 }
 
@@ -90,6 +88,7 @@ bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *er
     r->stats.msgs_shown = r->stats.rows = r->stats.gaps = 0;
     r->frame_w = w;
     r->legend_y = 0;
+    r->arrow_fade = 1.0f; /* the lanes view sets it when its arrows crowd */
     r->legend_rows = rnd__legend_rows(r, v);
     if (v->layout == RND_TREE)
         rnd__tree_build(r, v, w, h);

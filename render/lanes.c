@@ -17,6 +17,7 @@
 
 #define ARROW_BUDGET 2000u   /* arrow bundles per window (half with thin lanes) */
 #define DENSE_PX 3.0f        /* lanes thinner than this are painted per pixel */
+#define ARROW_PX 6           /* at most one arrow bundle per lane pair every 6 px */
 
 typedef struct lanes_ctx {
     rnd_renderer *r;
@@ -29,6 +30,7 @@ typedef struct lanes_ctx {
     uint32_t lane0, lane1, cols; /* lanes in view, span columns */
     uint8_t *img;            /* dense lanes: paint here instead of emitting bars */
     int img_w, img_h;
+    lay_boxes boxes;         /* value labels printed so far */
 } lanes_ctx;
 
 static void paint(const lanes_ctx *c, int xa, int xb, int ya, int yb, uint32_t col)
@@ -158,6 +160,28 @@ static bool arrow_ends(const void *ctx, const rnd__arrow *a, float *A, float *B)
     return true;
 }
 
+/* The value an exact message carried, beside the middle of its arrow, in
+ * the arrow's colour, where it meets no other value label. */
+static void value_label(lanes_ctx *c, const rnd__arrow *a, const float *A, const float *B)
+{
+    const char *val = lay_msg_value(c->r->m, a->msg - 1);
+    if (!val)
+        return;
+    char buf[24];
+    snprintf(buf, sizeof buf, "%s", val);
+    if (strlen(val) >= sizeof buf)
+        memcpy(buf + sizeof buf - 4, "\xE2\x80\xA6", 4); /* "…" */
+    float w = rnd__text_width(&c->r->font, RND__F11, buf);
+    float x = floorf(0.5f * (A[0] + B[0]) + 4.0f), y = floorf(0.5f * (A[1] + B[1]) + 4.0f);
+    if (!lay_boxes_take(&c->boxes, x - 1, y - 10, x + w + 1, y + 3))
+        return;
+    uint32_t col = rnd__arrow_color(c->r, c->th, a);
+    if (!rnd__arrow_lit(c->r, c->v, a))
+        col = rnd__dim(col, 0.75f, c->th->bg);
+    rnd__rect(&c->r->sc, x - 1, y - 10, x + w + 1, y + 3, rnd__alpha(c->th->bg, 0.8f));
+    rnd__text(&c->r->sc, &c->r->font, RND__F11, x, y, col, buf);
+}
+
 /* The bundles layout made (at most ARROW_BUDGET), each drawn as its first
  * arrow, up to now (bundles are in time order), then the pulses the
  * bundles hide. */
@@ -167,14 +191,27 @@ static void arrows_draw(lanes_ctx *c)
     const lay_bundles *bun = &r->lay.bun;
     uint32_t shown = 0;
     float head = fminf(9.0f, fmaxf(5.0f, 0.6f * c->lane_h)), A[3], B[3];
+    lay_boxes_init(&c->boxes, c->x0, c->y0, c->x1, c->y1);
+    uint32_t under = r->sc.k[RND__SEGS].n;
+    double crowd = 0;
+    lay_arrow_ink ink = {.shaft_px = 1.6, .head_px = head, .width_px = c->x1 - c->x0};
+    if (!lay_bundles_crowding(bun, c->ln->n_lanes, &ink, &crowd, &r->lay.err))
+        return;
+    r->arrow_fade = lay_arrow_fade(crowd);
     for (uint32_t k = 0; k < bun->n && bun->b[k].t0 <= c->t_end; k++) {
         rnd__arrow a;
         if (!rnd__bundle_arrow(r, &bun->b[k], &a) || r->row[a.from] < 0 || r->row[a.to] < 0)
             continue;
         shown += bun->b[k].kind != LAY_ARROW_SYNC ? bun->b[k].count : 0;
-        if (arrow_ends(c, &a, A, B))
-            rnd__arrow_draw(r, c->v, &a, A, B, head, c->ax);
+        if (!arrow_ends(c, &a, A, B))
+            continue;
+        rnd__arrow_draw(r, c->v, &a, A, B, head, c->ax);
+        if (bun->b[k].count == 1 && a.msg && !rnd__arrow_flying(c->v, &a))
+            value_label(c, &a, A, B);
     }
+    if (r->arrow_fade < 1.0f) /* crowded: under the bars, so every lane stays readable */
+        rnd__scene_back(&r->sc, RND__SEGS, under);
+    r->arrow_fade = 1.0f; /* the pulses in flight stay on top, bright */
     rnd__arrows_flying(r, c->v, arrow_ends, c, head, c->ax);
     r->stats.msgs_shown = shown;
 }
@@ -287,9 +324,35 @@ static void gap_marks(const lanes_ctx *c)
     }
 }
 
+/* The axis' grid lines (the ticks rnd__axis labels) across the plot, under
+ * every mark: painted into the dense-lanes image before its lanes, or
+ * added as segments and moved under the others (grid_under). */
+static void grid_lines(const lanes_ctx *c)
+{
+    lay_tick ticks[64];
+    uint32_t n = lay_axis_ticks(c->ax, c->x1 - c->x0, 90.0, ticks, 64);
+    uint32_t col = rnd__mix_over(rnd__alpha(c->th->grid, 0.6f), c->th->bg);
+    for (uint32_t i = 0; i < n; i++) {
+        float x = c->x0 + (float)ticks[i].x * (c->x1 - c->x0);
+        if (c->img)
+            paint(c, (int)floorf(x - c->x0), (int)floorf(x - c->x0) + 1, 0, c->img_h, col);
+        else
+            rnd__seg(&c->r->sc, RND__SEGS, x, c->y0, 0, x, c->y1, 0, 1.0f, col);
+    }
+}
+
+static void grid_under(lanes_ctx *c)
+{
+    uint32_t first = c->r->sc.k[RND__SEGS].n;
+    grid_lines(c);
+    rnd__scene_back(&c->r->sc, RND__SEGS, first);
+}
+
 static void lanes_marks(lanes_ctx *c)
 {
     rnd_renderer *r = c->r;
+    if (c->img)
+        grid_lines(c);
     gc_bands(c);
     if (!lanes_lit(c)) {
         r->sc.oom = true;
@@ -397,10 +460,12 @@ void rnd__lanes_build(rnd_renderer *r, const rnd_view *v, int w, int h)
         return;
     lanes_geometry(&c, r, v, w, h);
     bool dense = c.lane_h < DENSE_PX;
-    if (!rnd__lay_lod(r, c.lane0, c.lane1, c.cols, c.cols / 2 + 1, dense ? ARROW_BUDGET / 2 : ARROW_BUDGET))
+    if (!rnd__lay_lod(r, c.lane0, c.lane1, c.cols, c.cols / ARROW_PX + 1, dense ? ARROW_BUDGET / 2 : ARROW_BUDGET))
         return;
     cached_marks(&c, w, h);
     arrows_draw(&c);
+    if (!r->lc.dense)
+        grid_under(&c);
     if (v->now != CS_T_NONE && v->now >= c.t0 && v->now <= c.t1)
         rnd__line(&r->sc, tx(&c, v->now), c.y0, tx(&c, v->now), c.y1, 1.0f,
                   rnd__alpha(c.th->fg, 0.5f));

@@ -22,7 +22,6 @@ void rnd__axis(rnd_renderer *r, const rnd_view *v, const lay_axis *ax, float x0,
     for (uint32_t i = 0; i < n; i++) {
         float x = x0 + (float)ticks[i].x * (x1 - x0);
         rnd__line(&r->sc, x, y, x, y + 5.0f, 1.0f, th->fg_dim);
-        rnd__line(&r->sc, x, r->plot_y0, x, y, 1.0f, rnd__alpha(th->grid, 0.6f));
         float tw = rnd__text_width(&r->font, RND__F11, ticks[i].label);
         rnd__text(&r->sc, &r->font, RND__F11, floorf(x - tw / 2), y + 17.0f, th->fg_dim, ticks[i].label);
     }
@@ -176,6 +175,14 @@ static void export_frame(rnd_renderer *r, const rnd_view *v, const rnd__theme *t
         rnd__text(&r->sc, &r->font, RND__F14, 12, 22, th->fg, v->title);
     counts(buf, sizeof buf, r, v);
     rnd__text(&r->sc, &r->font, RND__F11, 12, 40, th->fg_dim, buf);
+    if (v->now != CS_T_NONE) { /* a moment of the playback (--at, animation frames): its time */
+        char now[32], end[32];
+        rnd__fmt_dur(now, sizeof now, (double)(v->now - r->m->t_first));
+        rnd__fmt_dur(end, sizeof end, (double)(r->m->t_last - r->m->t_first));
+        snprintf(buf, sizeof buf, "t = %s / %s", now, end);
+        float tw = rnd__text_width(&r->font, RND__F14, buf);
+        rnd__text(&r->sc, &r->font, RND__F14, floorf((float)w - 12 - tw), 22, th->fg, buf);
+    }
     float y = r->legend_y > 0 && r->legend_y < (float)h - 12 ? r->legend_y : (float)h - 12, y_end = y;
     legend(r, th, 12, &y_end, false); /* rows that would run off the bottom start higher */
     if (y_end > (float)h - 8)

@@ -75,6 +75,9 @@ typedef struct rnd__scene {
 void rnd__scene_reset(rnd__scene *s);
 /* What is added from now on is drawn on top of everything added before. */
 void rnd__scene_top(rnd__scene *s);
+/* Moves the marks of kind from index first on under all the others (they
+ * are drawn first, in their order). */
+void rnd__scene_back(rnd__scene *s, int kind, uint32_t first);
 /* Pixel projection: x right, y down, origin at the top left. */
 void rnd__ortho_px(float *mvp, int w, int h);
 void rnd__scene_free(rnd__scene *s);
@@ -113,6 +116,8 @@ typedef struct rnd__theme {
 const rnd__theme *rnd__theme_get(rnd_theme t);
 uint32_t rnd__dim(uint32_t rgba, float k, uint32_t bg);
 uint32_t rnd__alpha(uint32_t rgba, float a);
+/* rgba's colour blended over the opaque bg by its alpha: an opaque colour. */
+uint32_t rnd__mix_over(uint32_t rgba, uint32_t bg);
 
 /* An arrow of the picture: a message of the model, or a sync wake-up
  * (layout/arrow.h decides which). Sorted by t0. */
@@ -220,6 +225,7 @@ struct rnd_renderer {
     int legend_rows;         /* rows the legend wraps into at this frame's width */
     int64_t vt0, vt1;
     int frame_w;             /* width of the frame being built (legend wrapping) */
+    float arrow_fade;        /* 1, or lay_arrow_fade: arrows behind the bars, headless, this faint */
 };
 
 /* Placement from layout/ (place.c). */
@@ -285,7 +291,8 @@ void rnd__overlay_build(rnd_renderer *r, const rnd_view *v, int w, int h);
 int rnd__legend_rows(rnd_renderer *r, const rnd_view *v);
 void rnd__tooltip(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w, int h);
 /* Time axis ax in [x0, x1] at baseline y: layout/axis.h ticks labelled
- * from the trace start, and under each folded gap its real length. */
+ * from the trace start, and under each folded gap its real length. The
+ * grid lines across the plot are the view's (under its marks). */
 void rnd__axis(rnd_renderer *r, const rnd_view *v, const lay_axis *ax, float x0, float x1, float y);
 /* "1.5 ms", "20 µs": a duration in the unit that fits. */
 void rnd__fmt_dur(char *buf, size_t n, double ns);

@@ -294,7 +294,8 @@ static void gif_has_every_frame(void **st)
     cs_err err = {0};
     mkdir("build", 0755);
     mkdir(OUT, 0755);
-    assert_true(rnd_gif_open(&g, OUT "/pingpong.gif", e.w, e.h, 10, &err));
+    assert_true(rnd_gif_open(&g, &(rnd_gif_desc){.path = OUT "/pingpong.gif", .w = e.w, .h = e.h, .delay_cs = 10},
+                             &err));
     rnd_view v;
     rnd_view_defaults(&m, &v);
     for (int i = 1; i <= 4; i++) {
