@@ -292,7 +292,6 @@ static void draw_arrows(lanes_pic *p)
             exp__puts(p->s->w, b->from == b->to ? "</path>\n" : "</line>\n");
         }
     }
-    draw_values(p);
 }
 
 /* Folded idle stretches: a zig-zag break across the lanes and the real length. */
@@ -318,6 +317,22 @@ static void draw_gaps(lanes_pic *p, double y_axis)
     }
 }
 
+/* The grid lines at the axis' ticks, from the top of the lanes to the
+ * axis at y: drawn before the lanes, so under their bars. */
+static void draw_grid(lanes_pic *p, double y)
+{
+    char dim[8];
+    lay_rgba_hex(p->s->pal->dim, dim);
+    lay_tick t[64];
+    uint32_t n = lay_axis_ticks(&p->axis, p->x1 - p->x0, 90, t, 64);
+    exp__printf(p->s->w, "<g stroke=\"%s\" stroke-opacity=\"0.18\">\n", dim);
+    for (uint32_t i = 0; i < n; i++) {
+        double x = p->x0 + t[i].x * (p->x1 - p->x0);
+        exp__printf(p->s->w, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", x, p->top, x, y);
+    }
+    exp__puts(p->s->w, "</g>\n");
+}
+
 static void draw_axis(lanes_pic *p, double y)
 {
     char dim[8];
@@ -328,9 +343,7 @@ static void draw_axis(lanes_pic *p, double y)
                 dim, p->x0, y, p->x1, y);
     for (uint32_t i = 0; i < n; i++) {
         double x = p->x0 + t[i].x * (p->x1 - p->x0);
-        exp__printf(p->s->w, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke-opacity="
-                    "\"0.18\"/><line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n",
-                    x, p->top, x, y, x, y, x, y + 5);
+        exp__printf(p->s->w, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", x, y, x, y + 5);
     }
     exp__printf(p->s->w, "</g>\n<g font-size=\"11\" fill=\"%s\" text-anchor=\"middle\">\n", dim);
     for (uint32_t i = 0; i < n; i++)
@@ -355,8 +368,21 @@ static bool draw_body(lanes_pic *p, cs_err *err)
     exp__svg_open(p->s, p->s->width, y_axis + 44);
     exp__svg_title(p->s, counts);
     exp__svg_legend(p->s);
+    draw_grid(p, y_axis);
     if (!draw_gc(p, err))
         return false;
+    /* arrows that would ink much of some lane go under the lanes, fainter
+     * (layout/lod.h lay_arrow_fade): then every lane stays readable */
+    double crowd = 0;
+    lay_arrow_ink ink = {.shaft_px = 1.4, .head_px = 7, .width_px = p->x1 - p->x0};
+    if (!lay_bundles_crowding(&p->bun, p->lanes.n_lanes, &ink, &crowd, err))
+        return false;
+    float fade = lay_arrow_fade(crowd);
+    if (fade < 1.0f) {
+        exp__printf(p->s->w, "<g opacity=\"%.2f\">\n", fade);
+        draw_arrows(p);
+        exp__puts(p->s->w, "</g>\n");
+    }
     for (uint32_t g = 1; g < m->n_g; g++) {
         uint32_t lane = p->lanes.lane_of_g[g];
         if (lane != LAY_NO_LANE && !is_summary(p, lane))
@@ -367,7 +393,9 @@ static bool draw_body(lanes_pic *p, cs_err *err)
             draw_summary(p, lane);
     draw_labels(p);
     draw_gaps(p, y_axis);
-    draw_arrows(p);
+    if (fade >= 1.0f)
+        draw_arrows(p);
+    draw_values(p);
     draw_axis(p, y_axis);
     exp__puts(p->s->w, "</svg>\n");
     return true;

@@ -74,7 +74,7 @@ typedef struct lay_bundles {
 } lay_bundles;
 
 #define LAY_BOXES_MAX 512u
-#define LAY_CROWDED 0.6 /* arrows would ink more than 60 % of some lane's width */
+#define LAY_CROWDED 1.0 /* arrows would ink more than some lane is wide: a wall */
 
 typedef struct lay_arrow_ink {
     double shaft_px, head_px; /* how wide a shaft and a head are drawn */

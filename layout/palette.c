@@ -30,7 +30,7 @@ static const lay_palette themes[LAY_THEME_COUNT] = {
         .mark = {[LAY_MARK_RUNNING] = RGB(0x56B4E9), [LAY_MARK_RUNNABLE] = RGB(0x999999),
                  [LAY_MARK_BLOCK_CHAN] = RGB(0xE69F00), [LAY_MARK_BLOCK_SYNC] = RGB(0xCC79A7),
                  [LAY_MARK_SLEEP] = RGB(0x009E73), [LAY_MARK_SYSCALL] = RGB(0xF0E442),
-                 [LAY_MARK_BLOCK_OTHER] = RGB(0xB0B0B0)},
+                 [LAY_MARK_BLOCK_OTHER] = RGB(0x6E7580)},
         .gc = RGBA(0xD55E00, 64), .spawn = RGB(0x777777), .sync = RGB(0xCC79A7),
         .chan = {RGB(0xBD2C0F), RGB(0x0FBD83), RGB(0xBD0FA0), RGB(0x49BD0F), RGB(0x2C0FBD),
                  RGB(0xBD830F), RGB(0x0FA0BD), RGB(0xBD0F49), RGB(0x0FBD2C), RGB(0x830FBD),

@@ -89,7 +89,7 @@ bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *er
     r->frame_w = w;
     r->legend_y = 0;
     r->arrow_fade = 1.0f; /* the lanes view sets it when its arrows crowd */
-    r->legend_rows = rnd__legend_rows(r, v);
+    r->legend_rows = rnd__legend_rows(r, v, h);
     if (v->layout == RND_TREE)
         rnd__tree_build(r, v, w, h);
     else if (v->layout == RND_GRAPH)

@@ -290,7 +290,9 @@ static void lanes_geometry(lanes_ctx *c, rnd_renderer *r, const rnd_view *v, int
     c->x0 = fminf(240.0f, fmaxf(90.0f, 0.16f * (float)w));
     c->x1 = (float)w - 18.0f;
     c->y0 = v->hud ? 34.0f : 58.0f;
-    c->y1 = (float)h - (v->hud ? 64.0f : 72.0f) - 18.0f * (float)(r->legend_rows - 1);
+    /* the legend's rows below the axis; in a small picture the lanes keep a
+     * few pixels at least and the legend rises over them */
+    c->y1 = fmaxf(c->y0 + 24.0f, (float)h - (v->hud ? 64.0f : 72.0f) - 18.0f * (float)(r->legend_rows - 1));
     float fit = (c->y1 - c->y0) / (float)(nrows ? nrows : 1);
     c->lane_h = v->lane_px > 0 ? v->lane_px : fminf(fmaxf(36.0f, 0.1f * (float)h), fit);
     if (v->lane_px <= 0 && nrows) /* few lanes: the axis follows the last one */

@@ -134,8 +134,13 @@ static float legend(rnd_renderer *r, const rnd__theme *th, float x, float *y, bo
             rnd__line(&r->sc, p.x, p.y - 4, p.x + 18, p.y - 4, w, th->mark[k]);
         legend_label(&p, lay_mark_name((lay_mark)k));
     }
-    if (r->present & 1u << (LAY_MARK_COUNT + 1))
+    if ((r->present & 1u << (LAY_MARK_COUNT + 1)) && r->legend_chans) {
         legend_chans(&p);
+    } else if (r->present & 1u << (LAY_MARK_COUNT + 1)) { /* no room for the channels: one swatch */
+        legend_item(&p, "message");
+        arrow_swatch(&p, th->hue[r->n_arrows && r->arrows[0].chan < r->m->n_chans ? r->hue[r->arrows[0].chan] : 0], false);
+        legend_label(&p, "message");
+    }
     if (r->present & 1u << (LAY_MARK_COUNT + 4)) {
         legend_item(&p, "sync wake-up");
         arrow_swatch(&p, th->sync, true);
@@ -181,7 +186,9 @@ static void export_frame(rnd_renderer *r, const rnd_view *v, const rnd__theme *t
         rnd__fmt_dur(end, sizeof end, (double)(r->m->t_last - r->m->t_first));
         snprintf(buf, sizeof buf, "t = %s / %s", now, end);
         float tw = rnd__text_width(&r->font, RND__F14, buf);
-        rnd__text(&r->sc, &r->font, RND__F14, floorf((float)w - 12 - tw), 22, th->fg, buf);
+        float title_r = v->title ? 12 + rnd__text_width(&r->font, RND__F14, v->title) : 0;
+        float y = title_r + 24 + tw <= (float)w ? 22 : 56; /* beside the title, else under the counts */
+        rnd__text(&r->sc, &r->font, RND__F14, floorf((float)w - 12 - tw), y, th->fg, buf);
     }
     float y = r->legend_y > 0 && r->legend_y < (float)h - 12 ? r->legend_y : (float)h - 12, y_end = y;
     legend(r, th, 12, &y_end, false); /* rows that would run off the bottom start higher */
@@ -240,11 +247,17 @@ static void help(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w
     }
 }
 
-int rnd__legend_rows(rnd_renderer *r, const rnd_view *v)
+int rnd__legend_rows(rnd_renderer *r, const rnd_view *v, int h)
 {
-    float y0 = 0, y = 0;
-    legend(r, rnd__theme_get(v->theme), v->hud ? 10 : 12, &y, false);
-    return 1 + (int)((y - y0) / 18.0f + 0.5f);
+    const rnd__theme *th = rnd__theme_get(v->theme);
+    float y = 0;
+    r->legend_chans = true;
+    legend(r, th, v->hud ? 10 : 12, &y, false);
+    if (y + 18 > 0.2f * (float)h) { /* more than a fifth of the picture: the channels go */
+        r->legend_chans = false, y = 0;
+        legend(r, th, v->hud ? 10 : 12, &y, false);
+    }
+    return 1 + (int)(y / 18.0f + 0.5f);
 }
 
 void rnd__overlay_build(rnd_renderer *r, const rnd_view *v, int w, int h)

@@ -223,6 +223,7 @@ struct rnd_renderer {
     float plot_x0, plot_x1, plot_y0, lane_h;
     float legend_y;          /* export legend baseline chosen by the view, 0 = bottom */
     int legend_rows;         /* rows the legend wraps into at this frame's width */
+    bool legend_chans;       /* the legend names the channels (room for them) */
     int64_t vt0, vt1;
     int frame_w;             /* width of the frame being built (legend wrapping) */
     float arrow_fade;        /* 1, or lay_arrow_fade: arrows behind the bars, headless, this faint */
@@ -287,8 +288,9 @@ bool rnd__frame_submit(rnd_renderer *r, const rnd__theme *th, int w, int h, cs_e
 /* Title, legend, HUD, help, tooltip: screen-space, after the view. */
 void rnd__overlay_build(rnd_renderer *r, const rnd_view *v, int w, int h);
 /* Rows the legend takes at r->frame_w (measured before the view is built,
- * so the view leaves room for it). */
-int rnd__legend_rows(rnd_renderer *r, const rnd_view *v);
+ * so the view leaves room for it); the channels are named only when the
+ * legend then stays within a fifth of the height h (r->legend_chans). */
+int rnd__legend_rows(rnd_renderer *r, const rnd_view *v, int h);
 void rnd__tooltip(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w, int h);
 /* Time axis ax in [x0, x1] at baseline y: layout/axis.h ticks labelled
  * from the trace start, and under each folded gap its real length. The
