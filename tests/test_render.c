@@ -678,59 +678,12 @@ static void loading_bar_fills_with_bytes_read(void **st)
     env_close(&e);
 }
 
-/* A ticker-driven producer and consumer over 2.5 s, `n` messages, with
- * three goroutines between their lanes that wait on a mutex the whole
- * time (purple bars): at overview zoom each message is a near-vertical
- * arrow across those lanes. */
-static void wall(cs_model *m, int n)
-{
-    cs_mb mb;
-    cs_err err = {0};
-    cs_model_init(m);
-    assert_true(cs_mb_init(&mb, m, &err));
-    cs_sid fmain = cs_model_intern(m, "main.main", 9, &err), fwork = cs_model_intern(m, "main.idle", 9, &err);
-    cs_sid fprod = cs_model_intern(m, "main.producer", 13, &err), fcons = cs_model_intern(m, "main.consumer", 13, &err);
-    const char *cname = "main.producer:12 \xE2\x86\x92 main.consumer:20";
-    cs_sid chan = cs_model_intern(m, cname, strlen(cname), &err);
-    assert_true(cs_mb_create(&mb, &(cs_mb_create_desc){.t = 0, .goid = 1, .parent_goid = CS_NO_GOID, .name = fmain,
-                                                       .state = CS_ST_RUNNING, .at_start = true}, &err));
-    static const uint64_t kids[] = {2, 3, 4, 5, 6};
-    for (int i = 0; i < 5; i++) {
-        cs_sid name = i == 0 ? fprod : i == 4 ? fcons : fwork;
-        int64_t t = 1000 * (i + 1);
-        assert_true(cs_mb_create(&mb, &(cs_mb_create_desc){.t = t, .goid = kids[i], .parent_goid = 1, .name = name}, &err));
-        assert_true(cs_mb_set(&mb, t + 100, kids[i], CS_ST_RUNNING, CS_R_NONE, 0, 0, &err));
-        assert_true(cs_mb_set(&mb, t + 200, kids[i], CS_ST_BLOCKED, i == 0 ? CS_R_SLEEP : i == 4 ? CS_R_CHAN_RECV : CS_R_SYNC,
-                              0, 0, &err));
-    }
-    assert_true(cs_mb_set(&mb, 6000, 1, CS_ST_BLOCKED, CS_R_SLEEP, 0, 0, &err));
-    assert_true(cs_grow((void **)&m->chans, &m->cap_chans, 2, sizeof *m->chans, &err));
-    m->chans[1] = (cs_chan){.name = chan, .count = (uint32_t)n};
-    m->n_chans = 2;
-    int64_t step = 2500000000 / n, t = 10000;
-    for (int i = 0; i < n; i++, t += step) {
-        assert_true(cs_mb_set(&mb, t, 2, CS_ST_RUNNING, CS_R_NONE, 0, 0, &err));
-        assert_true(cs_mb_unblock(&mb, t + 500, 2, 6, 0, &err));
-        assert_true(cs_mb_set(&mb, t + 600, 2, CS_ST_BLOCKED, CS_R_SLEEP, 0, 0, &err));
-        assert_true(cs_mb_set(&mb, t + 700, 6, CS_ST_RUNNING, CS_R_NONE, 0, 0, &err));
-        assert_true(cs_mb_set(&mb, t + 900, 6, CS_ST_BLOCKED, CS_R_CHAN_RECV, 0, 0, &err));
-        assert_true(cs_grow((void **)&m->msgs, &m->cap_msgs, m->n_msgs + 1, sizeof *m->msgs, &err));
-        uint32_t gf, gt;
-        assert_true(cs_model_g_find(m, 2, &gf) && cs_model_g_find(m, 6, &gt));
-        m->msgs[m->n_msgs++] = (cs_msg){.t_send = t + 500, .t_recv = t + 700, .sender = gf, .receiver = gt,
-                                        .chan = 1, .kind = CS_MK_SEND};
-    }
-    assert_true(cs_mb_finish(&mb, t + 1000, &err));
-    cs_mb_deinit(&mb);
-    m->t_first = 0, m->t_last = t + 1000, m->version = 1025, m->family = CS_FAM_V2;
-}
-
 static uint32_t rgb_of(lay_rgba c)
 {
     return (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b;
 }
 
-/* Hundreds of messages across three lanes at overview zoom: the lanes they
+/* Hundreds of messages across three lanes at overview zoom (sy_wall): the lanes they
  * cross keep at least 90 % of the bar pixels they have without any message
  * (the arrows go faint and under the bars), and where a grid line crosses
  * a bar the bar is on top. In both the dark and the gotrace theme. */
@@ -741,7 +694,7 @@ static void arrows_never_hide_a_lane_and_grid_runs_under_bars(void **st)
         size_t bars[2];
         for (int with = 1; with >= 0; with--) {
             cs_model m;
-            wall(&m, 1500);
+            sy_wall(&m, 1500);
             if (!with)
                 m.n_msgs = 0;
             gl_env e;
