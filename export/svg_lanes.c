@@ -374,7 +374,7 @@ static bool draw_body(lanes_pic *p, cs_err *err)
     /* arrows that would ink much of some lane go under the lanes, fainter
      * (layout/lod.h lay_arrow_fade): then every lane stays readable */
     double crowd = 0;
-    lay_arrow_ink ink = {.shaft_px = 1.4, .head_px = 7, .width_px = p->x1 - p->x0};
+    lay_arrow_ink ink = {.shaft_px = 2, .head_px = 7, .width_px = p->x1 - p->x0}; /* shafts 1.4 to 3.5 */
     if (!lay_bundles_crowding(&p->bun, p->lanes.n_lanes, &ink, &crowd, err))
         return false;
     float fade = lay_arrow_fade(crowd);

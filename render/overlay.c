@@ -38,10 +38,8 @@ void rnd__axis(rnd_renderer *r, const rnd_view *v, const lay_axis *ax, float x0,
     }
 }
 
-/* The legend: a swatch and a name per state, arrow kind and channel the
- * picture holds, wrapped at the frame's width. With draw false it only
- * measures. Returns where the last item ended (x) and the baseline of the
- * last row (*y). */
+/* The legend's pen: items left to right, wrapped at the frame's width;
+ * with draw false it only measures. */
 typedef struct legend_pen {
     rnd_renderer *r;
     const rnd__theme *th;
@@ -81,8 +79,8 @@ static void arrow_swatch(legend_pen *p, uint32_t col, bool dashed)
 
 #define LEGEND_CHANS 6 /* channels named in the legend, at most, as in the SVG; then "+N more" */
 
-/* One swatch per channel with messages in the picture (its hue and its
- * name, as the SVG's legend), the first LEGEND_CHANS by message count. */
+/* One swatch per channel of the trace that carried messages (its hue, its
+ * name and count, as the SVG's legend), the busiest LEGEND_CHANS first. */
 static void legend_chans(legend_pen *p)
 {
     rnd_renderer *r = p->r;
@@ -122,6 +120,9 @@ static void legend_chans(legend_pen *p)
     }
 }
 
+/* The legend: a swatch and a name per state, arrow kind and channel the
+ * trace holds (the channels only when r->legend_chans), from (x, *y).
+ * Returns where the last item ended; *y becomes the last row's baseline. */
 static float legend(rnd_renderer *r, const rnd__theme *th, float x, float *y, bool draw)
 {
     legend_pen p = {r, th, draw, x, x, *y};

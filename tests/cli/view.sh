@@ -7,7 +7,8 @@
 # playback, and each key (space, l, 1) changes the picture; p saves a
 # non-blank screenshot PNG, and p into a folder that cannot be written
 # leaves the viewer running; ? shows the key list (the same rows as
-# `view --help`, one table); q quits with status 0 (under ASan: no leaks). A
+# `view --help`, one table); zoomed in, playback runs on past the window
+# to the end of the trace; q quits with status 0 (under ASan: no leaks). A
 # trace that does not decode exits 1 with FILE:OFFSET; q while a large trace
 # loads exits 0. Skips when
 # Xvfb, xdotool or ImageMagick are missing, or when the trace doesn't decode.
@@ -155,6 +156,14 @@ shot u1
 d=$(differ_in u0 u1 "800x80+0+420")
 echo "p into an unwritable folder: viewer running, $d pixels of status near the bottom"
 [ "${d%.*}" -gt 100 ] 2>/dev/null || fail "no status message after a failed screenshot ($d)"
+# zoomed in to a third of the trace, Home and play: playback runs on past
+# the window (which pages along) to the trace's end, 10 s in all, so 4.5 s
+# later the clock still moves
+for i in 1 2 3 4 5; do xdotool click 4; sleep 0.1; done
+xdotool key Home space; sleep 4.5; shot z0; sleep 1; shot z1
+d=$(differ_in z0 z1 "230x26+0+0")
+echo "zoomed playback after 4.5 s: $d pixels of the clock changed in a second"
+[ "${d%.*}" -gt 50 ] 2>/dev/null || fail "playback of a zoomed window stopped at the window's end ($d)"
 xdotool key q
 wait "$vpid"; rc=$?
 [ $rc -eq 0 ] || fail "viewer exited with $rc after a failed screenshot: $(tail -20 "$tmp/err.txt")"
