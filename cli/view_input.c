@@ -228,6 +228,8 @@ typedef struct binding {
     int arg;
 } binding;
 
+/* Rows without text (keys NULL) are more triggers of the row above: one
+ * line of the key list. */
 static const binding bindings[] = {
     {"space", "play / pause (from the start after the end)", {' '}, {0}, play, 0},
     {"+ / -", "faster / slower", {'+', '='}, {GLFW_KEY_KP_ADD}, speed, 1},
