@@ -71,7 +71,7 @@ void cli_view_tick(cli_viewer *vw, double dt_s)
     if (v->playing && v->now != CS_T_NONE) {
         int64_t a = play_start(vw), b = play_end(vw);
         v->now += (int64_t)(dt_s * v->speed);
-        if (v->now >= b && vw->loop1 != CS_T_NONE)
+        if (v->now >= b && (vw->loop0 != CS_T_NONE || vw->loop1 != CS_T_NONE))
             v->now = a + (b > a ? (v->now - b) % (b - a) : 0);
         else if (v->now >= b)
             v->now = b, v->playing = false;
@@ -159,7 +159,7 @@ static void loop_mark(cli_viewer *vw, int which)
     int64_t t = v->now == CS_T_NONE ? vw->m->t_last : v->now;
     char a[32], b[32];
     if (which == 0) {
-        vw->loop0 = vw->loop1 = CS_T_NONE;
+        vw->loop0 = vw->loop1 = CS_T_NONE, v->loop = false;
         cli_view_status(vw, "loop off: playback runs over the whole trace");
         return;
     }
@@ -169,9 +169,11 @@ static void loop_mark(cli_viewer *vw, int which)
         vw->loop1 = t;
     if (vw->loop0 != CS_T_NONE && vw->loop1 != CS_T_NONE && vw->loop1 <= vw->loop0)
         *(which < 0 ? &vw->loop1 : &vw->loop0) = CS_T_NONE; /* the other end was on the wrong side */
+    v->loop = vw->loop0 != CS_T_NONE || vw->loop1 != CS_T_NONE;
+    v->loop0 = play_start(vw), v->loop1 = play_end(vw);
     lay_fmt_dur((vw->loop0 != CS_T_NONE ? vw->loop0 : vw->m->t_first) - vw->m->t_first, a, sizeof a);
     lay_fmt_dur((vw->loop1 != CS_T_NONE ? vw->loop1 : vw->m->t_last) - vw->m->t_first, b, sizeof b);
-    cli_view_status(vw, "loop %s \xE2\x80\x93 %s", a, b);
+    cli_view_status(vw, "loop %s \xE2\x86\x92 %s", a, b);
 }
 
 static void next_layout(cli_viewer *vw, int arg)

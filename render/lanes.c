@@ -429,6 +429,7 @@ static void cached_marks(lanes_ctx *c, int w, int h)
     rnd_view key = *c->v;
     key.now = 0, key.playing = false, key.speed = 0, key.fps = 0, key.status = NULL, key.status_fade = 0;
     key.tip_x = key.tip_y = 0, key.hover = 0, key.help = false, key.title = NULL;
+    key.loop = false, key.loop0 = key.loop1 = 0;
     if (!lc->valid || lc->w != w || lc->h != h || memcmp(&lc->key, &key, sizeof key)) {
         int64_t t_end = c->t_end;
         c->t_end = c->t1;
@@ -471,6 +472,13 @@ void rnd__lanes_build(rnd_renderer *r, const rnd_view *v, int w, int h)
     if (v->now != CS_T_NONE && v->now >= c.t0 && v->now <= c.t1)
         rnd__line(&r->sc, tx(&c, v->now), c.y0, tx(&c, v->now), c.y1, 1.0f,
                   rnd__alpha(c.th->fg, 0.5f));
+    for (int i = 0; v->loop && i < 2; i++) { /* the loop range's two ends: dashed */
+        int64_t t = i ? v->loop1 : v->loop0;
+        if (t < c.t0 || t > c.t1)
+            continue;
+        for (float y = c.y0; y < c.y1; y += 8.0f)
+            rnd__line(&r->sc, tx(&c, t), y, tx(&c, t), fminf(y + 4.0f, c.y1), 1.5f, c.th->select);
+    }
     float gap = 0;
     for (uint32_t lane = c.lane0; lane < c.lane1; lane++) {
         float y = row_y(&c, lane);

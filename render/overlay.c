@@ -209,8 +209,15 @@ static void hud(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w,
     rnd__fmt_dur(spd, sizeof spd, v->speed);
     counts(cnt, sizeof cnt, r, v);
     static const char *lay[] = {"lanes", "tree", "graph"};
-    snprintf(buf, sizeof buf, "%s  t = %s / %s   speed %s/s   %s   %s   %.0f fps   [%s]   ? keys",
-             v->playing ? "\xE2\x96\xB6" : "||", now, end, spd, cnt,
+    char loop[80] = "";
+    if (v->loop) {
+        char a[32], b[32];
+        rnd__fmt_dur(a, sizeof a, (double)(v->loop0 - r->m->t_first));
+        rnd__fmt_dur(b, sizeof b, (double)(v->loop1 - r->m->t_first));
+        snprintf(loop, sizeof loop, "   loop %s \xE2\x86\x92 %s", a, b);
+    }
+    snprintf(buf, sizeof buf, "%s  t = %s / %s%s   speed %s/s   %s   %s   %.0f fps   [%s]   ? keys",
+             v->playing ? "\xE2\x96\xB6" : "||", now, end, loop, spd, cnt,
              v->filter[0] ? v->filter : "", v->fps, lay[v->layout % RND_LAYOUT_COUNT]);
     rnd__text(&r->sc, &r->font, RND__F12, 10, 18, th->fg, buf);
     /* the legend at the bottom, as many rows as it needs; the status on its

@@ -84,6 +84,8 @@ typedef struct rnd_view {
     bool hud;                /* viewer HUD (time, speed, fps) instead of export framing */
     bool help;               /* key list overlay */
     bool playing;
+    bool loop;               /* playback loops inside [loop0, loop1] (viewer: '[' and ']') */
+    int64_t loop0, loop1;
     double speed;            /* playback, trace ns per wall second (HUD) */
     double fps;              /* measured by the caller (HUD) */
     char filter[64];         /* only goroutines whose function contains this */

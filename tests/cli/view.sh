@@ -8,7 +8,7 @@
 # non-blank screenshot PNG, and p into a folder that cannot be written
 # leaves the viewer running; ? shows the key list (the same rows as
 # `view --help`, one table); zoomed in, playback runs on past the window
-# to the end of the trace; q quits with status 0 (under ASan: no leaks). A
+# to the end of the trace, and loops inside a range set with [ and ]; q quits with status 0 (under ASan: no leaks). A
 # trace that does not decode exits 1 with FILE:OFFSET; q while a large trace
 # loads exits 0. Skips when
 # Xvfb, xdotool or ImageMagick are missing, or when the trace doesn't decode.
@@ -164,6 +164,12 @@ xdotool key Home space; sleep 4.5; shot z0; sleep 1; shot z1
 d=$(differ_in z0 z1 "230x26+0+0")
 echo "zoomed playback after 4.5 s: $d pixels of the clock changed in a second"
 [ "${d%.*}" -gt 50 ] 2>/dev/null || fail "playback of a zoomed window stopped at the window's end ($d)"
+# a loop range ([ then ] 0.7 s later: a second is not a whole number of loops): past the trace's end the
+# playback still runs, round the loop
+xdotool key bracketleft; sleep 0.7; xdotool key bracketright; sleep 6; shot l0; sleep 1; shot l1
+d=$(differ_in l0 l1 "230x26+0+0")
+echo "looping past the trace's end: $d pixels of the clock changed in a second"
+[ "${d%.*}" -gt 50 ] 2>/dev/null || fail "playback did not loop inside the range set with [ and ] ($d)"
 xdotool key q
 wait "$vpid"; rc=$?
 [ $rc -eq 0 ] || fail "viewer exited with $rc after a failed screenshot: $(tail -20 "$tmp/err.txt")"
