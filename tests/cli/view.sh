@@ -164,8 +164,8 @@ xdotool key Home space; sleep 4.5; shot z0; sleep 1; shot z1
 d=$(differ_in z0 z1 "230x26+0+0")
 echo "zoomed playback after 4.5 s: $d pixels of the clock changed in a second"
 [ "${d%.*}" -gt 50 ] 2>/dev/null || fail "playback of a zoomed window stopped at the window's end ($d)"
-# a loop range ([ then ] 0.7 s later: a second is not a whole number of loops): past the trace's end the
-# playback still runs, round the loop
+# a loop range ([ then ] 0.7 s later: a second is not a whole number of
+# loops): past the trace's end the playback still runs, round the loop
 xdotool key bracketleft; sleep 0.7; xdotool key bracketright; sleep 6; shot l0; sleep 1; shot l1
 d=$(differ_in l0 l1 "230x26+0+0")
 echo "looping past the trace's end: $d pixels of the clock changed in a second"
