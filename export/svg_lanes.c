@@ -250,7 +250,10 @@ static void draw_values(lanes_pic *p)
         const char *val = b->count == 1 && b->kind <= LAY_ARROW_CLOSE ? lay_msg_value(m, b->first) : NULL;
         if (!val)
             continue;
-        size_t len = strlen(val) > 20 ? 20 : strlen(val);
+        size_t len = strlen(val);
+        if (len > 20) /* cut at a character boundary */
+            for (len = 20; len > 0 && ((unsigned char)val[len] & 0xC0) == 0x80; len--)
+                ;
         double x = (px(p, b->t0) + px(p, b->t1)) / 2 + 4, y = (lane_y(p, b->from) + lane_y(p, b->to)) / 2 + 4;
         if (!lay_boxes_take(bx, (float)x - 1, (float)y - 10, (float)(x + 6.6 * (double)len + 1), (float)y + 3))
             continue;

@@ -169,8 +169,12 @@ static void value_label(lanes_ctx *c, const rnd__arrow *a, const float *A, const
         return;
     char buf[24];
     snprintf(buf, sizeof buf, "%s", val);
-    if (strlen(val) >= sizeof buf)
-        memcpy(buf + sizeof buf - 4, "\xE2\x80\xA6", 4); /* "…" */
+    if (strlen(val) >= sizeof buf) { /* cut at a character boundary, then "…" */
+        size_t k = sizeof buf - 4;
+        while (k > 0 && ((unsigned char)buf[k] & 0xC0) == 0x80)
+            k--;
+        memcpy(buf + k, "\xE2\x80\xA6", 4);
+    }
     float w = rnd__text_width(&c->r->font, RND__F11, buf);
     float x = floorf(0.5f * (A[0] + B[0]) + 4.0f), y = floorf(0.5f * (A[1] + B[1]) + 4.0f);
     if (!lay_boxes_take(&c->boxes, x - 1, y - 10, x + w + 1, y + 3))
