@@ -28,8 +28,8 @@ static const char help[] =
     "      --system          include runtime goroutines\n"
     "      --filter TEXT     only goroutines whose function contains TEXT\n"
     "      --frames N        animate: write N frames of the playback as OUT-0001.png ...\n"
-    "                        and an animated GIF OUT.gif (giflib, fixed 256-colour\n"
-    "                        palette; looping)\n"
+    "                        and an animated GIF OUT.gif (giflib, looping; one palette\n"
+    "                        from the theme's colours and the picture's)\n"
     "      --fps F           GIF frame rate (default 10)\n" CLI_TRACE_HELP
     "  -h, --help            this help\n\n"
     "TIME is nanoseconds from the trace start, with an optional unit (ns, us, ms, s)\n"
@@ -167,12 +167,16 @@ static bool animate(const png_opts *p, rnd_surface *s, rnd_renderer *r, uint8_t 
     char path[4200];
     rnd_gif gif;
     int fps = p->fps ? p->fps : 10;
-    frame_path(path, sizeof path, p->out, 0, ".gif");
-    if (!rnd_gif_open(&gif, path, p->w, p->h, 100 / fps, err))
-        return false;
     int64_t a = v.t0, b = v.now != CS_T_NONE ? v.now : v.t1;
     v.speed = (double)(b - a) * fps / p->frames; /* the playback fills the animation */
     v.playing = true;
+    v.now = b; /* the last frame holds every colour the animation will show: the GIF palette's sample */
+    if (!render_one(s, r, &v, rgba, err))
+        return false;
+    frame_path(path, sizeof path, p->out, 0, ".gif");
+    if (!rnd_gif_open(&gif, &(rnd_gif_desc){.path = path, .w = p->w, .h = p->h, .delay_cs = 100 / fps,
+                                            .theme = v.theme, .sample = rgba}, err))
+        return false;
     for (int i = 1; i <= p->frames; i++) {
         v.now = a + (int64_t)((double)(b - a) * i / p->frames);
         frame_path(path, sizeof path, p->out, i, NULL);

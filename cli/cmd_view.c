@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static const char help[] =
+static const char help_head[] =
     "usage: chanscope view [options] TRACE\n\n"
     "Open the trace in a window: goroutine lanes (or the 3D spawn tree, or the\n"
-    "communication graph) with channel messages as arrows, played back in time.\n\n"
+    "communication graph) with channel messages as arrows, played back in time\n"
+    "from the start of the trace.\n\n"
     "      --layout L        lanes (default), tree or graph\n"
     "      --theme T         dark (default), light or gotrace\n"
     "      --size WxH        window size (default 1280x720)\n" CLI_LANE_HELP
@@ -21,21 +21,10 @@ static const char help[] =
     "      --shots DIR       where 'p' saves screenshots (default: current folder)\n"
     "      --bench-frames N  draw N frames, print the frame time and exit\n" CLI_TRACE_HELP
     "  -h, --help            this help\n\n"
-    "Keys: space play/pause, +/- speed, \xE2\x86\x90/\xE2\x86\x92 previous/next message, Home/End,\n"
-    "r restart, l next layout, a next time axis (linear, log, gaps), 1-4 highlight\n"
-    "(channel traffic, blocked spans, the selection's partners, spawns), h system\n"
-    "goroutines, / filter by function, p screenshot PNG, q or Esc quit, ? key list.\n"
-    "Mouse: drag pans (tree: orbits, right-drag pans), wheel zooms, hover shows\n"
-    "details, click selects.\n"
+    "Keys and mouse (also in the window: ?):\n";
+static const char help_tail[] =
     "While the trace loads the window shows a progress bar; q or Esc cancels.\n\n"
     "Without a display use 'chanscope png' (or svg, dot, perfetto).\n";
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 bool cli_view_screenshot(cli_viewer *vw, cs_err *err)
 {
@@ -51,8 +40,7 @@ bool cli_view_screenshot(cli_viewer *vw, cs_err *err)
     if (ok) {
         printf("screenshot %s\n", path);
         fflush(stdout);
-        snprintf(vw->status, sizeof vw->status, "saved %.150s", path);
-        vw->view.status = vw->status;
+        cli_view_status(vw, "saved %.150s", path);
     }
     return ok;
 }
@@ -64,10 +52,11 @@ static bool frame(cli_viewer *vw, cs_err *err)
     rnd_surface_size(vw->surf, &w, &h);
     if (!rnd_frame_draw(vw->r, &vw->view, w, h, err))
         return false;
-    if (vw->shot) {
+    if (vw->shot) { /* a failed screenshot is the user's to see, not a reason to close */
+        cs_err e = {0};
         vw->shot = false;
-        if (!cli_view_screenshot(vw, err))
-            return false;
+        if (!cli_view_screenshot(vw, &e))
+            cli_view_status(vw, "screenshot not saved: %.140s", e.msg);
     }
     rnd_surface_end(vw->surf);
     return true;
@@ -77,19 +66,15 @@ static bool loop(cli_viewer *vw, cs_err *err)
 {
     GLFWwindow *win = rnd_surface_window(vw->surf);
     rnd_view *v = &vw->view;
-    double last = now_s(), fps_t = last;
+    double last = cli_view_clock(), fps_t = last;
     int fps_n = 0;
     while (!vw->quit && !glfwWindowShouldClose(win)) {
         if (v->playing)
             glfwPollEvents();
         else
             glfwWaitEventsTimeout(0.1);
-        double t = now_s();
-        if (v->playing && v->now != CS_T_NONE) {
-            v->now += (int64_t)((t - last) * v->speed);
-            if (v->now >= v->t1)
-                v->now = v->t1, v->playing = false;
-        }
+        double t = cli_view_clock();
+        cli_view_tick(vw, t - last);
         last = t;
         cli_view_hover(vw);
         if (!frame(vw, err))
@@ -121,13 +106,13 @@ static bool bench(cli_viewer *vw, int n, cs_err *err)
     v->playing = true;
     for (int i = 0; i < n; i++) {
         v->now = v->t0 + (int64_t)((double)(v->t1 - v->t0) * (i + 1) / n);
-        double t = now_s();
+        double t = cli_view_clock();
         if (!frame(vw, err)) {
             cs_free(dt);
             return false;
         }
         glFinish();
-        dt[i] = now_s() - t;
+        dt[i] = cli_view_clock() - t;
         glfwPollEvents();
     }
     double first = dt[0], total = 0;
@@ -202,6 +187,8 @@ static int run(cli_viewer *vw, const cli_trace_opts *o, int w, int h, int bench_
         vw->view.layout = opts.layout, vw->view.theme = opts.theme, vw->view.show_system = opts.show_system;
         vw->view.axis = opts.axis, vw->view.compact = opts.compact, vw->view.collapse = opts.collapse;
         vw->view.hud = true;
+        vw->view.now = m.t_first, vw->view.playing = !bench_n; /* from the start, playing */
+        vw->loop0 = vw->loop1 = CS_T_NONE;
         cli_view_input_install(vw);
         if (!(bench_n ? bench(vw, bench_n, &err) : loop(vw, &err)))
             rc = cli_report(&err, "chanscope view");
@@ -222,6 +209,11 @@ int cli_cmd_view(int argc, char **argv)
     cli_viewer vw = {0};
     cli_trace_opts o = {0};
     view_args a = {.vw = &vw, .w = 1280, .h = 720};
+    static char help[sizeof help_head + sizeof help_tail + 4096];
+    size_t n = strlen(help_head);
+    memcpy(help, help_head, n);
+    n += cli_view_keys_text(help + n, sizeof help - n - sizeof help_tail);
+    memcpy(help + n, "\n", 1), memcpy(help + n + 1, help_tail, sizeof help_tail);
     int rc = cli_args_parse(&(cli_args){.cmd = "view", .help = help, .longopts = longopts,
                                         .on_opt = parse_opt, .ud = &a}, argc, argv, &o);
     if (rc >= 0)

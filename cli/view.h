@@ -12,7 +12,15 @@
  *   void cli_view_hover(cli_viewer *vw)           what is under the mouse now (tooltip), none
  *       when the mouse is outside; called every frame, as the view may have
  *       moved under a still mouse (filter, step, layout)
- *   void cli_view_screenshot(cli_viewer *vw)      writes the current frame to a PNG
+ *   bool cli_view_screenshot(cli_viewer *vw, cs_err *err)   writes the current frame to a PNG
+ *   void cli_view_status(cli_viewer *vw, const char *fmt, ...)  a status line; it fades
+ *       out after a few seconds (cli_view_tick)
+ *   void cli_view_tick(cli_viewer *vw, double dt_s)  advances playback by dt_s of wall
+ *       time (stopping at the end of the trace, or wrapping inside the loop range),
+ *       keeps the playback position in the window and fades the status
+ *   size_t cli_view_keys_text(char *buf, size_t n)   the key list as text (--help),
+ *       from the same table that handles the keys; returns the length written
+ *   double cli_view_clock(void)                      monotonic seconds
  */
 #ifndef CLI_VIEW_H
 #define CLI_VIEW_H
@@ -31,6 +39,9 @@ typedef struct cli_viewer {
     int shots;               /* screenshots taken (file numbering) */
     const char *shot_dir;
     char status[160];
+    double status_t;         /* when the status was set (cli_view_clock) */
+    int64_t loop0, loop1;    /* playback loop range, CS_T_NONE each when unset */
+    rnd_key_row keys[32];    /* the key list overlay, from view_input.c's table */
     /* mouse */
     double mx, my, press_x, press_y;
     int drag;                /* 0 none, 1 left, 2 right */
@@ -41,5 +52,9 @@ bool cli_view_load(cli_viewer *vw, const cli_trace_opts *o, cs_file *f, cs_model
 void cli_view_input_install(cli_viewer *vw);
 void cli_view_hover(cli_viewer *vw);
 bool cli_view_screenshot(cli_viewer *vw, cs_err *err);
+void cli_view_status(cli_viewer *vw, const char *fmt, ...);
+void cli_view_tick(cli_viewer *vw, double dt_s);
+size_t cli_view_keys_text(char *buf, size_t n);
+double cli_view_clock(void);
 
 #endif

@@ -234,6 +234,44 @@ static void arrow_title(lanes_pic *p, const lay_bundle *b)
     exp__puts(w, "</title>");
 }
 
+/* The values exact messages carried, beside the middle of their arrows
+ * (single-message bundles), where they meet no other value (layout's
+ * lay_boxes, as the PNG); text 11 px, about 6.6 px a character. */
+static void draw_values(lanes_pic *p)
+{
+    const cs_model *m = p->s->m;
+    lay_boxes *bx = cs_alloc(sizeof *bx);
+    if (!bx)
+        return; /* only the labels are left out */
+    lay_boxes_init(bx, (float)p->x0, (float)p->top, (float)p->x1, (float)(p->top + p->lanes.n_lanes * p->lane_h));
+    bool open = false;
+    for (uint32_t i = 0; i < p->bun.n; i++) {
+        const lay_bundle *b = &p->bun.b[i];
+        const char *val = b->count == 1 && b->kind <= LAY_ARROW_CLOSE ? lay_msg_value(m, b->first) : NULL;
+        if (!val)
+            continue;
+        size_t len = strlen(val);
+        if (len > 20) /* cut at a character boundary */
+            for (len = 20; len > 0 && ((unsigned char)val[len] & 0xC0) == 0x80; len--)
+                ;
+        double x = (px(p, b->t0) + px(p, b->t1)) / 2 + 4, y = (lane_y(p, b->from) + lane_y(p, b->to)) / 2 + 4;
+        if (!lay_boxes_take(bx, (float)x - 1, (float)y - 10, (float)(x + 6.6 * (double)len + 1), (float)y + 3))
+            continue;
+        if (!open)
+            exp__puts(p->s->w, "<g font-size=\"11\">\n"), open = true;
+        char hex[8];
+        lay_rgba_hex(p->s->pal->chan[b->chan < m->n_chans ? p->s->hue[b->chan] % LAY_CHAN_HUES : 0], hex);
+        exp__printf(p->s->w, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">", x, y, hex);
+        char buf[24];
+        snprintf(buf, sizeof buf, "%.*s", (int)len, val);
+        exp__xml(p->s->w, buf);
+        exp__puts(p->s->w, "</text>\n");
+    }
+    if (open)
+        exp__puts(p->s->w, "</g>\n");
+    cs_free(bx);
+}
+
 static void draw_arrows(lanes_pic *p)
 {
     for (int pass = LAY_ARROW_SPAWN; pass >= 0; pass--) { /* quiet kinds first, under */
@@ -282,6 +320,22 @@ static void draw_gaps(lanes_pic *p, double y_axis)
     }
 }
 
+/* The grid lines at the axis' ticks, from the top of the lanes to the
+ * axis at y: drawn before the lanes, so under their bars. */
+static void draw_grid(lanes_pic *p, double y)
+{
+    char dim[8];
+    lay_rgba_hex(p->s->pal->dim, dim);
+    lay_tick t[64];
+    uint32_t n = lay_axis_ticks(&p->axis, p->x1 - p->x0, 90, t, 64);
+    exp__printf(p->s->w, "<g stroke=\"%s\" stroke-opacity=\"0.18\">\n", dim);
+    for (uint32_t i = 0; i < n; i++) {
+        double x = p->x0 + t[i].x * (p->x1 - p->x0);
+        exp__printf(p->s->w, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", x, p->top, x, y);
+    }
+    exp__puts(p->s->w, "</g>\n");
+}
+
 static void draw_axis(lanes_pic *p, double y)
 {
     char dim[8];
@@ -292,9 +346,7 @@ static void draw_axis(lanes_pic *p, double y)
                 dim, p->x0, y, p->x1, y);
     for (uint32_t i = 0; i < n; i++) {
         double x = p->x0 + t[i].x * (p->x1 - p->x0);
-        exp__printf(p->s->w, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke-opacity="
-                    "\"0.18\"/><line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n",
-                    x, p->top, x, y, x, y, x, y + 5);
+        exp__printf(p->s->w, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", x, y, x, y + 5);
     }
     exp__printf(p->s->w, "</g>\n<g font-size=\"11\" fill=\"%s\" text-anchor=\"middle\">\n", dim);
     for (uint32_t i = 0; i < n; i++)
@@ -319,8 +371,21 @@ static bool draw_body(lanes_pic *p, cs_err *err)
     exp__svg_open(p->s, p->s->width, y_axis + 44);
     exp__svg_title(p->s, counts);
     exp__svg_legend(p->s);
+    draw_grid(p, y_axis);
     if (!draw_gc(p, err))
         return false;
+    /* arrows that would ink much of some lane go under the lanes, fainter
+     * (layout/lod.h lay_arrow_fade): then every lane stays readable */
+    double crowd = 0;
+    lay_arrow_ink ink = {.shaft_px = 2, .head_px = 7, .width_px = p->x1 - p->x0}; /* shafts 1.4 to 3.5 */
+    if (!lay_bundles_crowding(&p->bun, p->lanes.n_lanes, &ink, &crowd, err))
+        return false;
+    float fade = lay_arrow_fade(crowd);
+    if (fade < 1.0f) {
+        exp__printf(p->s->w, "<g opacity=\"%.2f\">\n", fade);
+        draw_arrows(p);
+        exp__puts(p->s->w, "</g>\n");
+    }
     for (uint32_t g = 1; g < m->n_g; g++) {
         uint32_t lane = p->lanes.lane_of_g[g];
         if (lane != LAY_NO_LANE && !is_summary(p, lane))
@@ -331,7 +396,9 @@ static bool draw_body(lanes_pic *p, cs_err *err)
             draw_summary(p, lane);
     draw_labels(p);
     draw_gaps(p, y_axis);
-    draw_arrows(p);
+    if (fade >= 1.0f)
+        draw_arrows(p);
+    draw_values(p);
     draw_axis(p, y_axis);
     exp__puts(p->s->w, "</svg>\n");
     return true;

@@ -221,3 +221,39 @@ void lay_bundles_deinit(lay_bundles *b)
     cs_free(b->b);
     memset(b, 0, sizeof *b);
 }
+
+bool lay_bundles_crowding(const lay_bundles *b, uint32_t n_lanes, const lay_arrow_ink *ink, double *out,
+                          cs_err *err)
+{
+    *out = 0;
+    /* per lane: a difference array of the arrows through it or ending at
+     * it, and the heads landing on it */
+    int64_t *d = cs_calloc((size_t)n_lanes + 2, sizeof *d), *heads = cs_calloc((size_t)n_lanes + 1, sizeof *heads);
+    if (!d || !heads) {
+        cs_free(d), cs_free(heads);
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u lanes", n_lanes);
+    }
+    for (uint32_t i = 0; i < b->n; i++) {
+        const lay_bundle *x = &b->b[i];
+        uint32_t lo = x->from < x->to ? x->from : x->to, hi = x->from < x->to ? x->to : x->from;
+        if (x->kind == LAY_ARROW_SPAWN || hi >= n_lanes)
+            continue;
+        d[lo]++, d[hi + 1]--;
+        heads[x->to] += x->kind != LAY_ARROW_SYNC;
+    }
+    int64_t run = 0;
+    double most = 0;
+    for (uint32_t l = 0; l < n_lanes; l++) {
+        run += d[l];
+        double px = (double)run * ink->shaft_px + (double)heads[l] * ink->head_px;
+        most = px > most ? px : most;
+    }
+    cs_free(d), cs_free(heads);
+    *out = ink->width_px > 0 ? most / ink->width_px : 0;
+    return true;
+}
+
+float lay_arrow_fade(double crowding)
+{
+    return crowding <= LAY_CROWDED ? 1.0f : (float)(LAY_CROWDED / crowding > 0.3 ? LAY_CROWDED / crowding : 0.3);
+}

@@ -218,12 +218,12 @@ static bool alloc_lanes(lay_lanes *l, uint32_t n_g, uint32_t n, cs_err *err)
     return true;
 }
 
-static bool shown(const cs_model *m, const lay_lanes_desc *d, uint32_t gi)
+static bool shown(const cs_model *m, const lay_lanes_desc *d, const uint8_t *in, uint32_t gi)
 {
     const cs_goroutine *g = &m->g[gi];
     if (!d->show_system && (g->flags & CS_G_SYSTEM) && gi != d->keep)
         return false;
-    return !d->filter || !d->filter[0] || strstr(cs_model_str(m, g->name), d->filter);
+    return !in || in[gi];
 }
 
 bool lay_lanes_build(const cs_model *m, const lay_lanes_desc *d, lay_lanes *out, cs_err *err)
@@ -234,9 +234,10 @@ bool lay_lanes_build(const cs_model *m, const lay_lanes_desc *d, lay_lanes *out,
         return false;
     out->n_total = sp.n;
     uint32_t n = 0;
-    bool ok = alloc_lanes(out, m->n_g, sp.n, err);
+    uint8_t *in = d->filter && d->filter[0] ? lay_filter_build(m, d->filter, err) : NULL;
+    bool ok = (in || !d->filter || !d->filter[0]) && alloc_lanes(out, m->n_g, sp.n, err);
     for (uint32_t i = 0; ok && i < sp.n; i++) /* shown goroutines, in depth-first order */
-        if (shown(m, d, sp.order[i]))
+        if (shown(m, d, in, sp.order[i]))
             sp.order[n++] = sp.order[i];
     out->n_shown = n;
     double min_px = d->min_lane_px > 0 ? d->min_lane_px : 3;
@@ -254,6 +255,7 @@ bool lay_lanes_build(const cs_model *m, const lay_lanes_desc *d, lay_lanes *out,
             out->lane_g[lane] = g;
     }
     ok = ok && make_labels(m, sp.order, n, out, err);
+    cs_free(in);
     lay__spawn_deinit(&sp);
     return ok;
 }

@@ -11,8 +11,8 @@
  *                  children still get lanes, placed where the parent was).
  *   keep           a goroutine (model index) shown even when it is a system
  *                  goroutine (the viewer's selection); 0 = none.
- *   filter         only goroutines whose function name contains this text;
- *                  NULL or "" = all.
+ *   filter         only goroutines whose function name contains this text,
+ *                  and their message partners (lay_filter_build); NULL or "" = all.
  *   collapse       one lane per entry function, always (lay_lanes.collapsed).
  *   height_px      when lanes would be thinner than min_lane_px (default 3)
  *                  in this height, goroutines are collapsed as with collapse;
@@ -30,6 +30,10 @@
  *   double lay_lanes_fit_px(uint32_t n_lanes, double avail_px)
  *       lane height in a picture of avail_px for the lanes: they share all of
  *       it, so a picture of a few goroutines is as full as one of many
+ *   uint8_t *lay_filter_build(const cs_model *m, const char *filter, cs_err *err)
+ *       filter.c: per goroutine LAY_FILTER_MATCH (its function contains filter; all
+ *       when filter is NULL or ""), LAY_FILTER_PARTNER (it exchanges messages with
+ *       a match) or 0; n_g bytes, free with cs_free; NULL on out of memory
  */
 #ifndef LAY_LANES_H
 #define LAY_LANES_H
@@ -60,10 +64,13 @@ typedef struct lay_lanes {
     uint32_t *label_off;
 } lay_lanes;
 
+enum { LAY_FILTER_MATCH = 1, LAY_FILTER_PARTNER = 2 };
+
 bool lay_lanes_build(const cs_model *m, const lay_lanes_desc *d, lay_lanes *out, cs_err *err);
 void lay_lanes_deinit(lay_lanes *l);
 const char *lay_lanes_label(const lay_lanes *l, uint32_t lane);
 const char *lay_short_name(const char *func);
 double lay_lanes_fit_px(uint32_t n_lanes, double avail_px);
+uint8_t *lay_filter_build(const cs_model *m, const char *filter, cs_err *err);
 
 #endif

@@ -23,6 +23,24 @@
  *   bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols,
  *                       uint32_t max_bundles, lay_bundles *out, cs_err *err)   max_bundles 0 = no limit
  *   void lay_bundles_deinit(lay_bundles *b)
+ *   bool lay_bundles_crowding(const lay_bundles *b, uint32_t n_lanes, const lay_arrow_ink *ink,
+ *                             double *out, cs_err *err)
+ *       how crowded the arrows are: the largest share, over the lanes, of a
+ *       lane's width that arrows drawn as ink says cover (a shaft for every
+ *       arrow through or ending at the lane, a head for every one landing
+ *       on it; spawn links left out); 1 = as much ink as the lane is wide
+ *   float lay_arrow_fade(double crowding)
+ *       1 up to LAY_CROWDED; above it the pictures draw the arrows behind the
+ *       lanes' bars and this faint (down to 0.3), so where arrows crowd they
+ *       shade the gaps between lanes by their density and never hide a lane
+ * Labels beside arrows (boxes.c):
+ *   void lay_boxes_init(lay_boxes *b, float x0, float y0, float x1, float y1)   labels stay inside
+ *   bool lay_boxes_take(lay_boxes *b, float x0, float y0, float x1, float y1)
+ *       true (and the box is taken) when it is inside the area and meets no box
+ *       taken before; false once LAY_BOXES_MAX are taken
+ *   const char *lay_msg_value(const cs_model *m, uint32_t msg)
+ *       the value an exact message carried (patched runtime, annotation), NULL none:
+ *       what the pictures print beside its arrow where there is room
  */
 #ifndef LAY_LOD_H
 #define LAY_LOD_H
@@ -55,6 +73,20 @@ typedef struct lay_bundles {
     uint32_t n_arrows[LAY_ARROW_COUNT]; /* arrows drawn, per kind, before bundling */
 } lay_bundles;
 
+#define LAY_BOXES_MAX 512u
+#define LAY_CROWDED 1.0 /* arrows would ink more than some lane is wide: a wall */
+
+typedef struct lay_arrow_ink {
+    double shaft_px, head_px; /* how wide a shaft and a head are drawn */
+    double width_px;          /* the lanes' width */
+} lay_arrow_ink;
+
+typedef struct lay_boxes {
+    float area[4];
+    float box[LAY_BOXES_MAX][4]; /* x0 y0 x1 y1 */
+    uint32_t n;
+} lay_boxes;
+
 bool lay_lod_spans(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t lane0,
                    uint32_t lane1, uint32_t cols, lay_lod *out, cs_err *err);
 uint8_t lay_lod_at(const lay_lod *d, uint32_t lane, uint32_t col);
@@ -62,5 +94,11 @@ void lay_lod_deinit(lay_lod *d);
 bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols,
                     uint32_t max_bundles, lay_bundles *out, cs_err *err);
 void lay_bundles_deinit(lay_bundles *b);
+bool lay_bundles_crowding(const lay_bundles *b, uint32_t n_lanes, const lay_arrow_ink *ink, double *out,
+                          cs_err *err);
+float lay_arrow_fade(double crowding);
+void lay_boxes_init(lay_boxes *b, float x0, float y0, float x1, float y1);
+bool lay_boxes_take(lay_boxes *b, float x0, float y0, float x1, float y1);
+const char *lay_msg_value(const cs_model *m, uint32_t msg);
 
 #endif

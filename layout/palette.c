@@ -30,7 +30,7 @@ static const lay_palette themes[LAY_THEME_COUNT] = {
         .mark = {[LAY_MARK_RUNNING] = RGB(0x56B4E9), [LAY_MARK_RUNNABLE] = RGB(0x999999),
                  [LAY_MARK_BLOCK_CHAN] = RGB(0xE69F00), [LAY_MARK_BLOCK_SYNC] = RGB(0xCC79A7),
                  [LAY_MARK_SLEEP] = RGB(0x009E73), [LAY_MARK_SYSCALL] = RGB(0xF0E442),
-                 [LAY_MARK_BLOCK_OTHER] = RGB(0xB0B0B0)},
+                 [LAY_MARK_BLOCK_OTHER] = RGB(0x6E7580)},
         .gc = RGBA(0xD55E00, 64), .spawn = RGB(0x777777), .sync = RGB(0xCC79A7),
         .chan = {RGB(0xBD2C0F), RGB(0x0FBD83), RGB(0xBD0FA0), RGB(0x49BD0F), RGB(0x2C0FBD),
                  RGB(0xBD830F), RGB(0x0FA0BD), RGB(0xBD0F49), RGB(0x0FBD2C), RGB(0x830FBD),
@@ -38,10 +38,12 @@ static const lay_palette themes[LAY_THEME_COUNT] = {
     },
     [LAY_THEME_GOTRACE] = {
         .bg = RGB(0x1D1F17), .fg = RGB(0xE6E6E6), .dim = RGB(0x8A8C80), .life = RGB(0x45483A),
-        .mark = {[LAY_MARK_RUNNING] = RGB(0xD4FF00), [LAY_MARK_RUNNABLE] = RGB(0x6C8200),
-                 [LAY_MARK_BLOCK_CHAN] = RGB(0xED0000), [LAY_MARK_BLOCK_SYNC] = RGB(0xED0000),
-                 [LAY_MARK_SLEEP] = RGB(0x6C8200), [LAY_MARK_SYSCALL] = RGB(0xED0000),
-                 [LAY_MARK_BLOCK_OTHER] = RGB(0xED0000)},
+        /* gotrace's own three (running, blocked, sleeping); the states it
+         * does not tell apart get colours of their own, away from those */
+        .mark = {[LAY_MARK_RUNNING] = RGB(0xD4FF00), [LAY_MARK_RUNNABLE] = RGB(0x9A9C8E),
+                 [LAY_MARK_BLOCK_CHAN] = RGB(0xED0000), [LAY_MARK_BLOCK_SYNC] = RGB(0xFF8C1A),
+                 [LAY_MARK_SLEEP] = RGB(0x6C8200), [LAY_MARK_SYSCALL] = RGB(0xC77DFF),
+                 [LAY_MARK_BLOCK_OTHER] = RGB(0x8C5A46)},
         .gc = RGBA(0xD55E00, 64), .spawn = RGB(0x777777), .sync = RGB(0x00D6DD),
         .chan = {RGB(0x00D6DD), RGB(0x00D6DD), RGB(0x00D6DD), RGB(0x00D6DD), RGB(0x00D6DD),
                  RGB(0x00D6DD), RGB(0x00D6DD), RGB(0x00D6DD), RGB(0x00D6DD), RGB(0x00D6DD),

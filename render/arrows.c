@@ -60,6 +60,10 @@ void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, co
         rnd__seg(&r->sc, RND__DOTS, P[0], P[1], P[2], P[0], P[1], P[2], 5.5f, th->pulse);
         return;
     }
+    if (r->arrow_fade < 1.0f) { /* crowded: a faint shaft behind the bars, no head */
+        rnd__seg(&r->sc, RND__SEGS, A[0], A[1], A[2], B[0], B[1], B[2], w, rnd__alpha(col, r->arrow_fade));
+        return;
+    }
     rnd__seg(&r->sc, RND__SEGS, A[0], A[1], A[2], B[0], B[1], B[2], w, col);
     if (a->kind != LAY_ARROW_SYNC)
         rnd__seg(&r->sc, RND__HEADS, A[0], A[1], A[2], B[0], B[1], B[2], head_px, col);

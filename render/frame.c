@@ -14,8 +14,8 @@ static void find_present(rnd_renderer *r)
     r->present = 0;
     for (uint32_t s = 0; s < m->n_span; s++)
         r->present |= 1u << lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
-    for (uint32_t i = 0; i < r->n_arrows; i++)
-        r->present |= 1u << (LAY_MARK_COUNT + 1);
+    for (uint32_t i = 0; i < r->n_arrows; i++) /* +1 messages, +4 sync wake-ups */
+        r->present |= 1u << (LAY_MARK_COUNT + (r->arrows[i].kind == LAY_ARROW_SYNC ? 4 : 1));
     for (uint32_t i = 1; i < m->n_g; i++)
         if (m->g[i].parent && !(m->g[i].flags & CS_G_AT_START))
             r->present |= 1u << (LAY_MARK_COUNT + 2);
@@ -46,7 +46,7 @@ bool rnd_model_attach(rnd_renderer *r, const cs_model *m, cs_err *err)
         return false;
     find_present(r);
     r->stats.g_total = m->n_g ? m->n_g - 1 : 0;
-    r->stats.msgs_total = r->n_arrows;
+    r->stats.msgs_total = m->n_msgs; /* the model's messages, as info and the SVG count them */
     return true;
 }
 
@@ -62,7 +62,7 @@ void rnd_destroy(rnd_renderer *r)
     cs_free(r->arrow_of_msg);
     cs_free(r->order), cs_free(r->label_order), cs_free(r->row), cs_free(r->tree_xz);
     rnd__graph_deinit(&r->graph);
-    cs_free(r->arrows), cs_free(r->lit), cs_free(r->scr), cs_free(r->pairs), cs_free(r->hue);
+    cs_free(r->arrows), cs_free(r->lit), cs_free(r->filt), cs_free(r->scr), cs_free(r->pairs), cs_free(r->hue);
     cs_free(r);
 }
 
@@ -82,11 +82,15 @@ bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *er
 {
     if (v->layout == RND_GRAPH && !rnd__graph_place(r, v, w, h, err))
         return false;
+    if (!rnd__filter_update(r, v, err))
+        return false;
     rnd__scene_reset(&r->sc);
     rnd__lit_update(r, v);
     r->stats.msgs_shown = r->stats.rows = r->stats.gaps = 0;
     r->frame_w = w;
     r->legend_y = 0;
+    r->arrow_fade = 1.0f; /* the lanes view sets it when its arrows crowd */
+    r->legend_rows = rnd__legend_rows(r, v, h);
     if (v->layout == RND_TREE)
         rnd__tree_build(r, v, w, h);
     else if (v->layout == RND_GRAPH)

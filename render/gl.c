@@ -196,7 +196,9 @@ void rnd__gl_draw(rnd__gl *g, const rnd__scene *s, GLuint font_tex, int w, int h
     mat4 px;
     glm_ortho(0.0f, (float)w, (float)h, 0.0f, -1.0f, 1.0f, px);
     glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    /* colour blends over what is there; alpha stays 1 where it was (the clear),
+     * so a frame read back is opaque */
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     glDisable(GL_DEPTH_TEST);
     glBindVertexArray(g->vao_mark);
     glBindBuffer(GL_ARRAY_BUFFER, g->vbo_mark);
@@ -205,7 +207,7 @@ void rnd__gl_draw(rnd__gl *g, const rnd__scene *s, GLuint font_tex, int w, int h
         if (s->k[k].n)
             glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)off[k],
                             (GLsizeiptr)(s->k[k].n * sizeof(rnd__mark)), s->k[k].v);
-    if (s->clip[2] > s->clip[0]) {
+    if (s->clip[2] > s->clip[0] && s->clip[3] > s->clip[1]) {
         glEnable(GL_SCISSOR_TEST);
         glScissor((GLint)s->clip[0], h - (GLint)s->clip[3], (GLsizei)(s->clip[2] - s->clip[0]),
                   (GLsizei)(s->clip[3] - s->clip[1]));

@@ -17,6 +17,7 @@
 
 #define ARROW_BUDGET 2000u   /* arrow bundles per window (half with thin lanes) */
 #define DENSE_PX 3.0f        /* lanes thinner than this are painted per pixel */
+#define ARROW_PX 6           /* at most one arrow bundle per lane pair every 6 px */
 
 typedef struct lanes_ctx {
     rnd_renderer *r;
@@ -29,6 +30,7 @@ typedef struct lanes_ctx {
     uint32_t lane0, lane1, cols; /* lanes in view, span columns */
     uint8_t *img;            /* dense lanes: paint here instead of emitting bars */
     int img_w, img_h;
+    lay_boxes boxes;         /* value labels printed so far */
 } lanes_ctx;
 
 static void paint(const lanes_ctx *c, int xa, int xb, int ya, int yb, uint32_t col)
@@ -158,6 +160,32 @@ static bool arrow_ends(const void *ctx, const rnd__arrow *a, float *A, float *B)
     return true;
 }
 
+/* The value an exact message carried, beside the middle of its arrow, in
+ * the arrow's colour, where it meets no other value label. */
+static void value_label(lanes_ctx *c, const rnd__arrow *a, const float *A, const float *B)
+{
+    const char *val = lay_msg_value(c->r->m, a->msg - 1);
+    if (!val)
+        return;
+    char buf[24];
+    snprintf(buf, sizeof buf, "%s", val);
+    if (strlen(val) >= sizeof buf) { /* cut at a character boundary, then "…" */
+        size_t k = sizeof buf - 4;
+        while (k > 0 && ((unsigned char)buf[k] & 0xC0) == 0x80)
+            k--;
+        memcpy(buf + k, "\xE2\x80\xA6", 4);
+    }
+    float w = rnd__text_width(&c->r->font, RND__F11, buf);
+    float x = floorf(0.5f * (A[0] + B[0]) + 4.0f), y = floorf(0.5f * (A[1] + B[1]) + 4.0f);
+    if (!lay_boxes_take(&c->boxes, x - 1, y - 10, x + w + 1, y + 3))
+        return;
+    uint32_t col = rnd__arrow_color(c->r, c->th, a);
+    if (!rnd__arrow_lit(c->r, c->v, a))
+        col = rnd__dim(col, 0.75f, c->th->bg);
+    rnd__rect(&c->r->sc, x - 1, y - 10, x + w + 1, y + 3, rnd__alpha(c->th->bg, 0.8f));
+    rnd__text(&c->r->sc, &c->r->font, RND__F11, x, y, col, buf);
+}
+
 /* The bundles layout made (at most ARROW_BUDGET), each drawn as its first
  * arrow, up to now (bundles are in time order), then the pulses the
  * bundles hide. */
@@ -167,14 +195,27 @@ static void arrows_draw(lanes_ctx *c)
     const lay_bundles *bun = &r->lay.bun;
     uint32_t shown = 0;
     float head = fminf(9.0f, fmaxf(5.0f, 0.6f * c->lane_h)), A[3], B[3];
+    lay_boxes_init(&c->boxes, c->x0, c->y0, c->x1, c->y1);
+    uint32_t under = r->sc.k[RND__SEGS].n;
+    double crowd = 0;
+    lay_arrow_ink ink = {.shaft_px = 1.6, .head_px = head, .width_px = c->x1 - c->x0};
+    if (!lay_bundles_crowding(bun, c->ln->n_lanes, &ink, &crowd, &r->lay.err))
+        return;
+    r->arrow_fade = lay_arrow_fade(crowd);
     for (uint32_t k = 0; k < bun->n && bun->b[k].t0 <= c->t_end; k++) {
         rnd__arrow a;
         if (!rnd__bundle_arrow(r, &bun->b[k], &a) || r->row[a.from] < 0 || r->row[a.to] < 0)
             continue;
-        shown += bun->b[k].count;
-        if (arrow_ends(c, &a, A, B))
-            rnd__arrow_draw(r, c->v, &a, A, B, head, c->ax);
+        shown += bun->b[k].kind != LAY_ARROW_SYNC ? bun->b[k].count : 0;
+        if (!arrow_ends(c, &a, A, B))
+            continue;
+        rnd__arrow_draw(r, c->v, &a, A, B, head, c->ax);
+        if (bun->b[k].count == 1 && a.msg && !rnd__arrow_flying(c->v, &a))
+            value_label(c, &a, A, B);
     }
+    if (r->arrow_fade < 1.0f) /* crowded: under the bars, so every lane stays readable */
+        rnd__scene_back(&r->sc, RND__SEGS, under);
+    r->arrow_fade = 1.0f; /* the pulses in flight stay on top, bright */
     rnd__arrows_flying(r, c->v, arrow_ends, c, head, c->ax);
     r->stats.msgs_shown = shown;
 }
@@ -253,7 +294,9 @@ static void lanes_geometry(lanes_ctx *c, rnd_renderer *r, const rnd_view *v, int
     c->x0 = fminf(240.0f, fmaxf(90.0f, 0.16f * (float)w));
     c->x1 = (float)w - 18.0f;
     c->y0 = v->hud ? 34.0f : 58.0f;
-    c->y1 = (float)h - (v->hud ? 64.0f : 72.0f);
+    /* the legend's rows below the axis; in a small picture the lanes keep a
+     * few pixels at least and the legend rises over them */
+    c->y1 = fmaxf(c->y0 + 24.0f, (float)h - (v->hud ? 64.0f : 72.0f) - 18.0f * (float)(r->legend_rows - 1));
     c->lane_h = v->lane_px > 0 ? v->lane_px : (float)lay_lanes_fit_px(nrows, c->y1 - c->y0);
     if (v->lane_px <= 0 && nrows) /* few lanes: the axis follows the last one */
         c->y1 = fminf(c->y1, c->y0 + c->lane_h * (float)nrows + 8.0f);
@@ -286,9 +329,35 @@ static void gap_marks(const lanes_ctx *c)
     }
 }
 
+/* The axis' grid lines (the ticks rnd__axis labels) across the plot, under
+ * every mark: painted into the dense-lanes image before its lanes, or
+ * added as segments and moved under the others (grid_under). */
+static void grid_lines(const lanes_ctx *c)
+{
+    lay_tick ticks[64];
+    uint32_t n = lay_axis_ticks(c->ax, c->x1 - c->x0, 90.0, ticks, 64);
+    uint32_t col = rnd__mix_over(rnd__alpha(c->th->grid, 0.6f), c->th->bg);
+    for (uint32_t i = 0; i < n; i++) {
+        float x = c->x0 + (float)ticks[i].x * (c->x1 - c->x0);
+        if (c->img)
+            paint(c, (int)floorf(x - c->x0), (int)floorf(x - c->x0) + 1, 0, c->img_h, col);
+        else
+            rnd__seg(&c->r->sc, RND__SEGS, x, c->y0, 0, x, c->y1, 0, 1.0f, col);
+    }
+}
+
+static void grid_under(lanes_ctx *c)
+{
+    uint32_t first = c->r->sc.k[RND__SEGS].n;
+    grid_lines(c);
+    rnd__scene_back(&c->r->sc, RND__SEGS, first);
+}
+
 static void lanes_marks(lanes_ctx *c)
 {
     rnd_renderer *r = c->r;
+    if (c->img)
+        grid_lines(c);
     gc_bands(c);
     if (!lanes_lit(c)) {
         r->sc.oom = true;
@@ -361,8 +430,9 @@ static void cached_marks(lanes_ctx *c, int w, int h)
     rnd_renderer *r = c->r;
     rnd__lane_cache *lc = &r->lc;
     rnd_view key = *c->v;
-    key.now = 0, key.playing = false, key.speed = 0, key.fps = 0, key.status = NULL;
+    key.now = 0, key.playing = false, key.speed = 0, key.fps = 0, key.status = NULL, key.status_fade = 0;
     key.tip_x = key.tip_y = 0, key.hover = 0, key.help = false, key.title = NULL;
+    key.loop = false, key.loop0 = key.loop1 = 0;
     if (!lc->valid || lc->w != w || lc->h != h || memcmp(&lc->key, &key, sizeof key)) {
         int64_t t_end = c->t_end;
         c->t_end = c->t1;
@@ -396,13 +466,22 @@ void rnd__lanes_build(rnd_renderer *r, const rnd_view *v, int w, int h)
         return;
     lanes_geometry(&c, r, v, w, h);
     bool dense = c.lane_h < DENSE_PX;
-    if (!rnd__lay_lod(r, c.lane0, c.lane1, c.cols, c.cols / 2 + 1, dense ? ARROW_BUDGET / 2 : ARROW_BUDGET))
+    if (!rnd__lay_lod(r, c.lane0, c.lane1, c.cols, c.cols / ARROW_PX + 1, dense ? ARROW_BUDGET / 2 : ARROW_BUDGET))
         return;
     cached_marks(&c, w, h);
     arrows_draw(&c);
+    if (!r->lc.dense)
+        grid_under(&c);
     if (v->now != CS_T_NONE && v->now >= c.t0 && v->now <= c.t1)
         rnd__line(&r->sc, tx(&c, v->now), c.y0, tx(&c, v->now), c.y1, 1.0f,
                   rnd__alpha(c.th->fg, 0.5f));
+    for (int i = 0; v->loop && i < 2; i++) { /* the loop range's two ends: dashed */
+        int64_t t = i ? v->loop1 : v->loop0;
+        if (t < c.t0 || t > c.t1)
+            continue;
+        for (float y = c.y0; y < c.y1; y += 8.0f)
+            rnd__line(&r->sc, tx(&c, t), y, tx(&c, t), fminf(y + 4.0f, c.y1), 1.5f, c.th->select);
+    }
     float gap = 0;
     for (uint32_t lane = c.lane0; lane < c.lane1; lane++) {
         float y = row_y(&c, lane);

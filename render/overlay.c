@@ -22,7 +22,6 @@ void rnd__axis(rnd_renderer *r, const rnd_view *v, const lay_axis *ax, float x0,
     for (uint32_t i = 0; i < n; i++) {
         float x = x0 + (float)ticks[i].x * (x1 - x0);
         rnd__line(&r->sc, x, y, x, y + 5.0f, 1.0f, th->fg_dim);
-        rnd__line(&r->sc, x, r->plot_y0, x, y, 1.0f, rnd__alpha(th->grid, 0.6f));
         float tw = rnd__text_width(&r->font, RND__F11, ticks[i].label);
         rnd__text(&r->sc, &r->font, RND__F11, floorf(x - tw / 2), y + 17.0f, th->fg_dim, ticks[i].label);
     }
@@ -39,48 +38,128 @@ void rnd__axis(rnd_renderer *r, const rnd_view *v, const lay_axis *ax, float x0,
     }
 }
 
-/* Label after a swatch at (x, y); returns the item's width. */
-static float swatch_label(rnd_renderer *r, const rnd__theme *th, float x, float y, const char *name)
+/* The legend's pen: items left to right, wrapped at the frame's width;
+ * with draw false it only measures. */
+typedef struct legend_pen {
+    rnd_renderer *r;
+    const rnd__theme *th;
+    bool draw;
+    float x0, x, y;
+} legend_pen;
+
+/* Moves the pen to the next item, wrapping when it would pass the edge. */
+static void legend_item(legend_pen *p, const char *name)
 {
-    return 24 + rnd__text(&r->sc, &r->font, RND__F11, x + 24, y, th->fg, name) + 16;
+    if (p->x > p->x0 && p->x + 40 + rnd__text_width(&p->r->font, RND__F11, name) > (float)p->r->frame_w - 8)
+        p->x = p->x0, p->y += 18;
 }
 
-/* Wraps the legend to a new row when the next item would pass the edge. */
-static void legend_wrap(const rnd_renderer *r, float x0, float *x, float *y, const char *name)
+static void legend_label(legend_pen *p, const char *name)
 {
-    if (*x > x0 && *x + 40 + rnd__text_width(&r->font, RND__F11, name) > (float)r->frame_w - 8)
-        *x = x0, *y += 18;
+    float w = rnd__text_width(&p->r->font, RND__F11, name);
+    if (p->draw)
+        rnd__text(&p->r->sc, &p->r->font, RND__F11, p->x + 24, p->y, p->th->fg, name);
+    p->x += 24 + w + 16;
 }
 
-/* One row of swatches for what the model contains; returns its width. */
-static float legend(rnd_renderer *r, const rnd__theme *th, float x, float y)
+static void arrow_swatch(legend_pen *p, uint32_t col, bool dashed)
 {
-    float x0 = x;
+    if (!p->draw)
+        return;
+    float x = p->x, y = p->y;
+    if (dashed) {
+        rnd__line(&p->r->sc, x, y - 4, x + 5, y - 4, 1.6f, col);
+        rnd__line(&p->r->sc, x + 8, y - 4, x + 13, y - 4, 1.6f, col);
+    } else {
+        rnd__line(&p->r->sc, x, y - 4, x + 14, y - 4, 1.6f, col);
+    }
+    rnd__seg(&p->r->sc, RND__UI_SEGS, x + 12, y - 8, 0, x + 19, y - 4, 0, 1.6f, col);
+    rnd__seg(&p->r->sc, RND__UI_SEGS, x + 12, y, 0, x + 19, y - 4, 0, 1.6f, col);
+}
+
+#define LEGEND_CHANS 6 /* channels named in the legend, at most, as in the SVG; then "+N more" */
+
+/* One swatch per channel of the trace that carried messages (its hue, its
+ * name and count, as the SVG's legend), the busiest LEGEND_CHANS first. */
+static void legend_chans(legend_pen *p)
+{
+    rnd_renderer *r = p->r;
+    const cs_model *m = r->m;
+    uint32_t top[LEGEND_CHANS], cnt[LEGEND_CHANS], n = 0, more = 0;
+    for (uint32_t c = 1; c < m->n_chans; c++) {
+        uint32_t k = m->chans[c].count;
+        if (!k)
+            continue;
+        uint32_t at = n;
+        while (at > 0 && cnt[at - 1] < k)
+            at--;
+        if (at >= LEGEND_CHANS) {
+            more++;
+            continue;
+        }
+        if (n == LEGEND_CHANS)
+            more++;
+        else
+            n++;
+        memmove(top + at + 1, top + at, (n - 1 - at) * sizeof *top);
+        memmove(cnt + at + 1, cnt + at, (n - 1 - at) * sizeof *cnt);
+        top[at] = c, cnt[at] = k;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        char name[160];
+        snprintf(name, sizeof name, "%.140s (%u)", cs_model_str(m, m->chans[top[i]].name), cnt[i]);
+        legend_item(p, name);
+        arrow_swatch(p, p->th->hue[r->hue[top[i]] % LAY_CHAN_HUES], false);
+        legend_label(p, name);
+    }
+    if (more) {
+        char name[40];
+        snprintf(name, sizeof name, "+%u more channels", more);
+        legend_item(p, name);
+        legend_label(p, name);
+    }
+}
+
+/* The legend: a swatch and a name per state, arrow kind and channel the
+ * trace holds (the channels only when r->legend_chans), from (x, *y).
+ * Returns where the last item ended; *y becomes the last row's baseline. */
+static float legend(rnd_renderer *r, const rnd__theme *th, float x, float *y, bool draw)
+{
+    legend_pen p = {r, th, draw, x, x, *y};
     for (int k = 1; k < LAY_MARK_COUNT; k++) {
         if (!(r->present & 1u << k))
             continue;
-        legend_wrap(r, x0, &x, &y, lay_mark_name((lay_mark)k));
+        legend_item(&p, lay_mark_name((lay_mark)k));
         float w = fmaxf(2.0f, 10.0f * lay_mark_thickness((lay_mark)k));
-        rnd__line(&r->sc, x, y - 4, x + 18, y - 4, w, th->mark[k]);
-        x += swatch_label(r, th, x, y, lay_mark_name((lay_mark)k));
+        if (draw)
+            rnd__line(&r->sc, p.x, p.y - 4, p.x + 18, p.y - 4, w, th->mark[k]);
+        legend_label(&p, lay_mark_name((lay_mark)k));
     }
-    static const char *extra[] = {"message", "spawn", "GC"};
-    for (int i = 0; i < 3; i++) {
-        if (!(r->present & 1u << (LAY_MARK_COUNT + 1 + i)))
-            continue;
-        legend_wrap(r, x0, &x, &y, extra[i]);
-        uint32_t col = i == 0 ? th->hue[r->n_arrows && r->arrows[0].chan < r->m->n_chans ? r->hue[r->arrows[0].chan] : 0]
-                       : i == 1 ? th->spawn : th->gc | 0x80;
-        if (i == 2) {
-            rnd__rect(&r->sc, x, y - 11, x + 18, y + 3, col);
-        } else {
-            rnd__line(&r->sc, x, y - 4, x + 14, y - 4, 1.6f, col);
-            rnd__seg(&r->sc, RND__UI_SEGS, x + 12, y - 8, 0, x + 19, y - 4, 0, 1.6f, col);
-            rnd__seg(&r->sc, RND__UI_SEGS, x + 12, y, 0, x + 19, y - 4, 0, 1.6f, col);
-        }
-        x += swatch_label(r, th, x, y, extra[i]);
+    if ((r->present & 1u << (LAY_MARK_COUNT + 1)) && r->legend_chans) {
+        legend_chans(&p);
+    } else if (r->present & 1u << (LAY_MARK_COUNT + 1)) { /* no room for the channels: one swatch */
+        legend_item(&p, "message");
+        arrow_swatch(&p, th->hue[r->n_arrows && r->arrows[0].chan < r->m->n_chans ? r->hue[r->arrows[0].chan] : 0], false);
+        legend_label(&p, "message");
     }
-    return x - x0;
+    if (r->present & 1u << (LAY_MARK_COUNT + 4)) {
+        legend_item(&p, "sync wake-up");
+        arrow_swatch(&p, th->sync, true);
+        legend_label(&p, "sync wake-up");
+    }
+    if (r->present & 1u << (LAY_MARK_COUNT + 2)) {
+        legend_item(&p, "spawn");
+        arrow_swatch(&p, th->spawn, false);
+        legend_label(&p, "spawn");
+    }
+    if (r->present & 1u << (LAY_MARK_COUNT + 3)) {
+        legend_item(&p, "GC");
+        if (draw)
+            rnd__rect(&r->sc, p.x, p.y - 11, p.x + 18, p.y + 3, th->gc | 0x80);
+        legend_label(&p, "GC");
+    }
+    *y = p.y;
+    return p.x;
 }
 
 /* Counts, and how the lanes view lays them out when not the default. */
@@ -102,7 +181,21 @@ static void export_frame(rnd_renderer *r, const rnd_view *v, const rnd__theme *t
         rnd__text(&r->sc, &r->font, RND__F14, 12, 22, th->fg, v->title);
     counts(buf, sizeof buf, r, v);
     rnd__text(&r->sc, &r->font, RND__F11, 12, 40, th->fg_dim, buf);
-    legend(r, th, 12, r->legend_y > 0 && r->legend_y < (float)h - 12 ? r->legend_y : (float)h - 12);
+    if (v->now != CS_T_NONE) { /* a moment of the playback (--at, animation frames): its time */
+        char now[32], end[32];
+        rnd__fmt_dur(now, sizeof now, (double)(v->now - r->m->t_first));
+        rnd__fmt_dur(end, sizeof end, (double)(r->m->t_last - r->m->t_first));
+        snprintf(buf, sizeof buf, "t = %s / %s", now, end);
+        float tw = rnd__text_width(&r->font, RND__F14, buf);
+        float title_r = v->title ? 12 + rnd__text_width(&r->font, RND__F14, v->title) : 0;
+        float y = title_r + 24 + tw <= (float)w ? 22 : 56; /* beside the title, else under the counts */
+        rnd__text(&r->sc, &r->font, RND__F14, floorf((float)w - 12 - tw), y, th->fg, buf);
+    }
+    float y = r->legend_y > 0 && r->legend_y < (float)h - 12 ? r->legend_y : (float)h - 12, y_end = y;
+    legend(r, th, 12, &y_end, false); /* rows that would run off the bottom start higher */
+    if (y_end > (float)h - 8)
+        y -= y_end - ((float)h - 8);
+    legend(r, th, 12, &y, true);
     (void)w;
 }
 
@@ -116,34 +209,63 @@ static void hud(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w,
     rnd__fmt_dur(spd, sizeof spd, v->speed);
     counts(cnt, sizeof cnt, r, v);
     static const char *lay[] = {"lanes", "tree", "graph"};
-    snprintf(buf, sizeof buf, "%s  t = %s / %s   speed %s/s   %s   %s   %.0f fps   [%s]   ? keys",
-             v->playing ? "\xE2\x96\xB6" : "||", now, end, spd, cnt,
+    char loop[80] = "";
+    if (v->loop) {
+        char a[32], b[32];
+        rnd__fmt_dur(a, sizeof a, (double)(v->loop0 - r->m->t_first));
+        rnd__fmt_dur(b, sizeof b, (double)(v->loop1 - r->m->t_first));
+        snprintf(loop, sizeof loop, "   loop %s \xE2\x86\x92 %s", a, b);
+    }
+    snprintf(buf, sizeof buf, "%s  t = %s / %s%s   speed %s/s   %s   %s   %.0f fps   [%s]   ? keys",
+             v->playing ? "\xE2\x96\xB6" : "||", now, end, loop, spd, cnt,
              v->filter[0] ? v->filter : "", v->fps, lay[v->layout % RND_LAYOUT_COUNT]);
     rnd__text(&r->sc, &r->font, RND__F12, 10, 18, th->fg, buf);
-    rnd__rect(&r->sc, 0, (float)h - 24, (float)w, (float)h, th->panel);
-    float lw = legend(r, th, 10, (float)h - 8);
-    if (v->status)
-        rnd__text(&r->sc, &r->font, RND__F11, 30 + lw, (float)h - 8, th->fg_dim, v->status);
+    /* the legend at the bottom, as many rows as it needs; the status on its
+     * last row when there is room after it, else on a strip of its own above */
+    float y = (float)h - 8 - 18.0f * (float)(r->legend_rows - 1), last = y;
+    rnd__rect(&r->sc, 0, y - 16, (float)w, (float)h, th->panel);
+    float right = legend(r, th, 10, &last, true);
+    if (!v->status || v->status_fade >= 1.0f)
+        return;
+    float sw = rnd__text_width(&r->font, RND__F11, v->status), sx = (float)w - 10 - sw, sy = last;
+    if (sx < right + 14) { /* no room beside the legend */
+        sy = y - 24;
+        rnd__rect(&r->sc, sx - 8, sy - 14, (float)w, sy + 6, rnd__alpha(th->panel, 1.0f - v->status_fade));
+    }
+    uint32_t col = rnd__alpha(th->fg | 0xff, 1.0f - v->status_fade);
+    rnd__text(&r->sc, &r->font, RND__F11, sx > 10 ? sx : 10, sy, col, v->status);
 }
 
-static void help(rnd_renderer *r, const rnd__theme *th, int w, int h)
+/* The key list: the rows the viewer hands over (its bindings table), in
+ * two columns, centred. */
+static void help(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w, int h)
 {
-    static const char *keys[][2] = {
-        {"space", "play / pause"}, {"+ / -", "faster / slower"}, {"\xE2\x86\x90 / \xE2\x86\x92", "step"},
-        {"Home / End", "start / end"}, {"r", "restart"}, {"l", "next layout (lanes, tree, graph)"},
-        {"a", "next time axis (linear, log, gaps folded)"},
-        {"1 - 4", "highlight: channels, blocked, partners, spawns"}, {"h", "system goroutines"},
-        {"/", "filter by function (Enter ends)"}, {"p", "screenshot PNG"},
-        {"mouse", "drag pans (right/3D: orbits), wheel zooms, click selects"},
-        {"q / Esc", "quit"}, {"?", "this list"}};
-    size_t n = sizeof keys / sizeof *keys;
-    float bw = 500, bh = 30 + 18 * (float)n, x = ((float)w - bw) / 2, y = ((float)h - bh) / 2;
-    rnd__rect(&r->sc, x, y, x + bw, y + bh, th->panel | 0xff);
-    for (size_t i = 0; i < n; i++) { /* two columns: keys, then what they do */
-        float ty = y + 26 + 18 * (float)i;
-        rnd__text(&r->sc, &r->font, RND__F12, x + 18, ty, th->fg, keys[i][0]);
-        rnd__text(&r->sc, &r->font, RND__F12, x + 110, ty, th->fg_dim, keys[i][1]);
+    float kw = 0, ww = 0;
+    for (uint32_t i = 0; i < v->n_keys; i++) {
+        kw = fmaxf(kw, rnd__text_width(&r->font, RND__F12, v->keys[i].keys));
+        ww = fmaxf(ww, rnd__text_width(&r->font, RND__F12, v->keys[i].what));
     }
+    float bw = 18 + kw + 20 + ww + 18, bh = 30 + 18 * (float)v->n_keys;
+    float x = fmaxf(0, ((float)w - bw) / 2), y = fmaxf(0, ((float)h - bh) / 2);
+    rnd__rect(&r->sc, x, y, x + bw, y + bh, th->panel | 0xff);
+    for (uint32_t i = 0; i < v->n_keys; i++) { /* two columns: keys, then what they do */
+        float ty = y + 26 + 18 * (float)i;
+        rnd__text(&r->sc, &r->font, RND__F12, x + 18, ty, th->fg, v->keys[i].keys);
+        rnd__text(&r->sc, &r->font, RND__F12, x + 18 + kw + 20, ty, th->fg_dim, v->keys[i].what);
+    }
+}
+
+int rnd__legend_rows(rnd_renderer *r, const rnd_view *v, int h)
+{
+    const rnd__theme *th = rnd__theme_get(v->theme);
+    float y = 0;
+    r->legend_chans = true;
+    legend(r, th, v->hud ? 10 : 12, &y, false);
+    if (y + 18 > 0.2f * (float)h) { /* more than a fifth of the picture: the channels go */
+        r->legend_chans = false, y = 0;
+        legend(r, th, v->hud ? 10 : 12, &y, false);
+    }
+    return 1 + (int)(y / 18.0f + 0.5f);
 }
 
 void rnd__overlay_build(rnd_renderer *r, const rnd_view *v, int w, int h)
@@ -156,6 +278,6 @@ void rnd__overlay_build(rnd_renderer *r, const rnd_view *v, int w, int h)
     rnd__scene_top(&r->sc);
     if (v->hud && v->hover)
         rnd__tooltip(r, v, th, w, h);
-    if (v->help)
-        help(r, th, w, h);
+    if (v->help && v->n_keys)
+        help(r, v, th, w, h);
 }

@@ -184,17 +184,34 @@ bool rnd__arrows_build(rnd_renderer *r, cs_err *err)
     return true;
 }
 
+bool rnd__filter_update(rnd_renderer *r, const rnd_view *v, cs_err *err)
+{
+    if ((r->filt || !v->filter[0]) && !strcmp(r->filt_for, v->filter))
+        return true;
+    cs_free(r->filt);
+    r->filt = NULL;
+    memcpy(r->filt_for, v->filter, sizeof r->filt_for);
+    r->filt_for[sizeof r->filt_for - 1] = 0;
+    if (!v->filter[0])
+        return true;
+    r->filt = lay_filter_build(r->m, r->filt_for, err);
+    if (!r->filt)
+        r->filt_for[0] = 0;
+    return r->filt != NULL;
+}
+
 bool rnd__g_visible(const rnd_renderer *r, const rnd_view *v, uint32_t gi)
 {
     const cs_goroutine *g = &r->m->g[gi];
     if (!v->show_system && (g->flags & CS_G_SYSTEM) && gi != v->selected)
         return false;
-    return !v->filter[0] || strstr(cs_model_str(r->m, g->name), v->filter);
+    return !r->filt || r->filt[gi];
 }
 
 bool rnd__arrow_lit(const rnd_renderer *r, const rnd_view *v, const rnd__arrow *a)
 {
-    (void)r;
+    if (r->filt && (r->filt[a->from] != LAY_FILTER_MATCH || r->filt[a->to] != LAY_FILTER_MATCH))
+        return false; /* to or from a partner outside the filter */
     if (v->selected && (v->highlight == RND_HL_PARTNERS || v->highlight == RND_HL_NONE))
         return a->from == v->selected || a->to == v->selected;
     return v->highlight != RND_HL_BLOCKED && v->highlight != RND_HL_SPAWNS;
@@ -224,6 +241,8 @@ void rnd__lit_update(rnd_renderer *r, const rnd_view *v)
 
 bool rnd__g_lit(const rnd_renderer *r, const rnd_view *v, uint32_t gi)
 {
+    if (r->filt && r->filt[gi] != LAY_FILTER_MATCH)
+        return false;
     if (!v->selected || (v->highlight != RND_HL_PARTNERS && v->highlight != RND_HL_NONE))
         return true;
     return r->lit[gi] != 0;

@@ -28,7 +28,9 @@
  *   const rnd_stats *rnd_last_stats(const rnd_renderer *r)     what the last frame drew
  * API — images (no GL)
  *   bool rnd_png_write(const char *path, const uint8_t *rgba, int w, int h, cs_err *err)
- *   bool rnd_gif_open(rnd_gif *g, const char *path, int w, int h, int delay_cs, cs_err *err)
+ *       (opaque RGB)
+ *   bool rnd_gif_open(rnd_gif *g, const rnd_gif_desc *d, cs_err *err)
+ *       one palette for all frames: d->theme's colours exactly, then d->sample's commonest
  *   bool rnd_gif_frame(rnd_gif *g, const uint8_t *rgba, cs_err *err)
  *   bool rnd_gif_close(rnd_gif *g, cs_err *err)        commits the file; rnd_gif_abort on failure
  *   void rnd_gif_abort(rnd_gif *g)
@@ -56,6 +58,11 @@ typedef enum rnd_highlight {
     RND_HL_COUNT
 } rnd_highlight;
 
+/* One row of the key list overlay: the keys (or mouse gesture) and what they do. */
+typedef struct rnd_key_row {
+    const char *keys, *what;
+} rnd_key_row;
+
 /* The camera, the clock and the emphasis: everything a frame depends on
  * besides the model. Zero means default where it can (rnd_view_defaults). */
 typedef struct rnd_view {
@@ -78,11 +85,16 @@ typedef struct rnd_view {
     bool hud;                /* viewer HUD (time, speed, fps) instead of export framing */
     bool help;               /* key list overlay */
     bool playing;
+    bool loop;               /* playback loops inside [loop0, loop1] (viewer: '[' and ']') */
+    int64_t loop0, loop1;
     double speed;            /* playback, trace ns per wall second (HUD) */
     double fps;              /* measured by the caller (HUD) */
     char filter[64];         /* only goroutines whose function contains this */
     const char *title;       /* first line of the picture, NULL none */
     const char *status;      /* one line at the bottom of the HUD, NULL none */
+    float status_fade;       /* 0 the status shows fully ... 1 it has faded out */
+    const rnd_key_row *keys; /* the key list overlay ('help'): the viewer's bindings */
+    uint32_t n_keys;
     float tip_x, tip_y;      /* mouse position for the tooltip, pixels */
 } rnd_view;
 
@@ -132,16 +144,26 @@ const rnd_stats *rnd_last_stats(const rnd_renderer *r);
 
 bool rnd_png_write(const char *path, const uint8_t *rgba, int w, int h, cs_err *err);
 
+typedef struct rnd_gif_desc {
+    const char *path;
+    int w, h, delay_cs;
+    rnd_theme theme;         /* its colours enter the palette exactly */
+    const uint8_t *sample;   /* a w*h RGBA frame (e.g. the last) to take the other colours from; NULL none */
+} rnd_gif_desc;
+
 typedef struct rnd_gif {
     cs_out out;
     void *gif;               /* GifFileType * */
     int w, h, delay_cs;
     uint8_t *line;           /* one row of palette indices */
-    uint8_t *lut;            /* 32x32x32 RGB -> palette index */
+    uint8_t pal[256][3];
+    int n_pal;
+    uint32_t *cache_key;     /* exact colour (| 1 << 24) -> palette index, 0 empty */
+    uint8_t *cache_idx;
     bool open;
 } rnd_gif;
 
-bool rnd_gif_open(rnd_gif *g, const char *path, int w, int h, int delay_cs, cs_err *err);
+bool rnd_gif_open(rnd_gif *g, const rnd_gif_desc *d, cs_err *err);
 bool rnd_gif_frame(rnd_gif *g, const uint8_t *rgba, cs_err *err);
 bool rnd_gif_close(rnd_gif *g, cs_err *err);
 void rnd_gif_abort(rnd_gif *g);

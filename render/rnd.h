@@ -76,6 +76,9 @@ typedef struct rnd__scene {
 void rnd__scene_reset(rnd__scene *s);
 /* What is added from now on is drawn on top of everything added before. */
 void rnd__scene_top(rnd__scene *s);
+/* Moves the marks of kind from index first on under all the others (they
+ * are drawn first, in their order). */
+void rnd__scene_back(rnd__scene *s, int kind, uint32_t first);
 /* Pixel projection: x right, y down, origin at the top left. */
 void rnd__ortho_px(float *mvp, int w, int h);
 void rnd__scene_free(rnd__scene *s);
@@ -114,6 +117,8 @@ typedef struct rnd__theme {
 const rnd__theme *rnd__theme_get(rnd_theme t);
 uint32_t rnd__dim(uint32_t rgba, float k, uint32_t bg);
 uint32_t rnd__alpha(uint32_t rgba, float a);
+/* rgba's colour blended over the opaque bg by its alpha: an opaque colour. */
+uint32_t rnd__mix_over(uint32_t rgba, uint32_t bg);
 
 /* An arrow of the picture: a message of the model, or a sync wake-up
  * (layout/arrow.h decides which). Sorted by t0. */
@@ -224,13 +229,19 @@ struct rnd_renderer {
                               * frame as x0 y0 x1 y1 pixels; x0 < 0 when hidden */
     uint8_t *lit;            /* per goroutine: partner of the selection */
     uint32_t lit_for;        /* selection lit[] was computed for */
-    uint32_t present;        /* bit per lay_mark; MARK_COUNT+1 messages, +2 spawns, +3 GC */
+    uint8_t *filt;           /* per goroutine: lay_filter_build for filt_for, NULL no filter */
+    char filt_for[64];
+    uint32_t present;        /* bit per lay_mark; MARK_COUNT+1 messages, +2 spawns, +3 GC,
+                              * +4 sync wake-ups */
     uint8_t *hue;            /* per channel: index into the palette's channel hues */
     /* geometry of the last lanes frame, for picking */
     float plot_x0, plot_x1, plot_y0, lane_h;
     float legend_y;          /* export legend baseline chosen by the view, 0 = bottom */
+    int legend_rows;         /* rows the legend wraps into at this frame's width */
+    bool legend_chans;       /* the legend names the channels (room for them) */
     int64_t vt0, vt1;
     int frame_w;             /* width of the frame being built (legend wrapping) */
+    float arrow_fade;        /* 1, or lay_arrow_fade: arrows behind the bars, headless, this faint */
 };
 
 /* Placement from layout/ (place.c). */
@@ -262,11 +273,14 @@ void rnd__arrows_flying(rnd_renderer *r, const rnd_view *v, rnd__ends_fn *ends, 
 /* Pick in the tree and graph views: the goroutine whose mark is nearest. */
 void rnd__point_pick(const rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out);
 
-/* Is goroutine gi drawn under v (system, filter)? */
+/* Recomputes filt[] when the filter changed; false on out of memory. */
+bool rnd__filter_update(rnd_renderer *r, const rnd_view *v, cs_err *err);
+/* Is goroutine gi drawn under v (system, filter and its partners)? */
 bool rnd__g_visible(const rnd_renderer *r, const rnd_view *v, uint32_t gi);
 /* Recomputes lit[] when the selection changed. */
 void rnd__lit_update(rnd_renderer *r, const rnd_view *v);
-/* Does the highlight mode keep goroutine gi bright? */
+/* Does the highlight mode keep goroutine gi bright? Partners kept by the
+ * filter never are, nor (rnd__arrow_lit) their messages. */
 bool rnd__g_lit(const rnd_renderer *r, const rnd_view *v, uint32_t gi);
 bool rnd__arrow_lit(const rnd_renderer *r, const rnd_view *v, const rnd__arrow *a);
 const char *rnd__g_label(const rnd_renderer *r, uint32_t gi, char *buf, size_t n);
@@ -295,9 +309,14 @@ uint32_t rnd__arrow_lower(const rnd_renderer *r, int64_t t);
 bool rnd__frame_submit(rnd_renderer *r, const rnd__theme *th, int w, int h, cs_err *err);
 /* Title, legend, HUD, help, tooltip: screen-space, after the view. */
 void rnd__overlay_build(rnd_renderer *r, const rnd_view *v, int w, int h);
+/* Rows the legend takes at r->frame_w (measured before the view is built,
+ * so the view leaves room for it); the channels are named only when the
+ * legend then stays within a fifth of the height h (r->legend_chans). */
+int rnd__legend_rows(rnd_renderer *r, const rnd_view *v, int h);
 void rnd__tooltip(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w, int h);
 /* Time axis ax in [x0, x1] at baseline y: layout/axis.h ticks labelled
- * from the trace start, and under each folded gap its real length. */
+ * from the trace start, and under each folded gap its real length. The
+ * grid lines across the plot are the view's (under its marks). */
 void rnd__axis(rnd_renderer *r, const rnd_view *v, const lay_axis *ax, float x0, float x1, float y);
 /* "1.5 ms", "20 µs": a duration in the unit that fits. */
 void rnd__fmt_dur(char *buf, size_t n, double ns);

@@ -64,3 +64,22 @@ void rnd__line(rnd__scene *s, float x0, float y0, float x1, float y1, float w, u
 {
     rnd__seg(s, RND__UI_SEGS, x0, y0, 0, x1, y1, 0, w, rgba);
 }
+
+static void reverse(rnd__mark *v, uint32_t a, uint32_t b) /* [a, b) */
+{
+    while (b > a + 1) {
+        rnd__mark t = v[a];
+        v[a++] = v[--b];
+        v[b] = t;
+    }
+}
+
+void rnd__scene_back(rnd__scene *s, int kind, uint32_t first)
+{
+    rnd__marks *m = &s->k[kind];
+    if (first >= m->n || !first)
+        return;
+    reverse(m->v, 0, first); /* rotation by three reversals: in place, O(n) */
+    reverse(m->v, first, m->n);
+    reverse(m->v, 0, m->n);
+}

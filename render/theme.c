@@ -47,6 +47,11 @@ uint32_t rnd__dim(uint32_t rgba, float k, uint32_t bg)
     return mix(rgba, bg, k);
 }
 
+uint32_t rnd__mix_over(uint32_t rgba, uint32_t bg)
+{
+    return mix(bg, rgba, (float)(rgba & 255) / 255.0f) | 0xff;
+}
+
 uint32_t rnd__alpha(uint32_t rgba, float a)
 {
     return (rgba & 0xffffff00u) | (uint32_t)((float)(rgba & 255) * a);

@@ -149,7 +149,7 @@ static void arrows(tree_ctx *c)
             continue;
         arrow_ends(c, &a, A, B);
         rnd__arrow_draw(r, c->v, &a, A, B, 8.0f, c->ax);
-        r->stats.msgs_shown += bun->b[k].count;
+        r->stats.msgs_shown += bun->b[k].kind != LAY_ARROW_SYNC ? bun->b[k].count : 0;
     }
     rnd__arrows_flying(r, c->v, arrow_ends, c, 8.0f, c->ax);
 }

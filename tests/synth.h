@@ -7,6 +7,8 @@
  *   void sy_pingpong(cs_model *m, int rounds)
  *   void sy_workers(cs_model *m, int workers, int jobs)
  *   void sy_tree(cs_model *m, int fanout, int depth)   a root and fanout^1..depth descendants
+ *   void sy_wall(cs_model *m, int n)   a ticker-driven producer and consumer, n messages over
+ *       2.5 s, with three goroutines between their lanes waiting on a mutex throughout
  */
 #ifndef TESTS_SYNTH_H
 #define TESTS_SYNTH_H
@@ -166,6 +168,38 @@ static inline void sy_tree(cs_model *m, int fanout, int depth)
         level_n *= (uint64_t)fanout;
     }
     sy_end(m, &mb, t + 2000);
+}
+
+/* main (G1) starts a producer (G2), three goroutines that wait on a mutex
+ * the whole time (G3..G5, "main.idle") and a consumer (G6), in that order,
+ * so the lanes view puts the idle ones between producer and consumer; the
+ * producer sends `n` messages spread over 2.5 s. At overview zoom every
+ * message is a near-vertical arrow across the idle lanes. */
+static inline void sy_wall(cs_model *m, int n)
+{
+    cs_mb mb;
+    sy_begin(m, &mb);
+    sy_go(&mb, 0, 1, CS_NO_GOID, "main.main");
+    sy_set(&mb, 10, 1, CS_ST_RUNNING, 0);
+    static const char *const fn[] = {"main.producer", "main.idle", "main.idle", "main.idle", "main.consumer"};
+    static const cs_reason wait[] = {CS_R_SLEEP, CS_R_SYNC, CS_R_SYNC, CS_R_SYNC, CS_R_CHAN_RECV};
+    for (uint64_t i = 0; i < 5; i++) {
+        int64_t t = 1000 * (int64_t)(i + 1);
+        sy_go(&mb, t, 2 + i, 1, fn[i]);
+        sy_set(&mb, t + 100, 2 + i, CS_ST_RUNNING, 0);
+        sy_set(&mb, t + 200, 2 + i, CS_ST_BLOCKED, wait[i]);
+    }
+    sy_set(&mb, 6000, 1, CS_ST_BLOCKED, CS_R_SLEEP);
+    uint32_t ch = sy_chan(m, "main.producer:12", "main.consumer:20");
+    int64_t step = 2500000000 / (n > 0 ? n : 1), t = 10000;
+    for (int i = 0; i < n; i++, t += step) {
+        sy_set(&mb, t, 2, CS_ST_RUNNING, 0);
+        sy_set(&mb, t + 600, 2, CS_ST_BLOCKED, CS_R_SLEEP);
+        sy_set(&mb, t + 700, 6, CS_ST_RUNNING, 0);
+        sy_set(&mb, t + 900, 6, CS_ST_BLOCKED, CS_R_CHAN_RECV);
+        sy_msg(m, t + 500, t + 700, 2, 6, ch);
+    }
+    sy_end(m, &mb, t + 1000);
 }
 
 #endif

@@ -257,6 +257,41 @@ static void empty_model_gives_valid_outputs(void **state)
     cs_model_deinit(&m);
 }
 
+/* A wall of messages (sy_wall) goes under the lanes, faint, so no lane is
+ * hidden; a ping-pong's few arrows stay on top; grid lines always come
+ * before the lanes (under their bars). */
+static void svg_crowded_arrows_and_grid_go_under_the_lanes(void **state)
+{
+    (void)state;
+    cs_model w, p;
+    sy_wall(&w, 1500);
+    sy_pingpong(&p, 12);
+    cs_err err = {0};
+    mkdir("build", 0755), mkdir(OUT_DIR, 0755);
+    assert_true(exp_svg_write(OUT_DIR "/wall-synth.svg", &w, &(exp_svg_desc){.name = "wall"}, &err));
+    assert_true(xmllint_ok(OUT_DIR "/wall-synth.svg"));
+    for (int i = 0; i < 2; i++) {
+        membuf b = {0};
+        assert_true(exp_svg_write_to(mem_write, &b, i ? &p : &w, &(exp_svg_desc){.name = "x"}, &err));
+        const char *faint = strstr(b.p, "<g opacity=\""), *lane = strstr(b.p, "<g><title>G"),
+                   *grid = strstr(b.p, "stroke-opacity=\"0.18\""), *msg = strstr(b.p, "message on ");
+        assert_non_null(lane);
+        assert_non_null(grid);
+        assert_non_null(msg);
+        assert_true(grid < lane);
+        if (i) { /* ping-pong: arrows after the lanes, no faint group */
+            assert_null(faint);
+            assert_true(msg > lane);
+        } else {
+            assert_non_null(faint);
+            assert_true(faint < lane && msg < lane);
+        }
+        free(b.p);
+    }
+    cs_model_deinit(&w);
+    cs_model_deinit(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +302,7 @@ int main(void)
         cmocka_unit_test(perfetto_json_parses_and_has_flow_events),
         cmocka_unit_test(dot_is_accepted_by_graphviz),
         cmocka_unit_test(empty_model_gives_valid_outputs),
+        cmocka_unit_test(svg_crowded_arrows_and_grid_go_under_the_lanes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -289,14 +289,20 @@ static void lanes_filter_keep_and_forced_collapse(void **state)
     assert_int_equal(l.n_lanes, 2);
     assert_string_equal(lay_lanes_label(&l, 1), "work.worker \u00d73");
     lay_lanes_deinit(&l);
+    /* the filter keeps main.main too: it sends to the workers (a partner) */
     assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.filter = "worker"}, &l, &err));
-    assert_int_equal(l.n_shown, 3);
-    assert_int_equal(l.lane_of_g[1], LAY_NO_LANE);
+    assert_int_equal(l.n_shown, 4);
+    assert_true(l.lane_of_g[1] != LAY_NO_LANE);
     assert_int_equal(l.lane_of_g[2], LAY_NO_LANE);
     assert_false(l.collapsed);
     lay_lanes_deinit(&l);
+    uint8_t *in = lay_filter_build(&m, "worker", &err);
+    assert_non_null(in);
+    assert_int_equal(in[1], LAY_FILTER_PARTNER);
+    assert_int_equal(in[3], LAY_FILTER_MATCH);
+    cs_free(in);
     assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.filter = "worker", .keep = 2}, &l, &err));
-    assert_int_equal(l.n_shown, 4);
+    assert_int_equal(l.n_shown, 5);
     assert_true(l.lane_of_g[2] != LAY_NO_LANE);
     lay_lanes_deinit(&l);
     assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.filter = "nothing"}, &l, &err));

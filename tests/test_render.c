@@ -4,7 +4,10 @@
  * layout draws, level of detail bounds a huge model's primitives, the GIF
  * writer makes a file giflib reads back, one picture matches a checked-in
  * reference within a tolerance, and the viewer's loading screen (no model)
- * fills its bar in proportion to the bytes read. Models are built with
+ * fills its bar in proportion to the bytes read; arrows never hide a lane
+ * and grid lines run under the bars; GIF frames keep the state colours;
+ * pictures are opaque; every theme tells its states apart; the message
+ * total is the model's and exact values are printed. Models are built with
  * core/build.h (a synthetic ping-pong) and, when the decoders read them,
  * corpus traces.
  * Pictures are left in build/test-out/ for looking at. Skips when EGL has
@@ -18,6 +21,7 @@
 #include "synth.h"
 
 #include <gif_lib.h>
+#include <math.h>
 #include <stb/stb_image.h>
 #include <sys/stat.h>
 
@@ -294,7 +298,8 @@ static void gif_has_every_frame(void **st)
     cs_err err = {0};
     mkdir("build", 0755);
     mkdir(OUT, 0755);
-    assert_true(rnd_gif_open(&g, OUT "/pingpong.gif", e.w, e.h, 10, &err));
+    assert_true(rnd_gif_open(&g, &(rnd_gif_desc){.path = OUT "/pingpong.gif", .w = e.w, .h = e.h, .delay_cs = 10},
+                             &err));
     rnd_view v;
     rnd_view_defaults(&m, &v);
     for (int i = 1; i <= 4; i++) {
@@ -673,6 +678,236 @@ static void loading_bar_fills_with_bytes_read(void **st)
     env_close(&e);
 }
 
+static uint32_t rgb_of(lay_rgba c)
+{
+    return (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b;
+}
+
+/* Hundreds of messages across three lanes at overview zoom (sy_wall): the lanes they
+ * cross keep at least 90 % of the bar pixels they have without any message
+ * (the arrows go faint and under the bars), and where a grid line crosses
+ * a bar the bar is on top. In both the dark and the gotrace theme. */
+static void arrows_never_hide_a_lane_and_grid_runs_under_bars(void **st)
+{
+    (void)st;
+    for (int theme = RND_DARK; theme <= RND_GOTRACE; theme += RND_GOTRACE - RND_DARK) {
+        size_t bars[2];
+        for (int with = 1; with >= 0; with--) {
+            cs_model m;
+            sy_wall(&m, 1500);
+            if (!with)
+                m.n_msgs = 0;
+            gl_env e;
+            if (!env_open(&e, &m, 1280, 720)) {
+                cs_model_deinit(&m);
+                skip();
+            }
+            rnd_view v;
+            rnd_view_defaults(&m, &v);
+            v.theme = (rnd_theme)theme;
+            draw(&e, &v);
+            char name[64];
+            snprintf(name, sizeof name, "wall-%s-%s.png", theme == RND_DARK ? "dark" : "gotrace", with ? "msgs" : "none");
+            save(&e, name);
+            uint32_t sync = rgb_of(lay_palette_get((lay_theme)theme)->mark[LAY_MARK_BLOCK_SYNC]);
+            bars[with] = count_color(e.rgba, (size_t)e.w * e.h, sync, 12);
+            if (!with) { /* each tick's grid line, at the middle of an idle lane: the bar's colour */
+                rnd_renderer *r = e.r;
+                lay_tick ticks[64];
+                uint32_t nt = lay_axis_ticks(&r->lay.axis, r->plot_x1 - r->plot_x0, 90.0, ticks, 64), gi;
+                assert_true(cs_model_g_find(&m, 4, &gi) && r->row[gi] >= 0);
+                int y = (int)(r->plot_y0 + ((float)r->row[gi] + 0.5f) * r->lane_h);
+                for (uint32_t i = 1; i + 1 < nt; i++) {
+                    int x = (int)(r->plot_x0 + (float)ticks[i].x * (r->plot_x1 - r->plot_x0));
+                    assert_true(count_color(e.rgba + ((size_t)y * e.w + x) * 4, 1, sync, 12) == 1);
+                }
+                print_message("%u grid lines, each under the idle lane's bar\n", nt);
+            }
+            env_close(&e);
+            cs_model_deinit(&m);
+        }
+        print_message("theme %d: %zu mutex-wait bar pixels with 1500 messages, %zu without\n", theme, bars[1], bars[0]);
+        assert_true(bars[0] > 20000);
+        assert_true(bars[1] * 10 >= bars[0] * 9);
+    }
+}
+
+/* Animation frames through the GIF writer: pixels that are a state colour
+ * of the theme in the frame come back from the GIF within 2 per channel
+ * (the palette holds them exactly), and the whole frame within a small mean
+ * error; corpus ping-pong, dark and gotrace themes. */
+static void gif_frames_keep_state_colours(void **st)
+{
+    (void)st;
+    const char *trace = "tests/data/corpus/go1.23/pingpong.trace";
+    cs_file f;
+    cs_model m;
+    cs_err err = {0};
+    if (!tl_load(trace, &f, &m, NULL, &err)) {
+        print_message("%s: %s\n", trace, err.msg);
+        fail();
+    }
+    for (int theme = RND_DARK; theme < RND_THEME_COUNT; theme++) {
+        gl_env e;
+        if (!env_open(&e, &m, 480, 270)) {
+            cs_model_deinit(&m), cs_file_unmap(&f);
+            skip();
+        }
+        rnd_view v;
+        rnd_view_defaults(&m, &v);
+        v.theme = (rnd_theme)theme;
+        v.now = m.t_last;
+        draw(&e, &v);
+        uint8_t *frames[3];
+        rnd_gif g;
+        mkdir("build", 0755);
+        mkdir(OUT, 0755);
+        assert_true(rnd_gif_open(&g, &(rnd_gif_desc){.path = OUT "/colours.gif", .w = e.w, .h = e.h, .delay_cs = 10,
+                                                     .theme = v.theme, .sample = e.rgba}, &err));
+        for (int i = 0; i < 3; i++) {
+            v.now = m.t_first + (m.t_last - m.t_first) * (i + 1) / 3;
+            draw(&e, &v);
+            frames[i] = cs_alloc((size_t)e.w * e.h * 4);
+            memcpy(frames[i], e.rgba, (size_t)e.w * e.h * 4);
+            assert_true(rnd_gif_frame(&g, e.rgba, &err));
+        }
+        assert_true(rnd_gif_close(&g, &err));
+        int code = 0;
+        GifFileType *gf = DGifOpenFileName(OUT "/colours.gif", &code);
+        assert_non_null(gf);
+        assert_int_equal(DGifSlurp(gf), GIF_OK);
+        assert_int_equal(gf->ImageCount, 3);
+        const lay_palette *pal = lay_palette_get((lay_theme)theme);
+        for (int i = 0; i < 3; i++) {
+            const SavedImage *im = &gf->SavedImages[i];
+            const ColorMapObject *cm = im->ImageDesc.ColorMap ? im->ImageDesc.ColorMap : gf->SColorMap;
+            size_t state_px = 0, off = 0, n = (size_t)e.w * e.h;
+            double err_sum = 0;
+            for (size_t p = 0; p < n; p++) {
+                const uint8_t *a = frames[i] + 4 * p;
+                const GifColorType *c = &cm->Colors[im->RasterBits[p]];
+                int d = abs(a[0] - c->Red) + abs(a[1] - c->Green) + abs(a[2] - c->Blue);
+                err_sum += d;
+                for (int k = 1; k < LAY_MARK_COUNT; k++) {
+                    lay_rgba s = pal->mark[k];
+                    if (a[0] == s.r && a[1] == s.g && a[2] == s.b) {
+                        state_px++;
+                        off += abs(a[0] - c->Red) > 2 || abs(a[1] - c->Green) > 2 || abs(a[2] - c->Blue) > 2;
+                    }
+                }
+            }
+            print_message("theme %d frame %d: %zu state-coloured pixels, %zu off in the GIF, mean error %.2f\n",
+                          theme, i + 1, state_px, off, err_sum / (double)n);
+            assert_true(state_px > 1000);
+            assert_int_equal(off, 0);
+            assert_true(err_sum / (double)n < 4.0);
+            cs_free(frames[i]);
+        }
+        DGifCloseFile(gf, &code);
+        env_close(&e);
+    }
+    cs_model_deinit(&m);
+    cs_file_unmap(&f);
+}
+
+/* What the renderer reads back and what rnd_png_write writes are opaque. */
+static void pictures_are_opaque(void **st)
+{
+    (void)st;
+    cs_model m;
+    pingpong(&m, 8);
+    gl_env e;
+    if (!env_open(&e, &m, 320, 180)) {
+        cs_model_deinit(&m);
+        skip();
+    }
+    for (int layout = RND_LANES; layout < RND_LAYOUT_COUNT; layout++) {
+        rnd_view v;
+        rnd_view_defaults(&m, &v);
+        v.layout = (rnd_layout)layout;
+        v.now = m.t_last / 2;
+        draw(&e, &v);
+        size_t translucent = 0;
+        for (size_t i = 0; i < (size_t)e.w * e.h; i++)
+            translucent += e.rgba[4 * i + 3] != 255;
+        assert_int_equal(translucent, 0);
+    }
+    save(&e, "opaque.png");
+    int w, h, ch;
+    uint8_t *img = stbi_load(OUT "/opaque.png", &w, &h, &ch, 4);
+    assert_non_null(img);
+    size_t translucent = 0;
+    for (size_t i = 0; i < (size_t)w * h; i++)
+        translucent += img[4 * i + 3] != 255;
+    assert_int_equal(translucent, 0);
+    stbi_image_free(img);
+    env_close(&e);
+    cs_model_deinit(&m);
+}
+
+/* Every theme tells its states apart: no two state colours closer than 60
+ * (RGB distance). */
+static void themes_keep_states_apart(void **st)
+{
+    (void)st;
+    for (int t = 0; t < LAY_THEME_COUNT; t++) {
+        const lay_palette *p = lay_palette_get((lay_theme)t);
+        for (int a = 1; a < LAY_MARK_COUNT; a++)
+            for (int b = a + 1; b < LAY_MARK_COUNT; b++) {
+                double dr = p->mark[a].r - p->mark[b].r, dg = p->mark[a].g - p->mark[b].g, db = p->mark[a].b - p->mark[b].b;
+                double d = sqrt(dr * dr + dg * dg + db * db);
+                if (d < 60)
+                    print_message("theme %d: %s and %s are %.0f apart\n", t, lay_mark_name((lay_mark)a),
+                                  lay_mark_name((lay_mark)b), d);
+                assert_true(d >= 60);
+            }
+    }
+}
+
+/* The picture's message total is the model's (what info and the SVG
+ * say), even with sync wake-ups drawn as arrows; and a patched runtime's
+ * values are printed beside their arrows (more glyphs than without). */
+static void counts_agree_and_values_are_printed(void **st)
+{
+    (void)st;
+    static const char *traces[] = {"tests/data/corpus/go1.23/annotated.trace",
+                                   "tests/data/gotrace-patched/go1.8-primesieve.trace"};
+    for (size_t t = 0; t < 2; t++) {
+        cs_file f;
+        cs_model m;
+        cs_err err = {0};
+        if (!tl_load(traces[t], &f, &m, NULL, &err)) {
+            print_message("%s: %s\n", traces[t], err.msg);
+            fail();
+        }
+        uint32_t glyphs[2] = {0, 0};
+        for (int with = 1; with >= 0; with--) {
+            gl_env e;
+            if (!env_open(&e, &m, 1280, 720)) {
+                cs_model_deinit(&m), cs_file_unmap(&f);
+                skip();
+            }
+            rnd_view v;
+            rnd_view_defaults(&m, &v);
+            draw(&e, &v);
+            const rnd_stats *s = rnd_last_stats(e.r);
+            assert_int_equal(s->msgs_total, m.n_msgs);
+            assert_true(s->msgs_shown <= s->msgs_total);
+            glyphs[with] = s->glyphs;
+            if (with && t)
+                save(&e, "values-primesieve.png");
+            env_close(&e);
+            for (uint32_t i = 0; i < m.n_msgs; i++) /* the next round: no values */
+                m.msgs[i].value = 0;
+        }
+        print_message("%s: %u messages; %u glyphs with values, %u without\n", traces[t], m.n_msgs, glyphs[1], glyphs[0]);
+        if (t) /* the patched primesieve's numbers: dozens of them fit */
+            assert_true(glyphs[1] >= glyphs[0] + 20);
+        cs_model_deinit(&m);
+        cs_file_unmap(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -689,6 +924,11 @@ int main(void)
         cmocka_unit_test(compact_and_collapse_use_fewer_rows),
         cmocka_unit_test(tree_labels_never_overlap),
         cmocka_unit_test(loading_bar_fills_with_bytes_read),
+        cmocka_unit_test(arrows_never_hide_a_lane_and_grid_runs_under_bars),
+        cmocka_unit_test(gif_frames_keep_state_colours),
+        cmocka_unit_test(pictures_are_opaque),
+        cmocka_unit_test(themes_keep_states_apart),
+        cmocka_unit_test(counts_agree_and_values_are_printed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

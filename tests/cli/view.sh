@@ -1,10 +1,14 @@
 #!/bin/sh
 # The viewer under Xvfb, driven by xdotool, on corpus traces of three Go
-# versions: it opens a window; hovering a lane brings up a tooltip near the
+# versions: it opens a window at the start of the trace, playing (the plot
+# changes by itself); End shows the whole trace; hovering a lane brings up a tooltip near the
 # pointer, a click selects (partners stay bright), h shows the system
 # goroutines, / filters by function name, Home, →, ← and End move the
 # playback, and each key (space, l, 1) changes the picture; p saves a
-# non-blank screenshot PNG, q quits with status 0 (under ASan: no leaks). A
+# non-blank screenshot PNG, and p into a folder that cannot be written
+# leaves the viewer running; ? shows the key list (the same rows as
+# `view --help`, one table); zoomed in, playback runs on past the window
+# to the end of the trace, and loops inside a range set with [ and ]; q quits with status 0 (under ASan: no leaks). A
 # trace that does not decode exits 1 with FILE:OFFSET; q while a large trace
 # loads exits 0. Skips when
 # Xvfb, xdotool or ImageMagick are missing, or when the trace doesn't decode.
@@ -71,6 +75,12 @@ act() {
     prev=$name
 }
 
+# it opens playing from the start: the plot grows by itself
+shot p0; sleep 1; shot p1
+d=$(differ_in p0 p1 "$plot")
+echo "playing at start: $d pixels changed in the plot within a second"
+[ "${d%.*}" -gt 100 ] 2>/dev/null || fail "the viewer does not play from the start ($d)"
+xdotool key End; sleep 1
 shot s0
 [ "$(colours "$tmp/s0.png")" -gt 10 ] || fail "first screenshot is blank"
 # the state colours are there in the plot itself (HUD and legend cut away):
@@ -114,6 +124,11 @@ for k in space l 1; do
     [ "${d%.*}" -gt 100 ] 2>/dev/null || fail "picture did not change after '$k' ($d)"
     prev="after-$k"
 done
+xdotool key question; sleep 1; shot keys
+d=$(differ "$prev" keys)
+echo "key list: $d pixels changed"
+[ "${d%.*}" -gt 2000 ] 2>/dev/null || fail "? drew no key list ($d)"
+xdotool key question; sleep 0.5
 xdotool key p
 sleep 1.5
 [ -f "$tmp/chanscope-001.png" ] || fail "p saved no screenshot: $(cat "$tmp/out.txt" "$tmp/err.txt")"
@@ -125,6 +140,47 @@ kill -0 "$vpid" 2>/dev/null && fail "viewer still running after q"
 wait "$vpid"; rc=$?
 [ $rc -eq 0 ] || fail "viewer exited with $rc: $(tail -20 "$tmp/err.txt")"
 vpid=
+
+# p into a folder that cannot be written (a path through a regular file:
+# even root cannot create it): a status line says so, the viewer keeps running
+: > "$tmp/file"
+$cs view --size 800x500 --shots "$tmp/file/dir" "$trace" >/dev/null 2>"$tmp/err.txt" &
+vpid=$!
+wid=$(timeout 30 xdotool search --sync --onlyvisible --name chanscope | head -1)
+[ -n "$wid" ] || fail "no window for the unwritable-shots run: $(cat "$tmp/err.txt")"
+xdotool mousemove --window "$wid" 400 250
+sleep 1; xdotool key End; sleep 1; shot u0
+xdotool key p; sleep 1.5
+kill -0 "$vpid" 2>/dev/null || fail "p into an unwritable folder ended the viewer: $(cat "$tmp/err.txt")"
+shot u1
+d=$(differ_in u0 u1 "800x80+0+420")
+echo "p into an unwritable folder: viewer running, $d pixels of status near the bottom"
+[ "${d%.*}" -gt 100 ] 2>/dev/null || fail "no status message after a failed screenshot ($d)"
+# zoomed in to a third of the trace, Home and play: playback runs on past
+# the window (which pages along) to the trace's end, 10 s in all, so 4.5 s
+# later the clock still moves
+for i in 1 2 3 4 5; do xdotool click 4; sleep 0.1; done
+xdotool key Home space; sleep 4.5; shot z0; sleep 1; shot z1
+d=$(differ_in z0 z1 "230x26+0+0")
+echo "zoomed playback after 4.5 s: $d pixels of the clock changed in a second"
+[ "${d%.*}" -gt 50 ] 2>/dev/null || fail "playback of a zoomed window stopped at the window's end ($d)"
+# a loop range ([ then ] 0.7 s later: a second is not a whole number of
+# loops): past the trace's end the playback still runs, round the loop
+xdotool key bracketleft; sleep 0.7; xdotool key bracketright; sleep 6; shot l0; sleep 1; shot l1
+d=$(differ_in l0 l1 "230x26+0+0")
+echo "looping past the trace's end: $d pixels of the clock changed in a second"
+[ "${d%.*}" -gt 50 ] 2>/dev/null || fail "playback did not loop inside the range set with [ and ] ($d)"
+xdotool key q
+wait "$vpid"; rc=$?
+[ $rc -eq 0 ] || fail "viewer exited with $rc after a failed screenshot: $(tail -20 "$tmp/err.txt")"
+vpid=
+
+# the key list of --help is the bindings table: every key the viewer has
+keys=$($cs view --help | sed -n '/^Keys and mouse/,/^$/p')
+for k in space Home End '\[ / \]' '/' p '?' drag right-drag wheel; do
+    echo "$keys" | grep -q "^  $k " || fail "view --help lists no '$k' binding"
+done
+echo "$keys" | grep -q "^  drag .*tree: orbits" || fail "view --help: left-drag must orbit the tree"
 
 # traces of other Go versions (legacy 1.19, 1.22+ 1.25, wire 1.26 of Go 1.27): the window opens on
 # a non-blank picture, playback changes it, the tree layout draws, q quits
