@@ -16,7 +16,8 @@
  *       the exit status to return now (0 after --help, 2 on a usage error).
  *   cli_opt_fn cli_json_flag                       on_opt for commands whose only option is
  *                                                  --json (val 'J'): sets *(bool *)ud
- *   const char *cli_base_name(const char *path)    the file name without its folders
+ *   const char *cli_trace_name(const char *path)   how messages name a trace: "stdin" for "-"
+ *   const char *cli_base_name(const char *path)    the file name without its folders ("stdin" for "-")
  *   int cli_pick(const char *arg, const char *const *names, int n)   index of arg in names, or -1
  *   bool cli_open(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, int *rc)
  *       cli_load; on failure unloads, reports, and sets *rc to the exit status
@@ -113,6 +114,7 @@ int cli_args_parse(const cli_args *a, int argc, char **argv, cli_trace_opts *o);
 bool cli_open(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, int *rc);
 const char *cli_json_flag(void *ud, int opt, const char *arg);
 const char *cli_lane_opt(cli_lane_opts *o, int opt, const char *arg);
+const char *cli_trace_name(const char *path);
 const char *cli_base_name(const char *path);
 int cli_pick(const char *arg, const char *const *names, int n);
 bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err);

@@ -9,9 +9,14 @@
 #include <time.h>
 #include <unistd.h>
 
+const char *cli_trace_name(const char *path)
+{
+    return strcmp(path, "-") ? path : "stdin";
+}
+
 int cli_report(const cs_err *err, const char *path)
 {
-    const char *p = path ? path : "chanscope";
+    const char *p = path ? cli_trace_name(path) : "chanscope";
     if (err->offset != CS_NO_OFFSET)
         fprintf(stderr, "%s:%llu: %s\n", p, (unsigned long long)err->offset, err->msg);
     else
@@ -124,6 +129,7 @@ int cli_pick(const char *arg, const char *const *names, int n)
 
 const char *cli_base_name(const char *path)
 {
+    path = cli_trace_name(path);
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
 }
@@ -164,13 +170,20 @@ static bool progress(void *ud, uint64_t done, uint64_t total)
     return true;
 }
 
+static void waiting(void *ud, const char *path)
+{
+    if (!((const cli_trace_opts *)ud)->quiet)
+        fprintf(stderr, "chanscope: waiting for a writer on %s (Ctrl-C to stop)\n", path);
+}
+
 bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
 {
     cs_model_init(m);
     if (s)
         memset(s, 0, sizeof *s);
-    if (!cs_file_map(o->path, f, err))
+    if (!cs_file_open(o->path, waiting, (void *)o, f, err))
         return false;
+    cs_out_protect(f);
     bool show_progress = !o->quiet && f->size > 50u * 1024 * 1024 && isatty(2);
     bar b = {.t0 = now_s(), .pct = -1};
     dec_desc d = {
@@ -186,7 +199,7 @@ bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_
     if (!ok)
         return false;
     if (m->warning[0] && !o->quiet)
-        fprintf(stderr, "%s: warning: %s\n", o->path, m->warning);
+        fprintf(stderr, "%s: warning: %s\n", cli_trace_name(o->path), m->warning);
     return true;
 }
 
