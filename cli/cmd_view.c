@@ -172,12 +172,12 @@ static const char *parse_opt(void *ud, int c, const char *arg)
         a->vw->view.theme = (rnd_theme)k;
         return NULL;
     case O_SIZE:
-        if (sscanf(arg, "%dx%d", &a->w, &a->h) != 2 || a->w < 64 || a->h < 64 || a->w > 8192 || a->h > 8192)
+        if (!cli_size_parse(arg, 64, 8192, &a->w, &a->h))
             return "--size must be WxH, 64 to 8192 each";
         return NULL;
     case O_SYSTEM: a->vw->view.show_system = true; return NULL;
     case O_SHOTS: a->vw->shot_dir = arg; return NULL;
-    case O_BENCH: return (a->bench_n = atoi(arg)) < 1 ? "--bench-frames must be at least 1" : NULL;
+    case O_BENCH: return cli_int_parse(arg, 1, 1000000, &a->bench_n) ? NULL : "--bench-frames must be 1 to 1000000";
     }
     return cli_lane_opt(&a->lanes, c, arg);
 }

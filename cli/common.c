@@ -2,6 +2,7 @@
  * and the single place where errors reach the user. */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,11 @@
 const char *cli_trace_name(const char *path)
 {
     return strcmp(path, "-") ? path : "stdin";
+}
+
+const char *cli_out_name(const char *path)
+{
+    return strcmp(path, "-") ? path : "standard output";
 }
 
 int cli_report(const cs_err *err, const char *path)
@@ -37,20 +43,41 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
-static bool trace_opt(int opt, const char *arg, cli_trace_opts *o)
+bool cli_int_parse(const char *s, int lo, int hi, int *out)
 {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+bool cli_size_parse(const char *s, int lo, int hi, int *w, int *h)
+{
+    const char *x = strchr(s, 'x');
+    char ws[16];
+    if (!x || (size_t)(x - s) >= sizeof ws)
+        return false;
+    memcpy(ws, s, (size_t)(x - s));
+    ws[x - s] = 0;
+    return cli_int_parse(ws, lo, hi, w) && cli_int_parse(x + 1, lo, hi, h);
+}
+
+/* The shared trace options: true when opt is one; *why is then the usage
+ * message for a bad value, or NULL. */
+static bool trace_opt(int opt, const char *arg, cli_trace_opts *o, const char **why)
+{
+    *why = NULL;
     switch (opt) {
     case CLI_OPT_BINARY: o->binary = arg; return true;
     case CLI_OPT_STRICT: o->strict = true; return true;
     case 'q': o->quiet = true; return true;
-    case 'j': {
-        char *end;
-        long v = strtol(arg, &end, 10);
-        if (*end || v < 1 || v > 256)
-            return false;
-        o->jobs = (int)v;
+    case 'j':
+        if (!cli_int_parse(arg, 1, 256, &o->jobs))
+            *why = "-j (--jobs) must be a number of threads from 1 to 256";
         return true;
-    }
     }
     return false;
 }
@@ -82,9 +109,9 @@ int cli_args_parse(const cli_args *a, int argc, char **argv, cli_trace_opts *o)
         }
         if (c == '?')
             return cli_usage(a->cmd, "bad option");
-        if (trace_opt(c, optarg, o))
-            continue;
-        const char *why = a->on_opt ? a->on_opt(a->ud, c, optarg) : "bad option";
+        const char *why;
+        if (!trace_opt(c, optarg, o, &why))
+            why = a->on_opt ? a->on_opt(a->ud, c, optarg) : "bad option";
         if (why)
             return cli_usage(a->cmd, "%s", why);
     }
