@@ -30,12 +30,13 @@ static void usage(FILE *to)
     fputs("usage: chanscope COMMAND [options] TRACE\n\n"
           "chanscope turns Go execution traces (Go 1.5 to 1.27) into pictures of\n"
           "concurrency: who runs when, and who talks to whom over which channel.\n"
-          "Trace wire versions read: " DEC_VERSIONS " (Go 1.26 and 1.27 write 1.26).\n\n"
+          "Trace wire versions read: " DEC_VERSIONS " (Go 1.26 and 1.27 write 1.26).\n"
+          "TRACE is a file, a pipe or FIFO, or - for standard input.\n\n"
           "Commands:\n", to);
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fputs("\nRun 'chanscope COMMAND --help' for a command's options.\n"
-          "Exit status: 0 ok, 1 bad input, 2 usage error.\n", to);
+          "Exit status: 0 ok, 1 bad input or a failed write, 2 usage error.\n", to);
 }
 
 /* Every command's standard output is checked here, once: a write that
