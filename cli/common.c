@@ -211,6 +211,11 @@ bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_
     if (!cs_file_open(o->path, waiting, (void *)o, f, err))
         return false;
     cs_out_protect(f);
+    return cli_decode(o, f, m, s, err);
+}
+
+bool cli_decode(const cli_trace_opts *o, const cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
+{
     bool show_progress = !o->quiet && f->size > 50u * 1024 * 1024 && isatty(2);
     bar b = {.t0 = now_s(), .pct = -1};
     dec_desc d = {
