@@ -160,19 +160,26 @@ bool cs_out_open(cs_out *o, const char *path, cs_err *err)
         o->direct = true;
         return true;
     }
+    if (strlen(path) >= sizeof o->path - 16)
+        return CS_FAIL(err, CS_E_USAGE, CS_NO_OFFSET, "output path too long");
+    struct stat st;
+    if (stat(path, &st) == 0) { /* what the path names, its links followed */
+        if (in_set && st.st_dev == in_dev && st.st_ino == in_ino)
+            return CS_FAIL(err, CS_E_USAGE, CS_NO_OFFSET, "%s is the input trace: not overwriting it", path);
+        if (S_ISDIR(st.st_mode))
+            return CS_FAIL(err, CS_E_USAGE, CS_NO_OFFSET, "%s is a directory", path);
+        if (!S_ISREG(st.st_mode)) { /* a device, a FIFO, a socket; /dev/stdout on a pipe */
+            strcpy(o->path, path);
+            return open_direct(o, err);
+        }
+    } else if (errno != ENOENT) {
+        return CS_FAIL(err, CS_E_IO, CS_NO_OFFSET, "cannot write %s: %s", path, strerror(errno));
+    }
+    /* a regular file, or none yet: the temporary file goes beside the
+       file the links lead to, and replaces that one */
     if (!follow_links(path, o->path, sizeof o->path - 16, err))
         return false;
-    struct stat st;
-    if (stat(o->path, &st) != 0)
-        return errno == ENOENT ? open_temp(o, 0644, err)
-                               : CS_FAIL(err, CS_E_IO, CS_NO_OFFSET, "cannot write %s: %s", path, strerror(errno));
-    if (in_set && st.st_dev == in_dev && st.st_ino == in_ino)
-        return CS_FAIL(err, CS_E_USAGE, CS_NO_OFFSET, "%s is the input trace: not overwriting it", path);
-    if (S_ISDIR(st.st_mode))
-        return CS_FAIL(err, CS_E_USAGE, CS_NO_OFFSET, "%s is a directory", path);
-    if (S_ISREG(st.st_mode))
-        return open_temp(o, st.st_mode & 07777, err);
-    return open_direct(o, err); /* a device, a FIFO or a socket */
+    return open_temp(o, stat(o->path, &st) == 0 ? st.st_mode & 07777 : 0644, err);
 }
 
 size_t cs_out_write(void *ctx, const void *data, size_t n)

@@ -3,8 +3,9 @@
 # the file does for every command and trace format; a FIFO with a slow
 # writer is read whole (a Go 1.27 program writing its trace into it when
 # go127.sh has built one), a FIFO without one waits and a signal ends the
-# wait; -o follows a symlink (the target replaced, the link kept), writes a
-# FIFO and a character device directly, refuses the input trace (exit 2,
+# wait; -o follows a symlink (the target replaced, the link kept; a
+# dangling one made), writes a FIFO, a character device and /dev/stdout on
+# a pipe directly, refuses the input trace (exit 2,
 # input unchanged); every command writing to /dev/full exits 1; SIGINT
 # during `png --frames` leaves no temporary file; the time, size and -j
 # options reject edge values with exit 2 and a message, with no sanitizer
@@ -84,6 +85,11 @@ ln -s target.svg link.svg
 $cs svg -q in.trace -o link.svg || fail "svg -o link"
 [ -L link.svg ] || fail "-o replaced the symlink"
 cmp -s target.svg ref.svg || fail "-o link did not write the link's target"
+mkdir d
+ln -s ../new.svg d/dangling.svg
+$cs svg -q in.trace -o d/dangling.svg || fail "svg -o a dangling relative link"
+[ -L d/dangling.svg ] && cmp -s new.svg ref.svg || fail "-o a dangling link did not create its target"
+$cs svg -q in.trace -o /dev/stdout | cmp -s - ref.svg || fail "svg -o /dev/stdout on a pipe"
 mkfifo out.fifo
 cat out.fifo >from.fifo &
 $cs svg -q in.trace -o out.fifo || fail "svg -o FIFO"
