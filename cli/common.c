@@ -197,10 +197,29 @@ static bool progress(void *ud, uint64_t done, uint64_t total)
     return true;
 }
 
+/* Reading a stream: its notices and progress. */
+typedef struct reading { const cli_trace_opts *o; bar b; } reading;
+
 static void waiting(void *ud, const char *path)
 {
-    if (!((const cli_trace_opts *)ud)->quiet)
+    if (!((const reading *)ud)->o->quiet)
         fprintf(stderr, "chanscope: waiting for a writer on %s (Ctrl-C to stop)\n", path);
+}
+
+/* A stream's bytes so far go to the caller's progress function (the
+ * viewer's loading screen, which may cancel), else, on a terminal, to a
+ * "reading N MB" line drawn as the decoding bar is. */
+static bool read_progress(void *ud, uint64_t bytes)
+{
+    reading *r = ud;
+    if (r->o->on_progress)
+        return r->o->on_progress(r->o->progress_ud, bytes, 0);
+    double t = now_s();
+    if (r->o->quiet || !isatty(2) || t - r->b.t0 < 0.25 || t - r->b.drawn_at < 0.1)
+        return true;
+    fprintf(stderr, "\rreading %.1f MB", (double)bytes / 1e6);
+    r->b.drawn_at = t, r->b.shown = true;
+    return true;
 }
 
 bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
@@ -208,7 +227,11 @@ bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_
     cs_model_init(m);
     if (s)
         memset(s, 0, sizeof *s);
-    if (!cs_file_open(o->path, waiting, (void *)o, f, err))
+    reading r = {.o = o, .b = {.t0 = now_s()}};
+    bool ok = cs_file_open(o->path, &(cs_file_hooks){.on_wait = waiting, .on_read = read_progress, .ud = &r}, f, err);
+    if (r.b.shown)
+        fputs("\r\033[K", stderr);
+    if (!ok)
         return false;
     cs_out_protect(f);
     return cli_decode(o, f, m, s, err);

@@ -34,8 +34,9 @@ static bool map_fd(int fd, const struct stat *st, cs_file *out, cs_err *err)
 
 /* Reads fd to its end into out->data, doubling the buffer up to
  * CS_FILE_STREAM_MAX. */
-static bool read_stream(int fd, cs_file *out, cs_err *err)
+static bool read_stream(int fd, const cs_file_hooks *h, cs_file *out, cs_err *err)
 {
+    size_t told = 0;
     uint8_t *buf = NULL;
     size_t cap = 0, n = 0;
     for (;;) {
@@ -66,6 +67,13 @@ static bool read_stream(int fd, cs_file *out, cs_err *err)
         if (r == 0)
             break;
         n += (size_t)r;
+        if (h && h->on_read && n - told >= ((size_t)1 << 20)) {
+            told = n;
+            if (!h->on_read(h->ud, n)) {
+                cs_free(buf);
+                return CS_FAIL(err, CS_E_CANCELLED, n, "reading cancelled");
+            }
+        }
     }
     if (!n)
         cs_free(buf), buf = NULL;
@@ -75,15 +83,15 @@ static bool read_stream(int fd, cs_file *out, cs_err *err)
 
 /* A FIFO opened with O_NONBLOCK: waits (in poll, which a signal ends) until
  * a writer has written or closed, then makes reads blocking again. */
-static bool await_writer(int fd, const char *path, cs_file_wait_fn *on_wait, void *ud, cs_err *err)
+static bool await_writer(int fd, const char *path, const cs_file_hooks *h, cs_err *err)
 {
     struct pollfd pf = {.fd = fd, .events = POLLIN};
     int timeout = WAIT_NOTICE_MS, r;
     while ((r = poll(&pf, 1, timeout)) <= 0) {
         if (r < 0 && errno != EINTR)
             return CS_FAIL(err, CS_E_IO, CS_NO_OFFSET, "cannot wait for a writer: %s", strerror(errno));
-        if (r == 0 && on_wait)
-            on_wait(ud, path);
+        if (r == 0 && h && h->on_wait)
+            h->on_wait(h->ud, path);
         timeout = -1;
     }
     int fl = fcntl(fd, F_GETFL);
@@ -92,7 +100,7 @@ static bool await_writer(int fd, const char *path, cs_file_wait_fn *on_wait, voi
     return true;
 }
 
-bool cs_file_open(const char *path, cs_file_wait_fn *on_wait, void *ud, cs_file *out, cs_err *err)
+bool cs_file_open(const char *path, const cs_file_hooks *hooks, cs_file *out, cs_err *err)
 {
     memset(out, 0, sizeof *out);
     out->path = path;
@@ -110,8 +118,8 @@ bool cs_file_open(const char *path, cs_file_wait_fn *on_wait, void *ud, cs_file 
     else if (S_ISREG(st.st_mode))
         ok = map_fd(fd, &st, out, err);
     else
-        ok = (is_stdin || !S_ISFIFO(st.st_mode) || await_writer(fd, path, on_wait, ud, err)) &&
-             read_stream(fd, out, err);
+        ok = (is_stdin || !S_ISFIFO(st.st_mode) || await_writer(fd, path, hooks, err)) &&
+             read_stream(fd, hooks, out, err);
     if (!is_stdin)
         close(fd);
     return ok;

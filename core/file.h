@@ -2,10 +2,11 @@
  *
  * Input (core/file.c): a regular file is mapped read-only; standard input
  * ("-"), a pipe, a FIFO or a character device is read into a growing buffer
- * of at most CS_FILE_STREAM_MAX bytes. Opening a FIFO never blocks: it is
- * opened without waiting for a writer, and when no data comes within a
- * moment on_wait is called once before the reader waits (a signal such as
- * Ctrl-C still ends the program).
+ * of at most CS_FILE_STREAM_MAX bytes, reporting the bytes read to
+ * hooks->on_read. Opening a FIFO never blocks: it is opened without waiting
+ * for a writer, and when no data comes within a moment hooks->on_wait is
+ * called once before the reader waits (a signal such as Ctrl-C still ends
+ * the program).
  *
  * Output (core/out.c): a regular file is replaced atomically (a temporary
  * file in the same folder, then rename()), so a failure never leaves a
@@ -16,8 +17,8 @@
  * SIGHUP and SIGQUIT remove it before the signal ends the program.
  *
  * API
- *   bool cs_file_open(const char *path, cs_file_wait_fn *on_wait, void *ud, cs_file *out, cs_err *err)
- *       any input, as above; on_wait may be NULL
+ *   bool cs_file_open(const char *path, const cs_file_hooks *hooks, cs_file *out, cs_err *err)
+ *       any input, as above; hooks and each of its functions may be NULL
  *   bool cs_file_map(const char *path, cs_file *out, cs_err *err)   a regular file only
  *   void cs_file_unmap(cs_file *f)                                  releases either; accepts a zeroed cs_file
  *   void cs_out_protect(const cs_file *in)                          outputs may not replace `in`
@@ -48,9 +49,14 @@ typedef struct cs_file {
     ino_t ino;
 } cs_file;
 
-/* Called when a FIFO has had no data for a moment and the reader is about
- * to wait for a writer. */
-typedef void cs_file_wait_fn(void *ud, const char *path);
+/* What cs_file_open tells its caller while it reads a stream. */
+typedef struct cs_file_hooks {
+    /* a FIFO has had no data for a moment: the reader waits for a writer */
+    void (*on_wait)(void *ud, const char *path);
+    /* the bytes read so far, about every MiB; false stops (CS_E_CANCELLED) */
+    bool (*on_read)(void *ud, uint64_t bytes);
+    void *ud;
+} cs_file_hooks;
 
 typedef struct cs_out {
     FILE *fp;
@@ -61,7 +67,7 @@ typedef struct cs_out {
     bool direct;     /* standard output, a device or a FIFO: no temporary file */
 } cs_out;
 
-bool cs_file_open(const char *path, cs_file_wait_fn *on_wait, void *ud, cs_file *out, cs_err *err);
+bool cs_file_open(const char *path, const cs_file_hooks *hooks, cs_file *out, cs_err *err);
 bool cs_file_map(const char *path, cs_file *out, cs_err *err);
 void cs_file_unmap(cs_file *f);
 void cs_out_protect(const cs_file *in);

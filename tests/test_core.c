@@ -194,7 +194,7 @@ static void stream_reads_back_what_a_pipe_carries(void **st)
         snprintf(name, sizeof name, "/proc/self/fd/%d", fds[0]);
         cs_file in;
         cs_err err = {0};
-        assert_true(cs_file_open(name, NULL, NULL, &in, &err));
+        assert_true(cs_file_open(name, NULL, &in, &err));
         close(fds[0]);
         pthread_join(th, NULL);
         assert_int_equal(in.size, sizes[k]);
@@ -238,7 +238,7 @@ static void fifo_without_a_writer_waits_and_says_so(void **st)
     int waits = 0;
     cs_file in;
     cs_err err = {0};
-    assert_true(cs_file_open(path, count_wait, &waits, &in, &err));
+    assert_true(cs_file_open(path, &(cs_file_hooks){.on_wait = count_wait, .ud = &waits}, &in, &err));
     pthread_join(th, NULL);
     assert_int_equal(waits, 1);
     assert_int_equal(in.size, 10);

@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     snprintf(name, sizeof name, "/proc/self/fd/%d", fds[0]);
     cs_file f;
     cs_err err = {0};
-    bool ok = cs_file_open(name, NULL, NULL, &f, &err);
+    bool ok = cs_file_open(name, NULL, &f, &err);
     close(fds[0]);
     pthread_join(th, NULL);
     if (!ok || f.size != size || (size && memcmp(f.data, data, size)))
