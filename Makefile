@@ -107,9 +107,12 @@ $(BUILD)/$(1)/gen/%.o: $(BUILD)/gen/%.c $(3) | $(STAMP)
 	@echo "CC $(1) $$<"
 	@$(2) -c $$< -o $$@
 endef
-SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# float-cast-overflow (a double out of range converted to an integer) is not
+# part of -fsanitize=undefined; gcc and clang both have it.
+SAN      := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
+            -fno-sanitize-recover=undefined,float-cast-overflow
 TSAN     := -fsanitize=thread
-FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -g -O1
+FUZZ_SAN := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow -g -O1
 FCOV     := -fprofile-instr-generate -fcoverage-mapping -g -O1
 CLANG     = clang $(CSTD) -Wall $(PKG_CFLAGS) -MMD -MP
 $(eval $(call flavour,rel,$$(CC) $$(ALL_CFLAGS)))

@@ -9,6 +9,8 @@
  *   bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
  *       decodes (dec_trace_load), then, unless o->no_model, finds the channel
  *       traffic (trf_build)
+ *   bool cli_decode(const cli_trace_opts *o, const cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
+ *       cli_load's second half: the bytes already in f into m (initialised by the caller)
  *   void cli_unload(cs_file *f, cs_model *m, cs_stats *s)
  *   int cli_args_parse(const cli_args *a, int argc, char **argv, cli_trace_opts *o)
  *       -h prints a->help; shared trace options fill o; the command's own go to
@@ -16,14 +18,24 @@
  *       the exit status to return now (0 after --help, 2 on a usage error).
  *   cli_opt_fn cli_json_flag                       on_opt for commands whose only option is
  *                                                  --json (val 'J'): sets *(bool *)ud
- *   const char *cli_base_name(const char *path)    the file name without its folders
+ *   const char *cli_trace_name(const char *path)   how messages name a trace: "stdin" for "-"
+ *   const char *cli_out_name(const char *path)     how messages name an output: "standard output" for "-"
+ *   const char *cli_base_name(const char *path)    the file name without its folders ("stdin" for "-")
  *   int cli_pick(const char *arg, const char *const *names, int n)   index of arg in names, or -1
+ *   bool cli_int_parse(const char *s, int lo, int hi, int *out)      a decimal integer within lo..hi
+ *   bool cli_size_parse(const char *s, int lo, int hi, int *w, int *h)   "WxH", each within lo..hi
  *   bool cli_open(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, int *rc)
  *       cli_load; on failure unloads, reports, and sets *rc to the exit status
  *   CLI_TRACE_LONGOPTS / CLI_TRACE_HELP                               their getopt_long entries and help text
  *   const char *cli_lane_opt(cli_lane_opts *o, int opt, const char *arg)
  *       takes CLI_LANE_LONGOPTS' options into o: NULL when taken, else the usage message
  *   CLI_LANE_LONGOPTS / CLI_LANE_HELP                                 their getopt_long entries and help text
+ *   const char *cli_time_parse(const char *opt, const char *s, cli_time *out)
+ *       opt's TIME: NULL, or the usage message saying why it is not one
+ *   const char *cli_range_parse(const char *s, cli_range *out)   --range FROM:TO (either may be empty), likewise
+ *   bool cli_time_resolve(const char *opt, const cli_time *t, int64_t dur, int64_t *out_ns, cs_err *err)
+ *   bool cli_range_resolve(const cli_range *r, int64_t dur, int64_t *from_ns, int64_t *to_ns, cs_err *err)
+ *       ns from the trace start, within 0..dur; a usage error naming the trace's span when not
  *   void cli_json_str(FILE *f, const char *s)     a JSON string literal, escaped
  *   void cli_json_time(FILE *f, int64_t t)        ns, or null for CS_T_NONE
  *   void cli_csv_str(FILE *f, const char *s)      a quoted CSV field
@@ -110,12 +122,36 @@ typedef struct cli_args {
 } cli_args;
 
 int cli_args_parse(const cli_args *a, int argc, char **argv, cli_trace_opts *o);
+
+/* A time as given on the command line (cli/times.c). */
+typedef struct cli_time {
+    const char *text; /* as typed, for messages */
+    double v;
+    double unit_ns;   /* ns per unit; 0 = v is a percentage of the duration */
+    bool set;
+} cli_time;
+
+typedef struct cli_range {
+    const char *text;
+    cli_time from, to; /* unset: the trace's start, end */
+    bool set;
+} cli_range;
+
+const char *cli_time_parse(const char *opt, const char *s, cli_time *out);
+const char *cli_range_parse(const char *s, cli_range *out);
+bool cli_time_resolve(const char *opt, const cli_time *t, int64_t dur, int64_t *out_ns, cs_err *err);
+bool cli_range_resolve(const cli_range *r, int64_t dur, int64_t *from_ns, int64_t *to_ns, cs_err *err);
 bool cli_open(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, int *rc);
 const char *cli_json_flag(void *ud, int opt, const char *arg);
 const char *cli_lane_opt(cli_lane_opts *o, int opt, const char *arg);
+const char *cli_trace_name(const char *path);
+const char *cli_out_name(const char *path);
 const char *cli_base_name(const char *path);
 int cli_pick(const char *arg, const char *const *names, int n);
+bool cli_int_parse(const char *s, int lo, int hi, int *out);
+bool cli_size_parse(const char *s, int lo, int hi, int *w, int *h);
 bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err);
+bool cli_decode(const cli_trace_opts *o, const cs_file *f, cs_model *m, cs_stats *s, cs_err *err);
 void cli_unload(cs_file *f, cs_model *m, cs_stats *s);
 void cli_json_str(FILE *f, const char *s);
 void cli_json_time(FILE *f, int64_t t);

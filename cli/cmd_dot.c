@@ -66,5 +66,5 @@ int cli_cmd_dot(int argc, char **argv)
     a.d.name = cli_base_name(o.path);
     bool ok = exp_dot_write(a.out, &m, &a.d, &err);
     cli_unload(&f, &m, NULL);
-    return ok ? 0 : cli_report(&err, a.out);
+    return ok ? 0 : cli_report(&err, cli_out_name(a.out));
 }

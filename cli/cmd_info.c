@@ -41,7 +41,7 @@ int cli_cmd_info(int argc, char **argv)
         fputc('\n', stdout);
         json_decref(j);
     } else {
-        printf("file        %s (%zu bytes)\n", o.path, f.size);
+        printf("file        %s (%zu bytes)\n", cli_trace_name(o.path), f.size);
         printf("format      Go %s (%s)\n", dec_version_name(m.version),
                m.family == CS_FAM_LEGACY ? "legacy" : "generation-based");
         printf("events      %llu\n", (unsigned long long)m.n_events);

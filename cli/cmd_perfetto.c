@@ -50,5 +50,5 @@ int cli_cmd_perfetto(int argc, char **argv)
     a.d.name = cli_base_name(o.path);
     bool ok = exp_perfetto_write(a.out, &m, &a.d, &err);
     cli_unload(&f, &m, NULL);
-    return ok ? 0 : cli_report(&err, a.out);
+    return ok ? 0 : cli_report(&err, cli_out_name(a.out));
 }

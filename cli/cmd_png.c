@@ -36,33 +36,13 @@ static const char help[] =
     "or a percentage of the trace's duration.\n";
 
 typedef struct png_opts {
-    const char *out, *at, *range;
+    const char *out;
+    cli_time at;
+    cli_range range;
     int w, h, frames, fps;
     cli_lane_opts lanes;
     rnd_view view;
 } png_opts;
-
-/* "1.5ms", "200us", "40%", "1200" → ns from the trace start. */
-static bool parse_time(const char *s, int64_t dur, int64_t *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || v < 0)
-        return false;
-    double mul = 1;
-    if (!strcmp(end, "%"))
-        mul = (double)dur / 100.0;
-    else if (!strcmp(end, "s"))
-        mul = 1e9;
-    else if (!strcmp(end, "ms"))
-        mul = 1e6;
-    else if (!strcmp(end, "us") || !strcmp(end, "\xC2\xB5s"))
-        mul = 1e3;
-    else if (*end && strcmp(end, "ns"))
-        return false;
-    *out = (int64_t)(v * mul);
-    return true;
-}
 
 static const char *const layouts[] = {"lanes", "tree", "graph"};
 static const char *const themes[] = {"dark", "light", "gotrace"};
@@ -86,20 +66,19 @@ static const char *parse_opt(void *ud, int c, const char *arg)
         p->view.theme = (rnd_theme)v;
         return NULL;
     case O_SIZE:
-        if (sscanf(arg, "%dx%d", &p->w, &p->h) != 2 || p->w < 16 || p->h < 16 || p->w > 16384 || p->h > 16384)
-            return "--size must be WxH, 16 to 16384 each";
-        return NULL;
-    case O_AT: p->at = arg; return NULL;
+        return cli_size_parse(arg, 16, 16384, &p->w, &p->h) ? NULL
+                                                            : "--size must be WxH, each from 16 to 16384 (e.g. 1920x1080)";
+    case O_AT: return cli_time_parse("--at", arg, &p->at);
     case O_ENGINE: return (p->view.engine = lay_graph_engine_parse(arg)) ? NULL : "--engine must be dot, neato, sfdp, fdp or circo";
-    case O_RANGE: p->range = arg; return NULL;
+    case O_RANGE: return cli_range_parse(arg, &p->range);
     case O_SYSTEM: p->view.show_system = true; return NULL;
     case O_FILTER: snprintf(p->view.filter, sizeof p->view.filter, "%s", arg); return NULL;
     case O_FRAMES:
-        if ((p->frames = atoi(arg)) < 1 || p->frames > 10000)
+        if (!cli_int_parse(arg, 1, 10000, &p->frames))
             return "--frames must be 1 to 10000";
         return NULL;
     case O_FPS:
-        if ((p->fps = atoi(arg)) < 1 || p->fps > 100)
+        if (!cli_int_parse(arg, 1, 100, &p->fps))
             return "--fps must be 1 to 100";
         return NULL;
     }
@@ -110,20 +89,14 @@ static const char *parse_opt(void *ud, int c, const char *arg)
 static bool apply_times(png_opts *p, const cs_model *m, cs_err *err)
 {
     int64_t dur = m->t_last - m->t_first, a, b;
-    if (p->range) {
-        const char *colon = strchr(p->range, ':');
-        char from[64];
-        if (!colon || (size_t)(colon - p->range) >= sizeof from)
-            return CS_FAIL(err, CS_E_USAGE, CS_NO_OFFSET, "--range must be FROM:TO");
-        memcpy(from, p->range, (size_t)(colon - p->range));
-        from[colon - p->range] = 0;
-        if (!parse_time(from, dur, &a) || !parse_time(colon + 1, dur, &b) || b <= a)
-            return CS_FAIL(err, CS_E_USAGE, CS_NO_OFFSET, "--range: cannot read '%s' as FROM:TO", p->range);
+    if (p->range.set) {
+        if (!cli_range_resolve(&p->range, dur, &a, &b, err))
+            return false;
         p->view.t0 = m->t_first + a, p->view.t1 = m->t_first + b;
     }
-    if (p->at) {
-        if (!parse_time(p->at, dur, &a))
-            return CS_FAIL(err, CS_E_USAGE, CS_NO_OFFSET, "--at: cannot read '%s' as a time", p->at);
+    if (p->at.set) {
+        if (!cli_time_resolve("--at", &p->at, dur, &a, err))
+            return false;
         p->view.now = m->t_first + a;
     }
     return true;

@@ -18,6 +18,7 @@ static const char help[] =
     "      --engine E        graph: Graphviz layout dot, neato, sfdp, fdp or circo\n"
     "                        (default: dot for one-way traffic, neato/sfdp for meshes)\n"
     "      --range FROM:TO   only this time window, from the trace start, e.g. 2ms:5ms\n"
+    "                        or 10%:50% (either may be left out)\n"
     "      --theme NAME      dark (default), light or gotrace\n"
     "      --width PX        picture width (default 1600)\n" CLI_LANE_HELP
     "      --system          include runtime goroutines\n" CLI_TRACE_HELP
@@ -29,7 +30,7 @@ typedef struct svg_args {
     exp_svg_desc d;
     cli_lane_opts lanes;
     const char *out;
-    int64_t from, to;
+    cli_range range;
 } svg_args;
 
 static const char *parse_opt(void *ud, int c, const char *arg)
@@ -41,13 +42,14 @@ static const char *parse_opt(void *ud, int c, const char *arg)
     case O_LAYOUT:
         d->layout = !strcmp(arg, "graph") ? EXP_SVG_GRAPH : EXP_SVG_LANES;
         return !strcmp(arg, "graph") || !strcmp(arg, "lanes") ? NULL : "--layout must be lanes or graph";
-    case O_RANGE: return lay_parse_range(arg, &a->from, &a->to) ? NULL : "--range must be FROM:TO (e.g. 1ms:5ms)";
+    case O_RANGE: return cli_range_parse(arg, &a->range);
     case O_THEME: return lay_theme_parse(arg, &d->theme) ? NULL : "--theme must be dark, light or gotrace";
     case O_WIDTH: {
-        char *end;
-        long v = strtol(arg, &end, 10);
+        int v;
+        if (!cli_int_parse(arg, 400, 20000, &v))
+            return "--width must be 400 to 20000";
         d->width = (uint32_t)v;
-        return !*end && v >= 400 && v <= 20000 ? NULL : "--width must be 400 to 20000";
+        return NULL;
     }
     case O_SYSTEM: d->show_system = true; return NULL;
     case O_ENGINE: return (d->engine = lay_graph_engine_parse(arg)) ? NULL : "--engine must be dot, neato, sfdp, fdp or circo";
@@ -64,7 +66,7 @@ int cli_cmd_svg(int argc, char **argv)
         {"width", required_argument, NULL, O_WIDTH}, {"system", no_argument, NULL, O_SYSTEM},
         CLI_LANE_LONGOPTS, {0}};
     cli_trace_opts o = {0};
-    svg_args a = {.to = INT64_MAX};
+    svg_args a = {0};
     int rc = cli_args_parse(&(cli_args){.cmd = "svg", .help = help, .shortopts = "o:", .longopts = longopts,
                                         .on_opt = parse_opt, .ud = &a}, argc, argv, &o);
     if (rc < 0 && !a.out)
@@ -73,14 +75,18 @@ int cli_cmd_svg(int argc, char **argv)
     cs_model m;
     if (rc >= 0 || !cli_open(&o, &f, &m, NULL, &rc))
         return rc;
-    if (a.from != 0 || a.to != INT64_MAX) {
-        a.d.t0 = m.t_first + a.from;
-        a.d.t1 = a.to - a.from < m.t_last - a.d.t0 ? a.d.t0 + (a.to - a.from) : m.t_last;
-    }
     cs_err err = {0};
+    int64_t from, to;
+    if (a.range.set) {
+        if (!cli_range_resolve(&a.range, m.t_last - m.t_first, &from, &to, &err)) {
+            cli_unload(&f, &m, NULL);
+            return cli_report(&err, "chanscope svg");
+        }
+        a.d.t0 = m.t_first + from, a.d.t1 = m.t_first + to;
+    }
     a.d.name = cli_base_name(o.path);
     a.d.axis = a.lanes.axis, a.d.compact = a.lanes.compact, a.d.collapse = a.lanes.collapse;
     bool ok = exp_svg_write(a.out, &m, &a.d, &err);
     cli_unload(&f, &m, NULL);
-    return ok ? 0 : cli_report(&err, a.out);
+    return ok ? 0 : cli_report(&err, cli_out_name(a.out));
 }

@@ -19,7 +19,10 @@ static const char help_head[] =
     "      --size WxH        window size (default 1280x720)\n" CLI_LANE_HELP
     "      --system          show runtime goroutines from the start\n"
     "      --shots DIR       where 'p' saves screenshots (default: current folder)\n"
-    "      --bench-frames N  draw N frames, print the frame time and exit\n" CLI_TRACE_HELP
+    "      --bench-frames N  draw N frames, print the frame time and exit\n"
+    "      --follow          the trace is still being written (a file, a pipe, a FIFO;\n"
+    "                        TRACE - implies it): the picture grows as Go 1.22+\n"
+    "                        generations arrive, about once a second\n" CLI_TRACE_HELP
     "  -h, --help            this help\n\n"
     "Keys and mouse (also in the window: ?):\n";
 static const char help_tail[] =
@@ -76,6 +79,8 @@ static bool loop(cli_viewer *vw, cs_err *err)
         double t = cli_view_clock();
         cli_view_tick(vw, t - last);
         last = t;
+        if (vw->follow && !cli_view_follow_poll(vw, vw->follow, err))
+            return false;
         cli_view_hover(vw);
         if (!frame(vw, err))
             return false;
@@ -132,12 +137,13 @@ static bool bench(cli_viewer *vw, int n, cs_err *err)
     return true;
 }
 
-enum { O_LAYOUT = 2000, O_THEME, O_SIZE, O_SYSTEM, O_SHOTS, O_BENCH };
+enum { O_LAYOUT = 2000, O_THEME, O_SIZE, O_SYSTEM, O_SHOTS, O_BENCH, O_FOLLOW };
 
 typedef struct view_args {
     cli_viewer *vw;
     cli_lane_opts lanes;
     int w, h, bench_n;
+    bool follow;
 } view_args;
 
 static const char *parse_opt(void *ud, int c, const char *arg)
@@ -157,43 +163,49 @@ static const char *parse_opt(void *ud, int c, const char *arg)
         a->vw->view.theme = (rnd_theme)k;
         return NULL;
     case O_SIZE:
-        if (sscanf(arg, "%dx%d", &a->w, &a->h) != 2 || a->w < 64 || a->h < 64 || a->w > 8192 || a->h > 8192)
+        if (!cli_size_parse(arg, 64, 8192, &a->w, &a->h))
             return "--size must be WxH, 64 to 8192 each";
         return NULL;
     case O_SYSTEM: a->vw->view.show_system = true; return NULL;
     case O_SHOTS: a->vw->shot_dir = arg; return NULL;
-    case O_BENCH: return (a->bench_n = atoi(arg)) < 1 ? "--bench-frames must be at least 1" : NULL;
+    case O_FOLLOW: a->follow = true; return NULL;
+    case O_BENCH: return cli_int_parse(arg, 1, 1000000, &a->bench_n) ? NULL : "--bench-frames must be 1 to 1000000";
     }
     return cli_lane_opt(&a->lanes, c, arg);
 }
 
 /* Opens the window, loads the trace behind the loading screen, then runs
  * the viewer; returns the exit status. */
-static int run(cli_viewer *vw, const cli_trace_opts *o, int w, int h, int bench_n)
+static int run(cli_viewer *vw, const cli_trace_opts *o, int w, int h, int bench_n, bool follow)
 {
     cs_err err = {0};
     cs_file f = {0};
     cs_model m;
     cs_model_init(&m);
     char title[300];
-    snprintf(title, sizeof title, "chanscope \xE2\x80\x94 %s", o->path);
+    snprintf(title, sizeof title, "chanscope \xE2\x80\x94 %s", cli_trace_name(o->path));
     int rc = 0;
     if (!rnd_surface_glfw_create(title, w, h, &vw->surf, &err) || !(vw->r = rnd_create(NULL, &err))) {
         rc = cli_report(&err, "chanscope view");
-    } else if (cli_view_load(vw, o, &f, &m, &rc)) {
+    } else if (follow && !cli_view_follow_start(o, &vw->follow, &err)) {
+        rc = cli_report(&err, o->path);
+    } else if (follow ? cli_view_follow_first(vw, vw->follow, &rc) : cli_view_load(vw, o, &f, &m, &rc)) {
         rnd_view opts = vw->view;
-        vw->m = &m;
-        rnd_view_defaults(&m, &vw->view);
+        vw->m = follow ? cli_view_follow_model(vw->follow) : &m;
+        rnd_view_defaults(vw->m, &vw->view);
         vw->view.layout = opts.layout, vw->view.theme = opts.theme, vw->view.show_system = opts.show_system;
         vw->view.axis = opts.axis, vw->view.compact = opts.compact, vw->view.collapse = opts.collapse;
         vw->view.hud = true;
-        vw->view.now = m.t_first, vw->view.playing = !bench_n; /* from the start, playing */
+        vw->view.now = vw->m->t_first, vw->view.playing = !bench_n; /* from the start, playing */
         vw->loop0 = vw->loop1 = CS_T_NONE;
+        if (follow)
+            cli_view_follow_shown(vw, vw->follow);
         cli_view_input_install(vw);
         if (!(bench_n ? bench(vw, bench_n, &err) : loop(vw, &err)))
             rc = cli_report(&err, "chanscope view");
     }
     rnd_destroy(vw->r);
+    cli_view_follow_stop(vw->follow);
     rnd_surface_destroy(vw->surf);
     cli_unload(&f, &m, NULL);
     return rc;
@@ -205,7 +217,7 @@ int cli_cmd_view(int argc, char **argv)
         {"layout", required_argument, NULL, O_LAYOUT}, {"theme", required_argument, NULL, O_THEME},
         {"size", required_argument, NULL, O_SIZE}, {"system", no_argument, NULL, O_SYSTEM},
         {"shots", required_argument, NULL, O_SHOTS}, {"bench-frames", required_argument, NULL, O_BENCH},
-        CLI_LANE_LONGOPTS, {0}};
+        {"follow", no_argument, NULL, O_FOLLOW}, CLI_LANE_LONGOPTS, {0}};
     cli_viewer vw = {0};
     cli_trace_opts o = {0};
     view_args a = {.vw = &vw, .w = 1280, .h = 720};
@@ -226,5 +238,5 @@ int cli_cmd_view(int argc, char **argv)
                 "use 'chanscope png' (or svg, dot, perfetto)");
         return cli_report(&err, "chanscope view");
     }
-    return run(&vw, &o, a.w, a.h, a.bench_n);
+    return run(&vw, &o, a.w, a.h, a.bench_n, a.follow || !strcmp(o.path, "-"));
 }

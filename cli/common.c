@@ -2,6 +2,7 @@
  * and the single place where errors reach the user. */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +10,19 @@
 #include <time.h>
 #include <unistd.h>
 
+const char *cli_trace_name(const char *path)
+{
+    return strcmp(path, "-") ? path : "stdin";
+}
+
+const char *cli_out_name(const char *path)
+{
+    return strcmp(path, "-") ? path : "standard output";
+}
+
 int cli_report(const cs_err *err, const char *path)
 {
-    const char *p = path ? path : "chanscope";
+    const char *p = path ? cli_trace_name(path) : "chanscope";
     if (err->offset != CS_NO_OFFSET)
         fprintf(stderr, "%s:%llu: %s\n", p, (unsigned long long)err->offset, err->msg);
     else
@@ -32,20 +43,41 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
-static bool trace_opt(int opt, const char *arg, cli_trace_opts *o)
+bool cli_int_parse(const char *s, int lo, int hi, int *out)
 {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+bool cli_size_parse(const char *s, int lo, int hi, int *w, int *h)
+{
+    const char *x = strchr(s, 'x');
+    char ws[16];
+    if (!x || (size_t)(x - s) >= sizeof ws)
+        return false;
+    memcpy(ws, s, (size_t)(x - s));
+    ws[x - s] = 0;
+    return cli_int_parse(ws, lo, hi, w) && cli_int_parse(x + 1, lo, hi, h);
+}
+
+/* The shared trace options: true when opt is one; *why is then the usage
+ * message for a bad value, or NULL. */
+static bool trace_opt(int opt, const char *arg, cli_trace_opts *o, const char **why)
+{
+    *why = NULL;
     switch (opt) {
     case CLI_OPT_BINARY: o->binary = arg; return true;
     case CLI_OPT_STRICT: o->strict = true; return true;
     case 'q': o->quiet = true; return true;
-    case 'j': {
-        char *end;
-        long v = strtol(arg, &end, 10);
-        if (*end || v < 1 || v > 256)
-            return false;
-        o->jobs = (int)v;
+    case 'j':
+        if (!cli_int_parse(arg, 1, 256, &o->jobs))
+            *why = "-j (--jobs) must be a number of threads from 1 to 256";
         return true;
-    }
     }
     return false;
 }
@@ -77,9 +109,9 @@ int cli_args_parse(const cli_args *a, int argc, char **argv, cli_trace_opts *o)
         }
         if (c == '?')
             return cli_usage(a->cmd, "bad option");
-        if (trace_opt(c, optarg, o))
-            continue;
-        const char *why = a->on_opt ? a->on_opt(a->ud, c, optarg) : "bad option";
+        const char *why;
+        if (!trace_opt(c, optarg, o, &why))
+            why = a->on_opt ? a->on_opt(a->ud, c, optarg) : "bad option";
         if (why)
             return cli_usage(a->cmd, "%s", why);
     }
@@ -124,6 +156,7 @@ int cli_pick(const char *arg, const char *const *names, int n)
 
 const char *cli_base_name(const char *path)
 {
+    path = cli_trace_name(path);
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
 }
@@ -164,13 +197,48 @@ static bool progress(void *ud, uint64_t done, uint64_t total)
     return true;
 }
 
+/* Reading a stream: its notices and progress. */
+typedef struct reading { const cli_trace_opts *o; bar b; } reading;
+
+static void waiting(void *ud, const char *path)
+{
+    if (!((const reading *)ud)->o->quiet)
+        fprintf(stderr, "chanscope: waiting for a writer on %s (Ctrl-C to stop)\n", path);
+}
+
+/* A stream's bytes so far go to the caller's progress function (the
+ * viewer's loading screen, which may cancel), else, on a terminal, to a
+ * "reading N MB" line drawn as the decoding bar is. */
+static bool read_progress(void *ud, uint64_t bytes)
+{
+    reading *r = ud;
+    if (r->o->on_progress)
+        return r->o->on_progress(r->o->progress_ud, bytes, 0);
+    double t = now_s();
+    if (r->o->quiet || !isatty(2) || t - r->b.t0 < 0.25 || t - r->b.drawn_at < 0.1)
+        return true;
+    fprintf(stderr, "\rreading %.1f MB", (double)bytes / 1e6);
+    r->b.drawn_at = t, r->b.shown = true;
+    return true;
+}
+
 bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
 {
     cs_model_init(m);
     if (s)
         memset(s, 0, sizeof *s);
-    if (!cs_file_map(o->path, f, err))
+    reading r = {.o = o, .b = {.t0 = now_s()}};
+    bool ok = cs_file_open(o->path, &(cs_file_hooks){.on_wait = waiting, .on_read = read_progress, .ud = &r}, f, err);
+    if (r.b.shown)
+        fputs("\r\033[K", stderr);
+    if (!ok)
         return false;
+    cs_out_protect(f);
+    return cli_decode(o, f, m, s, err);
+}
+
+bool cli_decode(const cli_trace_opts *o, const cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
+{
     bool show_progress = !o->quiet && f->size > 50u * 1024 * 1024 && isatty(2);
     bar b = {.t0 = now_s(), .pct = -1};
     dec_desc d = {
@@ -186,7 +254,7 @@ bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_
     if (!ok)
         return false;
     if (m->warning[0] && !o->quiet)
-        fprintf(stderr, "%s: warning: %s\n", o->path, m->warning);
+        fprintf(stderr, "%s: warning: %s\n", cli_trace_name(o->path), m->warning);
     return true;
 }
 

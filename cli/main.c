@@ -3,6 +3,7 @@
  * options with getopt_long and prints its own --help. */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <string.h>
@@ -29,12 +30,29 @@ static void usage(FILE *to)
     fputs("usage: chanscope COMMAND [options] TRACE\n\n"
           "chanscope turns Go execution traces (Go 1.5 to 1.27) into pictures of\n"
           "concurrency: who runs when, and who talks to whom over which channel.\n"
-          "Trace wire versions read: " DEC_VERSIONS " (Go 1.26 and 1.27 write 1.26).\n\n"
+          "Trace wire versions read: " DEC_VERSIONS " (Go 1.26 and 1.27 write 1.26).\n"
+          "TRACE is a file, a pipe or FIFO, or - for standard input.\n\n"
           "Commands:\n", to);
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fputs("\nRun 'chanscope COMMAND --help' for a command's options.\n"
-          "Exit status: 0 ok, 1 bad input, 2 usage error.\n", to);
+          "Exit status: 0 ok, 1 bad input or a failed write, 2 usage error.\n", to);
+}
+
+/* Every command's standard output is checked here, once: a write that
+ * failed (a full disk, /dev/full) or a failing final flush or close turns a
+ * successful exit into 1. A command that failed has already said why. */
+static int finish(int rc)
+{
+    errno = 0;
+    bool bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    if (fclose(stdout) != 0 && !bad)
+        bad = true, e = errno;
+    if (!bad || rc != 0)
+        return rc;
+    fprintf(stderr, "chanscope: cannot write standard output: %s\n", e ? strerror(e) : "write failed");
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -48,15 +66,15 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return 0;
+        return finish(0);
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
         printf("chanscope %s\n", CS_VERSION);
-        return 0;
+        return finish(0);
     }
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (!strcmp(argv[1], commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
+            return finish(commands[i].run(argc - 1, argv + 1));
     fprintf(stderr, "chanscope: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return 2;

@@ -8,6 +8,17 @@
  *       loads o->path into f and m and attaches m to vw->r (made without a
  *       model) while the window shows progress; on failure reports it and
  *       sets *rc (1, or 0 when the user cancelled); cli_unload f and m either way
+ *   void cli_view_quit_keys(cli_viewer *vw)       q and Esc (only) set vw->quit: for waiting screens
+ *   bool cli_view_follow_start(const cli_trace_opts *o, cli_follow **out, cs_err *err)
+ *       starts reading a growing trace (view_follow.c); free with cli_view_follow_stop
+ *   bool cli_view_follow_first(cli_viewer *vw, cli_follow *fl, int *rc)
+ *       a waiting screen until the first model, attached to vw->r (made without
+ *       one); false with *rc when the user quit (0) or the input ended without one
+ *   const cs_model *cli_view_follow_model(const cli_follow *fl)   the model shown now
+ *   void cli_view_follow_shown(cli_viewer *vw, cli_follow *fl)    status line for it
+ *   bool cli_view_follow_poll(cli_viewer *vw, cli_follow *fl, cs_err *err)
+ *       each frame: swaps a newer model in (a new vw->r, vw->m), the view kept
+ *   void cli_view_follow_stop(cli_follow *fl)                     accepts NULL
  *   void cli_view_input_install(cli_viewer *vw)   sets the GLFW callbacks
  *   void cli_view_hover(cli_viewer *vw)           what is under the mouse now (tooltip), none
  *       when the mouse is outside; called every frame, as the view may have
@@ -28,8 +39,11 @@
 #include "cli.h"
 #include "../render/render.h"
 
+typedef struct cli_follow cli_follow;
+
 typedef struct cli_viewer {
     const cs_model *m;
+    cli_follow *follow;      /* --follow: where newer models come from, NULL none */
     rnd_surface *surf;
     rnd_renderer *r;
     rnd_view view;
@@ -49,6 +63,13 @@ typedef struct cli_viewer {
 } cli_viewer;
 
 bool cli_view_load(cli_viewer *vw, const cli_trace_opts *o, cs_file *f, cs_model *m, int *rc);
+void cli_view_quit_keys(cli_viewer *vw);
+bool cli_view_follow_start(const cli_trace_opts *o, cli_follow **out, cs_err *err);
+bool cli_view_follow_first(cli_viewer *vw, cli_follow *fl, int *rc);
+const cs_model *cli_view_follow_model(const cli_follow *fl);
+void cli_view_follow_shown(cli_viewer *vw, cli_follow *fl);
+bool cli_view_follow_poll(cli_viewer *vw, cli_follow *fl, cs_err *err);
+void cli_view_follow_stop(cli_follow *fl);
 void cli_view_input_install(cli_viewer *vw);
 void cli_view_hover(cli_viewer *vw);
 bool cli_view_screenshot(cli_viewer *vw, cs_err *err);

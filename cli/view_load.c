@@ -61,6 +61,14 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
         ((cli_viewer *)glfwGetWindowUserPointer(w))->quit = true;
 }
 
+void cli_view_quit_keys(cli_viewer *vw)
+{
+    GLFWwindow *win = rnd_surface_window(vw->surf);
+    glfwSetWindowUserPointer(win, vw);
+    glfwSetCharCallback(win, on_char);
+    glfwSetKeyCallback(win, on_key);
+}
+
 /* Draws the loading screen until the worker is done; asks it to stop once
  * the user quits (the window is hidden at once, the join waits for the
  * decoder's next progress report). */
@@ -101,10 +109,7 @@ bool cli_view_load(cli_viewer *vw, const cli_trace_opts *o, cs_file *f, cs_model
     ld.o.on_progress = on_progress, ld.o.progress_ud = &ld;
     struct stat st;
     atomic_store(&ld.total, stat(o->path, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0);
-    GLFWwindow *win = rnd_surface_window(vw->surf);
-    glfwSetWindowUserPointer(win, vw);
-    glfwSetCharCallback(win, on_char);
-    glfwSetKeyCallback(win, on_key);
+    cli_view_quit_keys(vw);
     pthread_t th;
     if (pthread_create(&th, NULL, work, &ld) != 0) {
         work(&ld); /* no thread: load here, with a still window */

@@ -19,9 +19,6 @@
  *                           lay_tick *out, uint32_t cap)   ticks in x order, at least
  *                                                           min_gap_px apart; returns count
  *   void lay_fmt_dur(int64_t ns, char *buf, size_t n)      "1.5 ms", 3 significant digits
- *   bool lay_parse_dur(const char *s, int64_t *out_ns)     "1.5ms", "200us", "200µs", "2s", "750" (ns)
- *   bool lay_parse_range(const char *s, int64_t *from_ns, int64_t *to_ns)
- *       "FROM:TO", either side may be empty (FROM = 0, TO = INT64_MAX); durations as above
  */
 #ifndef LAY_AXIS_H
 #define LAY_AXIS_H
@@ -67,7 +64,5 @@ int64_t lay_axis_t(const lay_axis *a, double x);
 uint32_t lay_axis_ticks(const lay_axis *a, double len_px, double min_gap_px, lay_tick *out,
                         uint32_t cap);
 void lay_fmt_dur(int64_t ns, char *buf, size_t n);
-bool lay_parse_dur(const char *s, int64_t *out_ns);
-bool lay_parse_range(const char *s, int64_t *from_ns, int64_t *to_ns);
 
 #endif

@@ -128,39 +128,3 @@ uint32_t lay_axis_ticks(const lay_axis *a, double len_px, double min_gap_px, lay
     linear_run(&o, t, a->t1, step, unit, dec);
     return o.n;
 }
-
-bool lay_parse_dur(const char *s, int64_t *out_ns)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || !(v >= 0) || v > 9e18)
-        return false;
-    static const struct { const char *u; double f; } units[] = {
-        {"", 1}, {"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"ms", 1e6}, {"s", 1e9}};
-    for (size_t i = 0; i < sizeof units / sizeof *units; i++)
-        if (!strcmp(end, units[i].u) && v * units[i].f <= 9e18) {
-            *out_ns = (int64_t)llround(v * units[i].f);
-            return true;
-        }
-    return false;
-}
-
-bool lay_parse_range(const char *s, int64_t *from_ns, int64_t *to_ns)
-{
-    const char *colon = strchr(s, ':');
-    if (!colon || strchr(colon + 1, ':'))
-        return false;
-    char a[64];
-    size_t la = (size_t)(colon - s);
-    if (la >= sizeof a)
-        return false;
-    memcpy(a, s, la);
-    a[la] = 0;
-    *from_ns = 0;
-    *to_ns = INT64_MAX;
-    if (la && !lay_parse_dur(a, from_ns))
-        return false;
-    if (colon[1] && !lay_parse_dur(colon + 1, to_ns))
-        return false;
-    return *to_ns > *from_ns;
-}

@@ -207,10 +207,12 @@ void rnd__gl_draw(rnd__gl *g, const rnd__scene *s, GLuint font_tex, int w, int h
         if (s->k[k].n)
             glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)off[k],
                             (GLsizeiptr)(s->k[k].n * sizeof(rnd__mark)), s->k[k].v);
-    if (s->clip[2] > s->clip[0] && s->clip[3] > s->clip[1]) {
+    if (s->clip[2] > s->clip[0]) {
+        /* a picture too small for its header and legend leaves a plot of
+           no height: the scissor is then empty (a negative size is an error) */
+        float ch = s->clip[3] > s->clip[1] ? s->clip[3] - s->clip[1] : 0;
         glEnable(GL_SCISSOR_TEST);
-        glScissor((GLint)s->clip[0], h - (GLint)s->clip[3], (GLsizei)(s->clip[2] - s->clip[0]),
-                  (GLsizei)(s->clip[3] - s->clip[1]));
+        glScissor((GLint)s->clip[0], h - (GLint)s->clip[3], (GLsizei)(s->clip[2] - s->clip[0]), (GLsizei)ch);
     }
     if (s->img)
         draw_image(g, s, px[0]);

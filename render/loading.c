@@ -37,8 +37,11 @@ bool rnd_loading_draw(rnd_renderer *r, const rnd_loading *l, int w, int h, cs_er
     bar(r, th, l, cx - bw / 2, cy - 7, cx + bw / 2, cy + 7);
     char buf[160];
     double pct = l->total_bytes ? 100.0 * (double)l->done_bytes / (double)l->total_bytes : 0;
-    snprintf(buf, sizeof buf, "%s \xC2\xB7 %.1f MB of %.1f MB \xC2\xB7 %.0f%%", l->stage ? l->stage : "",
-             (double)l->done_bytes / 1e6, (double)l->total_bytes / 1e6, pct);
+    if (l->total_bytes)
+        snprintf(buf, sizeof buf, "%s \xC2\xB7 %.1f MB of %.1f MB \xC2\xB7 %.0f%%", l->stage ? l->stage : "",
+                 (double)l->done_bytes / 1e6, (double)l->total_bytes / 1e6, pct);
+    else /* a stream: its size is not known */
+        snprintf(buf, sizeof buf, "%s \xC2\xB7 %.1f MB read", l->stage ? l->stage : "", (double)l->done_bytes / 1e6);
     centred(r, RND__F12, cx, cy + 30, th->fg_dim, buf);
     centred(r, RND__F11, cx, cy + 52, th->fg_dim, "q or Esc cancels");
     return rnd__frame_submit(r, th, w, h, err);

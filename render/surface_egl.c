@@ -121,12 +121,18 @@ bool rnd_surface_egl_create(int w, int h, rnd_surface **out, cs_err *err)
         egl_destroy(&e->base);
         return false;
     }
-    GLint max_samples = 0;
+    GLint max_samples = 0, max_side = 0;
     glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
+    glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_side);
     int samples = max_samples < 4 ? max_samples : 4;
-    if (!make_fbo(&e->fbo_ms, &e->rb_ms, samples, w, h) || !make_fbo(&e->fbo, &e->rb, 1, w, h)) {
+    /* within the maximum side, a framebuffer can still be too big in all
+       (llvmpipe: about 2 GB); either way the size is what to change */
+    if (w > max_side || h > max_side || !make_fbo(&e->fbo_ms, &e->rb_ms, samples, w, h) ||
+        !make_fbo(&e->fbo, &e->rb, 1, w, h)) {
         egl_destroy(&e->base);
-        return CS_FAIL(err, CS_E_GL, CS_NO_OFFSET, "framebuffer %dx%d incomplete", w, h);
+        return CS_FAIL(err, CS_E_USAGE, CS_NO_OFFSET,
+                       "image size %dx%d is more than this OpenGL draws offscreen (each side 16 to %d, "
+                       "and fewer pixels in all)", w, h, max_side < 16384 ? max_side : 16384);
     }
     *out = &e->base;
     return true;

@@ -1,11 +1,15 @@
 /* tests/test_core.c — the shared core: hash map, dense id table, string
- * interning, the bounded cursor, header detection and atomic output. */
+ * interning, the bounded cursor, header detection, streamed input (pipes,
+ * FIFOs) and output (atomic, through links, never over the input). */
 #include "testlib.h"
 
 #include "../core/ids.h"
 #include "../core/map.h"
 #include "../decode/buf.h"
 
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void map_survives_many_puts_and_deletes(void **st)
@@ -146,6 +150,144 @@ static void atomic_output_leaves_nothing_on_abort(void **st)
     rmdir(dir);
 }
 
+typedef struct feed {
+    int fd;
+    const uint8_t *p;
+    size_t n;
+    unsigned delay_ms; /* before the first byte */
+} feed;
+
+/* Writes p[0..n) in chunks of 1 to 9000 bytes, then closes fd. */
+static void *feeder(void *arg)
+{
+    feed *f = arg;
+    usleep(f->delay_ms * 1000);
+    uint32_t x = 12345;
+    for (size_t off = 0; off < f->n;) {
+        x = x * 1103515245u + 12345u;
+        size_t c = 1 + (x >> 8) % 9000;
+        ssize_t w = write(f->fd, f->p + off, c < f->n - off ? c : f->n - off);
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    close(f->fd);
+    return NULL;
+}
+
+/* Sizes around the reader's first 1 MiB buffer and its doublings. */
+static void stream_reads_back_what_a_pipe_carries(void **st)
+{
+    (void)st;
+    static const size_t sizes[] = {0, 1, 4095, (1u << 20) - 1, 1u << 20, (1u << 20) + 7, (3u << 20) + 1};
+    uint8_t *data = malloc(sizes[6]);
+    assert_non_null(data);
+    for (size_t i = 0; i < sizes[6]; i++)
+        data[i] = (uint8_t)(i * 131 + (i >> 9));
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        int fds[2];
+        assert_int_equal(pipe(fds), 0);
+        feed f = {.fd = fds[1], .p = data, .n = sizes[k]};
+        pthread_t th;
+        assert_int_equal(pthread_create(&th, NULL, feeder, &f), 0);
+        char name[64];
+        snprintf(name, sizeof name, "/proc/self/fd/%d", fds[0]);
+        cs_file in;
+        cs_err err = {0};
+        assert_true(cs_file_open(name, NULL, &in, &err));
+        close(fds[0]);
+        pthread_join(th, NULL);
+        assert_int_equal(in.size, sizes[k]);
+        if (sizes[k])
+            assert_memory_equal(in.data, data, sizes[k]);
+        assert_true(in.owned == (sizes[k] > 0));
+        cs_file_unmap(&in);
+    }
+    free(data);
+}
+
+typedef struct late_writer { const char *path; } late_writer;
+
+static void *write_late(void *arg)
+{
+    usleep(600 * 1000); /* longer than the reader waits before saying so */
+    int fd = open(((late_writer *)arg)->path, O_WRONLY);
+    if (fd >= 0) {
+        feed f = {.fd = fd, .p = (const uint8_t *)"late bytes", .n = 10};
+        feeder(&f);
+    }
+    return NULL;
+}
+
+static void count_wait(void *ud, const char *path)
+{
+    (void)path;
+    ++*(int *)ud;
+}
+
+static void fifo_without_a_writer_waits_and_says_so(void **st)
+{
+    (void)st;
+    char dir[] = "/tmp/cs-test-XXXXXX", path[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/in.fifo", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    late_writer lw = {path};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, write_late, &lw), 0);
+    int waits = 0;
+    cs_file in;
+    cs_err err = {0};
+    assert_true(cs_file_open(path, &(cs_file_hooks){.on_wait = count_wait, .ud = &waits}, &in, &err));
+    pthread_join(th, NULL);
+    assert_int_equal(waits, 1);
+    assert_int_equal(in.size, 10);
+    assert_memory_equal(in.data, "late bytes", 10);
+    cs_file_unmap(&in);
+    unlink(path);
+    rmdir(dir);
+}
+
+static void output_follows_links_and_spares_the_input(void **st)
+{
+    (void)st;
+    char dir[] = "/tmp/cs-test-XXXXXX", target[256], lnk[256], hard[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(target, sizeof target, "%s/target", dir);
+    snprintf(lnk, sizeof lnk, "%s/link", dir);
+    snprintf(hard, sizeof hard, "%s/hard", dir);
+    cs_err err = {0};
+    assert_true(cs_write_file(target, "old", 3, &err));
+    assert_int_equal(symlink("target", lnk), 0);
+    assert_true(cs_write_file(lnk, "new!", 4, &err));
+    struct stat sl;
+    assert_int_equal(lstat(lnk, &sl), 0);
+    assert_true(S_ISLNK(sl.st_mode)); /* the link stays a link */
+    cs_file in;
+    assert_true(cs_file_map(target, &in, &err));
+    assert_int_equal(in.size, 4);
+    /* the input, by its name, through the link and through a hard link */
+    assert_int_equal(link(target, hard), 0);
+    cs_out_protect(&in);
+    const char *names[] = {target, lnk, hard};
+    for (int i = 0; i < 3; i++) {
+        cs_out o;
+        err = (cs_err){0};
+        assert_false(cs_out_open(&o, names[i], &err));
+        assert_int_equal(err.code, CS_E_USAGE);
+    }
+    assert_memory_equal(in.data, "new!", 4);
+    cs_file_unmap(&in);
+    cs_out_protect(&in); /* a zeroed file protects nothing */
+    /* a character device is written, not replaced */
+    err = (cs_err){0};
+    assert_true(cs_write_file("/dev/null", "x", 1, &err));
+    assert_int_equal(stat("/dev/null", &sl), 0);
+    assert_true(S_ISCHR(sl.st_mode));
+    unlink(hard), unlink(lnk), unlink(target);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -155,6 +297,9 @@ int main(void)
         cmocka_unit_test(uvarint_accepts_padding_and_rejects_overflow),
         cmocka_unit_test(header_detection_follows_go),
         cmocka_unit_test(atomic_output_leaves_nothing_on_abort),
+        cmocka_unit_test(stream_reads_back_what_a_pipe_carries),
+        cmocka_unit_test(fifo_without_a_writer_waits_and_says_so),
+        cmocka_unit_test(output_follows_links_and_spares_the_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

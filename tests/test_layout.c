@@ -163,27 +163,6 @@ static void fmt_dur_uses_real_units(void **state)
     lay_fmt_dur(3250000000LL, b, sizeof b), assert_string_equal(b, "3.25 s");
 }
 
-static void durations_and_ranges_parse_with_units(void **state)
-{
-    (void)state;
-    int64_t v, a, b;
-    assert_true(lay_parse_dur("750", &v)), assert_int_equal(v, 750);
-    assert_true(lay_parse_dur("1.5ms", &v)), assert_int_equal(v, 1500000);
-    assert_true(lay_parse_dur("200us", &v)), assert_int_equal(v, 200000);
-    assert_true(lay_parse_dur("200µs", &v)), assert_int_equal(v, 200000);
-    assert_true(lay_parse_dur("2s", &v)), assert_int_equal(v, 2000000000);
-    assert_false(lay_parse_dur("2 parsecs", &v));
-    assert_false(lay_parse_dur("-1ms", &v));
-    assert_false(lay_parse_dur("", &v));
-    assert_true(lay_parse_range("2ms:5ms", &a, &b));
-    assert_int_equal(a, 2000000), assert_int_equal(b, 5000000);
-    assert_true(lay_parse_range(":5ms", &a, &b)), assert_int_equal(a, 0);
-    assert_true(lay_parse_range("1s:", &a, &b)), assert_int_equal(b, INT64_MAX);
-    assert_false(lay_parse_range("5ms:1ms", &a, &b));
-    assert_false(lay_parse_range("5ms", &a, &b));
-    assert_false(lay_parse_range("1:2:3", &a, &b));
-}
-
 /* In depth-first lane order every goroutine sits below its parent, and the
  * whole subtree of a goroutine takes consecutive lanes right under it. */
 static void lanes_children_sit_under_parents(void **state)
@@ -511,7 +490,6 @@ int main(void)
         cmocka_unit_test(axis_gap_folding_compresses_idle_stretches),
         cmocka_unit_test(axis_gaps_on_an_all_idle_trace_stay_finite),
         cmocka_unit_test(fmt_dur_uses_real_units),
-        cmocka_unit_test(durations_and_ranges_parse_with_units),
         cmocka_unit_test(lanes_children_sit_under_parents),
         cmocka_unit_test(lanes_compact_reuse_never_overlaps),
         cmocka_unit_test(lanes_hide_system_and_shorten_names),

@@ -9,7 +9,7 @@ bin=$1; secs=$2; keep=${3:-}
 seeds=$bin/seeds
 sh tools/fuzz_seeds.sh "$seeds"
 status=0
-for h in ${FUZZ_HARNESSES:-any legacy v2 layout}; do
+for h in ${FUZZ_HARNESSES:-any legacy v2 layout stream}; do
     corpus=tests/fuzz/corpus/$h
     mkdir -p "$corpus" "$bin/new-$h"
     echo "fuzz_$h: ${secs}s"

@@ -21,6 +21,7 @@
 #include "../../core/model.h"
 #include "../../core/stats.h"
 #include "../../decode/decode.h"
+#include "../../traffic/traffic.h"
 
 static inline bool fz_on_event(void *ud, const dec_event *ev, cs_err *err)
 {
