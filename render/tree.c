@@ -228,9 +228,13 @@ static void label_one(tree_ctx *c, const float *area, uint32_t gi, bool always)
         return;
     char buf[96];
     rnd__g_label(c->r, gi, buf, sizeof buf);
-    float tw = rnd__text_width(&c->r->font, RND__F11, buf), len = fmaxf(0.0f, s[3] - s[1]);
+    /* from the top of the line's part inside the area, down it */
+    float tw = rnd__text_width(&c->r->font, RND__F11, buf), top = fmaxf(s[1], area[1] + 4);
+    float len = fmaxf(0.0f, fminf(s[3], area[3]) - top);
+    if (top > s[3] && s[3] > s[1])
+        return;
     for (int k = 0; k < 12; k++) {
-        float y = s[1] + 4 + (float)(k / 2) * fminf(16.0f, len / 6), x = k % 2 ? s[0] - 8 - tw : s[0] + 8;
+        float y = top + 4 + (float)(k / 2) * fminf(16.0f, len / 6), x = k % 2 ? s[0] - 8 - tw : s[0] + 8;
         if (k >= 2 && y > s[3])
             break;
         float b[4] = {x - 2, y - 10, x + tw + 2, y + 3};
