@@ -270,7 +270,8 @@ static void labels(tree_ctx *c)
 static void time_axis(tree_ctx *c, int64_t ta, int64_t tb)
 {
     rnd__tree_frame *f = c->f;
-    float d = 0, rr = c->rho * 1.06f;
+    float d = 0, rr = c->rho * 1.06f, area[4];
+    rnd__tree_area(c->r, c->v, c->w, c->h, area);
     uint32_t sel = c->v->selected;
     if (sel && sel < c->r->m->n_g && c->r->row[sel] >= 0) {
         float gx, gz;
@@ -299,6 +300,8 @@ static void time_axis(tree_ctx *c, int64_t ta, int64_t tb)
         }
         project(f, ax + dx, y, az + dz, &sx, &sy);
         float tw = rnd__text_width(&c->r->font, RND__F11, ticks[i].label);
+        if (sy < area[1] || sy > area[3]) /* zoomed in: never over the header or the legend */
+            continue;
         rnd__text(&c->r->sc, &c->r->font, RND__F11, sx - 4 - tw, sy + 4, dim, ticks[i].label);
         rnd__tree_tick *k = &f->ticks[f->n_ticks++];
         *k = (rnd__tree_tick){.t = ticks[i].t_ns, .box = {sx - 6 - tw, sy - 7, sx, sy + 7}};
@@ -315,7 +318,7 @@ static void time_axis(tree_ctx *c, int64_t ta, int64_t tb)
         char buf[40] = "\xE2\x8B\xAF ";
         lay_fmt_dur(g->t1 - g->t0, buf + 4, sizeof buf - 4);
         project(f, ax - dx, y, az - dz, &sx, &sy);
-        if (fabsf(sy - last) >= 14.0f) {
+        if (fabsf(sy - last) >= 14.0f && sy >= area[1] && sy <= area[3]) {
             rnd__text(&c->r->sc, &c->r->font, RND__F11, sx + 6, sy + 4, dim, buf);
             last = sy;
         }
