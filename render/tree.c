@@ -118,18 +118,18 @@ static void camera(tree_ctx *c, float cx, float cz, float ya, float yb)
     f->ox = cx, f->oz = cz;
 }
 
-static uint32_t mark_color(const tree_ctx *c, int style, bool lit)
+static uint32_t mark_color(const tree_ctx *c, int style, bool lit, float alpha)
 {
     uint32_t col = c->th->mark[style];
     if (!lit || c->v->highlight == RND_HL_CHAN || c->v->highlight == RND_HL_SPAWNS ||
         (c->v->highlight == RND_HL_BLOCKED && style != LAY_MARK_BLOCK_CHAN && style != LAY_MARK_BLOCK_SYNC))
         col = rnd__dim(col, 0.7f, c->th->bg);
-    return rnd__alpha(col, c->bar_alpha);
+    return rnd__alpha(col, alpha);
 }
 
 /* The states down a goroutine's line from layout's per-column summary
  * (layout/lod.h), up to now. */
-static void line_runs(const tree_ctx *c, uint32_t gi, float x, float z, bool lit)
+static void line_runs(const tree_ctx *c, uint32_t gi, float x, float z, bool lit, float alpha)
 {
     const lay_lod *d = &c->r->lay.lod;
     uint32_t lane = (uint32_t)c->r->row[gi];
@@ -142,7 +142,7 @@ static void line_runs(const tree_ctx *c, uint32_t gi, float x, float z, bool lit
         if (mk != LAY_MARK_NONE) {
             float ya = col_y(c, a), yb = col_y(c, b < end ? b : end);
             rnd__seg(&c->r->sc, RND__SEGS, x, ya, z, x, fminf(yb, ya - 0.002f), z,
-                     fmaxf(1.0f, c->bar_px * lay_mark_thickness((lay_mark)mk)), mark_color(c, mk, lit));
+                     fmaxf(1.0f, c->bar_px * lay_mark_thickness((lay_mark)mk)), mark_color(c, mk, lit, alpha));
         }
         a = b;
     }
@@ -160,7 +160,10 @@ static void goroutine(tree_ctx *c, uint32_t gi)
     int64_t b = g->end_ns != CS_T_NONE && g->end_ns < c->t_end ? g->end_ns : c->t_end;
     rnd__seg(&c->r->sc, RND__SEGS, x, ty(c, a), z, x, ty(c, b), z, 1.0f,
              lit ? c->th->life : rnd__dim(c->th->life, 0.6f, c->th->bg));
-    line_runs(c, gi, x, z, lit);
+    /* translucent bars (a crowded tree) fade with depth: the far side of a
+     * ring stays behind the near one */
+    float depth = ((x - c->f->ox) * c->f->fwd[0] + (z - c->f->oz) * c->f->fwd[1]) / c->rho;
+    line_runs(c, gi, x, z, lit, c->bar_alpha < 1.0f ? c->bar_alpha * (0.6f + 0.2f * depth) : 1.0f);
     float *s = &c->r->scr[4 * gi];
     project(c->f, x, ty(c, a), z, &s[0], &s[1]);
     project(c->f, x, ty(c, b), z, &s[2], &s[3]);
