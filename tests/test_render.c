@@ -743,7 +743,7 @@ static void tree_lines_axis_and_labels_share_one_projection(void **st)
 }
 
 /* The wheel zooms at the pointer: the point under it stays, others move
- * away from it by the zoom's factor. */
+ * away from it by the zoom's factor; in the graph too. */
 static void tree_zoom_keeps_the_point_under_the_pointer(void **st)
 {
     (void)st;
@@ -769,6 +769,15 @@ static void tree_zoom_keeps_the_point_under_the_pointer(void **st)
     print_message("under the pointer: (%.1f, %.1f) -> (%.1f, %.1f)\n", ax, ay, cx, cy);
     assert_true(fabsf(cx - ax) <= 1 && fabsf(cy - ay) <= 1);
     assert_true(fabsf(hypotf(dx - cx, dy - cy) - 2 * hypotf(bx - ax, by - ay)) <= 2);
+    v.layout = RND_GRAPH, v.dist = 1, v.pan_x = v.pan_y = 0; /* the graph: a node's box stays under the pointer */
+    draw(&e, &v);
+    const float *s = &e.r->scr[4 * g2];
+    ax = 0.5f * (s[0] + s[2]), ay = s[1], bx = s[2] - s[0];
+    rnd_zoom_at(e.r, &v, e.w, e.h, ax, ay, 1.5f);
+    draw(&e, &v);
+    print_message("graph node under the pointer: (%.1f, %.1f) -> (%.1f, %.1f)\n", ax, ay, 0.5f * (s[0] + s[2]), s[1]);
+    assert_true(fabsf(0.5f * (s[0] + s[2]) - ax) <= 1 && fabsf(s[1] - ay) <= 1);
+    assert_true(s[2] - s[0] > 1.3f * bx);
     env_close(&e);
     cs_model_deinit(&m);
 }
