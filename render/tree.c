@@ -399,7 +399,10 @@ void rnd__tree_build(rnd_renderer *r, const rnd_view *v, int w, int h)
     c.cols = per_g < (uint32_t)h ? (per_g ? per_g : 1) : (uint32_t)h;
     camera(&c, cx, cz, ty(&c, ta), ty(&c, tb));
     crowding(&c, nrows);
-    c.outline_px = 2 * c.rho * f->s * f->s * (fabsf(ty(&c, ta) - ty(&c, tb)) * cosf(v->pitch) + 2 * c.rho * fabsf(sinf(v->pitch)));
+    float area[4]; /* the outline's area on screen, no more than the view's (zoomed in) */
+    rnd__tree_area(r, v, w, h, area);
+    c.outline_px = fminf((area[2] - area[0]) * (area[3] - area[1]),
+                         2 * c.rho * f->s * f->s * (fabsf(ty(&c, ta) - ty(&c, tb)) * cosf(v->pitch) + 2 * c.rho * fabsf(sinf(v->pitch))));
     /* arrows bundled per column of a few pixels; coarser when they crowd */
     float len_px = 2 * f->s * cosf(v->pitch);
     uint32_t acols = (uint32_t)fmaxf(8.0f, fminf(len_px / 2, (float)h));
