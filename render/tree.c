@@ -19,9 +19,10 @@
  *
  * Crowded trees keep their structure readable: bars are no wider than a
  * third of the least distance between two lines on screen and turn
- * translucent, and when the arrows would cover the lines (lay_bundles_
- * crowding, as the lanes measure it) they are bundled coarser and drawn
- * faint behind the bars. Labels are projected on the CPU: each goroutine's
+ * translucent, fading with depth, and when the arrows would cover the
+ * lines (lay_bundles_crowding as the lanes measure it, or their ink over
+ * the tree's outline on screen) they are drawn faint, without heads,
+ * behind the bars. Labels are projected on the CPU: each goroutine's
  * label is tried beside the top of its line, right then left, then further
  * down the line, and drawn where its box meets no label drawn before, in
  * the order of r->label_order (bigger subtrees first). */
@@ -401,11 +402,12 @@ void rnd__tree_build(rnd_renderer *r, const rnd_view *v, int w, int h)
     crowding(&c, nrows);
     float area[4]; /* the outline's area on screen, no more than the view's (zoomed in) */
     rnd__tree_area(r, v, w, h, area);
-    c.outline_px = fminf((area[2] - area[0]) * (area[3] - area[1]),
-                         2 * c.rho * f->s * f->s * (fabsf(ty(&c, ta) - ty(&c, tb)) * cosf(v->pitch) + 2 * c.rho * fabsf(sinf(v->pitch))));
-    /* arrows bundled per column of a few pixels; coarser when they crowd */
+    float tall = fabsf(ty(&c, ta) - ty(&c, tb)) * cosf(v->pitch) + 2 * c.rho * fabsf(sinf(v->pitch));
+    c.outline_px = fminf((area[2] - area[0]) * (area[3] - area[1]), 2 * c.rho * f->s * f->s * tall);
+    /* arrows bundled per column of about two pixels down the axis, in a
+     * power of two so that orbiting and zooming rarely rebuild the bundles */
     float len_px = 2 * f->s * cosf(v->pitch);
-    uint32_t acols = (uint32_t)fmaxf(8.0f, fminf(len_px / 2, (float)h));
+    uint32_t acols = 1u << (uint32_t)lroundf(log2f(fmaxf(8.0f, fminf(len_px / 2, (float)h))));
     if (!rnd__lay_lod(r, 0, nrows, c.cols, acols, TREE_ARROWS))
         return;
     double crowd = 0;

@@ -661,7 +661,9 @@ static bool drawn_near(const gl_env *e, float x, float y, int r, uint32_t bg_rgb
             if (px < 0 || py < 0 || px >= e->w || py >= e->h)
                 continue;
             const uint8_t *p = e->rgba + ((size_t)py * e->w + px) * 4;
-            if (abs(p[0] - (int)(bg_rgb >> 16)) + abs(p[1] - (int)((bg_rgb >> 8) & 255)) + abs(p[2] - (int)(bg_rgb & 255)) > 40)
+            int d = abs(p[0] - (int)(bg_rgb >> 16)) + abs(p[1] - (int)((bg_rgb >> 8) & 255)) +
+                    abs(p[2] - (int)(bg_rgb & 255));
+            if (d > 40)
                 return true;
         }
     return false;
