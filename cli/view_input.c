@@ -186,6 +186,19 @@ static void next_layout(cli_viewer *vw, int arg)
     cli_view_status(vw, "layout: %s", names[v->layout]);
 }
 
+/* The camera as it starts: the tree or graph framed to fill the window,
+ * the lanes showing the whole trace from the first lane. */
+static void reset_camera(cli_viewer *vw, int arg)
+{
+    (void)arg;
+    rnd_view *v = &vw->view, d;
+    rnd_view_defaults(vw->m, &d);
+    v->yaw = d.yaw, v->pitch = d.pitch, v->dist = d.dist, v->pan_x = v->pan_y = 0;
+    if (v->layout == RND_LANES)
+        v->t0 = d.t0, v->t1 = d.t1, v->scroll_px = 0;
+    cli_view_status(vw, "view reset");
+}
+
 /* Linear → log → gap-folding → linear; playback and the window stay. */
 static void next_axis(cli_viewer *vw, int arg)
 {
@@ -245,6 +258,7 @@ static const binding bindings[] = {
     {NULL, NULL, {']'}, {0}, loop_mark, 1},
     {"c", "clear the loop", {'c'}, {0}, loop_mark, 0},
     {"l", "next layout (lanes, tree, graph)", {'l'}, {0}, next_layout, 0},
+    {"0", "reset the view (fit the window)", {'0'}, {0}, reset_camera, 0},
     {"a", "next time axis (linear, log, gaps folded)", {'a'}, {0}, next_axis, 0},
     {"1 - 4", "highlight: channels, blocked, partners, spawns", {'1'}, {0}, highlight, RND_HL_CHAN},
     {NULL, NULL, {'2'}, {0}, highlight, RND_HL_BLOCKED},
@@ -288,7 +302,7 @@ static char drag_rows[2][120];
 static const rnd_key_row mouse_rows[] = {
     {"drag", drag_rows[0]},
     {"right-drag", drag_rows[1]},
-    {"wheel", "lanes: zooms time at the pointer; tree, graph: zooms"},
+    {"wheel", "zooms at the pointer (lanes: time)"},
     {"click", "selects a goroutine (again: clears)"},
     {"hover", "details of a goroutine, state or message"},
 };
@@ -366,7 +380,8 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
             }
 }
 
-/* Lanes: wheel zooms time around the cursor. Tree/graph: camera distance. */
+/* Lanes: wheel zooms time around the cursor. Tree/graph: the camera, the
+ * point under the cursor staying there. */
 static void on_scroll(GLFWwindow *w, double dx, double dy)
 {
     (void)dx;
@@ -374,7 +389,9 @@ static void on_scroll(GLFWwindow *w, double dx, double dy)
     rnd_view *v = &vw->view;
     float k = dy > 0 ? 0.8f : 1.25f;
     if (v->layout != RND_LANES) {
-        v->dist = fmaxf(0.1f, fminf(20.0f, v->dist * k));
+        int ww, wh;
+        rnd_surface_size(vw->surf, &ww, &wh);
+        rnd_zoom_at(vw->r, v, ww, wh, (float)vw->mx, (float)vw->my, 1.0f / k);
         return;
     }
     rnd_hit hit;

@@ -26,6 +26,16 @@
  *   bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
  *   bool rnd_pick(rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out)
  *   const rnd_stats *rnd_last_stats(const rnd_renderer *r)     what the last frame drew
+ *   void rnd_zoom_at(const rnd_renderer *r, rnd_view *v, int w, int h, float x, float y, float k)
+ *       tree and graph: the camera k times closer (k > 1) or farther, the
+ *       point under pixel (x, y) of a w × h frame staying where it is
+ * API — the tree view's last frame (one projection for all it draws)
+ *   bool rnd_tree_point(const rnd_renderer *r, uint32_t g, int64_t t, float *x, float *y)
+ *       where goroutine g's line is at time t, pixels; false when not drawn
+ *   uint32_t rnd_tree_ticks(const rnd_renderer *r, int64_t *t, float *xy, uint32_t cap)
+ *       the time axis's ticks: time and where each meets the axis line
+ *   uint32_t rnd_tree_labels(const rnd_renderer *r, uint32_t *g, float *box, uint32_t cap)
+ *       the goroutine labels drawn: goroutine and box (x0 y0 x1 y1 pixels)
  * API — images (no GL)
  *   bool rnd_png_write(const char *path, const uint8_t *rgba, int w, int h, cs_err *err)
  *       (opaque RGB)
@@ -141,6 +151,10 @@ void rnd_view_defaults(const cs_model *m, rnd_view *out);
 bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err);
 bool rnd_pick(rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out);
 const rnd_stats *rnd_last_stats(const rnd_renderer *r);
+void rnd_zoom_at(const rnd_renderer *r, rnd_view *v, int w, int h, float x, float y, float k);
+bool rnd_tree_point(const rnd_renderer *r, uint32_t g, int64_t t, float *x, float *y);
+uint32_t rnd_tree_ticks(const rnd_renderer *r, int64_t *t, float *xy, uint32_t cap);
+uint32_t rnd_tree_labels(const rnd_renderer *r, uint32_t *g, float *box, uint32_t cap);
 
 bool rnd_png_write(const char *path, const uint8_t *rgba, int w, int h, cs_err *err);
 

@@ -205,6 +205,36 @@ typedef struct rnd__lay {
     cs_err err;              /* the last failure, reported by the frame */
 } rnd__lay;
 
+/* The tree view's last frame (tree.c): its one projection, and what it put
+ * on screen from it (axis ticks, label boxes), for tests and the zoom. */
+enum { RND__TREE_TICKS = 32, RND__TREE_LABELS = 512 };
+
+typedef struct rnd__tree_tick {
+    int64_t t;
+    float x, y;              /* where the axis line meets the tick, pixels */
+    float box[4];            /* its label's box: goroutine labels keep off it */
+} rnd__tree_tick;
+
+typedef struct rnd__tree_label {
+    uint32_t g;
+    float box[4];            /* x0 y0 x1 y1 pixels */
+} rnd__tree_label;
+
+typedef struct rnd__tree_frame {
+    bool have;
+    float mvp[16];           /* world → clip */
+    int w, h;
+    float scale;             /* placement units → world */
+    float s;                 /* pixels per world unit */
+    float cx, cy;            /* the area's centre, pixels (before the pan) */
+    float ox, oz;            /* the orbit's centre on the ground, world */
+    float right[2], fwd[2];  /* the camera's horizontal right and towards-the-camera (x, z) */
+    rnd__tree_tick ticks[RND__TREE_TICKS];
+    uint32_t n_ticks;
+    rnd__tree_label labels[RND__TREE_LABELS];
+    uint32_t n_labels;
+} rnd__tree_frame;
+
 struct rnd_renderer {
     const cs_model *m;
     rnd__gl gl;
@@ -220,6 +250,7 @@ struct rnd_renderer {
     uint32_t *label_order;   /* the same goroutines, biggest subtree first (tree labels) */
     int32_t *row;            /* per goroutine: its row in the current frame, -1 hidden */
     float *tree_xz;          /* per goroutine: 3D tree position (x, z) */
+    rnd__tree_frame tree;    /* the last tree frame */
     rnd__graph graph;        /* the graph view's layout, made on its first frame */
     rnd__arrow *arrows;
     uint32_t n_arrows;
@@ -301,6 +332,9 @@ bool rnd__bundle_arrow(const rnd_renderer *r, const lay_bundle *b, rnd__arrow *o
 void rnd__lanes_build(rnd_renderer *r, const rnd_view *v, int w, int h);
 void rnd__tree_build(rnd_renderer *r, const rnd_view *v, int w, int h);
 void rnd__graph_build(rnd_renderer *r, const rnd_view *v, int w, int h);
+/* The tree's area in a w × h frame (between the header and the legend):
+ * x0 y0 x1 y1 pixels; the scene is fitted into it. */
+void rnd__tree_area(const rnd_renderer *r, const rnd_view *v, int w, int h, float *area);
 void rnd__lanes_pick(const rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out);
 uint32_t rnd__arrow_color(const rnd_renderer *r, const rnd__theme *th, const rnd__arrow *a);
 uint32_t rnd__arrow_lower(const rnd_renderer *r, int64_t t);

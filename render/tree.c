@@ -4,9 +4,28 @@
  * at creation time, message arrows between the lines, under an orbit camera
  * that starts looking slightly from above. Time follows the view's axis
  * (linear, log or gap-folding); states and arrows come from layout's level
- * of detail (layout/lod.h) with one lane per goroutine. Labels are
- * projected on the CPU and dropped where they would overlap one already
- * placed, bigger subtrees first. */
+ * of detail (layout/lod.h) with one lane per goroutine.
+ *
+ * One projection: the camera is orthographic (vertical lines stay vertical
+ * and equally spaced times stay equally spaced at any pose) and a single
+ * matrix takes every world point — lines, arrows, the axis and its ticks,
+ * the anchors of the labels — to the screen. The camera orbits the centre
+ * of what is shown and frames it in the area between the header and the
+ * legend: its footprint's bounding circle (so orbiting never changes the
+ * size) and its time span, seen at the camera's pitch. Each tick of the
+ * axis is also a faint ring around the tree at its time, so a line's time
+ * reads off the ring it crosses; the axis stands at the selected
+ * goroutine's depth, where its ticks meet that line exactly.
+ *
+ * Crowded trees keep their structure readable: bars are no wider than a
+ * third of the least distance between two lines on screen and turn
+ * translucent, fading with depth, and when the arrows would cover the
+ * lines (lay_bundles_crowding as the lanes measure it, or their ink over
+ * the tree's outline on screen) they are drawn faint, without heads,
+ * behind the bars. Labels are projected on the CPU: each goroutine's
+ * label is tried beside the top of its line, right then left, then further
+ * down the line, and drawn where its box meets no label drawn before, in
+ * the order of r->label_order (bigger subtrees first). */
 #include "rnd.h"
 
 #include <cglm/cglm.h>
@@ -15,16 +34,22 @@
 
 #define TREE_ARROWS 8000u   /* arrow bundles */
 #define TREE_SPANS 60000u    /* span columns over all lines */
+#define TREE_INK 0.25        /* arrows inking more of the outline than this crowd it */
+#define TREE_LABEL_ROOM 0.2  /* labels cover at most this share of the outline */
 
 typedef struct tree_ctx {
     rnd_renderer *r;
     const rnd_view *v;
     const rnd__theme *th;
     const lay_axis *ax;
-    float scale;             /* placement units → world */
+    rnd__tree_frame *f;      /* the projection, also kept for tests and zoom */
     int64_t t0, t1, t_end;
     uint32_t cols;           /* span columns down each line */
-    mat4 mvp;
+    float rho;               /* footprint radius around its centre (world) */
+    float bar_px;            /* widest state bar */
+    float bar_alpha;
+    float outline_px;        /* the area of the tree's outline on screen, px² */
+    float label_room;        /* px² the labels may still cover */
     int w, h;
 } tree_ctx;
 
@@ -41,49 +66,71 @@ static float col_y(const tree_ctx *c, double col)
 
 static void g_pos(const tree_ctx *c, uint32_t gi, float *x, float *z)
 {
-    *x = c->r->tree_xz[2 * gi] * c->scale;
-    *z = c->r->tree_xz[2 * gi + 1] * c->scale;
+    *x = c->r->tree_xz[2 * gi] * c->f->scale;
+    *z = c->r->tree_xz[2 * gi + 1] * c->f->scale;
 }
 
-static void camera(tree_ctx *c)
+/* World point → screen pixels through the frame's one matrix. */
+static void project(const rnd__tree_frame *f, float x, float y, float z, float *sx, float *sy)
+{
+    mat4 m; /* an aligned copy for cglm */
+    vec4 p = {x, y, z, 1}, q;
+    memcpy(m, f->mvp, sizeof m);
+    glm_mat4_mulv(m, p, q);
+    *sx = (q[0] * 0.5f + 0.5f) * (float)f->w;
+    *sy = (0.5f - q[1] * 0.5f) * (float)f->h;
+}
+
+void rnd__tree_area(const rnd_renderer *r, const rnd_view *v, int w, int h, float *area)
+{
+    area[0] = 90.0f, area[2] = fmaxf(area[0] + 10.0f, (float)w - 190.0f);
+    area[1] = v->hud ? 44.0f : 70.0f;
+    area[3] = fmaxf(area[1] + 10.0f, (float)h - 40.0f - 18.0f * (float)(r->legend_rows > 1 ? r->legend_rows - 1 : 0));
+}
+
+/* The orthographic orbit camera around (cx, ymid, cz), fitted to the area:
+ * half-width rho, half-height the time span's half at the pitch plus the
+ * footprint's depth. screen = area centre + pan + s · view coordinates. */
+static void camera(tree_ctx *c, float cx, float cz, float ya, float yb)
 {
     const rnd_view *v = c->v;
-    float d = 3.6f * (v->dist > 0 ? v->dist : 1.0f);
-    vec3 eye = {d * cosf(v->pitch) * sinf(v->yaw), d * sinf(v->pitch), d * cosf(v->pitch) * cosf(v->yaw)};
-    vec3 at = {0, 0, 0}, up = {0, 1, 0};
-    mat4 view, proj, pan = GLM_MAT4_IDENTITY_INIT;
+    rnd__tree_frame *f = c->f;
+    float area[4];
+    rnd__tree_area(c->r, v, c->w, c->h, area);
+    float cp = cosf(v->pitch), sp = sinf(v->pitch), ymid = 0.5f * (ya + yb);
+    float hw = c->rho, hh = 0.5f * fabsf(ya - yb) * cp + c->rho * fabsf(sp);
+    float fit = fminf((area[2] - area[0]) / (2 * hw), (area[3] - area[1]) / (2 * fmaxf(hh, 1e-3f)));
+    f->s = fit / (v->dist > 0 ? v->dist : 1.0f);
+    f->cx = 0.5f * (area[0] + area[2]), f->cy = 0.5f * (area[1] + area[3]);
+    vec3 eye = {cx + 10 * cp * sinf(v->yaw), ymid + 10 * sp, cz + 10 * cp * cosf(v->yaw)};
+    vec3 at = {cx, ymid, cz}, up = {0, 1, 0};
+    mat4 view, a = GLM_MAT4_ZERO_INIT, m;
     glm_lookat(eye, at, up, view);
-    glm_perspective(glm_rad(45.0f), (float)c->w / (float)c->h, 0.05f, 100.0f, proj);
-    pan[3][0] = 2.0f * v->pan_x / (float)c->w;
-    pan[3][1] = -2.0f * v->pan_y / (float)c->h;
-    glm_mat4_mulN((mat4 *[]){&pan, &proj, &view}, 3, c->mvp);
-    memcpy(c->r->sc.mvp, c->mvp, sizeof c->mvp);
+    a[0][0] = 2 * f->s / (float)c->w, a[1][1] = 2 * f->s / (float)c->h;
+    a[2][2] = 0.05f, a[3][2] = 0.5f; /* depth 10 ± the scene's size stays inside the clip range */
+    a[3][0] = 2 * (f->cx + v->pan_x) / (float)c->w - 1, a[3][1] = 1 - 2 * (f->cy + v->pan_y) / (float)c->h;
+    a[3][3] = 1;
+    glm_mat4_mul(a, view, m);
+    memcpy(f->mvp, m, sizeof m);
+    memcpy(c->r->sc.mvp, m, sizeof m);
+    f->w = c->w, f->h = c->h;
+    f->right[0] = cosf(v->yaw), f->right[1] = -sinf(v->yaw);
+    f->fwd[0] = sinf(v->yaw), f->fwd[1] = cosf(v->yaw);
+    f->ox = cx, f->oz = cz;
 }
 
-/* World point → screen pixels; false when behind the camera. */
-static bool project(const tree_ctx *c, float x, float y, float z, float *sx, float *sy)
-{
-    vec4 p = {x, y, z, 1}, q;
-    glm_mat4_mulv((vec4 *)c->mvp, p, q);
-    if (q[3] <= 1e-4f)
-        return false;
-    *sx = (q[0] / q[3] * 0.5f + 0.5f) * (float)c->w;
-    *sy = (0.5f - q[1] / q[3] * 0.5f) * (float)c->h;
-    return true;
-}
-
-static uint32_t mark_color(const tree_ctx *c, int style, bool lit)
+static uint32_t mark_color(const tree_ctx *c, int style, bool lit, float alpha)
 {
     uint32_t col = c->th->mark[style];
     if (!lit || c->v->highlight == RND_HL_CHAN || c->v->highlight == RND_HL_SPAWNS ||
         (c->v->highlight == RND_HL_BLOCKED && style != LAY_MARK_BLOCK_CHAN && style != LAY_MARK_BLOCK_SYNC))
         col = rnd__dim(col, 0.7f, c->th->bg);
-    return col;
+    return rnd__alpha(col, alpha);
 }
 
 /* The states down a goroutine's line from layout's per-column summary
  * (layout/lod.h), up to now. */
-static void line_runs(const tree_ctx *c, uint32_t gi, float x, float z, bool lit)
+static void line_runs(const tree_ctx *c, uint32_t gi, float x, float z, bool lit, float alpha)
 {
     const lay_lod *d = &c->r->lay.lod;
     uint32_t lane = (uint32_t)c->r->row[gi];
@@ -96,7 +143,7 @@ static void line_runs(const tree_ctx *c, uint32_t gi, float x, float z, bool lit
         if (mk != LAY_MARK_NONE) {
             float ya = col_y(c, a), yb = col_y(c, b < end ? b : end);
             rnd__seg(&c->r->sc, RND__SEGS, x, ya, z, x, fminf(yb, ya - 0.002f), z,
-                     fmaxf(1.0f, 9.0f * lay_mark_thickness((lay_mark)mk)), mark_color(c, mk, lit));
+                     fmaxf(1.0f, c->bar_px * lay_mark_thickness((lay_mark)mk)), mark_color(c, mk, lit, alpha));
         }
         a = b;
     }
@@ -114,9 +161,14 @@ static void goroutine(tree_ctx *c, uint32_t gi)
     int64_t b = g->end_ns != CS_T_NONE && g->end_ns < c->t_end ? g->end_ns : c->t_end;
     rnd__seg(&c->r->sc, RND__SEGS, x, ty(c, a), z, x, ty(c, b), z, 1.0f,
              lit ? c->th->life : rnd__dim(c->th->life, 0.6f, c->th->bg));
-    line_runs(c, gi, x, z, lit);
+    /* translucent bars (a crowded tree) fade with depth: the far side of a
+     * ring stays behind the near one */
+    float depth = ((x - c->f->ox) * c->f->fwd[0] + (z - c->f->oz) * c->f->fwd[1]) / c->rho;
+    line_runs(c, gi, x, z, lit, c->bar_alpha < 1.0f ? c->bar_alpha * (0.6f + 0.2f * depth) : 1.0f);
     float *s = &c->r->scr[4 * gi];
-    if (!project(c, x, ty(c, a), z, &s[0], &s[1]) || !project(c, x, ty(c, b), z, &s[2], &s[3]))
+    project(c->f, x, ty(c, a), z, &s[0], &s[1]);
+    project(c->f, x, ty(c, b), z, &s[2], &s[3]);
+    if (s[0] < 0) /* off screen to the left: x0 < 0 means hidden */
         s[0] = -1;
     uint32_t p = g->parent;
     if (p && c->r->row[p] >= 0 && !(g->flags & CS_G_AT_START) && g->create_ns >= c->t0) {
@@ -136,9 +188,10 @@ static bool arrow_ends(const void *ctx, const rnd__arrow *a, float *A, float *B)
     return true;
 }
 
-/* Message bundles (layout/lod.h), each drawn as its first arrow, then the
- * pulses the bundles hide. */
-static void arrows(tree_ctx *c)
+/* Message bundles (layout/lod.h), each drawn as its first arrow — faint and
+ * behind the bars when they crowd the lines — then the pulses the bundles
+ * hide, on top. */
+static void arrows(tree_ctx *c, uint32_t under)
 {
     rnd_renderer *r = c->r;
     const lay_bundles *bun = &r->lay.bun;
@@ -151,99 +204,112 @@ static void arrows(tree_ctx *c)
         rnd__arrow_draw(r, c->v, &a, A, B, 8.0f, c->ax);
         r->stats.msgs_shown += bun->b[k].kind != LAY_ARROW_SYNC ? bun->b[k].count : 0;
     }
+    if (r->arrow_fade < 1.0f)
+        rnd__scene_back(&r->sc, RND__SEGS, under);
+    r->arrow_fade = 1.0f;
     rnd__arrows_flying(r, c->v, arrow_ends, c, 8.0f, c->ax);
 }
 
-/* Screen-space label placement: a label is drawn only where its box (with
- * a little margin) meets no label drawn before it, in the order of
- * r->label_order (the selection and the hovered goroutine first, then the
- * goroutines with the biggest subtrees). Cells of 4x4 pixels record what
- * is taken. */
-typedef struct label_grid {
-    uint8_t *cell;
-    int gw, gh;
-} label_grid;
-
-enum { CELL = 4 };
-
-static bool grid_take(label_grid *g, float x0, float y0, float x1, float y1)
+/* Label placement: candidate boxes beside the line, kept only where they
+ * meet no box taken before and stay inside the area. */
+static bool label_free(const rnd__tree_frame *f, const float *area, const float *b)
 {
-    int cx0 = (int)floorf(x0 / CELL), cy0 = (int)floorf(y0 / CELL);
-    int cx1 = (int)floorf(x1 / CELL), cy1 = (int)floorf(y1 / CELL);
-    if (cx0 < 0 || cy0 < 0 || cx1 >= g->gw || cy1 >= g->gh)
+    if (b[0] < 2 || b[1] < area[1] - 8 || b[2] > (float)f->w - 2 || b[3] > area[3] + 8)
         return false;
-    for (int y = cy0; y <= cy1; y++)
-        for (int x = cx0; x <= cx1; x++)
-            if (g->cell[y * g->gw + x])
-                return false;
-    for (int y = cy0; y <= cy1; y++)
-        memset(g->cell + y * g->gw + cx0, 1, (size_t)(cx1 - cx0 + 1));
+    for (uint32_t i = 0; i < f->n_labels + f->n_ticks; i++) {
+        const float *o = i < f->n_labels ? f->labels[i].box : f->ticks[i - f->n_labels].box;
+        if (b[0] < o[2] + 2 && o[0] < b[2] + 2 && b[1] < o[3] + 1 && o[1] < b[3] + 1)
+            return false;
+    }
     return true;
 }
 
-static void label_one(tree_ctx *c, label_grid *grid, uint32_t gi)
+static void label_one(tree_ctx *c, const float *area, uint32_t gi, bool always)
 {
+    rnd__tree_frame *f = c->f;
     const float *s = &c->r->scr[4 * gi];
-    if (!gi || c->r->row[gi] < 0 || s[0] < 0 || s[1] < 30 || s[1] > (float)c->h - 30)
+    if (!gi || c->r->row[gi] < 0 || s[0] < 0 || f->n_labels >= RND__TREE_LABELS || (!always && c->label_room <= 0))
         return;
     char buf[96];
     rnd__g_label(c->r, gi, buf, sizeof buf);
-    float tw = rnd__text_width(&c->r->font, RND__F11, buf), x = s[0] + 6, y = s[1] + 4;
-    if (!grid_take(grid, x - 2, y - 11, x + tw + 2, y + 4))
+    /* from the top of the line's part inside the area, down it */
+    float tw = rnd__text_width(&c->r->font, RND__F11, buf), top = fmaxf(s[1], area[1] + 4);
+    float len = fmaxf(0.0f, fminf(s[3], area[3]) - top);
+    if (top > s[3] && s[3] > s[1])
         return;
-    uint32_t col = gi == c->v->selected ? c->th->select : c->th->fg;
-    rnd__rect(&c->r->sc, x - 2, y - 10, x + tw + 2, y + 3, rnd__alpha(c->th->bg, 0.7f)); /* lines stay behind */
-    rnd__text(&c->r->sc, &c->r->font, RND__F11, x, y, col, buf);
+    for (int k = 0; k < 12; k++) {
+        float y = top + 4 + (float)(k / 2) * fminf(16.0f, len / 6), x = k % 2 ? s[0] - 8 - tw : s[0] + 8;
+        if (k >= 2 && y > s[3])
+            break;
+        float b[4] = {x - 2, y - 10, x + tw + 2, y + 3};
+        if (!label_free(f, area, b))
+            continue;
+        f->labels[f->n_labels++] = (rnd__tree_label){.g = gi, .box = {b[0], b[1], b[2], b[3]}};
+        c->label_room -= (b[2] - b[0]) * (b[3] - b[1]);
+        uint32_t col = gi == c->v->selected ? c->th->select : c->th->fg;
+        rnd__rect(&c->r->sc, b[0], b[1], b[2], b[3], rnd__alpha(c->th->bg, 0.7f)); /* lines stay behind */
+        rnd__text(&c->r->sc, &c->r->font, RND__F11, x, y, col, buf);
+        return;
+    }
 }
 
 static void labels(tree_ctx *c)
 {
-    label_grid g = {.gw = c->w / CELL + 1, .gh = c->h / CELL + 1};
-    g.cell = cs_calloc((size_t)g.gw * (size_t)g.gh, 1);
-    if (!g.cell) {
-        c->r->sc.oom = true;
-        return;
-    }
-    label_one(c, &g, c->v->selected < c->r->m->n_g ? c->v->selected : 0);
-    label_one(c, &g, c->v->hover < c->r->m->n_g && c->v->hover != c->v->selected ? c->v->hover : 0);
+    float area[4];
+    rnd__tree_area(c->r, c->v, c->w, c->h, area);
+    c->label_room = TREE_LABEL_ROOM * c->outline_px;
+    label_one(c, area, c->v->selected < c->r->m->n_g ? c->v->selected : 0, true);
+    label_one(c, area, c->v->hover < c->r->m->n_g && c->v->hover != c->v->selected ? c->v->hover : 0, true);
     for (uint32_t k = 0; k < c->r->n_order; k++) {
         uint32_t gi = c->r->label_order[k];
         if (gi != c->v->selected && gi != c->v->hover)
-            label_one(c, &g, gi);
+            label_one(c, area, gi, false);
     }
-    cs_free(g.cell);
 }
 
-/* The time axis beside the tree: a vertical line at the corner of the
- * shown goroutines' bounding box that lies furthest left on screen,
- * spanning the time they cover, with ticks in real units (any mapping)
- * and each folded gap marked by a break and its length. */
-static void time_axis(tree_ctx *c, const float *box, int64_t ta, int64_t tb)
+/* The time axis: a vertical line on the left edge of the footprint's
+ * circle as the camera sees it, at the selected goroutine's depth (else
+ * the centre's), with ticks in real units (any mapping) and each folded gap
+ * marked by a break and its length; every tick also a faint ring. */
+static void time_axis(tree_ctx *c, int64_t ta, int64_t tb)
 {
-    float best = 1e30f, ax = box[0], az = box[2];
-    for (int i = 0; i < 4; i++) {
-        float x = box[i & 1], z = box[2 + (i >> 1)], sx, sy;
-        if (project(c, x, 0, z, &sx, &sy) && sx < best)
-            best = sx, ax = x, az = z;
+    rnd__tree_frame *f = c->f;
+    float d = 0, rr = c->rho * 1.06f, area[4];
+    rnd__tree_area(c->r, c->v, c->w, c->h, area);
+    uint32_t sel = c->v->selected;
+    if (sel && sel < c->r->m->n_g && c->r->row[sel] >= 0) {
+        float gx, gz;
+        g_pos(c, sel, &gx, &gz);
+        d = (gx - f->ox) * f->fwd[0] + (gz - f->oz) * f->fwd[1];
     }
-    float dx = ax - 0.5f * (box[0] + box[1]), dz = az - 0.5f * (box[2] + box[3]), dl = hypotf(dx, dz);
-    dx = dl > 0 ? dx / dl * 0.04f : -0.04f, dz = dl > 0 ? dz / dl * 0.04f : 0;
-    ax += 2 * dx, az += 2 * dz; /* a little outside the box */
-    uint32_t dim = c->th->fg_dim;
+    float ax = f->ox - rr * f->right[0] + d * f->fwd[0], az = f->oz - rr * f->right[1] + d * f->fwd[1];
+    float dx = -0.03f * c->rho * f->right[0], dz = -0.03f * c->rho * f->right[1];
+    uint32_t dim = c->th->fg_dim, ring = rnd__alpha(c->th->fg_dim, 0.25f);
     rnd__seg(&c->r->sc, RND__SEGS, ax, ty(c, ta), az, ax, ty(c, tb), az, 1.0f, dim);
     float s0x, s0y, s1x, s1y;
-    if (!project(c, ax, 1, az, &s0x, &s0y) || !project(c, ax, -1, az, &s1x, &s1y))
-        return;
-    lay_tick ticks[32];
-    uint32_t n = lay_axis_ticks(c->ax, hypotf(s1x - s0x, s1y - s0y), 40.0, ticks, 32);
+    project(f, ax, 1, az, &s0x, &s0y);
+    project(f, ax, -1, az, &s1x, &s1y);
+    lay_tick ticks[RND__TREE_TICKS];
+    uint32_t n = lay_axis_ticks(c->ax, hypotf(s1x - s0x, s1y - s0y), 40.0, ticks, RND__TREE_TICKS);
+    f->n_ticks = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (ticks[i].t_ns < ta || ticks[i].t_ns > tb)
             continue;
-        float y = 1.0f - 2.0f * (float)ticks[i].x, sx, sy;
+        float y = ty(c, ticks[i].t_ns), sx, sy;
         rnd__seg(&c->r->sc, RND__SEGS, ax, y, az, ax + dx, y, az + dz, 1.0f, dim);
-        if (project(c, ax + dx, y, az + dz, &sx, &sy))
-            rnd__text(&c->r->sc, &c->r->font, RND__F11,
-                      sx - 6 - rnd__text_width(&c->r->font, RND__F11, ticks[i].label), sy + 4, dim, ticks[i].label);
+        for (int k = 0; k < 48; k++) {
+            float a0 = (float)k * (float)(2 * M_PI / 48), a1 = (float)(k + 1) * (float)(2 * M_PI / 48);
+            rnd__seg(&c->r->sc, RND__SEGS, f->ox + rr * cosf(a0), y, f->oz + rr * sinf(a0), f->ox + rr * cosf(a1), y,
+                     f->oz + rr * sinf(a1), 1.0f, ring);
+        }
+        project(f, ax + dx, y, az + dz, &sx, &sy);
+        float tw = rnd__text_width(&c->r->font, RND__F11, ticks[i].label);
+        if (sy < area[1] || sy > area[3]) /* zoomed in: never over the header or the legend */
+            continue;
+        rnd__text(&c->r->sc, &c->r->font, RND__F11, sx - 4 - tw, sy + 4, dim, ticks[i].label);
+        rnd__tree_tick *k = &f->ticks[f->n_ticks++];
+        *k = (rnd__tree_tick){.t = ticks[i].t_ns, .box = {sx - 6 - tw, sy - 7, sx, sy + 7}};
+        project(f, ax, y, az, &k->x, &k->y);
     }
     float last = -1e9f; /* gap labels closer than a line to the previous one are left out */
     for (uint32_t i = 0; i < c->ax->n_gaps; i++) {
@@ -255,17 +321,52 @@ static void time_axis(tree_ctx *c, const float *box, int64_t ta, int64_t tb)
         rnd__seg(&c->r->sc, RND__SEGS, ax - dx, y - 2 * h, az - dz, ax + dx, y - h, az + dz, 1.5f, dim);
         char buf[40] = "\xE2\x8B\xAF ";
         lay_fmt_dur(g->t1 - g->t0, buf + 4, sizeof buf - 4);
-        if (project(c, ax + dx, y, az + dz, &sx, &sy) && fabsf(sy - last) >= 14.0f) {
-            rnd__text(&c->r->sc, &c->r->font, RND__F11, sx + 10, sy + 4, dim, buf);
+        project(f, ax - dx, y, az - dz, &sx, &sy);
+        if (fabsf(sy - last) >= 14.0f && sy >= area[1] && sy <= area[3]) {
+            rnd__text(&c->r->sc, &c->r->font, RND__F11, sx + 6, sy + 4, dim, buf);
             last = sy;
         }
     }
     c->r->stats.gaps = c->ax->n_gaps;
 }
 
+/* How wide the bars may be: a third of the least distance between two
+ * lines on screen (layout/tree.h keeps them a placement unit apart), at
+ * most 9 px; translucent when that is under 8 px. Arrows: how crowded they
+ * would be along the lines, as the lanes measure it. */
+static void crowding(tree_ctx *c, uint32_t nrows)
+{
+    float gap_px = c->f->s * c->f->scale;
+    c->bar_px = fminf(9.0f, fmaxf(1.5f, gap_px / 3));
+    c->bar_alpha = c->bar_px < 8.0f && nrows > 1 ? 0.75f : 1.0f;
+}
+
+/* The share of the tree's outline on screen that its arrows would ink
+ * (shafts 1.6 px wide, heads 8 px): seen in 3D, the lines in front and
+ * behind share the picture, so arrows crowd sooner than along lanes. */
+static double arrow_ink(const tree_ctx *c)
+{
+    const rnd_renderer *r = c->r;
+    const lay_bundles *bun = &r->lay.bun;
+    double ink = 0;
+    float A[3], B[3], ax, ay, bx, by;
+    for (uint32_t k = 0; k < bun->n && bun->b[k].t0 <= c->t_end; k++) {
+        rnd__arrow a;
+        if (!rnd__bundle_arrow(r, &bun->b[k], &a) || r->row[a.from] < 0 || r->row[a.to] < 0)
+            continue;
+        arrow_ends(c, &a, A, B);
+        project(c->f, A[0], A[1], A[2], &ax, &ay);
+        project(c->f, B[0], B[1], B[2], &bx, &by);
+        ink += 1.6 * hypotf(bx - ax, by - ay) + (a.kind != LAY_ARROW_SYNC ? 32.0 : 0.0);
+    }
+    return ink / fmax(c->outline_px, 1.0);
+}
+
 void rnd__tree_build(rnd_renderer *r, const rnd_view *v, int w, int h)
 {
-    tree_ctx c = {.r = r, .v = v, .th = rnd__theme_get(v->theme), .w = w, .h = h, .ax = &r->lay.axis};
+    rnd__tree_frame *f = &r->tree;
+    tree_ctx c = {.r = r, .v = v, .th = rnd__theme_get(v->theme), .w = w, .h = h, .ax = &r->lay.axis, .f = f};
+    f->n_ticks = f->n_labels = 0, f->have = false;
     if (!rnd__lay_lanes(r, v, true))
         return;
     c.t0 = c.ax->t0, c.t1 = c.ax->t1;
@@ -284,23 +385,73 @@ void rnd__tree_build(rnd_renderer *r, const rnd_view *v, int w, int h)
         int64_t a = g->create_ns != CS_T_NONE ? g->create_ns : c.t0, b = g->end_ns != CS_T_NONE ? g->end_ns : c.t1;
         ta = a < ta ? a : ta, tb = b > tb ? b : tb;
     }
-    c.scale = 1.0f / maxr;
-    for (int i = 0; i < 4; i++)
-        box[i] = nrows ? box[i] * c.scale : 0;
+    f->scale = 1.0f / maxr;
+    float cx = nrows ? 0.5f * (box[0] + box[1]) * f->scale : 0, cz = nrows ? 0.5f * (box[2] + box[3]) * f->scale : 0;
+    c.rho = 0.05f;
+    for (uint32_t i = 1; i < r->m->n_g; i++)
+        if (r->row[i] >= 0) {
+            float x, z;
+            g_pos(&c, i, &x, &z);
+            c.rho = fmaxf(c.rho, hypotf(x - cx, z - cz));
+        }
     ta = ta < c.t0 ? c.t0 : ta, tb = tb > c.t1 || tb < ta ? c.t1 : tb;
     /* a column per pixel of height, fewer when many lines share the budget */
     uint32_t per_g = TREE_SPANS / (nrows ? nrows : 1);
     c.cols = per_g < (uint32_t)h ? (per_g ? per_g : 1) : (uint32_t)h;
-    if (!rnd__lay_lod(r, 0, nrows, c.cols, (uint32_t)h / 2 + 1, TREE_ARROWS))
+    camera(&c, cx, cz, ty(&c, ta), ty(&c, tb));
+    crowding(&c, nrows);
+    float area[4]; /* the outline's area on screen, no more than the view's (zoomed in) */
+    rnd__tree_area(r, v, w, h, area);
+    float tall = fabsf(ty(&c, ta) - ty(&c, tb)) * cosf(v->pitch) + 2 * c.rho * fabsf(sinf(v->pitch));
+    c.outline_px = fminf((area[2] - area[0]) * (area[3] - area[1]), 2 * c.rho * f->s * f->s * tall);
+    /* arrows bundled per column of about two pixels down the axis, in a
+     * power of two so that orbiting and zooming rarely rebuild the bundles */
+    float len_px = 2 * f->s * cosf(v->pitch);
+    uint32_t acols = 1u << (uint32_t)lroundf(log2f(fmaxf(8.0f, fminf(len_px / 2, (float)h))));
+    if (!rnd__lay_lod(r, 0, nrows, c.cols, acols, TREE_ARROWS))
         return;
-    camera(&c);
-    time_axis(&c, box, ta, tb);
+    double crowd = 0;
+    lay_arrow_ink ink = {.shaft_px = 1.6, .head_px = 8.0, .width_px = fmax(len_px, 1.0)};
+    if (!lay_bundles_crowding(&r->lay.bun, nrows, &ink, &crowd, &r->lay.err))
+        return;
+    r->arrow_fade = lay_arrow_fade(fmax(crowd, arrow_ink(&c) / TREE_INK));
+    f->have = true;
+    time_axis(&c, ta, tb);
+    uint32_t under = r->sc.k[RND__SEGS].n;
     for (uint32_t k = 0; k < r->n_order; k++)
         if (r->row[r->order[k]] >= 0)
             goroutine(&c, r->order[k]);
-    arrows(&c);
+    arrows(&c, under);
     labels(&c);
     r->stats.lanes = nrows;
+}
+
+bool rnd_tree_point(const rnd_renderer *r, uint32_t g, int64_t t, float *x, float *y)
+{
+    const rnd__tree_frame *f = &r->tree;
+    if (!f->have || !g || g >= r->m->n_g || r->row[g] < 0)
+        return false;
+    project(f, r->tree_xz[2 * g] * f->scale, 1.0f - 2.0f * (float)lay_axis_x(&r->lay.axis, t),
+            r->tree_xz[2 * g + 1] * f->scale, x, y);
+    return true;
+}
+
+uint32_t rnd_tree_ticks(const rnd_renderer *r, int64_t *t, float *xy, uint32_t cap)
+{
+    uint32_t n = 0;
+    for (; n < r->tree.n_ticks && n < cap; n++)
+        t[n] = r->tree.ticks[n].t, xy[2 * n] = r->tree.ticks[n].x, xy[2 * n + 1] = r->tree.ticks[n].y;
+    return n;
+}
+
+uint32_t rnd_tree_labels(const rnd_renderer *r, uint32_t *g, float *box, uint32_t cap)
+{
+    uint32_t n = 0;
+    for (; n < r->tree.n_labels && n < cap; n++) {
+        g[n] = r->tree.labels[n].g;
+        memcpy(box + 4 * n, r->tree.labels[n].box, sizeof r->tree.labels[n].box);
+    }
+    return n;
 }
 
 void rnd__point_pick(const rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out)

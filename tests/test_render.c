@@ -7,7 +7,9 @@
  * fills its bar in proportion to the bytes read; arrows never hide a lane
  * and grid lines run under the bars; GIF frames keep the state colours;
  * pictures are opaque; every theme tells its states apart; the message
- * total is the model's and exact values are printed. Models are built with
+ * total is the model's and exact values are printed; the tree's lines,
+ * axis and labels share one projection at every camera pose, its labels
+ * never meet and the wheel zooms at the pointer. Models are built with
  * core/build.h (a synthetic ping-pong) and, when the decoders read them,
  * corpus traces.
  * Pictures are left in build/test-out/ for looking at. Skips when EGL has
@@ -650,6 +652,169 @@ static void tree_labels_never_overlap(void **st)
     cs_model_deinit(&m);
 }
 
+/* Any pixel within r of (x, y) away from the background by more than 40. */
+static bool drawn_near(const gl_env *e, float x, float y, int r, uint32_t bg_rgb)
+{
+    for (int dy = -r; dy <= r; dy++)
+        for (int dx = -r; dx <= r; dx++) {
+            int px = (int)lroundf(x) + dx, py = (int)lroundf(y) + dy;
+            if (px < 0 || py < 0 || px >= e->w || py >= e->h)
+                continue;
+            const uint8_t *p = e->rgba + ((size_t)py * e->w + px) * 4;
+            int d = abs(p[0] - (int)(bg_rgb >> 16)) + abs(p[1] - (int)((bg_rgb >> 8) & 255)) +
+                    abs(p[2] - (int)(bg_rgb & 255));
+            if (d > 40)
+                return true;
+        }
+    return false;
+}
+
+/* No two boxes (x0 y0 x1 y1) of n intersect. */
+static void assert_apart(const float *box, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = i + 1; j < n; j++) {
+            const float *a = box + 4 * i, *b = box + 4 * j;
+            assert_false(a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]);
+        }
+}
+
+/* The tree draws its lines, its axis and its labels through one
+ * projection at every camera pose: after orbits, a zoom at a pointer and a
+ * pan, the selected player's line at each tick's time is at the tick's
+ * height on screen (the axis stands at the selection's depth) and a line
+ * is drawn there; every goroutine is labelled, no two labels meet, and the
+ * framed tree keeps clear of the header and the legend. */
+static void tree_lines_axis_and_labels_share_one_projection(void **st)
+{
+    (void)st;
+    cs_model m;
+    pingpong(&m, 10);
+    gl_env e;
+    if (!env_open(&e, &m, 960, 540)) {
+        cs_model_deinit(&m);
+        skip();
+    }
+    rnd_view v;
+    rnd_view_defaults(&m, &v);
+    v.layout = RND_TREE;
+    uint32_t g;
+    assert_true(cs_model_g_find(&m, 2, &g));
+    v.selected = g;
+    uint32_t bg = rnd__theme_get(v.theme)->bg >> 8;
+    static const struct { float yaw, pitch, zoom, pan; } poses[] = {
+        {0.6f, 0.35f, 1, 0}, {2.2f, 0.9f, 1, 0}, {-1.0f, -0.4f, 1.8f, 30}, {3.5f, 1.0f, 0.8f, -40}};
+    for (size_t k = 0; k < sizeof poses / sizeof *poses; k++) {
+        v.yaw = poses[k].yaw, v.pitch = poses[k].pitch, v.dist = 1, v.pan_x = v.pan_y = 0;
+        draw(&e, &v);
+        if (k == 0) { /* framed: between the header and the legend, most of the height */
+            float lo = 1e9f, hi = -1e9f, legend = (float)e.h - 24 - 18.0f * (float)(e.r->legend_rows - 1);
+            for (uint32_t i = 1; i < m.n_g; i++)
+                if (e.r->scr[4 * i] >= 0)
+                    lo = fminf(lo, fminf(e.r->scr[4 * i + 1], e.r->scr[4 * i + 3])),
+                    hi = fmaxf(hi, fmaxf(e.r->scr[4 * i + 1], e.r->scr[4 * i + 3]));
+            print_message("lines from y %.0f to %.0f of %d (legend at %.0f)\n", lo, hi, e.h, legend);
+            assert_true(lo >= 30 && hi <= legend && hi - lo >= 0.7f * (float)e.h);
+        }
+        rnd_zoom_at(e.r, &v, e.w, e.h, 0.3f * (float)e.w, 0.6f * (float)e.h, poses[k].zoom);
+        v.pan_x += poses[k].pan, v.pan_y -= poses[k].pan;
+        draw(&e, &v);
+        int64_t t[32];
+        float xy[64], box[4 * 64];
+        uint32_t n = rnd_tree_ticks(e.r, t, xy, 32), checked = 0, lg[64];
+        for (uint32_t i = 0; i < n; i++) {
+            float x, y;
+            if (t[i] <= m.g[g].create_ns || (m.g[g].end_ns != CS_T_NONE && t[i] >= m.g[g].end_ns))
+                continue;
+            assert_true(rnd_tree_point(e.r, g, t[i], &x, &y));
+            if (x < 0 || y < 0 || x >= (float)e.w || y >= (float)e.h)
+                continue;
+            assert_true(fabsf(y - xy[2 * i + 1]) <= 1.5f);
+            assert_true(drawn_near(&e, x, y, 2, bg));
+            checked++;
+        }
+        uint32_t nl = rnd_tree_labels(e.r, lg, box, 64);
+        print_message("pose %zu: %u ticks, %u on the selected line, %u labels\n", k, n, checked, nl);
+        assert_true(checked >= 2);
+        assert_int_equal(nl, m.n_g - 1);
+        assert_apart(box, nl);
+    }
+    save(&e, "tree-pose.png");
+    env_close(&e);
+    cs_model_deinit(&m);
+}
+
+/* The wheel zooms at the pointer: the point under it stays, others move
+ * away from it by the zoom's factor; in the graph too. */
+static void tree_zoom_keeps_the_point_under_the_pointer(void **st)
+{
+    (void)st;
+    cs_model m;
+    pingpong(&m, 10);
+    gl_env e;
+    if (!env_open(&e, &m, 960, 540)) {
+        cs_model_deinit(&m);
+        skip();
+    }
+    rnd_view v;
+    rnd_view_defaults(&m, &v);
+    v.layout = RND_TREE;
+    uint32_t g2, g3;
+    assert_true(cs_model_g_find(&m, 2, &g2) && cs_model_g_find(&m, 3, &g3));
+    int64_t tm = (m.t_first + m.t_last) / 2;
+    float ax, ay, bx, by, cx, cy, dx, dy;
+    draw(&e, &v);
+    assert_true(rnd_tree_point(e.r, g2, tm, &ax, &ay) && rnd_tree_point(e.r, g3, m.t_last, &bx, &by));
+    rnd_zoom_at(e.r, &v, e.w, e.h, ax, ay, 2.0f);
+    draw(&e, &v);
+    assert_true(rnd_tree_point(e.r, g2, tm, &cx, &cy) && rnd_tree_point(e.r, g3, m.t_last, &dx, &dy));
+    print_message("under the pointer: (%.1f, %.1f) -> (%.1f, %.1f)\n", ax, ay, cx, cy);
+    assert_true(fabsf(cx - ax) <= 1 && fabsf(cy - ay) <= 1);
+    assert_true(fabsf(hypotf(dx - cx, dy - cy) - 2 * hypotf(bx - ax, by - ay)) <= 2);
+    v.layout = RND_GRAPH, v.dist = 1, v.pan_x = v.pan_y = 0; /* the graph: a node's box stays under the pointer */
+    draw(&e, &v);
+    const float *s = &e.r->scr[4 * g2];
+    ax = 0.5f * (s[0] + s[2]), ay = s[1], bx = s[2] - s[0];
+    rnd_zoom_at(e.r, &v, e.w, e.h, ax, ay, 1.5f);
+    draw(&e, &v);
+    print_message("graph node under the pointer: (%.1f, %.1f) -> (%.1f, %.1f)\n", ax, ay, 0.5f * (s[0] + s[2]), s[1]);
+    assert_true(fabsf(0.5f * (s[0] + s[2]) - ax) <= 1 && fabsf(s[1] - ay) <= 1);
+    assert_true(s[2] - s[0] > 1.3f * bx);
+    env_close(&e);
+    cs_model_deinit(&m);
+}
+
+/* Labels of a crowded tree at several camera poses: many, never meeting. */
+static void tree_labels_apart_at_every_pose(void **st)
+{
+    (void)st;
+    cs_model m;
+    sy_tree(&m, 12, 2); /* 157 goroutines */
+    gl_env e;
+    if (!env_open(&e, &m, 960, 540)) {
+        cs_model_deinit(&m);
+        skip();
+    }
+    rnd_view v;
+    rnd_view_defaults(&m, &v);
+    v.layout = RND_TREE;
+    static const float poses[][3] = {{0.6f, 0.35f, 1}, {1.7f, 1.0f, 1}, {-2.5f, 0.1f, 0.5f}, {4.0f, -0.8f, 1.3f}};
+    static float box[4 * RND__TREE_LABELS];
+    static uint32_t lg[RND__TREE_LABELS];
+    for (size_t k = 0; k < sizeof poses / sizeof *poses; k++) {
+        v.yaw = poses[k][0], v.pitch = poses[k][1], v.dist = poses[k][2];
+        draw(&e, &v);
+        uint32_t n = rnd_tree_labels(e.r, lg, box, RND__TREE_LABELS);
+        print_message("pose %zu: %u labels\n", k, n);
+        assert_true(n >= 8);
+        assert_apart(box, n);
+        for (uint32_t i = 0; i < n; i++)
+            assert_true(box[4 * i] >= 0 && box[4 * i + 2] <= (float)e.w && box[4 * i + 3] <= (float)e.h - 24);
+    }
+    env_close(&e);
+    cs_model_deinit(&m);
+}
+
 /* The bar is 560 px wide in a 640x360 frame, centred; its row is the middle
  * one. The filled part has the first channel hue. */
 static void loading_bar_fills_with_bytes_read(void **st)
@@ -923,6 +1088,9 @@ int main(void)
         cmocka_unit_test(slanted_arrows_are_picked_along_their_length),
         cmocka_unit_test(compact_and_collapse_use_fewer_rows),
         cmocka_unit_test(tree_labels_never_overlap),
+        cmocka_unit_test(tree_lines_axis_and_labels_share_one_projection),
+        cmocka_unit_test(tree_zoom_keeps_the_point_under_the_pointer),
+        cmocka_unit_test(tree_labels_apart_at_every_pose),
         cmocka_unit_test(loading_bar_fills_with_bytes_read),
         cmocka_unit_test(arrows_never_hide_a_lane_and_grid_runs_under_bars),
         cmocka_unit_test(gif_frames_keep_state_colours),

@@ -6,7 +6,7 @@
 #   edge counts) overlap, their boxes estimated from x (the middle), y (the
 #   baseline), font-size and the number of characters at 0.6 em each, the
 #   least layout/text.c counts a character;
-# - `png` of the 4-goroutine ping-pong at the default 1920x1080, lanes and
+# - `png` of the 4-goroutine ping-pong at the default 1920x1080, lanes, tree and
 #   graph: the content (non-background pixels between the title and the
 #   legend) covers at least 70% of the picture's height;
 # - `dot`: a close is counted once ("1× close"), never "close close";
@@ -70,7 +70,7 @@ printf '<g class="node"><text class="label" x="100" y="50" font-size="12">G1 mai
 check_labels "$tmp/bad.svg" >/dev/null && fail "overlapping labels not seen"
 
 # framing: rows 50..1049 hold everything but the title and the legend
-for l in lanes graph; do
+for l in lanes tree graph; do
     $cs png -q --layout $l tests/data/pingpong-go1.25.trace -o "$tmp/pp-$l.png" || fail "png --layout $l"
     h=$(convert "$tmp/pp-$l.png" -crop 1920x1000+0+50 +repage -fuzz 3% -trim -format %h info:)
     [ "$h" -ge 756 ] || fail "ping-pong $l: content is $h px of 1080 high (less than 70%)"
