@@ -24,8 +24,10 @@ san() { ! grep -q "runtime error\|AddressSanitizer\|LeakSanitizer" "$1" || fail 
 # -- "-" equals the file, per command and format. The copy is named "stdin",
 # the name chanscope gives standard input, so titles and names agree too.
 cd "$tmp"
-for t in corpus/go1.19/pingpong.trace corpus/go1.21/pingpong.trace pingpong-go1.25.trace \
-         corpus/go1.27/pingpong.trace gens/gens-go1.27.trace; do
+for t in gotrace-patched/go1.6-pingpong01.trace gotrace-patched/go1.8-pingpong01.trace \
+         corpus/go1.19/pingpong.trace corpus/go1.21/pingpong.trace closebcast-go1.22.trace \
+         corpus/go1.23/pingpong.trace pingpong-go1.25.trace corpus/go1.27/pingpong.trace \
+         gens/gens-go1.27.trace; do
     [ -f "$root/tests/data/$t" ] || fail "missing tests/data/$t"
     cp "$root/tests/data/$t" stdin
     for c in info "info --json" events "events --summary --json" stats "stats --json" edges "edges --json" \
