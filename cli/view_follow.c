@@ -207,9 +207,9 @@ static void status(cli_viewer *vw, cli_follow *fl)
     const cs_model *m = &fl->cur->m;
     char dur[32];
     cli__fmt_ns(dur, sizeof dur, m->t_last - m->t_first);
-    snprintf(vw->status, sizeof vw->status, "%s: %u generations, %u goroutines, %s (%zu bytes)%s",
-             fl->cur->last ? "ended" : "following", m->n_gens, m->n_g - 1, dur, fl->cur->f.size,
-             fl->cur->last ? "; input closed" : "");
+    snprintf(vw->status, sizeof vw->status, "%s: %u generation%s, %u goroutine%s, %s (%zu bytes)%s",
+             fl->cur->last ? "ended" : "following", m->n_gens, m->n_gens == 1 ? "" : "s", m->n_g - 1,
+             m->n_g - 1 == 1 ? "" : "s", dur, fl->cur->f.size, fl->cur->last ? "; input closed" : "");
     vw->view.status = vw->status;
     printf("%s\n", vw->status);
     fflush(stdout);

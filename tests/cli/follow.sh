@@ -53,7 +53,7 @@ status() {
     done
     grep '^following\|^ended' "$tmp/out.txt" | sed -n "${1}p"
 }
-field() { echo "$1" | sed -n "s/.* \([0-9]*\) $2.*/\1/p"; }
+field() { echo "$1" | sed -n "s/.* \([0-9]*\) $2s*,.*/\1/p"; } # "1 generation," or "2 generations,"
 # follow_two NAME: the viewer ($vpid) shows a first and then a last state
 follow_two() {
     first=$(status 1)
@@ -65,8 +65,8 @@ follow_two() {
     [ -n "$last" ] || fail "$1: the input never ended: $(cat "$tmp/out.txt")"
     sleep 1
     import -window root "$tmp/$1-2.png" || fail "import"
-    [ "$(field "$first" generations)" -lt "$(field "$last" generations)" ] || fail "$1: generations: '$first' then '$last'"
-    [ "$(field "$first" goroutines)" -le "$(field "$last" goroutines)" ] || fail "$1: goroutines: '$first' then '$last'"
+    [ "$(field "$first" generation)" -lt "$(field "$last" generation)" ] || fail "$1: generations: '$first' then '$last'"
+    [ "$(field "$first" goroutine)" -le "$(field "$last" goroutine)" ] || fail "$1: goroutines: '$first' then '$last'"
     d=$(compare -metric AE "$tmp/$1-1.png" "$tmp/$1-2.png" null: 2>&1 | sed 's/ .*//')
     [ "${d:-0}" -gt 1000 ] || fail "$1: the picture did not change ($d pixels)"
     wid=$(xdotool search --onlyvisible --name chanscope | head -1)
