@@ -414,6 +414,12 @@ void lay_graph_edge_text(const lay_gedge *e, char *buf, size_t n)
     snprintf(buf, n, e->kind == LAY_ARROW_CLOSE ? "%u\u00d7 close" : "%u\u00d7", e->count);
 }
 
+/* Messages and closes show their count; a thin line says 1 message. */
+bool lay_graph_edge_counted(const lay_gedge *e)
+{
+    return e->kind < LAY_ARROW_SYNC && (e->count > 1 || e->kind == LAY_ARROW_CLOSE);
+}
+
 uint32_t lay_graph_rects_max(const lay_graph *g)
 {
     return 2 * g->n_nodes + g->n_edges;
@@ -439,6 +445,31 @@ static lay_grect text_rect(double cx, double cy, const char *text, double font_p
     return (lay_grect){cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2, font_px, idx, kind, {0}};
 }
 
+/* A count Graphviz placed nowhere, or over another label (two edges of
+ * one pair, one each way, share a route): beside a point of the edge's
+ * curve, the middle first, on either side of it. */
+static bool beside_curve(const lay_graph *g, uint32_t i, double scale, const char *text, double font_px,
+                         const lay_grect *out, uint32_t n, lay_grect *r)
+{
+    const lay_gedge *e = &g->edges[i];
+    if (e->n_pts < 2)
+        return false;
+    double w = lay_text_width(text, font_px), h = 1.2 * font_px, gap = 0.3 * font_px;
+    static const double at[] = {0.5, 0.35, 0.65, 0.2, 0.8};
+    static const double side[][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    for (size_t a = 0; a < sizeof at / sizeof *at; a++) {
+        uint32_t k = e->pt_first + (uint32_t)(at[a] * (e->n_pts - 1));
+        double x = g->pts[2 * k] * scale, y = g->pts[2 * k + 1] * scale;
+        for (size_t s = 0; s < sizeof side / sizeof *side; s++) {
+            *r = text_rect(x + side[s][0] * (w / 2 + gap), y + side[s][1] * (h / 2 + gap), text, font_px, i,
+                           LAY_RECT_EDGE_LABEL);
+            if (clear(out, g->n_nodes, n, r))
+                return true;
+        }
+    }
+    return false;
+}
+
 uint32_t lay_graph_rects(const lay_graph *g, double scale, lay_grect *out)
 {
     uint32_t n = 0;
@@ -456,12 +487,20 @@ uint32_t lay_graph_rects(const lay_graph *g, double scale, lay_grect *out)
             out[n++] = r;
     }
     for (uint32_t i = 0; i < g->n_edges; i++) {
-        char buf[32];
-        lay_graph_edge_text(&g->edges[i], buf, sizeof buf);
-        if (g->edges[i].lx < 0)
+        const lay_gedge *e = &g->edges[i];
+        if (!lay_graph_edge_counted(e))
             continue;
-        lay_grect r = text_rect(g->edges[i].lx * scale, g->edges[i].ly * scale, buf, fe, i, LAY_RECT_EDGE_LABEL);
-        if (clear(out, g->n_nodes, n, &r))
+        char buf[32];
+        lay_graph_edge_text(e, buf, sizeof buf);
+        lay_grect r;
+        if (e->lx >= 0) { /* where Graphviz put it */
+            r = text_rect(e->lx * scale, e->ly * scale, buf, fe, i, LAY_RECT_EDGE_LABEL);
+            if (clear(out, g->n_nodes, n, &r)) {
+                out[n++] = r;
+                continue;
+            }
+        }
+        if (beside_curve(g, i, scale, buf, fe, out, n, &r))
             out[n++] = r;
     }
     return n;

@@ -46,6 +46,7 @@
  *       out has lay_graph_rects_max entries; returns how many were written,
  *       nodes first (in node order), then labels
  *   void lay_graph_edge_text(const lay_gedge *e, char *buf, size_t n)    "17×"
+ *   bool lay_graph_edge_counted(const lay_gedge *e)   the edge shows its count
  *   const char *lay_graph_engine_parse(const char *name)
  *       the engine's name as a static string, NULL when Graphviz has no such layout here
  *   double lay_text_width(const char *utf8, double font_px)         text.c: width in px
@@ -128,6 +129,7 @@ double lay_graph_scale(const lay_graph *g, double width_px, double height_px);
 uint32_t lay_graph_rects_max(const lay_graph *g);
 uint32_t lay_graph_rects(const lay_graph *g, double scale, lay_grect *out);
 void lay_graph_edge_text(const lay_gedge *e, char *buf, size_t n);
+bool lay_graph_edge_counted(const lay_gedge *e);
 const char *lay_graph_engine_parse(const char *name);
 double lay_text_width(const char *utf8, double font_px);
 

@@ -116,7 +116,7 @@ static void edge_attrs(Agedge_t *e, const cs_model *m, const lay_gedge *ge, cons
         if (ge->kind == LAY_ARROW_CLOSE)
             set(e, "style", "bold,dashed");
         lay_graph_edge_text(ge, count, sizeof count);
-        if (ge->count > 1 || ge->kind == LAY_ARROW_CLOSE) /* a thin line says 1 */
+        if (lay_graph_edge_counted(ge))
             set(e, "xlabel", count);
         /* channel names of closes already read "close …" (traffic/sites.c) */
         snprintf(buf, sizeof buf, "%u\u00d7 %s", ge->count,

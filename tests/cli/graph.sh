@@ -10,6 +10,7 @@
 #   graph: the content (non-background pixels between the title and the
 #   legend) covers at least 70% of the picture's height;
 # - `dot`: a close is counted once ("1× close"), never "close close";
+# - the two counts of a pair that talks both ways are both shown;
 # - `--engine` is honoured and a wrong one is a usage error.
 set -u
 cs=${CHANSCOPE:-./chanscope}
@@ -79,6 +80,12 @@ done
 $cs dot -q tests/data/closebcast-go1.22.trace -o "$tmp/cb.dot" || fail "dot closebcast"
 grep -q 'xlabel="[0-9]*× close"' "$tmp/cb.dot" || fail "dot: no 'N× close' count"
 grep -q 'close close' "$tmp/cb.dot" && fail "dot: 'close close' in a label"
+# ping-pong's players send each way over one channel (29 and 30 times):
+# the two edges share Graphviz's route, and both counts are shown
+$cs svg -q --layout graph tests/data/pingpong-go1.25.trace -o "$tmp/pp.svg" || fail "svg graph pingpong"
+for c in 29 30; do
+    grep -q "class=\"count\"[^>]*>$c×<" "$tmp/pp.svg" || fail "ping-pong graph: no '$c×' count"
+done
 
 $cs svg -q --layout graph --engine sfdp tests/data/pingpong-go1.25.trace -o "$tmp/e.svg" || fail "svg --engine sfdp"
 grep -q 'layout: Graphviz sfdp' "$tmp/e.svg" || fail "svg --engine sfdp not used"
