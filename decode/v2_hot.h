@@ -66,8 +66,12 @@ static inline __attribute__((always_inline)) bool dec__v2_hot_step(v2_order *o, 
     if (g)
         dec__v2_g_apply(g, t, e, gen);
     e->ctx = c;
-    dec__v2_m_after(&c, t, e);
-    m->g = c.g, m->p = c.p;
+    v2_ctx after = c;
+    dec__v2_m_after(&after, t, e);
+    if (after.g != c.g) /* with t a constant, what the step keeps is not stored again */
+        m->g = after.g;
+    if (after.p != c.p)
+        m->p = after.p;
     *gp = g;
     return true;
 }
