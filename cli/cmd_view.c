@@ -69,14 +69,14 @@ static bool loop(cli_viewer *vw, cs_err *err)
 {
     GLFWwindow *win = rnd_surface_window(vw->surf);
     rnd_view *v = &vw->view;
-    double last = cli_view_clock(), fps_t = last;
+    double last = cli_clock(), fps_t = last;
     int fps_n = 0;
     while (!vw->quit && !glfwWindowShouldClose(win)) {
         if (v->playing)
             glfwPollEvents();
         else
             glfwWaitEventsTimeout(0.1);
-        double t = cli_view_clock();
+        double t = cli_clock();
         cli_view_tick(vw, t - last);
         last = t;
         if (vw->follow && !cli_view_follow_poll(vw, vw->follow, err))
@@ -111,13 +111,13 @@ static bool bench(cli_viewer *vw, int n, cs_err *err)
     v->playing = true;
     for (int i = 0; i < n; i++) {
         v->now = v->t0 + (int64_t)((double)(v->t1 - v->t0) * (i + 1) / n);
-        double t = cli_view_clock();
+        double t = cli_clock();
         if (!frame(vw, err)) {
             cs_free(dt);
             return false;
         }
         glFinish();
-        dt[i] = cli_view_clock() - t;
+        dt[i] = cli_clock() - t;
         glfwPollEvents();
     }
     double first = dt[0], total = 0;

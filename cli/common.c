@@ -176,7 +176,7 @@ bool cli_open(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, int
  * then when its percentage changes, at most ten times a second. */
 typedef struct bar { double t0, drawn_at; int pct; bool shown; } bar;
 
-static double now_s(void)
+double cli_clock(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -189,7 +189,7 @@ static bool progress(void *ud, uint64_t done, uint64_t total)
     int pct = total ? (int)(done * 100 / total) : 0, n = pct * 30 / 100;
     if (!total || done >= total || pct == b->pct)
         return true;
-    double t = now_s();
+    double t = cli_clock();
     if (t - b->t0 < 0.25 || t - b->drawn_at < 0.1)
         return true;
     fprintf(stderr, "\rdecoding [%.*s%*s] %3d%%", n, "==============================", 30 - n, "", pct);
@@ -214,7 +214,7 @@ static bool read_progress(void *ud, uint64_t bytes)
     reading *r = ud;
     if (r->o->on_progress)
         return r->o->on_progress(r->o->progress_ud, bytes, 0);
-    double t = now_s();
+    double t = cli_clock();
     if (r->o->quiet || !isatty(2) || t - r->b.t0 < 0.25 || t - r->b.drawn_at < 0.1)
         return true;
     fprintf(stderr, "\rreading %.1f MB", (double)bytes / 1e6);
@@ -227,7 +227,7 @@ bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_
     cs_model_init(m);
     if (s)
         memset(s, 0, sizeof *s);
-    reading r = {.o = o, .b = {.t0 = now_s()}};
+    reading r = {.o = o, .b = {.t0 = cli_clock()}};
     bool ok = cs_file_open(o->path, &(cs_file_hooks){.on_wait = waiting, .on_read = read_progress, .ud = &r}, f, err);
     if (r.b.shown)
         fputs("\r\033[K", stderr);
@@ -240,7 +240,7 @@ bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_
 bool cli_decode(const cli_trace_opts *o, const cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
 {
     bool show_progress = !o->quiet && f->size > 50u * 1024 * 1024 && isatty(2);
-    bar b = {.t0 = now_s(), .pct = -1};
+    bar b = {.t0 = cli_clock(), .pct = -1};
     dec_desc d = {
         .path = o->path, .jobs = o->jobs, .strict = o->strict, .no_model = o->no_model,
         .binary = o->binary, .on_event = o->on_event, .event_ud = o->event_ud,

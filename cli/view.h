@@ -31,7 +31,6 @@
  *       keeps the playback position in the window and fades the status
  *   size_t cli_view_keys_text(char *buf, size_t n)   the key list as text (--help),
  *       from the same table that handles the keys; returns the length written
- *   double cli_view_clock(void)                      monotonic seconds
  */
 #ifndef CLI_VIEW_H
 #define CLI_VIEW_H
@@ -53,7 +52,7 @@ typedef struct cli_viewer {
     int shots;               /* screenshots taken (file numbering) */
     const char *shot_dir;
     char status[160];
-    double status_t;         /* when the status was set (cli_view_clock) */
+    double status_t;         /* when the status was set (cli_clock) */
     int64_t loop0, loop1;    /* playback loop range, CS_T_NONE each when unset */
     rnd_key_row keys[32];    /* the key list overlay, from view_input.c's table */
     /* mouse */
@@ -76,6 +75,5 @@ bool cli_view_screenshot(cli_viewer *vw, cs_err *err);
 void cli_view_status(cli_viewer *vw, const char *fmt, ...);
 void cli_view_tick(cli_viewer *vw, double dt_s);
 size_t cli_view_keys_text(char *buf, size_t n);
-double cli_view_clock(void);
 
 #endif

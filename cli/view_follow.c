@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 /* How often the worker looks for new bytes, and the least time between
@@ -49,13 +48,14 @@ struct cli_follow {
     snapshot *ready;         /* the newest decoded model, not yet shown, or NULL */
     cs_err err;              /* why the input ended badly, or the last decode's error */
     snapshot *cur;           /* the one the renderer shows (frame loop only) */
+    uint64_t offered_events; /* events of the last snapshot offered (worker only) */
 };
 
-static double now_s(void)
+/* A decode in progress stops when the viewer quits. */
+static bool go_on(void *ud, uint64_t done, uint64_t total)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    (void)done, (void)total;
+    return !atomic_load(&((cli_follow *)ud)->stop);
 }
 
 static void snapshot_free(snapshot *s)
@@ -79,10 +79,14 @@ static void decode(cli_follow *fl, const uint8_t *buf, size_t n, bool last)
     }
     bool ok = copy ? cli_decode(&fl->o, &s->f, &s->m, NULL, &err)
                    : CS_FAIL(&err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a copy of %zu bytes", n);
-    if (ok && !last && s->m.n_events == 0) { /* no complete generation yet: keep waiting */
+    /* nothing decoded yet, or nothing more than the last snapshot offered
+     * (no new generation), or the viewer quit: nothing to show */
+    if ((ok && !last && s->m.n_events == fl->offered_events) || err.code == CS_E_CANCELLED) {
         snapshot_free(s);
         return;
     }
+    if (ok)
+        fl->offered_events = s->m.n_events;
     snapshot *old = s;
     pthread_mutex_lock(&fl->mu);
     if (ok) {
@@ -140,11 +144,11 @@ static void *work(void *arg)
     got g = GOT;
     while (g != END && !atomic_load(&fl->stop)) {
         g = read_some(fl, &buf, &cap, &n, &err);
-        double since = now_s() - last;
+        double since = cli_clock() - last;
         bool due = since >= DECODE_EVERY_S && (g == IDLE || since >= 3 * DECODE_EVERY_S);
         if ((n > decoded && due) || (g == END && n > 0)) { /* the end once more, marked last */
             decode(fl, buf, n, g == END);
-            decoded = n, last = now_s();
+            decoded = n, last = cli_clock();
         }
     }
     if (err.code != CS_OK) {
@@ -179,6 +183,7 @@ bool cli_view_follow_start(const cli_trace_opts *o, cli_follow **out, cs_err *er
     }
     fl->o = *o;
     fl->o.quiet = true, fl->o.strict = false;
+    fl->o.on_progress = go_on, fl->o.progress_ud = fl;
     fl->fd = fd;
     fl->regular = S_ISREG(st.st_mode);
     pthread_mutex_init(&fl->mu, NULL);
@@ -207,10 +212,9 @@ static void status(cli_viewer *vw, cli_follow *fl)
     const cs_model *m = &fl->cur->m;
     char dur[32];
     cli__fmt_ns(dur, sizeof dur, m->t_last - m->t_first);
-    snprintf(vw->status, sizeof vw->status, "%s: %u generation%s, %u goroutine%s, %s (%zu bytes)%s",
-             fl->cur->last ? "ended" : "following", m->n_gens, m->n_gens == 1 ? "" : "s", m->n_g - 1,
-             m->n_g - 1 == 1 ? "" : "s", dur, fl->cur->f.size, fl->cur->last ? "; input closed" : "");
-    vw->view.status = vw->status;
+    cli_view_status(vw, "%s: %u generation%s, %u goroutine%s, %s (%zu bytes)%s", fl->cur->last ? "ended" : "following",
+                    m->n_gens, m->n_gens == 1 ? "" : "s", m->n_g - 1, m->n_g - 1 == 1 ? "" : "s", dur, fl->cur->f.size,
+                    fl->cur->last ? "; input closed" : "");
     printf("%s\n", vw->status);
     fflush(stdout);
 }
@@ -218,7 +222,7 @@ static void status(cli_viewer *vw, cli_follow *fl)
 bool cli_view_follow_first(cli_viewer *vw, cli_follow *fl, int *rc)
 {
     GLFWwindow *win = rnd_surface_window(vw->surf);
-    double t0 = now_s();
+    double t0 = cli_clock();
     cs_err err = {0};
     snapshot *s;
     cli_view_quit_keys(vw);
@@ -243,7 +247,7 @@ bool cli_view_follow_first(cli_viewer *vw, cli_follow *fl, int *rc)
         rnd_surface_size(vw->surf, &w, &h);
         rnd_loading l = {.theme = vw->view.theme, .name = cli_base_name(fl->o.path),
                          .stage = "waiting for the first generation", .done_bytes = atomic_load(&fl->bytes),
-                         .t_s = now_s() - t0};
+                         .t_s = cli_clock() - t0};
         bool ok = rnd_loading_draw(vw->r, &l, w, h, &err);
         rnd_surface_end(vw->surf);
         if (!ok) {

@@ -12,19 +12,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #define STATUS_S 3.0   /* a status line shows this long, then fades */
 #define FADE_S 1.0     /* over this long */
 
 static cli_viewer *of(GLFWwindow *w) { return glfwGetWindowUserPointer(w); }
-
-double cli_view_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void cli_view_status(cli_viewer *vw, const char *fmt, ...)
 {
@@ -34,7 +26,7 @@ void cli_view_status(cli_viewer *vw, const char *fmt, ...)
     va_end(ap);
     vw->view.status = vw->status;
     vw->view.status_fade = 0;
-    vw->status_t = cli_view_clock();
+    vw->status_t = cli_clock();
 }
 
 /* Where playback starts and ends: the loop range when one is set, else the
@@ -78,7 +70,7 @@ void cli_view_tick(cli_viewer *vw, double dt_s)
         follow(vw);
     }
     if (v->status) {
-        double age = cli_view_clock() - vw->status_t;
+        double age = cli_clock() - vw->status_t;
         v->status_fade = age < STATUS_S ? 0.0f : (float)((age - STATUS_S) / FADE_S);
         if (v->status_fade >= 1.0f)
             v->status = NULL, v->status_fade = 0;

@@ -10,7 +10,6 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/stat.h>
-#include <time.h>
 
 typedef struct loader {
     cli_trace_opts o;        /* the caller's, with on_progress pointing here */
@@ -75,8 +74,7 @@ void cli_view_quit_keys(cli_viewer *vw)
 static bool wait_drawing(cli_viewer *vw, loader *ld, cs_err *err)
 {
     GLFWwindow *win = rnd_surface_window(vw->surf);
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = cli_clock();
     bool ok = true;
     while (!atomic_load(&ld->finished)) {
         if (!atomic_load(&ld->cancel) && (vw->quit || glfwWindowShouldClose(win))) {
@@ -84,7 +82,6 @@ static bool wait_drawing(cli_viewer *vw, loader *ld, cs_err *err)
             glfwHideWindow(win);
         }
         if (ok && !atomic_load(&ld->cancel)) {
-            clock_gettime(CLOCK_MONOTONIC, &t);
             int w, h;
             rnd_surface_begin(vw->surf);
             rnd_surface_size(vw->surf, &w, &h);
@@ -92,7 +89,7 @@ static bool wait_drawing(cli_viewer *vw, loader *ld, cs_err *err)
             rnd_loading l = {.theme = vw->view.theme, .name = cli_base_name(ld->o.path),
                              .stage = placing ? "building the picture\xE2\x80\xA6" : "decoding",
                              .done_bytes = atomic_load(&ld->done), .total_bytes = atomic_load(&ld->total),
-                             .t_s = (double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9};
+                             .t_s = cli_clock() - t0};
             if (!(ok = rnd_loading_draw(vw->r, &l, w, h, err)))
                 atomic_store(&ld->cancel, true); /* a GL failure: stop the worker, report it */
             rnd_surface_end(vw->surf);
