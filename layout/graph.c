@@ -414,6 +414,24 @@ void lay_graph_edge_text(const lay_gedge *e, char *buf, size_t n)
     snprintf(buf, n, e->kind == LAY_ARROW_CLOSE ? "%u\u00d7 close" : "%u\u00d7", e->count);
 }
 
+uint32_t lay_graph_edge_find(const lay_graph *g, uint8_t kind, uint32_t from, uint32_t to, uint32_t chan)
+{
+    const erec key = {.from = from, .to = to, .chan = chan, .kind = kind};
+    uint32_t lo = 0, hi = g->n_edges;
+    while (lo < hi) { /* edges are in erec_cmp's order (make_edges) */
+        uint32_t mid = lo + (hi - lo) / 2;
+        const lay_gedge *e = &g->edges[mid];
+        int c = erec_cmp(&(erec){.from = e->from, .to = e->to, .chan = e->chan, .kind = e->kind}, &key);
+        if (!c)
+            return mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return UINT32_MAX;
+}
+
 /* Messages and closes show their count; a thin line says 1 message. */
 bool lay_graph_edge_counted(const lay_gedge *e)
 {

@@ -47,6 +47,8 @@
  *       nodes first (in node order), then labels
  *   void lay_graph_edge_text(const lay_gedge *e, char *buf, size_t n)    "17×"
  *   bool lay_graph_edge_counted(const lay_gedge *e)   the edge shows its count
+ *   uint32_t lay_graph_edge_find(g, kind, from, to, chan)   the edge of that
+ *       kind between those nodes over that channel, UINT32_MAX if none
  *   const char *lay_graph_engine_parse(const char *name)
  *       the engine's name as a static string, NULL when Graphviz has no such layout here
  *   double lay_text_width(const char *utf8, double font_px)         text.c: width in px
@@ -130,6 +132,7 @@ uint32_t lay_graph_rects_max(const lay_graph *g);
 uint32_t lay_graph_rects(const lay_graph *g, double scale, lay_grect *out);
 void lay_graph_edge_text(const lay_gedge *e, char *buf, size_t n);
 bool lay_graph_edge_counted(const lay_gedge *e);
+uint32_t lay_graph_edge_find(const lay_graph *g, uint8_t kind, uint32_t from, uint32_t to, uint32_t chan);
 const char *lay_graph_engine_parse(const char *name);
 double lay_text_width(const char *utf8, double font_px);
 

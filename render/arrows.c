@@ -107,39 +107,3 @@ uint32_t rnd__arrow_lower(const rnd_renderer *r, int64_t t)
     return lo;
 }
 
-typedef struct pair_key {
-    uint64_t key;            /* from << 32 | to */
-    uint32_t chan, pad;
-} pair_key;
-
-static int by_key(const void *a, const void *b)
-{
-    uint64_t x = ((const pair_key *)a)->key, y = ((const pair_key *)b)->key;
-    return x < y ? -1 : x > y;
-}
-
-bool rnd__pairs_build(rnd_renderer *r, cs_err *err)
-{
-    pair_key *key = cs_calloc(r->n_arrows ? r->n_arrows : 1, sizeof *key);
-    r->pairs = cs_calloc(r->n_arrows ? r->n_arrows : 1, sizeof *r->pairs);
-    r->scr = cs_calloc((size_t)(r->m->n_g ? r->m->n_g : 1) * 4, sizeof *r->scr);
-    if (!key || !r->pairs || !r->scr) {
-        cs_free(key);
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u arrows", r->n_arrows);
-    }
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < r->n_arrows; i++)
-        if (r->arrows[i].kind != LAY_ARROW_SYNC)
-            key[n++] = (pair_key){(uint64_t)r->arrows[i].from << 32 | r->arrows[i].to, r->arrows[i].chan, 0};
-    qsort(key, n, sizeof *key, by_key);
-    r->n_pairs = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (i && key[i].key == key[i - 1].key) {
-            r->pairs[r->n_pairs - 1].count++;
-            continue;
-        }
-        r->pairs[r->n_pairs++] = (rnd__pair){(uint32_t)(key[i].key >> 32), (uint32_t)key[i].key, 1, key[i].chan};
-    }
-    cs_free(key);
-    return true;
-}

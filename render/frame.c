@@ -41,7 +41,7 @@ rnd_renderer *rnd_create(const cs_model *m, cs_err *err)
 bool rnd_model_attach(rnd_renderer *r, const cs_model *m, cs_err *err)
 {
     r->m = m;
-    if (!rnd__place(r, err) || !rnd__arrows_build(r, err) || !rnd__pairs_build(r, err) ||
+    if (!rnd__place(r, err) || !rnd__arrows_build(r, err) ||
         !(r->hue = lay_chan_hue_table(m, err)))
         return false;
     find_present(r);
@@ -62,7 +62,7 @@ void rnd_destroy(rnd_renderer *r)
     cs_free(r->arrow_of_msg);
     cs_free(r->order), cs_free(r->label_order), cs_free(r->row), cs_free(r->tree_xz);
     rnd__graph_deinit(&r->graph);
-    cs_free(r->arrows), cs_free(r->lit), cs_free(r->filt), cs_free(r->scr), cs_free(r->pairs), cs_free(r->hue);
+    cs_free(r->arrows), cs_free(r->lit), cs_free(r->filt), cs_free(r->scr), cs_free(r->hue);
     cs_free(r);
 }
 

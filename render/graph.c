@@ -124,23 +124,6 @@ static void edges(graph_ctx *c)
 }
 
 /* The channel edge from node a to node b, or UINT32_MAX. */
-static uint32_t find_edge(const graph_ctx *c, uint32_t a, uint32_t b)
-{
-    const rnd__graph *gr = &c->r->graph;
-    uint32_t lo = 0, hi = gr->n_pair;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        const lay_gedge *e = &c->g->edges[gr->by_pair[mid]];
-        if (e->from < a || (e->from == a && e->to < b))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo < gr->n_pair && c->g->edges[gr->by_pair[lo]].from == a && c->g->edges[gr->by_pair[lo]].to == b)
-        return gr->by_pair[lo];
-    return UINT32_MAX;
-}
-
 /* The point a fraction k of the way along a polyline. */
 static void along(const float *xy, uint32_t n, float k, float *x, float *y)
 {
@@ -176,7 +159,7 @@ static void pulses(graph_ctx *c)
         if (a->kind == LAY_ARROW_SYNC || !rnd__arrow_flying(v, a) || nog[a->from] == UINT32_MAX ||
             nog[a->to] == UINT32_MAX || !node_shown(c, nog[a->from]) || !node_shown(c, nog[a->to]))
             continue;
-        uint32_t ei = find_edge(c, nog[a->from], nog[a->to]), base;
+        uint32_t ei = lay_graph_edge_find(c->g, a->kind, nog[a->from], nog[a->to], a->chan), base;
         if (ei == UINT32_MAX)
             continue;
         uint32_t n = polyline(c, &c->g->edges[ei], xy, &base);

@@ -57,7 +57,8 @@ bool rnd__place(rnd_renderer *r, cs_err *err)
     r->row = cs_calloc(n, sizeof *r->row);
     r->tree_xz = cs_calloc(n * 2, sizeof *r->tree_xz);
     r->lit = cs_calloc(n, 1);
-    if (!r->order || !r->row || !r->tree_xz || !r->lit)
+    r->scr = cs_calloc(n * 4, sizeof *r->scr);
+    if (!r->order || !r->row || !r->tree_xz || !r->lit || !r->scr)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory placing %u goroutines", m->n_g);
     lay_lanes lanes;
     lay_tree tree;
@@ -81,19 +82,10 @@ bool rnd__place(rnd_renderer *r, cs_err *err)
  * the area changes by more than a fifth (in between, the drawing scales). */
 #define GRAPH_RELAYOUT 1.2f
 
-static int pair_cmp(const void *a, const void *b, void *ud)
-{
-    const lay_graph *g = ud;
-    const lay_gedge *x = &g->edges[*(const uint32_t *)a], *y = &g->edges[*(const uint32_t *)b];
-    if (x->from != y->from)
-        return x->from < y->from ? -1 : 1;
-    return (x->to > y->to) - (x->to < y->to);
-}
-
 void rnd__graph_deinit(rnd__graph *g)
 {
     lay_graph_deinit(&g->g);
-    cs_free(g->by_pair), cs_free(g->rect);
+    cs_free(g->rect);
     memset(g, 0, sizeof *g);
 }
 
@@ -113,16 +105,11 @@ bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *
         rnd__graph_deinit(gr);
         return false;
     }
-    gr->by_pair = cs_alloc((size_t)gr->g.n_edges * sizeof *gr->by_pair + 1);
     gr->rect = cs_alloc((size_t)lay_graph_rects_max(&gr->g) * sizeof *gr->rect + 1);
-    if (!gr->by_pair || !gr->rect) {
+    if (!gr->rect) {
         rnd__graph_deinit(gr);
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a graph of %u edges", gr->g.n_edges);
     }
-    for (uint32_t i = 0; i < gr->g.n_edges; i++)
-        if (gr->g.edges[i].kind <= LAY_ARROW_CLOSE)
-            gr->by_pair[gr->n_pair++] = i;
-    qsort_r(gr->by_pair, gr->n_pair, sizeof *gr->by_pair, pair_cmp, &gr->g);
     gr->have = true, gr->show_system = v->show_system, gr->engine = v->engine, gr->w = aw, gr->h = ah, gr->rect_scale = -1;
     return true;
 }

@@ -132,11 +132,6 @@ typedef struct rnd__arrow {
     uint8_t pad[3];
 } rnd__arrow;
 
-/* Goroutine pairs that exchange messages (graph edges), by (from, to). */
-typedef struct rnd__pair {
-    uint32_t from, to, count, chan;
-} rnd__pair;
-
 typedef struct rnd__gl {
     GLuint prog[5];          /* seg, head, dot, text, image */
     GLuint img_tex;
@@ -172,8 +167,6 @@ typedef struct rnd__graph {
     bool have, show_system;
     const char *engine;      /* asked for (rnd_view.engine) */
     float w, h;              /* area laid out for, px */
-    uint32_t *by_pair;       /* channel edges sorted by (from, to) node: pulses find their edge */
-    uint32_t n_pair;
     lay_grect *rect;
     uint32_t n_rect;
     double rect_scale;
@@ -254,8 +247,6 @@ struct rnd_renderer {
     rnd__graph graph;        /* the graph view's layout, made on its first frame */
     rnd__arrow *arrows;
     uint32_t n_arrows;
-    rnd__pair *pairs;
-    uint32_t n_pairs;
     float *scr;              /* per goroutine: its mark on screen in the last tree/graph
                               * frame as x0 y0 x1 y1 pixels; x0 < 0 when hidden */
     uint8_t *lit;            /* per goroutine: partner of the selection */
@@ -284,7 +275,6 @@ void rnd__graph_deinit(rnd__graph *g);
 /* The graph's area in a w × h window: x0 y0 x1 y1 pixels. */
 void rnd__graph_area(const rnd_view *v, int w, int h, float *area);
 bool rnd__arrows_build(rnd_renderer *r, cs_err *err);
-bool rnd__pairs_build(rnd_renderer *r, cs_err *err);
 /* Draws arrow a from A to B (world coordinates of the current mvp): shaft
  * and head, or while in flight at v->now the shaft up to a moving pulse.
  * With an axis (A at a->t0, B at a->t1 along it) the pulse sits where the
