@@ -12,7 +12,7 @@ void rnd_zoom_at(const rnd_renderer *r, rnd_view *v, int w, int h, float x, floa
     if (v->layout == RND_TREE)
         rnd__tree_area(r, v, w, h, a);
     else
-        rnd__graph_area(v, w, h, a);
+        rnd__graph_area(r, v, w, h, a);
     float d0 = v->dist > 0 ? v->dist : 1.0f, d1 = fmaxf(0.05f, fminf(20.0f, d0 / k));
     float q = d0 / d1; /* the zoom's change, after the limits */
     float ux = x - 0.5f * (a[0] + a[2]) - v->pan_x, uy = y - 0.5f * (a[1] + a[3]) - v->pan_y;

@@ -80,6 +80,8 @@ void rnd_view_defaults(const cs_model *m, rnd_view *out)
 
 bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
 {
+    r->frame_w = w;
+    r->legend_rows = rnd__legend_rows(r, v, h); /* before any view takes its area */
     if (v->layout == RND_GRAPH && !rnd__graph_place(r, v, w, h, err))
         return false;
     if (!rnd__filter_update(r, v, err))
@@ -87,10 +89,8 @@ bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *er
     rnd__scene_reset(&r->sc);
     rnd__lit_update(r, v);
     r->stats.msgs_shown = r->stats.rows = r->stats.gaps = 0;
-    r->frame_w = w;
     r->legend_y = 0;
     r->arrow_fade = 1.0f; /* the lanes view sets it when its arrows crowd */
-    r->legend_rows = rnd__legend_rows(r, v, h);
     if (v->layout == RND_TREE)
         rnd__tree_build(r, v, w, h);
     else if (v->layout == RND_GRAPH)

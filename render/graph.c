@@ -21,11 +21,11 @@ typedef struct graph_ctx {
     uint32_t sel;          /* node of the selected goroutine, UINT32_MAX none */
 } graph_ctx;
 
-void rnd__graph_area(const rnd_view *v, int w, int h, float *area)
+void rnd__graph_area(const rnd_renderer *r, const rnd_view *v, int w, int h, float *area)
 {
     area[0] = 16.0f, area[2] = (float)w - 16.0f;
     area[1] = v->hud ? 40.0f : 64.0f;
-    area[3] = (float)h - (v->hud ? 40.0f : 34.0f);
+    area[3] = fmaxf(area[1] + 10.0f, (float)h - (v->hud ? 40.0f : 34.0f) - rnd__legend_extra(r));
 }
 
 static bool node_shown(const graph_ctx *c, uint32_t node)
@@ -259,7 +259,7 @@ void rnd__graph_build(rnd_renderer *r, const rnd_view *v, int w, int h)
 {
     graph_ctx c = {.r = r, .v = v, .th = rnd__theme_get(v->theme), .g = &r->graph.g, .sel = UINT32_MAX};
     float a[4];
-    rnd__graph_area(v, w, h, a);
+    rnd__graph_area(r, v, w, h, a);
     c.s = (float)lay_graph_scale(c.g, a[2] - a[0], a[3] - a[1]) * (v->dist > 0 ? 1.0f / v->dist : 1.0f);
     c.ox = 0.5f * (a[0] + a[2]) - 0.5f * (float)c.g->width * c.s + v->pan_x;
     c.oy = 0.5f * (a[1] + a[3]) - 0.5f * (float)c.g->height * c.s + v->pan_y;

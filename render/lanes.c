@@ -296,7 +296,7 @@ static void lanes_geometry(lanes_ctx *c, rnd_renderer *r, const rnd_view *v, int
     c->y0 = v->hud ? 34.0f : 58.0f;
     /* the legend's rows below the axis; in a small picture the lanes keep a
      * few pixels at least and the legend rises over them */
-    c->y1 = fmaxf(c->y0 + 24.0f, (float)h - (v->hud ? 64.0f : 72.0f) - 18.0f * (float)(r->legend_rows - 1));
+    c->y1 = fmaxf(c->y0 + 24.0f, (float)h - (v->hud ? 64.0f : 72.0f) - rnd__legend_extra(r));
     c->lane_h = v->lane_px > 0 ? v->lane_px : (float)lay_lanes_fit_px(nrows, c->y1 - c->y0);
     if (v->lane_px <= 0 && nrows) /* few lanes: the axis follows the last one */
         c->y1 = fminf(c->y1, c->y0 + c->lane_h * (float)nrows + 8.0f);

@@ -222,7 +222,7 @@ static void hud(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w,
     rnd__text(&r->sc, &r->font, RND__F12, 10, 18, th->fg, buf);
     /* the legend at the bottom, as many rows as it needs; the status on its
      * last row when there is room after it, else on a strip of its own above */
-    float y = (float)h - 8 - 18.0f * (float)(r->legend_rows - 1), last = y;
+    float y = (float)h - 8 - rnd__legend_extra(r), last = y;
     rnd__rect(&r->sc, 0, y - 16, (float)w, (float)h, th->panel);
     float right = legend(r, th, 10, &last, true);
     if (!v->status || v->status_fade >= 1.0f)
@@ -266,6 +266,11 @@ int rnd__legend_rows(rnd_renderer *r, const rnd_view *v, int h)
         legend(r, th, v->hud ? 10 : 12, &y, false);
     }
     return 1 + (int)(y / 18.0f + 0.5f);
+}
+
+float rnd__legend_extra(const rnd_renderer *r)
+{
+    return 18.0f * (float)(r->legend_rows > 1 ? r->legend_rows - 1 : 0);
 }
 
 void rnd__overlay_build(rnd_renderer *r, const rnd_view *v, int w, int h)

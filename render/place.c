@@ -93,7 +93,7 @@ bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *
 {
     rnd__graph *gr = &r->graph;
     float a[4];
-    rnd__graph_area(v, w, h, a);
+    rnd__graph_area(r, v, w, h, a);
     float aw = fmaxf(a[2] - a[0], 1.0f), ah = fmaxf(a[3] - a[1], 1.0f);
     if (gr->have && gr->show_system == v->show_system && gr->engine == v->engine && aw <= gr->w * GRAPH_RELAYOUT &&
         gr->w <= aw * GRAPH_RELAYOUT && ah <= gr->h * GRAPH_RELAYOUT && gr->h <= ah * GRAPH_RELAYOUT)

@@ -273,7 +273,7 @@ bool rnd__place(rnd_renderer *r, cs_err *err);
 bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err);
 void rnd__graph_deinit(rnd__graph *g);
 /* The graph's area in a w × h window: x0 y0 x1 y1 pixels. */
-void rnd__graph_area(const rnd_view *v, int w, int h, float *area);
+void rnd__graph_area(const rnd_renderer *r, const rnd_view *v, int w, int h, float *area);
 bool rnd__arrows_build(rnd_renderer *r, cs_err *err);
 /* Draws arrow a from A to B (world coordinates of the current mvp): shaft
  * and head, or while in flight at v->now the shaft up to a moving pulse.
@@ -337,6 +337,9 @@ void rnd__overlay_build(rnd_renderer *r, const rnd_view *v, int w, int h);
  * so the view leaves room for it); the channels are named only when the
  * legend then stays within a fifth of the height h (r->legend_chans). */
 int rnd__legend_rows(rnd_renderer *r, const rnd_view *v, int h);
+/* Pixels the legend's rows past its first take: every view's plot ends
+ * that much higher. */
+float rnd__legend_extra(const rnd_renderer *r);
 void rnd__tooltip(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w, int h);
 /* Time axis ax in [x0, x1] at baseline y: layout/axis.h ticks labelled
  * from the trace start, and under each folded gap its real length. The

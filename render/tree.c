@@ -85,7 +85,7 @@ void rnd__tree_area(const rnd_renderer *r, const rnd_view *v, int w, int h, floa
 {
     area[0] = 90.0f, area[2] = fmaxf(area[0] + 10.0f, (float)w - 190.0f);
     area[1] = v->hud ? 44.0f : 70.0f;
-    area[3] = fmaxf(area[1] + 10.0f, (float)h - 40.0f - 18.0f * (float)(r->legend_rows > 1 ? r->legend_rows - 1 : 0));
+    area[3] = fmaxf(area[1] + 10.0f, (float)h - 40.0f - rnd__legend_extra(r));
 }
 
 /* The orthographic orbit camera around (cx, ymid, cz), fitted to the area:
