@@ -22,6 +22,8 @@
  *   const char *cli_out_name(const char *path)     how messages name an output: "standard output" for "-"
  *   const char *cli_base_name(const char *path)    the file name without its folders ("stdin" for "-")
  *   double cli_clock(void)                          monotonic seconds
+ *   const char *cli_engine_opt(const char **engine, const char *arg)
+ *       --engine: the Graphviz layout named, or the usage message
  *   int cli_pick(const char *arg, const char *const *names, int n)   index of arg in names, or -1
  *   bool cli_int_parse(const char *s, int lo, int hi, int *out)      a decimal integer within lo..hi
  *   bool cli_size_parse(const char *s, int lo, int hi, int *w, int *h)   "WxH", each within lo..hi
@@ -149,6 +151,7 @@ const char *cli_trace_name(const char *path);
 const char *cli_out_name(const char *path);
 const char *cli_base_name(const char *path);
 double cli_clock(void);
+const char *cli_engine_opt(const char **engine, const char *arg);
 int cli_pick(const char *arg, const char *const *names, int n);
 bool cli_int_parse(const char *s, int lo, int hi, int *out);
 bool cli_size_parse(const char *s, int lo, int hi, int *w, int *h);

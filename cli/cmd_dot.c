@@ -39,7 +39,7 @@ static const char *parse_opt(void *ud, int c, const char *arg)
     case O_RENDER:
         d->render = arg;
         return !strcmp(arg, "svg") || !strcmp(arg, "png") || !strcmp(arg, "pdf") ? NULL : "--render must be svg, png or pdf";
-    case O_ENGINE: return (d->engine = lay_graph_engine_parse(arg)) ? NULL : "--engine must be dot, neato, sfdp, fdp or circo";
+    case O_ENGINE: return cli_engine_opt(&d->engine, arg);
     case O_THEME: return lay_theme_parse(arg, &d->theme) ? NULL : "--theme must be dark, light or gotrace";
     case O_SYSTEM: d->show_system = true; return NULL;
     }

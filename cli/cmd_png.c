@@ -69,7 +69,7 @@ static const char *parse_opt(void *ud, int c, const char *arg)
         return cli_size_parse(arg, 16, 16384, &p->w, &p->h) ? NULL
                                                             : "--size must be WxH, each from 16 to 16384 (e.g. 1920x1080)";
     case O_AT: return cli_time_parse("--at", arg, &p->at);
-    case O_ENGINE: return (p->view.engine = lay_graph_engine_parse(arg)) ? NULL : "--engine must be dot, neato, sfdp, fdp or circo";
+    case O_ENGINE: return cli_engine_opt(&p->view.engine, arg);
     case O_RANGE: return cli_range_parse(arg, &p->range);
     case O_SYSTEM: p->view.show_system = true; return NULL;
     case O_FILTER: snprintf(p->view.filter, sizeof p->view.filter, "%s", arg); return NULL;

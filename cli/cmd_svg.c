@@ -52,7 +52,7 @@ static const char *parse_opt(void *ud, int c, const char *arg)
         return NULL;
     }
     case O_SYSTEM: d->show_system = true; return NULL;
-    case O_ENGINE: return (d->engine = lay_graph_engine_parse(arg)) ? NULL : "--engine must be dot, neato, sfdp, fdp or circo";
+    case O_ENGINE: return cli_engine_opt(&d->engine, arg);
     }
     return cli_lane_opt(&a->lanes, c, arg);
 }

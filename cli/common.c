@@ -1,6 +1,7 @@
 /* cli/common.c — shared option handling, trace loading with a progress bar,
  * and the single place where errors reach the user. */
 #include "cli.h"
+#include "../layout/graph.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -263,4 +264,9 @@ void cli_unload(cs_file *f, cs_model *m, cs_stats *s)
     cs_model_deinit(m);
     cs_stats_deinit(s);
     cs_file_unmap(f);
+}
+
+const char *cli_engine_opt(const char **engine, const char *arg)
+{
+    return (*engine = lay_graph_engine_parse(arg)) ? NULL : "--engine must be dot, neato, sfdp, fdp or circo";
 }

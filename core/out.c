@@ -140,8 +140,7 @@ static bool open_temp(cs_out *o, mode_t mode, cs_err *err)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (fd < 0)
         return CS_FAIL(err, CS_E_IO, CS_NO_OFFSET, "cannot create %s: %s", o->tmp, strerror(e));
-    fchmod(fd, mode);
-    o->fp = fdopen(fd, "wb");
+    o->fp = fchmod(fd, mode) == 0 ? fdopen(fd, "wb") : NULL;
     if (!o->fp) {
         e = errno;
         close(fd);

@@ -3,6 +3,7 @@
  * summaries where it has more than a quarter of the columns (layout/lod.h),
  * bundled arrows, GC bands, gap marks and the time axis (layout/axis.h). */
 #include "svg_int.h"
+#include "../layout/graph.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -254,16 +255,16 @@ static void draw_values(lanes_pic *p)
         if (len > 20) /* cut at a character boundary */
             for (len = 20; len > 0 && ((unsigned char)val[len] & 0xC0) == 0x80; len--)
                 ;
+        char buf[24];
+        snprintf(buf, sizeof buf, "%.*s", (int)len, val);
         double x = (px(p, b->t0) + px(p, b->t1)) / 2 + 4, y = (lane_y(p, b->from) + lane_y(p, b->to)) / 2 + 4;
-        if (!lay_boxes_take(bx, (float)x - 1, (float)y - 10, (float)(x + 6.6 * (double)len + 1), (float)y + 3))
+        if (!lay_boxes_take(bx, (float)x - 1, (float)y - 10, (float)(x + lay_text_width(buf, 11) + 1), (float)y + 3))
             continue;
         if (!open)
             exp__puts(p->s->w, "<g font-size=\"11\">\n"), open = true;
         char hex[8];
         lay_rgba_hex(p->s->pal->chan[b->chan < m->n_chans ? p->s->hue[b->chan] % LAY_CHAN_HUES : 0], hex);
         exp__printf(p->s->w, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">", x, y, hex);
-        char buf[24];
-        snprintf(buf, sizeof buf, "%.*s", (int)len, val);
         exp__xml(p->s->w, buf);
         exp__puts(p->s->w, "</text>\n");
     }
