@@ -39,21 +39,26 @@ static inline __attribute__((always_inline)) bool dec__v2_hot_step(v2_order *o, 
                                                                     uint8_t t, v2_gst **gp)
 {
     v2_ctx c = {m->g, m->p, m->id};
+    if (c.m == V2_NONE) /* an M with a slot is a thread (v2_cur.mslot): the rules' test of it folds away */
+        __builtin_unreachable();
     v2_gst *g = NULL;
     v2_pst *p;
     if (t == V2_EvGoUnblock) { /* reads no context */
         if (!(g = dec__v2_hot_g(o, e->args[0])) || !dec__v2_g_ready(g, t, e, gen))
             return false;
-    } else if (c.g == V2_UNK || c.p == V2_UNK) { /* ahead, not resolved yet */
+    } else if (c.p >= V2_UNK) {
+        /* no proc, or one ahead not resolved yet (V2_UNK = V2_NONE - 1), in one test: each of
+         * the others needs its proc, so the rules' test of it folds away; this only declines */
         return false;
-    } else if (t == V2_EvGoStart) {
+    } else if (t == V2_EvGoStart) { /* a goroutine ahead (V2_UNK) is not V2_NONE */
         if (!(g = dec__v2_hot_g(o, e->args[0])) || !dec__v2_g_ready(g, t, e, gen) ||
             !dec__v2_ctx_holds(c, V2_MUST, V2_MUST, V2_MUSTNOT))
             return false;
     } else if (t == V2_EvHeapAlloc) {
-        if (!dec__v2_ctx_holds(c, V2_MUST, V2_MUST, V2_MAY))
+        if (c.g == V2_UNK || !dec__v2_ctx_holds(c, V2_MUST, V2_MUST, V2_MAY))
             return false;
-    } else { /* GoBlock, GoStop, GoSyscallBegin, GoSyscallEnd: the M's own goroutine */
+    } else { /* GoBlock, GoStop, GoSyscallBegin, GoSyscallEnd: the M's own goroutine (none ahead:
+              * V2_UNK is no goroutine the table holds) */
         if (!dec__v2_ctx_holds(c, V2_MUST, V2_MUST, V2_MUST) || !(g = dec__v2_hot_g(o, c.g)) ||
             g->status != dec__v2_gstep(t).from)
             return false;
@@ -76,12 +81,6 @@ static inline __attribute__((always_inline)) bool dec__v2_hot_step(v2_order *o, 
     return true;
 }
 
-/* The less common of them (GoStop, the system calls, HeapAlloc), out of
- * line (v2_reader.c): in one function with the three commonest, GCC turns
- * the tests into a jump table, whose indirect jump costs those three more
- * than the tests do. */
-bool dec__v2_hot_rare(v2_order *o, uint64_t gen, v2_ev *e, v2_mst *m, v2_gst **gp);
-
 static inline __attribute__((always_inline)) bool dec__v2_hot_advance(v2_order *o, uint64_t gen, v2_ev *e, uint32_t mslot,
                                                                        v2_gst **gp)
 {
@@ -95,7 +94,15 @@ static inline __attribute__((always_inline)) bool dec__v2_hot_advance(v2_order *
         return dec__v2_hot_step(o, gen, e, m, V2_EvGoUnblock, gp);
     if (t == V2_EvGoBlock)
         return dec__v2_hot_step(o, gen, e, m, V2_EvGoBlock, gp);
-    return dec__v2_hot_rare(o, gen, e, m, gp);
+    if (t == V2_EvGoStop)
+        return dec__v2_hot_step(o, gen, e, m, V2_EvGoStop, gp);
+    if (t == V2_EvGoSyscallBegin)
+        return dec__v2_hot_step(o, gen, e, m, V2_EvGoSyscallBegin, gp);
+    if (t == V2_EvGoSyscallEnd)
+        return dec__v2_hot_step(o, gen, e, m, V2_EvGoSyscallEnd, gp);
+    if (t == V2_EvHeapAlloc)
+        return dec__v2_hot_step(o, gen, e, m, V2_EvHeapAlloc, gp);
+    return false;
 }
 
 /* The varint of at most three bytes at p[*pos], from one little-endian

@@ -32,17 +32,6 @@ void dec__v2_nargs(int version, uint8_t nargs[256])
     }
 }
 
-bool dec__v2_hot_rare(v2_order *o, uint64_t gen, v2_ev *e, v2_mst *m, v2_gst **gp)
-{
-    switch (e->type) {
-    case V2_EvGoStop: return dec__v2_hot_step(o, gen, e, m, V2_EvGoStop, gp);
-    case V2_EvGoSyscallBegin: return dec__v2_hot_step(o, gen, e, m, V2_EvGoSyscallBegin, gp);
-    case V2_EvGoSyscallEnd: return dec__v2_hot_step(o, gen, e, m, V2_EvGoSyscallEnd, gp);
-    case V2_EvHeapAlloc: return dec__v2_hot_step(o, gen, e, m, V2_EvHeapAlloc, gp);
-    }
-    return false;
-}
-
 static bool bad_type(uint8_t type, int version, uint64_t at, cs_err *err)
 {
     if (!dec__v2_spec(type, version))
