@@ -173,9 +173,12 @@ bool cs_mb_name(cs_mb *mb, uint64_t goid, uint64_t pc, cs_sid name, cs_err *err)
     return true;
 }
 
-static bool is_system(const char *name)
+/* A runtime goroutine: runtime.* but runtime.main, or one without a name
+ * in a trace that names goroutines (a Go 1.5 trace carries PCs only and
+ * names none: then nothing tells them apart, and all are the user's). */
+static bool is_system(const char *name, bool named)
 {
-    return name[0] == 0 ||
+    return (name[0] == 0 && named) ||
            (strncmp(name, "runtime.", 8) == 0 && strcmp(name, "runtime.main") != 0);
 }
 
@@ -224,8 +227,11 @@ bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)
             return false;
     if (!group_spans(mb, err))
         return false;
+    bool named = false;
+    for (uint32_t i = 1; i < m->n_g && !named; i++)
+        named = cs_model_str(m, m->g[i].name)[0] != 0;
     for (uint32_t i = 1; i < m->n_g; i++)
-        if (is_system(cs_model_str(m, m->g[i].name)))
+        if (is_system(cs_model_str(m, m->g[i].name), named))
             m->g[i].flags |= CS_G_SYSTEM;
     return true;
 }

@@ -3,6 +3,7 @@
  * (file name, Go version, duration), counts and legend; and the entry points
  * of svg.h. */
 #include "svg_int.h"
+#include "../layout/graph.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -63,37 +64,29 @@ static double legend_item(exp__svg *s, double x, double y, const char *name, lay
     else
         exp__printf(s->w, "<rect x=\"%.1f\" y=\"%.1f\" width=\"22\" height=\"%.1f\" fill=\"%s\"/>\n",
                     x, y - th / 2, th, hex);
-    exp__printf(s->w, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"%s\">%s</text>\n",
-                x + 28, y + 4, fg, name);
-    return x + 28 + 7.2 * (double)strlen(name) + 18;
+    exp__printf(s->w, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"%s\">", x + 28, y + 4, fg);
+    exp__xml(s->w, name);
+    exp__printf(s->w, "</text>\n");
+    return x + 28 + lay_text_width(name, 12) + 18;
 }
 
-/* Second legend row: the busiest channels with their hue and name. */
+/* Second legend row: the channels the legend names (lay_legend_chans_of:
+ * the PNG's and the viewer's too) in their hue, as far as the width goes. */
 static void channel_legend(exp__svg *s, double y)
 {
-    const cs_model *m = s->m;
-    uint32_t top[6] = {0}, n = 0;
-    for (uint32_t c = 1; c < m->n_chans; c++) { /* insertion into a top-6 by count */
-        uint32_t k = n < 6 ? n++ : 6;
-        while (k > 0 && m->chans[top[k - 1]].count < m->chans[c].count) {
-            if (k < 6)
-                top[k] = top[k - 1];
-            k--;
-        }
-        if (k < 6)
-            top[k] = c;
-    }
+    lay_legend_chans lc;
+    lay_legend_chans_of(s->m, &lc);
     double x = 16;
-    for (uint32_t i = 0; i < n && x < s->width - 250; i++) {
-        char name[200], head[16];
-        snprintf(name, sizeof name, "%s", cs_model_str(m, m->chans[top[i]].name));
-        snprintf(head, sizeof head, "h%u", s->hue[top[i]]);
-        x = legend_item(s, x, y, name, s->pal->chan[s->hue[top[i]]], 0, NULL, head);
+    uint32_t i = 0;
+    for (; i < lc.n && x < s->width - 250; i++) {
+        char head[16];
+        snprintf(head, sizeof head, "h%u", s->hue[lc.chan[i]]);
+        x = legend_item(s, x, y, lc.name[i], s->pal->chan[s->hue[lc.chan[i]]], 0, NULL, head);
     }
-    if (m->n_chans > 7)
+    if (lc.more + (lc.n - i))
         exp__printf(s->w, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#%02x%02x%02x\">"
                     "+%u more channels</text>\n", x, y + 4, s->pal->dim.r, s->pal->dim.g,
-                    s->pal->dim.b, m->n_chans - 7);
+                    s->pal->dim.b, lc.more + (lc.n - i));
 }
 
 void exp__svg_legend(exp__svg *s)
@@ -103,14 +96,12 @@ void exp__svg_legend(exp__svg *s)
         if (s->mark_used[k])
             x = legend_item(s, x, y, lay_mark_name((lay_mark)k), s->pal->mark[k],
                             14 * lay_mark_thickness((lay_mark)k), NULL, NULL);
-    static const char *const names[LAY_ARROW_COUNT] = {"channel message", "close wake-up",
-                                                      "sync wake-up", "spawn"};
     for (int k = 0; k < LAY_ARROW_COUNT; k++) {
         if (!s->arrow_used[k] || x > s->width - 160)
             continue;
         lay_rgba c = k == LAY_ARROW_SPAWN ? s->pal->spawn : k == LAY_ARROW_SYNC ? s->pal->sync
                                                                                  : s->pal->dim;
-        x = legend_item(s, x, y, names[k], c, 0,
+        x = legend_item(s, x, y, lay_arrow_name((lay_arrow_kind)k), c, 0,
                         k == LAY_ARROW_CLOSE ? "5 3" : k == LAY_ARROW_SYNC ? "1.5 2.5" : NULL,
                         k == LAY_ARROW_SPAWN ? "hs" : k == LAY_ARROW_SYNC ? "hy" : "hd");
     }

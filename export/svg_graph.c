@@ -59,12 +59,14 @@ static void draw_edges(gpic *p)
             continue;
         p->s->arrow_used[e->kind] = true;
         edge_path(p, e);
-        double wd = e->kind >= LAY_ARROW_SYNC ? 1 : fmin(5, 1.2 + 0.8 * log2((double)e->count));
-        exp__svg_arrow_style(p->s, e->kind, e->chan, wd);
+        exp__svg_arrow_style(p->s, e->kind, e->chan, lay_graph_edge_width(e));
         if (e->kind == LAY_ARROW_SPAWN)
             exp__puts(p->s->w, " stroke-dasharray=\"4 3\"");
-        exp__printf(p->s->w, "><title>%s \u2192 %s: %u ", lay_graph_label(&p->g, e->from),
-                    lay_graph_label(&p->g, e->to), e->count);
+        exp__puts(p->s->w, "><title>");
+        exp__xml(p->s->w, lay_graph_label(&p->g, e->from));
+        exp__puts(p->s->w, " \u2192 ");
+        exp__xml(p->s->w, lay_graph_label(&p->g, e->to));
+        exp__printf(p->s->w, ": %u ", e->count);
         exp__puts(p->s->w, e->kind == LAY_ARROW_SPAWN ? "spawns" : e->kind == LAY_ARROW_SYNC
                                 ? "sync wake-ups" : e->kind == LAY_ARROW_CLOSE ? "close wake-ups on "
                                                                                : "messages on ");

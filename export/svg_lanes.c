@@ -248,15 +248,9 @@ static void draw_values(lanes_pic *p)
     bool open = false;
     for (uint32_t i = 0; i < p->bun.n; i++) {
         const lay_bundle *b = &p->bun.b[i];
-        const char *val = b->count == 1 && b->kind <= LAY_ARROW_CLOSE ? lay_msg_value(m, b->first) : NULL;
-        if (!val)
+        char buf[LAY_VALUE_CAP];
+        if (!(b->count == 1 && b->kind <= LAY_ARROW_CLOSE && lay_msg_value(m, b->first, buf)))
             continue;
-        size_t len = strlen(val);
-        if (len > 20) /* cut at a character boundary */
-            for (len = 20; len > 0 && ((unsigned char)val[len] & 0xC0) == 0x80; len--)
-                ;
-        char buf[24];
-        snprintf(buf, sizeof buf, "%.*s", (int)len, val);
         double x = (px(p, b->t0) + px(p, b->t1)) / 2 + 4, y = (lane_y(p, b->from) + lane_y(p, b->to)) / 2 + 4;
         if (!lay_boxes_take(bx, (float)x - 1, (float)y - 10, (float)(x + lay_text_width(buf, 11) + 1), (float)y + 3))
             continue;

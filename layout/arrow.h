@@ -9,6 +9,7 @@
  *       LAY_ARROW_SYNC for a sync wake-up (mutex, WaitGroup, cond), else
  *       LAY_ARROW_COUNT: the wake-up is not drawn (channel hand-offs are
  *       drawn as their messages, spawns from cs_g.parent)
+ *   const char *lay_arrow_name(lay_arrow_kind k)         legend text, e.g. "sync wake-up"
  */
 #ifndef LAY_ARROW_H
 #define LAY_ARROW_H
@@ -31,6 +32,13 @@ static inline lay_arrow_kind lay_msg_arrow(const cs_msg *msg)
 static inline lay_arrow_kind lay_edge_arrow(const cs_edge *e)
 {
     return e->kind == CS_EK_SYNC ? LAY_ARROW_SYNC : LAY_ARROW_COUNT;
+}
+
+static inline const char *lay_arrow_name(lay_arrow_kind k)
+{
+    static const char *const names[LAY_ARROW_COUNT] = {"channel message", "close wake-up", "sync wake-up",
+                                                      "spawn"};
+    return (unsigned)k < LAY_ARROW_COUNT ? names[k] : "?";
 }
 
 #endif

@@ -4,6 +4,7 @@
  * the list is full every further label is left out, which bounds the work
  * per picture. Used for the values printed beside exact messages' arrows,
  * by the renderer and the SVG alike. */
+#include "graph.h"
 #include "lod.h"
 
 #include <string.h>
@@ -28,10 +29,20 @@ bool lay_boxes_take(lay_boxes *b, float x0, float y0, float x1, float y1)
     return true;
 }
 
-const char *lay_msg_value(const cs_model *m, uint32_t msg)
+bool lay_msg_value(const cs_model *m, uint32_t msg, char out[LAY_VALUE_CAP])
 {
     if (msg >= m->n_msgs || !m->msgs[msg].exact || !m->msgs[msg].value)
-        return NULL;
+        return false;
     const char *v = cs_model_str(m, m->msgs[msg].value);
-    return v && v[0] ? v : NULL;
+    if (!v || !v[0])
+        return false;
+    size_t n = strlen(v);
+    if (n <= LAY_VALUE_MAX) {
+        memcpy(out, v, n + 1);
+        return true;
+    }
+    n = lay_utf8_floor(v, LAY_VALUE_MAX);
+    memcpy(out, v, n);
+    memcpy(out + n, "\xE2\x80\xA6", 4); /* "…" and the NUL */
+    return true;
 }

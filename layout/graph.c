@@ -102,8 +102,7 @@ static void shorten(const char *fn, char *out)
         return;
     }
     size_t head = LABEL_FN_MAX / 2 - 2, tail = n - (LABEL_FN_MAX - head - 3);
-    while (head > 0 && (fn[head] & 0xC0) == 0x80)
-        head--;
+    head = lay_utf8_floor(fn, head);
     while (tail < n && (fn[tail] & 0xC0) == 0x80)
         tail++;
     memcpy(out, fn, head);
@@ -436,6 +435,13 @@ uint32_t lay_graph_edge_find(const lay_graph *g, uint8_t kind, uint32_t from, ui
 bool lay_graph_edge_counted(const lay_gedge *e)
 {
     return e->kind < LAY_ARROW_SYNC && (e->count > 1 || e->kind == LAY_ARROW_CLOSE);
+}
+
+/* Heavier with the logarithm of the count, so a hot pair stands out
+ * without a million messages drowning the picture. */
+double lay_graph_edge_width(const lay_gedge *e)
+{
+    return e->kind >= LAY_ARROW_SYNC ? 1.0 : fmin(5.0, 1.2 + 0.8 * log2((double)e->count));
 }
 
 uint32_t lay_graph_rects_max(const lay_graph *g)

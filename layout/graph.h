@@ -47,11 +47,17 @@
  *       nodes first (in node order), then labels
  *   void lay_graph_edge_text(const lay_gedge *e, char *buf, size_t n)    "17×"
  *   bool lay_graph_edge_counted(const lay_gedge *e)   the edge shows its count
+ *   double lay_graph_edge_width(const lay_gedge *e)   its pen width in px at scale 1
+ *       (Graphviz's penwidth, the SVG's and the PNG's stroke)
  *   uint32_t lay_graph_edge_find(g, kind, from, to, chan)   the edge of that
  *       kind between those nodes over that channel, UINT32_MAX if none
  *   const char *lay_graph_engine_parse(const char *name)
  *       the engine's name as a static string, NULL when Graphviz has no such layout here
  *   double lay_text_width(const char *utf8, double font_px)         text.c: width in px
+ *   uint32_t lay_utf8_next(const char **s)     text.c: the next character's code point, *s
+ *       moved past it; a malformed byte is one character, LAY_UTF8_BAD
+ *   size_t lay_utf8_floor(const char *s, size_t k)   text.c: the last character boundary
+ *       of s at or before byte k (k <= strlen(s)): where a cut keeps characters whole
  */
 #ifndef LAY_GRAPH_H
 #define LAY_GRAPH_H
@@ -132,8 +138,12 @@ uint32_t lay_graph_rects_max(const lay_graph *g);
 uint32_t lay_graph_rects(const lay_graph *g, double scale, lay_grect *out);
 void lay_graph_edge_text(const lay_gedge *e, char *buf, size_t n);
 bool lay_graph_edge_counted(const lay_gedge *e);
+double lay_graph_edge_width(const lay_gedge *e);
 uint32_t lay_graph_edge_find(const lay_graph *g, uint8_t kind, uint32_t from, uint32_t to, uint32_t chan);
 const char *lay_graph_engine_parse(const char *name);
 double lay_text_width(const char *utf8, double font_px);
+#define LAY_UTF8_BAD 0xFFFDu /* what lay_utf8_next gives for a malformed byte */
+uint32_t lay_utf8_next(const char **s);
+size_t lay_utf8_floor(const char *s, size_t k);
 
 #endif

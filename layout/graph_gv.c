@@ -128,7 +128,7 @@ static void edge_attrs(Agedge_t *e, const cs_model *m, const lay_gedge *ge, cons
      * network simplex fast (weights in the thousands take it minutes) */
     snprintf(buf, sizeof buf, "%d", 1 + (int)log2((double)ge->count));
     set(e, "weight", buf);
-    snprintf(buf, sizeof buf, "%.2f", ge->kind >= LAY_ARROW_SYNC ? 1.0 : 1.0 + log2((double)ge->count));
+    snprintf(buf, sizeof buf, "%.2f", lay_graph_edge_width(ge));
     set(e, "penwidth", buf);
 }
 

@@ -38,9 +38,10 @@
  *   bool lay_boxes_take(lay_boxes *b, float x0, float y0, float x1, float y1)
  *       true (and the box is taken) when it is inside the area and meets no box
  *       taken before; false once LAY_BOXES_MAX are taken
- *   const char *lay_msg_value(const cs_model *m, uint32_t msg)
- *       the value an exact message carried (patched runtime, annotation), NULL none:
- *       what the pictures print beside its arrow where there is room
+ *   bool lay_msg_value(const cs_model *m, uint32_t msg, char out[LAY_VALUE_CAP])
+ *       the value an exact message carried (patched runtime, annotation) as the
+ *       pictures print it beside its arrow where there is room: cut at a character
+ *       boundary to LAY_VALUE_MAX bytes and ended by "…" when longer; false: none
  */
 #ifndef LAY_LOD_H
 #define LAY_LOD_H
@@ -99,6 +100,8 @@ bool lay_bundles_crowding(const lay_bundles *b, uint32_t n_lanes, const lay_arro
 float lay_arrow_fade(double crowding);
 void lay_boxes_init(lay_boxes *b, float x0, float y0, float x1, float y1);
 bool lay_boxes_take(lay_boxes *b, float x0, float y0, float x1, float y1);
-const char *lay_msg_value(const cs_model *m, uint32_t msg);
+#define LAY_VALUE_MAX 20                  /* bytes of a value printed beside an arrow */
+#define LAY_VALUE_CAP (LAY_VALUE_MAX + 4) /* and "…" and the NUL */
+bool lay_msg_value(const cs_model *m, uint32_t msg, char out[LAY_VALUE_CAP]);
 
 #endif

@@ -168,3 +168,30 @@ void lay_rgba_hex(lay_rgba c, char out[8])
 {
     snprintf(out, 8, "#%02x%02x%02x", c.r, c.g, c.b);
 }
+
+void lay_legend_chans_of(const cs_model *m, lay_legend_chans *out)
+{
+    uint32_t cnt[LAY_LEGEND_CHANS], n = 0, more = 0, *top = out->chan;
+    for (uint32_t c = 1; c < m->n_chans; c++) { /* insertion into the busiest, by count */
+        uint32_t k = m->chans[c].count;
+        if (!k)
+            continue;
+        uint32_t at = n;
+        while (at > 0 && cnt[at - 1] < k)
+            at--;
+        if (at >= LAY_LEGEND_CHANS) {
+            more++;
+            continue;
+        }
+        if (n == LAY_LEGEND_CHANS)
+            more++;
+        else
+            n++;
+        memmove(top + at + 1, top + at, (n - 1 - at) * sizeof *top);
+        memmove(cnt + at + 1, cnt + at, (n - 1 - at) * sizeof *cnt);
+        top[at] = c, cnt[at] = k;
+    }
+    out->n = n, out->more = more;
+    for (uint32_t i = 0; i < n; i++)
+        snprintf(out->name[i], sizeof out->name[i], "%.140s (%u)", cs_model_str(m, m->chans[top[i]].name), cnt[i]);
+}

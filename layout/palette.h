@@ -17,6 +17,10 @@
  *       first channels of a picture are far apart and up to 12 always differ.
  *       Free with cs_free; NULL on out of memory.
  *   void lay_rgba_hex(lay_rgba c, char out[8])                "#rrggbb"
+ *   void lay_legend_chans_of(const cs_model *m, lay_legend_chans *out)
+ *       the channels a legend names, every picture alike: those that carried
+ *       messages, the busiest first (ties by index), at most LAY_LEGEND_CHANS,
+ *       each as "name (count)"; and how many more carried messages
  */
 #ifndef LAY_PALETTE_H
 #define LAY_PALETTE_H
@@ -64,5 +68,13 @@ float lay_mark_thickness(lay_mark k);
 uint32_t lay_chan_hue(const cs_model *m, uint32_t chan);
 uint8_t *lay_chan_hue_table(const cs_model *m, cs_err *err);
 void lay_rgba_hex(lay_rgba c, char out[8]);
+
+#define LAY_LEGEND_CHANS 6 /* channels a legend names, at most; then "+N more channels" */
+typedef struct lay_legend_chans {
+    uint32_t n, more;                      /* named; others that carried messages */
+    uint32_t chan[LAY_LEGEND_CHANS];       /* index in m->chans */
+    char name[LAY_LEGEND_CHANS][160];      /* "name (count)" */
+} lay_legend_chans;
+void lay_legend_chans_of(const cs_model *m, lay_legend_chans *out);
 
 #endif

@@ -32,22 +32,38 @@ static uint16_t advance(uint32_t cp)
     return 1303;
 }
 
+uint32_t lay_utf8_next(const char **s)
+{
+    const uint8_t *p = (const uint8_t *)*s;
+    uint32_t c = p[0], len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 0;
+    for (uint32_t i = 1; i < len; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            len = 0;
+    if (!len) { /* malformed: one byte, one character */
+        *s += 1;
+        return LAY_UTF8_BAD;
+    }
+    if (len == 2)
+        c = ((c & 0x1F) << 6) | (p[1] & 0x3F);
+    else if (len == 3)
+        c = ((c & 0x0F) << 12) | ((p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+    *s += len;
+    return c;
+}
+
+size_t lay_utf8_floor(const char *s, size_t k)
+{
+    while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
+        k--;
+    return k;
+}
+
 double lay_text_width(const char *utf8, double font_px)
 {
-    const uint8_t *p = (const uint8_t *)utf8;
     uint32_t units = 0, n = 0;
-    while (*p) {
-        uint32_t c = *p, len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 1;
-        for (uint32_t i = 1; i < len; i++)
-            if ((p[i] & 0xC0) != 0x80)
-                len = 1; /* malformed: one byte, one character */
-        if (len == 2)
-            c = ((c & 0x1F) << 6) | (p[1] & 0x3F);
-        else if (len == 3)
-            c = ((c & 0x0F) << 12) | ((p[1] & 0x3F) << 6) | (p[2] & 0x3F);
-        units += advance(c);
+    while (*utf8) {
+        units += advance(lay_utf8_next(&utf8));
         n++;
-        p += len;
     }
     double exact = units / 2048.0, floor_em = LAY_TEXT_EM_PER_CHAR * n;
     return (exact > floor_em ? exact : floor_em) * font_px;

@@ -70,11 +70,6 @@ static uint32_t edge_color(const graph_ctx *c, const lay_gedge *e)
     return c->th->hue[e->chan < c->r->m->n_chans ? c->r->hue[e->chan] % LAY_CHAN_HUES : 0];
 }
 
-static float edge_width(const lay_gedge *e)
-{
-    return e->kind >= LAY_ARROW_SYNC ? 1.2f : fminf(10.0f, 1.2f + log2f((float)e->count));
-}
-
 /* Points k .. n-1 of a polyline as dashes of on px drawn, off px left out. */
 static void dashed(graph_ctx *c, const float *xy, uint32_t n, float on, float off, float w, uint32_t col)
 {
@@ -107,7 +102,7 @@ static void edges(graph_ctx *c)
             col = rnd__dim(col, 0.75f, c->th->bg);
         if (c->v->now != CS_T_NONE)
             col = rnd__alpha(col, 0.5f);
-        float w = edge_width(e);
+        float w = (float)lay_graph_edge_width(e);
         if (e->kind == LAY_ARROW_SPAWN || e->kind == LAY_ARROW_CLOSE)
             dashed(c, xy, base + 1, 3.0f * w + 4.0f, 2.0f * w + 3.0f, w, col);
         else if (e->kind == LAY_ARROW_SYNC)

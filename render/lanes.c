@@ -164,17 +164,9 @@ static bool arrow_ends(const void *ctx, const rnd__arrow *a, float *A, float *B)
  * the arrow's colour, where it meets no other value label. */
 static void value_label(lanes_ctx *c, const rnd__arrow *a, const float *A, const float *B)
 {
-    const char *val = lay_msg_value(c->r->m, a->msg - 1);
-    if (!val)
+    char buf[LAY_VALUE_CAP];
+    if (!lay_msg_value(c->r->m, a->msg - 1, buf))
         return;
-    char buf[24];
-    snprintf(buf, sizeof buf, "%s", val);
-    if (strlen(val) >= sizeof buf) { /* cut at a character boundary, then "…" */
-        size_t k = sizeof buf - 4;
-        while (k > 0 && ((unsigned char)buf[k] & 0xC0) == 0x80)
-            k--;
-        memcpy(buf + k, "\xE2\x80\xA6", 4);
-    }
     float w = rnd__text_width(&c->r->font, RND__F11, buf);
     float x = floorf(0.5f * (A[0] + B[0]) + 4.0f), y = floorf(0.5f * (A[1] + B[1]) + 4.0f);
     if (!lay_boxes_take(&c->boxes, x - 1, y - 10, x + w + 1, y + 3))
@@ -271,10 +263,8 @@ static void lane_label(const lanes_ctx *c, uint32_t lane, float y, bool lit)
     float room = c->x0 - 14.0f;
     size_t len = strlen(buf);
     if (rnd__text_width(f, RND__F12, buf) > room) {
-        while (len > 1) {
-            len--;
-            while (len > 1 && ((unsigned char)buf[len] & 0xC0) == 0x80)
-                len--;
+        while (len > 0) {
+            len = lay_utf8_floor(buf, len - 1);
             memcpy(buf + len, "\xE2\x80\xA6", 4); /* "…" and the NUL */
             if (rnd__text_width(f, RND__F12, buf) <= room)
                 break;

@@ -77,44 +77,21 @@ static void arrow_swatch(legend_pen *p, uint32_t col, bool dashed)
     rnd__seg(&p->r->sc, RND__UI_SEGS, x + 12, y, 0, x + 19, y - 4, 0, 1.6f, col);
 }
 
-#define LEGEND_CHANS 6 /* channels named in the legend, at most, as in the SVG; then "+N more" */
-
-/* One swatch per channel of the trace that carried messages (its hue, its
- * name and count, as the SVG's legend), the busiest LEGEND_CHANS first. */
+/* One swatch per channel the legend names (lay_legend_chans_of: the SVG's
+ * too), in its hue. */
 static void legend_chans(legend_pen *p)
 {
     rnd_renderer *r = p->r;
-    const cs_model *m = r->m;
-    uint32_t top[LEGEND_CHANS], cnt[LEGEND_CHANS], n = 0, more = 0;
-    for (uint32_t c = 1; c < m->n_chans; c++) {
-        uint32_t k = m->chans[c].count;
-        if (!k)
-            continue;
-        uint32_t at = n;
-        while (at > 0 && cnt[at - 1] < k)
-            at--;
-        if (at >= LEGEND_CHANS) {
-            more++;
-            continue;
-        }
-        if (n == LEGEND_CHANS)
-            more++;
-        else
-            n++;
-        memmove(top + at + 1, top + at, (n - 1 - at) * sizeof *top);
-        memmove(cnt + at + 1, cnt + at, (n - 1 - at) * sizeof *cnt);
-        top[at] = c, cnt[at] = k;
+    lay_legend_chans lc;
+    lay_legend_chans_of(r->m, &lc);
+    for (uint32_t i = 0; i < lc.n; i++) {
+        legend_item(p, lc.name[i]);
+        arrow_swatch(p, p->th->hue[r->hue[lc.chan[i]] % LAY_CHAN_HUES], false);
+        legend_label(p, lc.name[i]);
     }
-    for (uint32_t i = 0; i < n; i++) {
-        char name[160];
-        snprintf(name, sizeof name, "%.140s (%u)", cs_model_str(m, m->chans[top[i]].name), cnt[i]);
-        legend_item(p, name);
-        arrow_swatch(p, p->th->hue[r->hue[top[i]] % LAY_CHAN_HUES], false);
-        legend_label(p, name);
-    }
-    if (more) {
+    if (lc.more) {
         char name[40];
-        snprintf(name, sizeof name, "+%u more channels", more);
+        snprintf(name, sizeof name, "+%u more channels", lc.more);
         legend_item(p, name);
         legend_label(p, name);
     }
@@ -143,14 +120,14 @@ static float legend(rnd_renderer *r, const rnd__theme *th, float x, float *y, bo
         legend_label(&p, "message");
     }
     if (r->present & 1u << (LAY_MARK_COUNT + 4)) {
-        legend_item(&p, "sync wake-up");
+        legend_item(&p, lay_arrow_name(LAY_ARROW_SYNC));
         arrow_swatch(&p, th->sync, true);
-        legend_label(&p, "sync wake-up");
+        legend_label(&p, lay_arrow_name(LAY_ARROW_SYNC));
     }
     if (r->present & 1u << (LAY_MARK_COUNT + 2)) {
-        legend_item(&p, "spawn");
+        legend_item(&p, lay_arrow_name(LAY_ARROW_SPAWN));
         arrow_swatch(&p, th->spawn, false);
-        legend_label(&p, "spawn");
+        legend_label(&p, lay_arrow_name(LAY_ARROW_SPAWN));
     }
     if (r->present & 1u << (LAY_MARK_COUNT + 3)) {
         legend_item(&p, "GC");

@@ -77,32 +77,14 @@ void rnd__font_deinit(rnd__font *f)
     f->tex = 0;
 }
 
-/* Next codepoint of a UTF-8 string; malformed bytes come back as '?'. */
-static int next_cp(const char **s)
-{
-    const uint8_t *p = (const uint8_t *)*s;
-    int c = p[0], len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 0;
-    for (int i = 1; i < len; i++)
-        if ((p[i] & 0xC0) != 0x80)
-            len = 0;
-    if (!len) {
-        *s += 1;
-        return '?';
-    }
-    if (len == 2)
-        c = ((c & 0x1F) << 6) | (p[1] & 0x3F);
-    else if (len == 3)
-        c = ((c & 0x0F) << 12) | ((p[1] & 0x3F) << 6) | (p[2] & 0x3F);
-    *s += len;
-    return c;
-}
-
-static int glyph_index(const rnd__font *f, int c)
+/* The atlas' glyph of a code point (lay_utf8_next); '?' for what it lacks,
+ * malformed bytes too. */
+static int glyph_index(const rnd__font *f, uint32_t c)
 {
     if (c >= 32 && c < 127)
         return c - 32;
     for (int i = 95; i < RND__NCP; i++)
-        if (f->cp[i] == c)
+        if ((uint32_t)f->cp[i] == c)
             return i;
     return '?' - 32;
 }
@@ -111,7 +93,7 @@ float rnd__text_width(const rnd__font *f, int size, const char *s)
 {
     float w = 0;
     while (*s)
-        w += f->pc[size][glyph_index(f, next_cp(&s))].xadvance;
+        w += f->pc[size][glyph_index(f, lay_utf8_next(&s))].xadvance;
     return w;
 }
 
@@ -122,7 +104,7 @@ float rnd__text(rnd__scene *sc, const rnd__font *f, int size, float x, float y, 
     uint8_t c[4] = {rgba >> 24, rgba >> 16, rgba >> 8, rgba};
     while (*s) {
         stbtt_aligned_quad q;
-        int gi = glyph_index(f, next_cp(&s));
+        int gi = glyph_index(f, lay_utf8_next(&s));
         stbtt_GetPackedQuad(f->pc[size], f->atlas_w, f->atlas_h, gi, &x, &y, &q, 1);
         if (q.x1 <= q.x0)
             continue;

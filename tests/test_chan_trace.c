@@ -312,6 +312,10 @@ static int check_patched(const char *trace)
         assert_true(m.chans[m.msgs[i].chan].rt_id != 0);
         if (m.msgs[i].kind == CS_MK_SEND)
             assert_true(m.msgs[i].value != 0 && m.msgs[i].sender != 0 && m.msgs[i].receiver != 0);
+        /* the pictures show both ends by default: a Go 1.5 trace names no
+         * goroutine, which does not make them all the runtime's */
+        assert_false(m.g[m.msgs[i].sender].flags & CS_G_SYSTEM);
+        assert_false(m.g[m.msgs[i].receiver].flags & CS_G_SYSTEM);
     }
     cs_model_deinit(&m);
     cs_file_unmap(&f);

@@ -37,6 +37,13 @@ for t in $traces; do
     [ "$s" -eq "$f" ] && { [ "$s" -gt 0 ] || [ "$msgs" -eq 0 ]; } && [ "$s" -le "$msgs" ] || fail "$n: $s flow starts, $f ends, $msgs messages"
     jq -e '[.traceEvents[] | select(.name == "thread_name")] | length > 2' "$tmp/$n.json" >/dev/null || fail "$n: thread names"
 done
+# names that are markup in XML ("main.player" made "main.<&'\">r", same length) stay text in every SVG
+perl -pe 's/main\.player/main.<&\x27">r/g' tests/data/pingpong-go1.25.trace >"$tmp/markup.trace"
+for l in lanes graph; do
+    $cs svg -q --layout $l "$tmp/markup.trace" -o "$tmp/markup-$l.svg" || fail "svg $l of markup names"
+    xmllint --noout "$tmp/markup-$l.svg" || fail "xmllint markup-$l.svg"
+    grep -q 'main\.&lt;&amp;' "$tmp/markup-$l.svg" || fail "markup-$l.svg lacks the escaped name"
+done
 $cs dot -q --render png --group function tests/data/pingpong-go1.25.trace -o "$tmp/pp.png" || fail "dot --render png"
 [ "$(head -c 4 "$tmp/pp.png" | od -An -c | tr -d ' ')" = "211PNG" ] || fail "dot --render png is no PNG"
 
