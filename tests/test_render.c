@@ -80,14 +80,20 @@ typedef struct gl_env {
     int w, h;
 } gl_env;
 
-static bool env_open(gl_env *e, const cs_model *m, int w, int h)
+/* A w×h offscreen surface and a renderer of m; with no EGL the test is
+ * skipped, m freed (and the mapping f, when given, unmapped). */
+static void env_open(gl_env *e, cs_model *m, cs_file *f, int w, int h)
 {
     cs_err err = {0};
     memset(e, 0, sizeof *e);
     e->w = w, e->h = h;
     if (!rnd_surface_egl_create(w, h, &e->s, &err)) {
         print_message("no EGL: %s\n", err.msg);
-        return false;
+        if (m)
+            cs_model_deinit(m);
+        if (f)
+            cs_file_unmap(f);
+        skip();
     }
     e->r = rnd_create(m, &err);
     if (!e->r)
@@ -95,7 +101,6 @@ static bool env_open(gl_env *e, const cs_model *m, int w, int h)
     assert_non_null(e->r);
     e->rgba = cs_alloc((size_t)w * h * 4);
     assert_non_null(e->rgba);
-    return true;
 }
 
 static void env_close(gl_env *e)
@@ -151,10 +156,7 @@ static void png_has_size_state_colours_and_arrows(void **st)
     cs_model m;
     pingpong(&m, 12);
     gl_env e;
-    if (!env_open(&e, &m, 800, 450)) {
-        cs_model_deinit(&m);
-        skip();
-    }
+    env_open(&e, &m, NULL, 800, 450);
     rnd_view v;
     rnd_view_defaults(&m, &v);
     v.title = "pingpong (synthetic)";
@@ -189,10 +191,7 @@ static void playback_changes_picture_and_draws_pulses(void **st)
     cs_model m;
     pingpong(&m, 12);
     gl_env e;
-    if (!env_open(&e, &m, 640, 360)) {
-        cs_model_deinit(&m);
-        skip();
-    }
+    env_open(&e, &m, NULL, 640, 360);
     rnd_view v;
     rnd_view_defaults(&m, &v);
     size_t n = (size_t)e.w * e.h;
@@ -217,10 +216,7 @@ static void every_layout_and_theme_draws(void **st)
     cs_model m;
     pingpong(&m, 8);
     gl_env e;
-    if (!env_open(&e, &m, 640, 360)) {
-        cs_model_deinit(&m);
-        skip();
-    }
+    env_open(&e, &m, NULL, 640, 360);
     static const char *names[] = {"pingpong-lanes-light.png", "pingpong-tree.png", "pingpong-graph.png"};
     for (int l = 0; l < RND_LAYOUT_COUNT; l++) {
         rnd_view v;
@@ -267,10 +263,7 @@ static void level_of_detail_bounds_primitives(void **st)
                                       .sender = 1 + i % (uint32_t)ng, .receiver = 1 + (i * 7919) % (uint32_t)ng};
     m.t_first = 0, m.t_last = 10000 + (int64_t)ns * 1000 + 10;
     gl_env e;
-    if (!env_open(&e, &m, 1280, 720)) {
-        cs_model_deinit(&m);
-        skip();
-    }
+    env_open(&e, &m, NULL, 1280, 720);
     for (int l = 0; l < RND_LAYOUT_COUNT; l++) {
         rnd_view v;
         rnd_view_defaults(&m, &v);
@@ -292,10 +285,7 @@ static void gif_has_every_frame(void **st)
     cs_model m;
     pingpong(&m, 6);
     gl_env e;
-    if (!env_open(&e, &m, 320, 180)) {
-        cs_model_deinit(&m);
-        skip();
-    }
+    env_open(&e, &m, NULL, 320, 180);
     rnd_gif g;
     cs_err err = {0};
     mkdir("build", 0755);
@@ -329,10 +319,7 @@ static void picture_matches_reference(void **st)
     cs_model m;
     pingpong(&m, 10);
     gl_env e;
-    if (!env_open(&e, &m, 480, 270)) {
-        cs_model_deinit(&m);
-        skip();
-    }
+    env_open(&e, &m, NULL, 480, 270);
     rnd_view v;
     rnd_view_defaults(&m, &v);
     v.title = "reference";
@@ -370,10 +357,7 @@ static void corpus_pingpong_draws_players_and_every_message(void **st)
             fail();
         }
         gl_env e;
-        if (!env_open(&e, &m, 960, 540)) {
-            cs_model_deinit(&m), cs_file_unmap(&f);
-            skip();
-        }
+        env_open(&e, &m, &f, 960, 540);
         rnd_view v;
         rnd_view_defaults(&m, &v);
         draw(&e, &v);
@@ -431,10 +415,7 @@ static void paused_pingpong(cs_model *m, int64_t *send, int64_t *recv)
 static void open_paused(cs_model *m, int64_t *send, int64_t *recv, gl_env *e)
 {
     paused_pingpong(m, send, recv);
-    if (!env_open(e, m, 960, 540)) {
-        cs_model_deinit(m);
-        skip();
-    }
+    env_open(e, m, NULL, 960, 540);
 }
 
 /* The first column of the picture whose picked time is t or later (along the
@@ -572,10 +553,7 @@ static void compact_and_collapse_use_fewer_rows(void **st)
     cs_model m;
     sy_tree(&m, 4, 3); /* 85 short-lived goroutines in 3 functions */
     gl_env e;
-    if (!env_open(&e, &m, 960, 540)) {
-        cs_model_deinit(&m);
-        skip();
-    }
+    env_open(&e, &m, NULL, 960, 540);
     size_t n = (size_t)e.w * e.h;
     uint32_t rows[3];
     uint8_t *pic[3];
@@ -623,10 +601,7 @@ static void tree_labels_never_overlap(void **st)
     cs_model m;
     sy_tree(&m, 12, 2); /* 157 goroutines */
     gl_env e;
-    if (!env_open(&e, &m, 960, 540)) {
-        cs_model_deinit(&m);
-        skip();
-    }
+    env_open(&e, &m, NULL, 960, 540);
     rnd_view v;
     rnd_view_defaults(&m, &v);
     v.layout = RND_TREE;
@@ -691,10 +666,7 @@ static void tree_lines_axis_and_labels_share_one_projection(void **st)
     cs_model m;
     pingpong(&m, 10);
     gl_env e;
-    if (!env_open(&e, &m, 960, 540)) {
-        cs_model_deinit(&m);
-        skip();
-    }
+    env_open(&e, &m, NULL, 960, 540);
     rnd_view v;
     rnd_view_defaults(&m, &v);
     v.layout = RND_TREE;
@@ -752,10 +724,7 @@ static void tree_zoom_keeps_the_point_under_the_pointer(void **st)
     cs_model m;
     pingpong(&m, 10);
     gl_env e;
-    if (!env_open(&e, &m, 960, 540)) {
-        cs_model_deinit(&m);
-        skip();
-    }
+    env_open(&e, &m, NULL, 960, 540);
     rnd_view v;
     rnd_view_defaults(&m, &v);
     v.layout = RND_TREE;
@@ -791,10 +760,7 @@ static void tree_labels_apart_at_every_pose(void **st)
     cs_model m;
     sy_tree(&m, 12, 2); /* 157 goroutines */
     gl_env e;
-    if (!env_open(&e, &m, 960, 540)) {
-        cs_model_deinit(&m);
-        skip();
-    }
+    env_open(&e, &m, NULL, 960, 540);
     rnd_view v;
     rnd_view_defaults(&m, &v);
     v.layout = RND_TREE;
@@ -821,8 +787,7 @@ static void loading_bar_fills_with_bytes_read(void **st)
 {
     (void)st;
     gl_env e;
-    if (!env_open(&e, NULL, 640, 360))
-        skip();
+    env_open(&e, NULL, NULL, 640, 360);
     lay_rgba c = lay_palette_get(LAY_THEME_DARK)->chan[0];
     uint32_t hue = (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b;
     static const uint64_t done[] = {0, 25, 75, 100};
@@ -863,10 +828,7 @@ static void arrows_never_hide_a_lane_and_grid_runs_under_bars(void **st)
             if (!with)
                 m.n_msgs = 0;
             gl_env e;
-            if (!env_open(&e, &m, 1280, 720)) {
-                cs_model_deinit(&m);
-                skip();
-            }
+            env_open(&e, &m, NULL, 1280, 720);
             rnd_view v;
             rnd_view_defaults(&m, &v);
             v.theme = (rnd_theme)theme;
@@ -914,10 +876,7 @@ static void gif_frames_keep_state_colours(void **st)
     }
     for (int theme = RND_DARK; theme < RND_THEME_COUNT; theme++) {
         gl_env e;
-        if (!env_open(&e, &m, 480, 270)) {
-            cs_model_deinit(&m), cs_file_unmap(&f);
-            skip();
-        }
+        env_open(&e, &m, &f, 480, 270);
         rnd_view v;
         rnd_view_defaults(&m, &v);
         v.theme = (rnd_theme)theme;
@@ -982,10 +941,7 @@ static void pictures_are_opaque(void **st)
     cs_model m;
     pingpong(&m, 8);
     gl_env e;
-    if (!env_open(&e, &m, 320, 180)) {
-        cs_model_deinit(&m);
-        skip();
-    }
+    env_open(&e, &m, NULL, 320, 180);
     for (int layout = RND_LANES; layout < RND_LAYOUT_COUNT; layout++) {
         rnd_view v;
         rnd_view_defaults(&m, &v);
@@ -1048,10 +1004,7 @@ static void counts_agree_and_values_are_printed(void **st)
         uint32_t glyphs[2] = {0, 0};
         for (int with = 1; with >= 0; with--) {
             gl_env e;
-            if (!env_open(&e, &m, 1280, 720)) {
-                cs_model_deinit(&m), cs_file_unmap(&f);
-                skip();
-            }
+            env_open(&e, &m, &f, 1280, 720);
             rnd_view v;
             rnd_view_defaults(&m, &v);
             draw(&e, &v);
