@@ -129,10 +129,10 @@ static bool bench(cli_viewer *vw, int n, cs_err *err)
     const rnd_stats *s = rnd_last_stats(vw->r);
     int w, h;
     rnd_surface_size(vw->surf, &w, &h);
-    printf("frames %d  size %dx%d  first %.2f ms  then median %.2f ms  mean %.2f ms  worst %.2f ms  "
+    printf("frames %d  size %dx%d  samples %d  first %.2f ms  then median %.2f ms  mean %.2f ms  worst %.2f ms  "
            "(last frame: %u segments, %u heads, %u dots, %u glyphs; %u goroutines, %u/%u messages)\n",
-           n, w, h, first * 1e3, rest[m / 2] * 1e3, total / m * 1e3, rest[m - 1] * 1e3, s->segs, s->heads,
-           s->dots, s->glyphs, s->lanes, s->msgs_shown, s->msgs_total);
+           n, w, h, rnd_surface_samples(vw->surf), first * 1e3, rest[m / 2] * 1e3, total / m * 1e3,
+           rest[m - 1] * 1e3, s->segs, s->heads, s->dots, s->glyphs, s->lanes, s->msgs_shown, s->msgs_total);
     cs_free(dt);
     return true;
 }

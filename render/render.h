@@ -11,6 +11,7 @@
  *   void rnd_surface_end(rnd_surface *s)               resolve MSAA (EGL) or swap buffers (GLFW)
  *   bool rnd_surface_read(rnd_surface *s, uint8_t *rgba, cs_err *err)   w*h*4 bytes, top row first
  *   void rnd_surface_size(const rnd_surface *s, int *w, int *h)          framebuffer pixels
+ *   int rnd_surface_samples(const rnd_surface *s)     samples per pixel (0: no multisampling)
  *   void *rnd_surface_window(rnd_surface *s)          the GLFWwindow, NULL for EGL
  *   void rnd_surface_destroy(rnd_surface *s)          accepts NULL
  * API — drawing (needs a current context)
@@ -140,6 +141,7 @@ void rnd_surface_begin(rnd_surface *s);
 void rnd_surface_end(rnd_surface *s);
 bool rnd_surface_read(rnd_surface *s, uint8_t *rgba, cs_err *err);
 void rnd_surface_size(const rnd_surface *s, int *w, int *h);
+int rnd_surface_samples(const rnd_surface *s);
 void *rnd_surface_window(rnd_surface *s);
 void rnd_surface_destroy(rnd_surface *s);
 

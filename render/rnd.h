@@ -20,6 +20,7 @@
 
 struct rnd_surface {
     int w, h;
+    int samples;             /* per pixel, 0 when not multisampled */
     void (*begin)(rnd_surface *s);
     void (*end)(rnd_surface *s);
     bool (*read)(rnd_surface *s, uint8_t *rgba, cs_err *err);

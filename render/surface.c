@@ -19,6 +19,11 @@ void rnd_surface_size(const rnd_surface *s, int *w, int *h)
     *h = s->h;
 }
 
+int rnd_surface_samples(const rnd_surface *s)
+{
+    return s->samples;
+}
+
 void rnd_surface_destroy(rnd_surface *s)
 {
     if (s)

@@ -125,6 +125,7 @@ bool rnd_surface_egl_create(int w, int h, rnd_surface **out, cs_err *err)
     glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
     glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_side);
     int samples = max_samples < 4 ? max_samples : 4;
+    e->base.samples = samples > 1 ? samples : 0;
     /* within the maximum side, a framebuffer can still be too big in all
        (llvmpipe: about 2 GB); either way the size is what to change */
     if (w > max_side || h > max_side || !make_fbo(&e->fbo_ms, &e->rb_ms, samples, w, h) ||
