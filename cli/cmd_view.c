@@ -15,6 +15,7 @@ static const char help_head[] =
     "communication graph) with channel messages as arrows, played back in time\n"
     "from the start of the trace.\n\n"
     "      --layout L        lanes (default), tree or graph\n"
+    "      --engine E        graph: Graphviz layout dot, neato, sfdp, fdp or circo\n"
     "      --theme T         dark (default), light or gotrace\n"
     "      --size WxH        window size (default 1280x720)\n" CLI_LANE_HELP
     "      --system          show runtime goroutines from the start\n"
@@ -137,7 +138,7 @@ static bool bench(cli_viewer *vw, int n, cs_err *err)
     return true;
 }
 
-enum { O_LAYOUT = 2000, O_THEME, O_SIZE, O_SYSTEM, O_SHOTS, O_BENCH, O_FOLLOW };
+enum { O_LAYOUT = 2000, O_ENGINE, O_THEME, O_SIZE, O_SYSTEM, O_SHOTS, O_BENCH, O_FOLLOW };
 
 typedef struct view_args {
     cli_viewer *vw;
@@ -157,6 +158,7 @@ static const char *parse_opt(void *ud, int c, const char *arg)
             return "--layout must be lanes, tree or graph";
         a->vw->view.layout = (rnd_layout)k;
         return NULL;
+    case O_ENGINE: return cli_engine_opt(&a->vw->view.engine, arg);
     case O_THEME:
         if ((k = cli_pick(arg, themes, 3)) < 0)
             return "--theme must be dark, light or gotrace";
@@ -194,6 +196,7 @@ static int run(cli_viewer *vw, const cli_trace_opts *o, int w, int h, int bench_
         vw->m = follow ? cli_view_follow_model(vw->follow) : &m;
         rnd_view_defaults(vw->m, &vw->view);
         vw->view.layout = opts.layout, vw->view.theme = opts.theme, vw->view.show_system = opts.show_system;
+        vw->view.engine = opts.engine;
         vw->view.axis = opts.axis, vw->view.compact = opts.compact, vw->view.collapse = opts.collapse;
         vw->view.hud = true;
         vw->view.now = vw->m->t_first, vw->view.playing = !bench_n; /* from the start, playing */
@@ -214,7 +217,8 @@ static int run(cli_viewer *vw, const cli_trace_opts *o, int w, int h, int bench_
 int cli_cmd_view(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"layout", required_argument, NULL, O_LAYOUT}, {"theme", required_argument, NULL, O_THEME},
+        {"layout", required_argument, NULL, O_LAYOUT}, {"engine", required_argument, NULL, O_ENGINE},
+        {"theme", required_argument, NULL, O_THEME},
         {"size", required_argument, NULL, O_SIZE}, {"system", no_argument, NULL, O_SYSTEM},
         {"shots", required_argument, NULL, O_SHOTS}, {"bench-frames", required_argument, NULL, O_BENCH},
         {"follow", no_argument, NULL, O_FOLLOW}, CLI_LANE_LONGOPTS, {0}};

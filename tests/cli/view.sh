@@ -46,6 +46,11 @@ msg=$(DISPLAY= $cs view "$trace" 2>&1); rc=$?
 [ $rc -eq 1 ] || fail "view without DISPLAY should exit 1, got $rc"
 echo "$msg" | grep -q "chanscope png" || fail "no-display message does not point at png: $msg"
 
+# --engine is read as png reads it
+msg=$($cs view --layout graph --engine nope "$trace" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$msg" | grep -q "circo" || fail "view --engine nope: exit $rc: $msg"
+bench=$($cs view -q --layout graph --engine circo --bench-frames 2 "$trace" 2>&1) || fail "view --engine circo: $bench"
+
 # software GL (Xvfb's llvmpipe) draws without multisampling, which cost it
 # 3 to 5 times the frame time
 bench=$($cs view -q --bench-frames 2 "$trace" 2>&1) || fail "view --bench-frames: $bench"
