@@ -18,20 +18,8 @@ for tool in Xvfb xdotool xdpyinfo import compare; do
 done
 tmp=$(mktemp -d)
 trap 'kill ${xpid:-} 2>/dev/null; rm -rf "$tmp"' EXIT
-start_x() {
-    : > "$tmp/display"
-    Xvfb -displayfd 3 -screen 0 900x600x24 -nolisten tcp 3>"$tmp/display" >/dev/null 2>&1 &
-    xpid=$!
-    for i in $(seq 300); do [ -s "$tmp/display" ] && break; sleep 0.1; done
-    export DISPLAY=:$(head -1 "$tmp/display")
-    for i in $(seq 100); do xdpyinfo >/dev/null 2>&1 && return 0; kill -0 "$xpid" 2>/dev/null || return 1; sleep 0.1; done
-    return 1
-}
-for attempt in 1 2 3; do
-    start_x && break
-    kill "$xpid" 2>/dev/null; sleep 1
-done
-xdpyinfo >/dev/null 2>&1 || fail "Xvfb did not start"
+. tests/cli/xvfb.inc
+xvfb_start 900x600
 
 t=$root/tests/data/gens/gens-go1.27.trace
 size=$(wc -c <"$t")

@@ -23,23 +23,8 @@ $cs info -q "$trace" >/dev/null 2>&1 || { echo "SKIP: $trace does not decode yet
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# Xvfb picks a free display itself and writes its number to fd 3; another
-# X server starting at the same moment can take that display, so try again
-start_x() {
-    : > "$tmp/display"
-    Xvfb -displayfd 3 -screen 0 1100x700x24 -nolisten tcp 3>"$tmp/display" >/dev/null 2>&1 &
-    xpid=$!
-    for i in $(seq 300); do [ -s "$tmp/display" ] && break; sleep 0.1; done
-    disp=:$(head -1 "$tmp/display")
-    export DISPLAY=$disp
-    for i in $(seq 100); do xdpyinfo >/dev/null 2>&1 && return 0; kill -0 "$xpid" 2>/dev/null || return 1; sleep 0.1; done
-    return 1
-}
-for attempt in 1 2 3; do
-    start_x && break
-    kill "$xpid" 2>/dev/null; sleep 1
-done
-xdpyinfo >/dev/null 2>&1 || fail "Xvfb did not start on $disp"
+. tests/cli/xvfb.inc
+xvfb_start 1100x700
 
 # without a display the viewer says what to use instead
 msg=$(DISPLAY= $cs view "$trace" 2>&1); rc=$?
