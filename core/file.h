@@ -1,8 +1,11 @@
 /* core/file.h — reading inputs and writing outputs.
  *
- * Input (core/file.c): a regular file is mapped read-only; standard input
- * ("-"), a pipe, a FIFO or a character device is read into a growing buffer
- * of at most CS_FILE_STREAM_MAX bytes, reporting the bytes read to
+ * Input (core/file.c): a regular file is mapped read-only, whole; standard
+ * input ("-"), a pipe, a FIFO or a character device is a stream, read as its
+ * reader asks: cs_file_open reads nothing of it, cs_file_more appends what
+ * comes next to a window of at most CS_FILE_STREAM_MAX bytes, cs_file_drop
+ * lets go of the bytes before an offset (the window keeps the rest), and
+ * cs_file_whole reads it to its end. The bytes read so far go to
  * hooks->on_read. Opening a FIFO never blocks: it is opened without waiting
  * for a writer, and when no data comes within a moment hooks->on_wait is
  * called once before the reader waits (a signal such as Ctrl-C still ends
@@ -19,6 +22,15 @@
  * API
  *   bool cs_file_open(const char *path, const cs_file_hooks *hooks, cs_file *out, cs_err *err)
  *       any input, as above; hooks and each of its functions may be NULL
+ *   const uint8_t *cs_file_at(const cs_file *f, uint64_t off)   the byte at input offset off,
+ *       which must be in hand: f->base <= off <= f->size
+ *   uint64_t cs_file_total(const cs_file *f)        its size once known, else 0
+ *   bool cs_file_more(cs_file *f, cs_err *err)      a stream: at least one more byte, or its
+ *       end (f->ended); moves the window (pointers into it go stale); a whole input: nothing
+ *   void cs_file_drop(cs_file *f, uint64_t off)     a stream: the bytes before off are not needed
+ *       again (the window moves); a whole input: nothing
+ *   bool cs_file_whole(cs_file *f, cs_err *err)     a stream read to its end, whole (base 0);
+ *       only before any cs_file_drop
  *   bool cs_file_map(const char *path, cs_file *out, cs_err *err)   a regular file only
  *   void cs_file_unmap(cs_file *f)                                  releases either; accepts a zeroed cs_file
  *   void cs_out_protect(const cs_file *in)                          outputs may not replace `in`
@@ -36,20 +48,12 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-/* The most a stream (pipe, FIFO, standard input) may hold: it is read
- * whole into memory before decoding. */
+/* The most bytes of a stream (pipe, FIFO, standard input) held at once: a
+ * whole stream when it is read whole, else the window. */
 #define CS_FILE_STREAM_MAX ((size_t)64 << 30)
 
-typedef struct cs_file {
-    const uint8_t *data; /* read-only; NULL for an empty file */
-    size_t size;
-    const char *path;    /* borrowed from the caller */
-    bool owned;          /* data is a heap buffer read from a stream, not a mapping */
-    dev_t dev;           /* identity of a regular file (0/0 for a stream) */
-    ino_t ino;
-} cs_file;
-
-/* What cs_file_open tells its caller while it reads a stream. */
+/* What cs_file_open and cs_file_more tell their caller while they read a
+ * stream. */
 typedef struct cs_file_hooks {
     /* a FIFO has had no data for a moment: the reader waits for a writer */
     void (*on_wait)(void *ud, const char *path);
@@ -57,6 +61,35 @@ typedef struct cs_file_hooks {
     bool (*on_read)(void *ud, uint64_t bytes);
     void *ud;
 } cs_file_hooks;
+
+typedef struct cs_file {
+    const uint8_t *data; /* read-only: byte `base` of the input and on; NULL when none is held */
+    size_t size;         /* the end of the bytes in hand: the input's size once it is all read */
+    uint64_t base;       /* input offset of data[0]: 0 but for a stream whose start was dropped */
+    const char *path;    /* borrowed from the caller */
+    bool owned;          /* data is a heap buffer read from a stream, not a mapping */
+    dev_t dev;           /* identity of a regular file (0/0 for a stream) */
+    ino_t ino;
+    /* a stream (cs_file_more) */
+    bool stream;         /* more may be read: data is a window that moves */
+    bool ended;          /* ... and its end was read */
+    int fd;
+    size_t cap;          /* bytes allocated at data */
+    size_t held_max;     /* the most bytes held at once */
+    uint64_t told;       /* bytes reported to hooks.on_read */
+    cs_file_hooks hooks; /* the caller's; cleared when it no longer wants them */
+} cs_file;
+
+static inline const uint8_t *cs_file_at(const cs_file *f, uint64_t off)
+{
+    return f->data + (off - f->base);
+}
+
+/* The input's size when it is known (mapped, or a stream read to its end), else 0. */
+static inline uint64_t cs_file_total(const cs_file *f)
+{
+    return f->stream && !f->ended ? 0 : f->size;
+}
 
 typedef struct cs_out {
     FILE *fp;
@@ -69,6 +102,9 @@ typedef struct cs_out {
 
 bool cs_file_open(const char *path, const cs_file_hooks *hooks, cs_file *out, cs_err *err);
 bool cs_file_map(const char *path, cs_file *out, cs_err *err);
+bool cs_file_more(cs_file *f, cs_err *err);
+void cs_file_drop(cs_file *f, uint64_t off);
+bool cs_file_whole(cs_file *f, cs_err *err);
 void cs_file_unmap(cs_file *f);
 void cs_out_protect(const cs_file *in);
 bool cs_out_open(cs_out *o, const char *path, cs_err *err);

@@ -12,9 +12,13 @@
  *
  * API
  *   bool dec_detect(const uint8_t *p, size_t n, int *version, cs_family *fam, cs_err *err)
- *   bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out,
+ *   bool dec_trace_load(const dec_desc *d, cs_file *f, cs_model *out,
  *                       cs_stats *stats, cs_err *err)
  *       out must be cs_model_init'ed; stats may be NULL (not computed).
+ *       A stream f (cs_file.stream) is read as decoding needs it: a Go
+ *       1.22+ one a generation at a time (the window holds the generation
+ *       being decoded and a read ahead), a legacy one whole. Offsets in
+ *       errors and events are the input's.
  *       On failure out holds whatever was built; cs_model_deinit it.
  *   const char *dec_version_name(int version)      "1.19" for 1019
  */
@@ -74,7 +78,7 @@ typedef struct dec_desc {
 /* The trace wire versions chanscope reads, for messages and --help. */
 #define DEC_VERSIONS "1.5, 1.7-1.11, 1.19, 1.21, 1.22, 1.23, 1.25, 1.26"
 bool dec_detect(const uint8_t *p, size_t n, int *version, cs_family *fam, cs_err *err);
-bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out, cs_stats *stats,
+bool dec_trace_load(const dec_desc *d, cs_file *f, cs_model *out, cs_stats *stats,
                     cs_err *err);
 const char *dec_version_name(int version);
 
@@ -88,7 +92,7 @@ bool dec__progress(const dec_desc *d, uint64_t done_bytes, uint64_t total_bytes,
 /* Family entry points, called by dec_trace_load after detection. */
 bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model *out,
                       cs_stats *stats, cs_err *err);
-bool dec__v2_load(const dec_desc *d, const cs_file *f, int version, cs_model *out,
+bool dec__v2_load(const dec_desc *d, cs_file *f, int version, cs_model *out,
                   cs_stats *stats, cs_err *err);
 
 #endif

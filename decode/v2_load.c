@@ -4,7 +4,11 @@
  * the model and the Summarizer. A trace cut short (the file ends inside a
  * generation, or its last generation lacks the tables written at its end)
  * keeps its complete generations and gets a warning with the byte offset,
- * or fails with CS_E_TRUNCATED under dec_desc.strict. */
+ * or fails with CS_E_TRUNCATED under dec_desc.strict. A stream is read a
+ * generation at a time: only the bytes of the generation being decoded and
+ * what was read after it are held (cs_file_more, cs_file_drop), and the
+ * ordering keeps copies of the strings it holds on to from one generation
+ * to the next (dec__v2_keep). */
 #include "v2.h"
 
 #include <stdio.h>
@@ -87,18 +91,38 @@ static bool join_parts(v2_sink *s, plan *p, uint64_t here, uint64_t *off, int *f
     }
 }
 
-static bool gens(v2_sink *s, v2_gen *g, plan *p, int jobs, cs_err *err)
+/* Scans the generation at `off`; on a stream, reads more of it while the
+ * scan runs out of bytes before the generation's end (the next one's first
+ * batch header, or from wire 1.26 its EndOfGeneration byte) or the input's. */
+static bool scan(cs_file *f, uint64_t off, int version, v2_gen *g, uint64_t *next, bool *trunc, cs_err *err)
 {
-    const cs_file *f = s->f;
+    bool ok = dec__v2_gen_scan(f, off, version, g, next, trunc, err);
+    while (f->stream && !f->ended && (ok ? *next == f->size && !g->ended : *trunc)) {
+        *err = (cs_err){0};
+        if (!cs_file_more(f, err))
+            return *trunc = false;
+        ok = dec__v2_gen_scan_more(f, version, g, next, trunc, err);
+    }
+    return ok;
+}
+
+static bool gens(v2_sink *s, cs_file *f, v2_gen *g, plan *p, int jobs, cs_err *err)
+{
     uint64_t split_min = s->d->split_min;
-    if (jobs > 1 && s->fast_emit)
+    if (jobs > 1 && s->fast_emit && !f->stream) /* parts ahead need the whole file */
         plan_start(s, p, jobs, split_min);
     uint64_t off = 16;
     int from_cut = -1; /* this generation from its start, or from the cut at p->pos[from_cut] */
-    while (off < f->size) {
+    for (;;) {
+        cs_file_drop(f, off); /* a stream: the generations before are done with */
+        while (f->stream && !f->ended && off == f->size)
+            if (!cs_file_more(f, err))
+                return false;
+        if (off >= f->size)
+            break;
         uint64_t next, at;
         bool trunc;
-        if (!dec__v2_gen_scan(f, off, s->version, g, &next, &trunc, err)) {
+        if (!scan(f, off, s->version, g, &next, &trunc, err)) {
             if (!trunc)
                 return false;
             uint64_t where = err->offset;
@@ -142,13 +166,13 @@ static bool gens(v2_sink *s, v2_gen *g, plan *p, int jobs, cs_err *err)
                     dec__v2_ahead_drop(p->w[p->next]), p->w[p->next] = NULL;
         } else if (at_cut && !join_parts(s, p, g->off, &off, &from_cut, err))
             return false;
-        if (!dec__progress(s->d, off, f->size, err))
+        if (!dec__progress(s->d, off, cs_file_total(f), err))
             return false;
     }
     return true;
 }
 
-bool dec__v2_load(const dec_desc *d, const cs_file *f, int version, cs_model *out,
+bool dec__v2_load(const dec_desc *d, cs_file *f, int version, cs_model *out,
                   cs_stats *stats, cs_err *err)
 {
     v2_order o = {0};
@@ -156,10 +180,11 @@ bool dec__v2_load(const dec_desc *d, const cs_file *f, int version, cs_model *ou
     v2_gen g = {0};
     plan p = {0};
     v2_sink s = {.d = d, .f = f, .version = version, .m = out, .o = &o, .sum = stats ? &sum : NULL};
+    o.keep.on = f->stream;
     s.fast_order = !d->no_hot;
     s.fast_emit = !d->no_hot && stats && d->no_model && !d->on_event;
     dec__v2_nargs(version, s.nargs);
-    bool ok = cs_mb_init(&s.mb, out, err) && gens(&s, &g, &p, d->jobs, err);
+    bool ok = cs_mb_init(&s.mb, out, err) && gens(&s, f, &g, &p, d->jobs, err);
     plan_drop(&p);
     if (ok && s.n_events)
         ok = dec__v2_emit_sync(&s, NULL, s.last_ts, err);

@@ -46,7 +46,7 @@ void dec__v2_cur_batch(v2_cur *c, const v2_gen *g, const cs_file *f, uint32_t b)
     c->mslot = mslot;
     c->batch = b;
     const v2_batch *bt = &g->b[b];
-    c->b = dec_buf_make(f->data + bt->data_off, bt->size, bt->data_off);
+    c->b = dec_buf_make(cs_file_at(f, bt->data_off), bt->size, bt->data_off);
     c->entered = bt->size;
 }
 
@@ -58,7 +58,7 @@ bool dec__v2_cur_next(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_
         c->last = 0, c->fast_len = 0;
         if (c->batch != UINT32_MAX) {
             const v2_batch *bt = &g->b[c->batch];
-            c->b = dec_buf_make(f->data + bt->data_off, bt->size, bt->data_off);
+            c->b = dec_buf_make(cs_file_at(f, bt->data_off), bt->size, bt->data_off);
             c->entered += bt->size;
         }
     }
@@ -263,7 +263,7 @@ static bool run(reader *r, cs_err *err)
             uint64_t entered = 0;
             for (uint32_t i = 0; i < g->n_ms; i++)
                 entered += r->c[i].entered;
-            if (!dec__progress(r->s->d, g->off + entered, r->f->size, err))
+            if (!dec__progress(r->s->d, g->off + entered, cs_file_total(r->f), err))
                 return false;
         }
         if (si < g->n_samples && (!events || g->samples[si].ts < key(r, 0))) {

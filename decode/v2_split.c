@@ -195,7 +195,7 @@ static bool progress(emitter *em, cs_err *err)
     uint64_t entered = 0;
     for (uint32_t i = 0; i < em->g->n_ms; i++)
         entered += em->c[i].entered;
-    return dec__progress(em->s->d, em->g->off + entered, em->s->f->size, err);
+    return dec__progress(em->s->d, em->g->off + entered, cs_file_total(em->s->f), err);
 }
 
 static bool run_of(emitter *em, uint32_t item, cs_err *err)

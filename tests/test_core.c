@@ -195,12 +195,15 @@ static void stream_reads_back_what_a_pipe_carries(void **st)
         cs_file in;
         cs_err err = {0};
         assert_true(cs_file_open(name, NULL, &in, &err));
+        assert_true(in.stream && in.size == 0); /* nothing read before it is asked for */
+        assert_true(cs_file_whole(&in, &err));
         close(fds[0]);
         pthread_join(th, NULL);
         assert_int_equal(in.size, sizes[k]);
+        assert_int_equal(in.base, 0);
         if (sizes[k])
             assert_memory_equal(in.data, data, sizes[k]);
-        assert_true(in.owned == (sizes[k] > 0));
+        assert_true(in.owned && in.ended && !in.stream);
         cs_file_unmap(&in);
     }
     free(data);
@@ -239,6 +242,7 @@ static void fifo_without_a_writer_waits_and_says_so(void **st)
     cs_file in;
     cs_err err = {0};
     assert_true(cs_file_open(path, &(cs_file_hooks){.on_wait = count_wait, .ud = &waits}, &in, &err));
+    assert_true(cs_file_whole(&in, &err));
     pthread_join(th, NULL);
     assert_int_equal(waits, 1);
     assert_int_equal(in.size, 10);

@@ -2,12 +2,17 @@
  * against Go 1.27's own reader and Summarizer, today's `go tool trace`: event
  * counts by public kind, every goroutine's statistics and every unblock
  * edge equal the oracles (NAME.oracle-go127.json) exactly; Go's conformance
- * traces are accepted or rejected as Go does. Uses the repo's tests/data
- * copies always and ../shared/traces when present. */
+ * traces are accepted or rejected as Go does; read from a pipe, a trace is
+ * decoded a generation at a time, to the same results. Uses the repo's
+ * tests/data copies always and ../shared/traces when present. */
 #include "testlib.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <regex.h>
+#include <signal.h>
+#include <unistd.h>
 
 static const char *const kinds[] = {"Sync", "Metric", "Label", "StackSample", "RangeBegin",
                                     "RangeActive", "RangeEnd", "TaskBegin", "TaskEnd", "RegionBegin",
@@ -354,6 +359,106 @@ static void go_conformance_cases_accepted_or_rejected(void **st)
     assert_true(failures >= 2);
 }
 
+/* A writer of a file's bytes into a pipe, `chunk` bytes at a time. */
+typedef struct feed { int fd; const uint8_t *p; size_t n, chunk; } feed;
+
+static void *feeder(void *arg)
+{
+    feed *f = arg;
+    for (size_t off = 0; off < f->n;) {
+        ssize_t w = write(f->fd, f->p + off, f->chunk < f->n - off ? f->chunk : f->n - off);
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    close(f->fd);
+    return NULL;
+}
+
+/* Where each generation starts: the offsets its Sync event carries (the
+ * last Sync's is the end of the file). */
+typedef struct gen_starts { counts c; uint64_t off[64]; uint32_t n; } gen_starts;
+
+static bool note_sync(void *ud, const dec_event *ev, cs_err *err)
+{
+    gen_starts *g = ud;
+    if (!strcmp(ev->kind_name, "Sync") && g->n < 64)
+        g->off[g->n++] = ev->off;
+    return count_event(&g->c, ev, err);
+}
+
+/* Every Go 1.22+ trace of the repo written into a pipe in pieces of a few
+ * sizes and decoded as it comes (statistics alone and with the model, on
+ * one and two threads) equals Go's oracle; the decoder never held more
+ * than the largest generation and what one read of the pipe brings after
+ * it (the pipe made to hold a page): for the four traces of three
+ * generations, less than the file. */
+#define PIPE_HOLDS 4096
+static void streams_decode_a_generation_at_a_time(void **st)
+{
+    (void)st;
+    signal(SIGPIPE, SIG_IGN);
+    static const char *const names[] = {
+        "pingpong-go1.25", "corpus/go1.23/selectmix", "closebcast-go1.22", "gens/gens-go1.25",
+        "gens/gens-gc-go1.25", "gens/gens-go1.27", "gens/gens-gc-go1.27", "corpus/go1.23/annotated",
+        "corpus/go1.27/annotated", "corpus/go1.27/netserver"};
+    static const size_t chunks[] = {1, 1000, 65536};
+    unsigned bites = 0;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char path[512], opath[512];
+        snprintf(path, sizeof path, "%s/%s.trace", tl_data(), names[i]);
+        snprintf(opath, sizeof opath, "%s/%s.oracle-go127.json", tl_data(), names[i]);
+        json_t *o = tl_json(opath);
+        assert_non_null(o);
+        cs_file whole;
+        cs_err err = {0};
+        assert_true(cs_file_map(path, &whole, &err));
+        for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++)
+            for (int run = 0; run < 3; run++) {
+                if (chunks[c] == 1 && whole.size > 70000 && run)
+                    continue; /* a byte at a time is slow: once per big trace */
+                int fds[2];
+                assert_int_equal(pipe(fds), 0);
+                assert_int_equal(fcntl(fds[1], F_SETPIPE_SZ, PIPE_HOLDS), PIPE_HOLDS);
+                feed fd = {.fd = fds[1], .p = whole.data, .n = whole.size, .chunk = chunks[c]};
+                pthread_t th;
+                assert_int_equal(pthread_create(&th, NULL, feeder, &fd), 0);
+                char name[64];
+                snprintf(name, sizeof name, "/proc/self/fd/%d", fds[0]);
+                decoded d = {0};
+                gen_starts gs = {0};
+                cs_model_init(&d.m);
+                assert_true(cs_file_open(name, NULL, &d.f, &d.err));
+                dec_desc desc = {.path = path, .jobs = run == 2 ? 2 : 1, .split_min = 1, .no_model = run == 1,
+                                 .on_event = run == 1 ? NULL : note_sync, .event_ud = &gs};
+                d.ok = dec_trace_load(&desc, &d.f, &d.m, &d.s, &d.err);
+                close(fds[0]);
+                pthread_join(th, NULL);
+                if (!d.ok)
+                    fail_msg("%s from a pipe: %s (offset %llu)", path, d.err.msg, (unsigned long long)d.err.offset);
+                assert_true(d.f.ended && d.f.size == whole.size);
+                assert_int_equal(d.m.n_events, json_integer_value(json_object_get(o, "events")));
+                check_stats(path, &d.m, &d.s, o);
+                if (run != 1) {
+                    check_counts(path, &gs.c, o);
+                    check_unblocks(path, &d.m, o);
+                    uint64_t big = 0;
+                    for (uint32_t k = 1; k < gs.n; k++)
+                        big = gs.off[k] - gs.off[k - 1] > big ? gs.off[k] - gs.off[k - 1] : big;
+                    assert_true(gs.n >= 2 && gs.off[gs.n - 1] == whole.size);
+                    if (d.f.held_max > big + PIPE_HOLDS + 16)
+                        fail_msg("%s: %zu bytes held at once, the largest generation has %llu", path,
+                                 d.f.held_max, (unsigned long long)big);
+                    bites += big + PIPE_HOLDS + 16 < whole.size; /* a reader of the whole file would fail */
+                }
+                unload(&d);
+            }
+        cs_file_unmap(&whole);
+        json_decref(o);
+    }
+    assert_true(bites >= 20); /* the four, with the model: on one and two threads, in three piece sizes */
+}
+
 static void go122_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.22"); }
 static void go123_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.23"); }
 static void go125_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.25"); }
@@ -376,6 +481,7 @@ int main(void)
         cmocka_unit_test(repo_copies_match_oracle),
         cmocka_unit_test(generations_ahead_match_oracle),
         cmocka_unit_test(cuts_anywhere_match_oracle),
+        cmocka_unit_test(streams_decode_a_generation_at_a_time),
         cmocka_unit_test(go_conformance_cases_accepted_or_rejected),
         cmocka_unit_test(go122_corpus_matches_oracle),
         cmocka_unit_test(go123_corpus_matches_oracle),
