@@ -267,10 +267,10 @@ typedef struct v2_order {
                              seen yet may have been seen before */
     bool gc_seen;         /* ahead: a GC event was ordered */
     v2_assume *as; uint32_t n_as, cap_as;
-    v2_keep keep;
     /* where ready events go, in order (v2_reader.c: emit or pass to the emitting thread) */
     bool (*out)(void *ud, const v2_ev *ev, v2_ctx ctx, cs_err *err);
     void *out_ud;
+    v2_keep keep;
 } v2_order;
 
 /* Go's Advance: *ok=false means "not ready yet"; false return = fatal error.
