@@ -61,30 +61,76 @@ static void end_stream(cs_file *f)
     f->fd = -1;
 }
 
-bool cs_file_more(cs_file *f, cs_err *err)
+/* One read into the window after its bytes (r: what read() gave). */
+static bool read_once(cs_file *f, ssize_t *r, cs_err *err)
 {
-    if (!f->stream || f->ended)
-        return true;
     if (!room(f, err))
         return false;
     size_t held = f->size - f->base;
-    ssize_t r;
-    while ((r = read(f->fd, (uint8_t *)f->data + held, f->cap - held)) < 0 && errno == EINTR)
+    while ((*r = read(f->fd, (uint8_t *)f->data + held, f->cap - held)) < 0 && errno == EINTR)
         ;
-    if (r < 0)
-        return CS_FAIL(err, CS_E_IO, f->size, "read failed: %s", strerror(errno));
-    if (r == 0) {
-        end_stream(f);
+    if (*r < 0 && errno == EAGAIN)
         return true;
-    }
-    f->size += (size_t)r;
-    if (held + (size_t)r > f->held_max)
-        f->held_max = held + (size_t)r;
+    if (*r < 0)
+        return CS_FAIL(err, CS_E_IO, f->size, "read failed: %s", strerror(errno));
+    if (*r == 0)
+        return true;
+    f->size += (size_t)*r;
+    if (held + (size_t)*r > f->held_max)
+        f->held_max = held + (size_t)*r;
     if (f->hooks.on_read && f->size - f->told >= ((size_t)1 << 20)) {
         f->told = f->size;
         if (!f->hooks.on_read(f->hooks.ud, f->size))
             return CS_FAIL(err, CS_E_CANCELLED, f->size, "reading cancelled");
     }
+    return true;
+}
+
+bool cs_file_more(cs_file *f, cs_err *err)
+{
+    if (!f->stream || f->ended)
+        return true;
+    ssize_t r;
+    if (!read_once(f, &r, err))
+        return false;
+    if (r == 0)
+        end_stream(f);
+    return true;
+}
+
+bool cs_file_poll(cs_file *f, int wait_ms, cs_err *err)
+{
+    if (!f->stream || f->ended)
+        return true;
+    struct pollfd pf = {.fd = f->fd, .events = POLLIN};
+    if (!f->growing && poll(&pf, 1, wait_ms) <= 0)
+        return true; /* nothing yet (or a signal) */
+    ssize_t r;
+    if (!read_once(f, &r, err))
+        return false;
+    if (r == 0 && f->growing)
+        poll(NULL, 0, wait_ms); /* at the end of a file for now: wait for its writer */
+    else if (r == 0)
+        end_stream(f);
+    return true;
+}
+
+bool cs_file_follow(const char *path, cs_file *out, cs_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->path = path;
+    bool is_stdin = !strcmp(path, "-");
+    /* O_NONBLOCK: a FIFO opens without a writer; cs_file_poll waits in poll */
+    int fd = is_stdin ? 0 : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    int e = fd < 0 || fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+    if (e) {
+        if (fd > 0)
+            close(fd);
+        return CS_FAIL(err, CS_E_IO, CS_NO_OFFSET, "cannot open: %s", strerror(e));
+    }
+    out->stream = true, out->fd = fd;
+    out->growing = S_ISREG(st.st_mode);
     return true;
 }
 

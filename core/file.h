@@ -31,6 +31,11 @@
  *       again (the window moves); a whole input: nothing
  *   bool cs_file_whole(cs_file *f, cs_err *err)     a stream read to its end, whole (base 0);
  *       only before any cs_file_drop
+ *   bool cs_file_follow(const char *path, cs_file *out, cs_err *err)
+ *       any input as a stream, never blocking: a regular file too, from its start, that
+ *       another program may still be writing (it never ends), a FIFO without a writer yet
+ *   bool cs_file_poll(cs_file *f, int wait_ms, cs_err *err)
+ *       cs_file_more that waits at most about wait_ms for bytes (f->size tells what came)
  *   bool cs_file_map(const char *path, cs_file *out, cs_err *err)   a regular file only
  *   void cs_file_unmap(cs_file *f)                                  releases either; accepts a zeroed cs_file
  *   void cs_out_protect(const cs_file *in)                          outputs may not replace `in`
@@ -73,6 +78,7 @@ typedef struct cs_file {
     /* a stream (cs_file_more) */
     bool stream;         /* more may be read: data is a window that moves */
     bool ended;          /* ... and its end was read */
+    bool growing;        /* ... a regular file still being written: its end is not the end (cs_file_follow) */
     int fd;
     size_t cap;          /* bytes allocated at data */
     size_t held_max;     /* the most bytes held at once */
@@ -105,6 +111,8 @@ bool cs_file_map(const char *path, cs_file *out, cs_err *err);
 bool cs_file_more(cs_file *f, cs_err *err);
 void cs_file_drop(cs_file *f, uint64_t off);
 bool cs_file_whole(cs_file *f, cs_err *err);
+bool cs_file_follow(const char *path, cs_file *out, cs_err *err);
+bool cs_file_poll(cs_file *f, int wait_ms, cs_err *err);
 void cs_file_unmap(cs_file *f);
 void cs_out_protect(const cs_file *in);
 bool cs_out_open(cs_out *o, const char *path, cs_err *err);

@@ -21,6 +21,19 @@
  *       errors and events are the input's.
  *       On failure out holds whatever was built; cs_model_deinit it.
  *   const char *dec_version_name(int version)      "1.19" for 1019
+ *
+ *   A trace still being written (decode/stream.c), from a stream f the caller reads:
+ *   bool dec_stream_open(const dec_desc *d, cs_file *f, dec_stream **out, cs_err *err)
+ *       f must outlive it; d is copied (no stats: a model only)
+ *   bool dec_stream_feed(dec_stream *ds, uint32_t *added, cs_err *err)
+ *       decodes what the bytes in hand allow, never reading: the Go 1.22+
+ *       generations wholly in hand (*added of them), a legacy trace once f
+ *       has ended; at f's end, the rest, and the model is closed
+ *   bool dec_stream_done(const dec_stream *ds)     the whole input was decoded
+ *   bool dec_stream_model(const dec_stream *ds, cs_model *out, cs_err *err)
+ *       out: the model so far, finished (what dec_trace_load makes of the input
+ *       up to the end of the last generation decoded), a copy of its own
+ *   void dec_stream_close(dec_stream *ds)          accepts NULL
  */
 #ifndef DEC_DECODE_H
 #define DEC_DECODE_H
@@ -81,6 +94,13 @@ bool dec_detect(const uint8_t *p, size_t n, int *version, cs_family *fam, cs_err
 bool dec_trace_load(const dec_desc *d, cs_file *f, cs_model *out, cs_stats *stats,
                     cs_err *err);
 const char *dec_version_name(int version);
+
+typedef struct dec_stream dec_stream;
+bool dec_stream_open(const dec_desc *d, cs_file *f, dec_stream **out, cs_err *err);
+bool dec_stream_feed(dec_stream *ds, uint32_t *added, cs_err *err);
+bool dec_stream_done(const dec_stream *ds);
+bool dec_stream_model(const dec_stream *ds, cs_model *out, cs_err *err);
+void dec_stream_close(dec_stream *ds);
 
 /* decode/desc.c: the descriptor with every zero field that has a default
  * filled in (jobs, split_min), decided once per load; and the progress hook

@@ -563,6 +563,26 @@ bool dec__v2_cur_seek(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_
  * INT64_MIN) seeked to from, with lk[i] filled when lk. */
 bool dec__v2_open_at(v2_sink *s, v2_gen *g, v2_cur *c, int64_t from, v2_look *lk, cs_err *err);
 
+/* ---- the decode, generation after generation (v2_load.c) ---- */
+
+typedef struct v2_run v2_run;
+/* A decode of f (d and f must outlive it) into out (and stats, or NULL);
+ * NULL with err on failure. */
+v2_run *dec__v2_run_create(const dec_desc *d, cs_file *f, int version, cs_model *out, cs_stats *stats,
+                           cs_err *err);
+/* Decodes generations: with `wait` to the end of the input, reading a
+ * stream as it needs; without, those wholly in hand (the one the bytes stop
+ * inside of waits for more). *added (or NULL): how many. */
+bool dec__v2_run_gens(v2_run *r, bool wait, uint32_t *added, cs_err *err);
+/* The input's last generation was decoded (or the decode failed). */
+bool dec__v2_run_is_done(const v2_run *r);
+/* After the last generation: the last Sync; the model and the statistics closed. */
+bool dec__v2_run_finish(v2_run *r, cs_err *err);
+/* out: what dec__v2_run_finish would make of the model now, as a copy
+ * (the decode goes on); on failure nothing to free. */
+bool dec__v2_run_model(const v2_run *r, cs_model *out, cs_err *err);
+void dec__v2_run_destroy(v2_run *r);
+
 /* ---- a later part ordered and summarized on a worker (v2_ahead.c) ---- */
 
 typedef struct v2_ahead v2_ahead;

@@ -252,6 +252,55 @@ static void fifo_without_a_writer_waits_and_says_so(void **st)
     rmdir(dir);
 }
 
+/* A file still being written, followed: its bytes come as they are
+ * written, its end for now is not the end; a pipe ends with its writer. */
+static void follow_reads_a_growing_file_and_a_pipe(void **st)
+{
+    (void)st;
+    char dir[] = "/tmp/cs-test-XXXXXX", path[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/growing", dir);
+    cs_err err = {0};
+    assert_true(cs_write_file(path, "first", 5, &err));
+    cs_file f;
+    assert_true(cs_file_follow(path, &f, &err));
+    assert_true(f.stream && f.growing && f.size == 0);
+    for (int i = 0; i < 3; i++)
+        assert_true(cs_file_poll(&f, 10, &err));
+    assert_int_equal(f.size, 5);
+    assert_false(f.ended);
+    FILE *w = fopen(path, "ab");
+    assert_non_null(w);
+    fputs(" second", w);
+    fclose(w);
+    for (int i = 0; i < 3; i++)
+        assert_true(cs_file_poll(&f, 10, &err));
+    assert_int_equal(f.size, 12);
+    assert_memory_equal(cs_file_at(&f, 0), "first second", 12);
+    cs_file_drop(&f, 6);
+    assert_true(f.base == 6 && f.size == 12 && !memcmp(cs_file_at(&f, 6), "second", 6));
+    assert_false(f.ended);
+    cs_file_unmap(&f);
+    unlink(path);
+    rmdir(dir);
+
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    char name[64];
+    snprintf(name, sizeof name, "/proc/self/fd/%d", fds[0]);
+    assert_true(cs_file_follow(name, &f, &err));
+    assert_false(f.growing);
+    assert_true(cs_file_poll(&f, 10, &err)); /* nothing yet: it waits, then says nothing came */
+    assert_true(f.size == 0 && !f.ended);
+    assert_int_equal(write(fds[1], "abc", 3), 3);
+    close(fds[1]);
+    while (!f.ended)
+        assert_true(cs_file_poll(&f, 10, &err));
+    assert_int_equal(f.size, 3);
+    cs_file_unmap(&f);
+    close(fds[0]);
+}
+
 static void output_follows_links_and_spares_the_input(void **st)
 {
     (void)st;
@@ -303,6 +352,7 @@ int main(void)
         cmocka_unit_test(atomic_output_leaves_nothing_on_abort),
         cmocka_unit_test(stream_reads_back_what_a_pipe_carries),
         cmocka_unit_test(fifo_without_a_writer_waits_and_says_so),
+        cmocka_unit_test(follow_reads_a_growing_file_and_a_pipe),
         cmocka_unit_test(output_follows_links_and_spares_the_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -459,6 +459,124 @@ static void streams_decode_a_generation_at_a_time(void **st)
     assert_true(bites >= 20); /* the four, with the model: on one and two threads, in three piece sizes */
 }
 
+/* The same events, goroutines, spans, wake-ups and ranges. */
+static void same_model(const char *what, const cs_model *a, const cs_model *b)
+{
+    bool same = a->n_events == b->n_events && a->n_gens == b->n_gens && a->t_first == b->t_first &&
+                a->t_last == b->t_last && a->n_g == b->n_g && a->n_span == b->n_span && a->n_edges == b->n_edges &&
+                a->n_ranges == b->n_ranges && a->n_str == b->n_str && a->n_stack == b->n_stack &&
+                !strcmp(a->warning, b->warning);
+    for (uint32_t i = 1; same && i < a->n_g; i++)
+        same = a->g[i].goid == b->g[i].goid && a->g[i].span_first == b->g[i].span_first &&
+               a->g[i].span_count == b->g[i].span_count && a->g[i].name == b->g[i].name &&
+               a->g[i].flags == b->g[i].flags && a->g[i].end_ns == b->g[i].end_ns;
+    for (uint32_t i = 0; same && i < a->n_span; i++)
+        same = a->span_t0[i] == b->span_t0[i] && a->span_t1[i] == b->span_t1[i] &&
+               a->span_state[i] == b->span_state[i] && a->span_reason[i] == b->span_reason[i];
+    for (uint32_t i = 1; same && i < a->n_edges; i++)
+        same = a->edges[i].ts == b->edges[i].ts && a->edges[i].from == b->edges[i].from &&
+               a->edges[i].to == b->edges[i].to && a->edges[i].stack == b->edges[i].stack;
+    for (uint32_t i = 0; same && i < a->n_ranges; i++)
+        same = a->ranges[i].t0 == b->ranges[i].t0 && a->ranges[i].t1 == b->ranges[i].t1 &&
+               a->ranges[i].name == b->ranges[i].name && a->ranges[i].kind == b->ranges[i].kind;
+    if (!same)
+        fail_msg("%s: the models differ (%llu/%llu events, %u/%u generations, %u/%u spans)", what,
+                 (unsigned long long)a->n_events, (unsigned long long)b->n_events, a->n_gens, b->n_gens, a->n_span,
+                 b->n_span);
+}
+
+/* A trace still being written, `piece` bytes at a time into a pipe this
+ * thread reads: after each piece, the generations wholly in hand are
+ * decoded (and no more), and the model so far equals the one decoded from
+ * the file cut at the end of the last of them; at the end, the whole
+ * file's. Then the same through dec_stream_feed and the window: the
+ * generations before are let go. */
+static void stream_decoder_grows_a_generation_at_a_time(void **st)
+{
+    (void)st;
+    signal(SIGPIPE, SIG_IGN);
+    static const char *const names[] = {"gens/gens-go1.25", "gens/gens-gc-go1.27", "corpus/go1.23/annotated",
+                                        "corpus/go1.27/annotated", "corpus/go1.19/pingpong"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s.trace", tl_data(), names[i]);
+        cs_file whole;
+        cs_err err = {0};
+        assert_true(cs_file_map(path, &whole, &err));
+        /* where each generation ends: the Sync events' offsets */
+        gen_starts gs = {0};
+        cs_model full;
+        cs_model_init(&full);
+        dec_desc md = {.path = path, .jobs = 1, .on_event = note_sync, .event_ud = &gs};
+        assert_true(dec_trace_load(&md, &whole, &full, NULL, &err));
+        cs_model_deinit(&full);
+        cs_model_init(&full);
+        dec_desc d = {.path = path, .jobs = 1}; /* events handed out intern their strings and stacks: none */
+        assert_true(dec_trace_load(&d, &whole, &full, NULL, &err));
+        bool legacy = full.family == CS_FAM_LEGACY;
+        int fds[2];
+        assert_int_equal(pipe(fds), 0);
+        size_t piece = whole.size / 7 + 1, sent = 0;
+        cs_file f;
+        dec_stream *ds;
+        assert_true(write(fds[1], whole.data, piece) == (ssize_t)piece);
+        sent = piece;
+        char name[64];
+        snprintf(name, sizeof name, "/proc/self/fd/%d", fds[0]);
+        assert_true(cs_file_follow(name, &f, &err));
+        assert_true(dec_stream_open(&d, &f, &ds, &err));
+        uint32_t gens = 0;
+        for (;;) {
+            while (f.size < sent) /* all that was written: never a wait */
+                assert_true(cs_file_more(&f, &err));
+            uint32_t added;
+            if (!dec_stream_feed(ds, &added, &err))
+                fail_msg("%s: %s", path, err.msg);
+            gens += added;
+            if (!legacy && !dec_stream_done(ds)) {
+                /* every generation that ended before the bytes in hand (with the next one's first
+                 * batch header in hand too for wire 1.25), none after */
+                uint32_t k = 0;
+                while (k + 1 < gs.n && gs.off[k + 1] + (full.version < 1026 ? 20 : 0) <= f.size)
+                    k++;
+                if (gens + 1 < k || gens > k)
+                    fail_msg("%s: %u generations decoded with %zu bytes in hand", path, gens, f.size);
+            }
+            if (gens && !dec_stream_done(ds)) {
+                cs_model snap, cut;
+                cs_model_init(&cut);
+                cs_file part = {.data = whole.data, .size = gs.off[gens], .path = path};
+                assert_true(dec_stream_model(ds, &snap, &err));
+                assert_true(dec_trace_load(&d, &part, &cut, NULL, &err));
+                same_model(path, &snap, &cut);
+                cs_model_deinit(&snap), cs_model_deinit(&cut);
+            }
+            if (dec_stream_done(ds))
+                break;
+            if (sent < whole.size) {
+                size_t n = piece < whole.size - sent ? piece : whole.size - sent;
+                assert_true(write(fds[1], whole.data + sent, n) == (ssize_t)n);
+                sent += n;
+            } else if (fds[1] >= 0) {
+                close(fds[1]), fds[1] = -1;
+            } else {
+                assert_true(cs_file_more(&f, &err)); /* the end */
+            }
+        }
+        assert_true(legacy ? gens == 1 : gens == full.n_gens);
+        cs_model last;
+        assert_true(dec_stream_model(ds, &last, &err));
+        same_model(path, &last, &full);
+        if (!legacy && f.held_max >= whole.size && full.n_gens > 2)
+            fail_msg("%s: all of its %zu bytes held at once", path, whole.size);
+        cs_model_deinit(&last), cs_model_deinit(&full);
+        dec_stream_close(ds);
+        cs_file_unmap(&f);
+        close(fds[0]);
+        cs_file_unmap(&whole);
+    }
+}
+
 static void go122_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.22"); }
 static void go123_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.23"); }
 static void go125_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.25"); }
@@ -482,6 +600,7 @@ int main(void)
         cmocka_unit_test(generations_ahead_match_oracle),
         cmocka_unit_test(cuts_anywhere_match_oracle),
         cmocka_unit_test(streams_decode_a_generation_at_a_time),
+        cmocka_unit_test(stream_decoder_grows_a_generation_at_a_time),
         cmocka_unit_test(go_conformance_cases_accepted_or_rejected),
         cmocka_unit_test(go122_corpus_matches_oracle),
         cmocka_unit_test(go123_corpus_matches_oracle),
