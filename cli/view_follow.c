@@ -130,7 +130,7 @@ bool cli_view_follow_start(const cli_trace_opts *o, cli_follow **out, cs_err *er
     }
     fl->o = *o;
     pthread_mutex_init(&fl->mu, NULL);
-    fl->started = pthread_create(&fl->th, NULL, work, fl) == 0;
+    fl->started = cs_thread_create(&fl->th, work, fl) == 0;
     *out = fl;
     if (!fl->started) {
         cli_view_follow_stop(fl);

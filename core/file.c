@@ -237,7 +237,7 @@ void cs_file_unmap(cs_file *f)
         size_t n = f->size / 2 & ~(size_t)0xfff;
         half first = {(void *)f->data, n};
         pthread_t th;
-        bool two = pthread_create(&th, NULL, drop, &first) == 0;
+        bool two = cs_thread_create(&th, drop, &first) == 0;
         madvise((char *)f->data + n, f->size - n, MADV_DONTNEED);
         if (two)
             pthread_join(th, NULL);

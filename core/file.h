@@ -17,7 +17,10 @@
  * replaced; a character device or a FIFO is written directly; "-" is
  * standard output. Writing over the input registered with cs_out_protect()
  * is refused (CS_E_USAGE). While a temporary file exists, SIGINT, SIGTERM,
- * SIGHUP and SIGQUIT remove it before the signal ends the program.
+ * SIGHUP and SIGQUIT remove it before the signal ends the program; the
+ * handler runs on the main thread, as every thread is started with them
+ * blocked (cs_thread_create), so it never runs while the main thread has
+ * them blocked for a moment to change the table of temporary files.
  *
  * API
  *   bool cs_file_open(const char *path, const cs_file_hooks *hooks, cs_file *out, cs_err *err)
@@ -44,12 +47,15 @@
  *   bool cs_out_commit(cs_out *o, cs_err *err)                      flush, fsync, rename
  *   void cs_out_abort(cs_out *o)                                    remove the temporary file
  *   bool cs_write_file(const char *path, const void *p, size_t n, cs_err *err)
+ *   int cs_thread_create(pthread_t *th, void *(*fn)(void *), void *arg)
+ *       pthread_create (default attributes), the new thread never taking the signals above
  */
 #ifndef CS_FILE_H
 #define CS_FILE_H
 
 #include "cs.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -120,5 +126,6 @@ size_t cs_out_write(void *ctx, const void *data, size_t n);
 bool cs_out_commit(cs_out *o, cs_err *err);
 void cs_out_abort(cs_out *o);
 bool cs_write_file(const char *path, const void *p, size_t n, cs_err *err);
+int cs_thread_create(pthread_t *th, void *(*fn)(void *), void *arg);
 
 #endif

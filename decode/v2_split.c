@@ -270,7 +270,7 @@ bool dec__v2_split_gen(v2_sink *s, v2_gen *g, cs_err *err)
              cs_pipe_init(&sp->wholes, sizeof(whole), WHOLES, err);
     }
     pthread_t th;
-    if (ok && pthread_create(&th, NULL, worker, sp)) {
+    if (ok && cs_thread_create(&th, worker, sp)) {
         ok = dec__v2_read_gen(s, g, NULL, cur, NULL, err); /* no thread: one does it all */
     } else if (ok) {
         if (!(ok = emit_all(&em, err))) {

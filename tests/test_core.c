@@ -9,6 +9,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -301,6 +302,29 @@ static void follow_reads_a_growing_file_and_a_pipe(void **st)
     close(fds[0]);
 }
 
+static void *mask_of(void *arg)
+{
+    pthread_sigmask(SIG_BLOCK, NULL, arg);
+    return NULL;
+}
+
+/* Threads the program starts never take the cleanup signals (the handler
+ * runs on the main thread), and the caller's mask is as it was. */
+static void threads_start_with_the_cleanup_signals_blocked(void **st)
+{
+    (void)st;
+    sigset_t before, in, after;
+    pthread_sigmask(SIG_BLOCK, NULL, &before);
+    assert_false(sigismember(&before, SIGINT));
+    pthread_t th;
+    assert_int_equal(cs_thread_create(&th, mask_of, &in), 0);
+    pthread_join(th, NULL);
+    pthread_sigmask(SIG_BLOCK, NULL, &after);
+    assert_true(sigismember(&in, SIGINT) && sigismember(&in, SIGTERM) && sigismember(&in, SIGHUP) &&
+                sigismember(&in, SIGQUIT));
+    assert_false(sigismember(&after, SIGINT));
+}
+
 static void output_follows_links_and_spares_the_input(void **st)
 {
     (void)st;
@@ -353,6 +377,7 @@ int main(void)
         cmocka_unit_test(stream_reads_back_what_a_pipe_carries),
         cmocka_unit_test(fifo_without_a_writer_waits_and_says_so),
         cmocka_unit_test(follow_reads_a_growing_file_and_a_pipe),
+        cmocka_unit_test(threads_start_with_the_cleanup_signals_blocked),
         cmocka_unit_test(output_follows_links_and_spares_the_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
