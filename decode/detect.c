@@ -1,7 +1,8 @@
 /* decode/detect.c — recognises the 16-byte trace header and hands the file to
- * the decoder of its family (docs/trace-format.md §2): a Go 1.22+ stream
- * as it comes, generation by generation; a legacy one read whole first. Header parsing follows
- * Go 1.19's parseHeader: "go 1.N trace" padded with NUL bytes. */
+ * the decoder of its family (docs/trace-format.md §2): a Go 1.22+ stream as
+ * it comes, generation by generation; a legacy one read whole first. Header
+ * parsing follows Go 1.19's parseHeader: "go 1.N trace" padded with NUL
+ * bytes. */
 #include "decode.h"
 
 #include <string.h>
