@@ -55,7 +55,6 @@
 
 #include "cs.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <sys/types.h>
 
