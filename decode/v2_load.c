@@ -94,6 +94,7 @@ static bool join_parts(v2_sink *s, plan *p, uint64_t here, uint64_t *off, int *f
 /* A decode that can stop between two generations of a stream and go on
  * when more of it is in hand (dec__v2_run_gens without `wait`). */
 struct v2_run {
+    void *raw;             /* the allocation r lies in (cs_alloc_lines) */
     v2_sink s;
     v2_order o;
     v2_sum sum;
@@ -212,12 +213,13 @@ static bool gen_one(v2_run *r, bool wait, bool *short_, cs_err *err)
 v2_run *dec__v2_run_create(const dec_desc *d, cs_file *f, int version, cs_model *out, cs_stats *stats,
                            cs_err *err)
 {
-    v2_run *r = cs_calloc(1, sizeof *r);
+    void *raw;
+    v2_run *r = cs_alloc_lines(sizeof *r, &raw); /* the hot state on cache lines of its own */
     if (!r) {
         CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
         return NULL;
     }
-    r->f = f, r->stats = stats, r->jobs = d->jobs, r->off = 16, r->from_cut = -1;
+    r->raw = raw, r->f = f, r->stats = stats, r->jobs = d->jobs, r->off = 16, r->from_cut = -1;
     r->s = (v2_sink){.d = d, .f = f, .version = version, .m = out, .o = &r->o, .sum = stats ? &r->sum : NULL};
     r->o.keep.on = f->stream;
     r->s.fast_order = !d->no_hot;
@@ -299,7 +301,7 @@ void dec__v2_run_destroy(v2_run *r)
     dec__v2_gen_deinit(&r->g);
     dec__v2_order_deinit(&r->o);
     dec__v2_sum_deinit(&r->sum);
-    cs_free(r);
+    cs_free(r->raw);
 }
 
 bool dec__v2_load(const dec_desc *d, cs_file *f, int version, cs_model *out,
