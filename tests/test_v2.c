@@ -577,6 +577,56 @@ static void stream_decoder_grows_a_generation_at_a_time(void **st)
     }
 }
 
+/* A legacy trace in a file still being written is decoded whole each time
+ * the file has grown and then paused: cut, it waits (no error, no model);
+ * complete, it gives the file's model, and the file is still followed. */
+static void growing_legacy_file_decodes_once_it_pauses(void **st)
+{
+    (void)st;
+    char path[512], dir[] = "/tmp/cs-test-XXXXXX", grow[256];
+    snprintf(path, sizeof path, "%s/corpus/go1.19/pingpong.trace", tl_data());
+    assert_non_null(mkdtemp(dir));
+    snprintf(grow, sizeof grow, "%s/growing.trace", dir);
+    cs_file whole;
+    cs_err err = {0};
+    assert_true(cs_file_map(path, &whole, &err));
+    cs_model full;
+    cs_model_init(&full);
+    dec_desc d = {.path = path, .jobs = 1};
+    assert_true(dec_trace_load(&d, &whole, &full, NULL, &err));
+    assert_true(cs_write_file(grow, whole.data, whole.size / 2, &err));
+    cs_file f;
+    dec_stream *ds;
+    assert_true(cs_file_follow(grow, &f, &err));
+    assert_true(dec_stream_open(&d, &f, &ds, &err));
+    uint32_t added = 0, total = 0;
+    for (int i = 0; i < 4; i++) { /* it grew, then paused: tried, cut, no error */
+        assert_true(cs_file_poll(&f, 1, &err) && dec_stream_feed(ds, &added, &err));
+        total += added;
+    }
+    assert_int_equal(total, 0);
+    FILE *w = fopen(grow, "ab");
+    assert_non_null(w);
+    assert_int_equal(fwrite(whole.data + whole.size / 2, 1, whole.size - whole.size / 2, w),
+                     whole.size - whole.size / 2);
+    fclose(w);
+    for (int i = 0; i < 4; i++) {
+        assert_true(cs_file_poll(&f, 1, &err) && dec_stream_feed(ds, &added, &err));
+        total += added;
+    }
+    assert_int_equal(total, 1);
+    assert_false(dec_stream_done(ds)); /* a file may grow yet */
+    cs_model m;
+    assert_true(dec_stream_model(ds, &m, &err));
+    same_model(path, &m, &full);
+    cs_model_deinit(&m), cs_model_deinit(&full);
+    dec_stream_close(ds);
+    cs_file_unmap(&f);
+    cs_file_unmap(&whole);
+    unlink(grow);
+    rmdir(dir);
+}
+
 static void go122_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.22"); }
 static void go123_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.23"); }
 static void go125_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.25"); }
@@ -601,6 +651,7 @@ int main(void)
         cmocka_unit_test(cuts_anywhere_match_oracle),
         cmocka_unit_test(streams_decode_a_generation_at_a_time),
         cmocka_unit_test(stream_decoder_grows_a_generation_at_a_time),
+        cmocka_unit_test(growing_legacy_file_decodes_once_it_pauses),
         cmocka_unit_test(go_conformance_cases_accepted_or_rejected),
         cmocka_unit_test(go122_corpus_matches_oracle),
         cmocka_unit_test(go123_corpus_matches_oracle),
