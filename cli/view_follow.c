@@ -22,6 +22,9 @@
  * two snapshots (Go flushes a generation about once a second). */
 #define POLL_MS 200
 #define SNAPSHOT_EVERY_S 1.0
+/* A file that has not grown for this long is taken to have its last
+ * generation whole (Go 1.22-1.25 traces mark no generation's end). */
+#define SETTLED_S 3.0
 
 /* A finished copy of the model so far; on the heap, never moved, as a
  * renderer borrows &m. */
@@ -90,12 +93,18 @@ static void *work(void *arg)
     dec_stream *ds = NULL;
     dec_desc d = {.path = fl->o.path, .jobs = fl->o.jobs, .binary = fl->o.binary, .on_progress = go_on,
                   .progress_ud = fl};
-    double last = 0, cost = 0;
+    double last = 0, cost = 0, grew = cli_clock();
+    uint64_t had = 0;
     uint32_t pending = 0; /* generations decoded since the last snapshot */
     bool ok = dec_stream_open(&d, &fl->f, &ds, &err);
     while (ok && !atomic_load(&fl->stop)) {
         uint32_t added = 0;
-        ok = cs_file_poll(&fl->f, POLL_MS, &err) && dec_stream_feed(ds, &added, &err);
+        ok = cs_file_poll(&fl->f, POLL_MS, &err);
+        if (fl->f.size != had)
+            had = fl->f.size, grew = cli_clock();
+        /* a file whose writer has paused for longer than Go takes between generations */
+        bool settled = fl->f.growing && cli_clock() - grew >= SETTLED_S;
+        ok = ok && dec_stream_feed(ds, settled, &added, &err);
         atomic_store(&fl->bytes, fl->f.size);
         pending += added;
         bool done = ok && dec_stream_done(ds);

@@ -25,10 +25,14 @@
  *   A trace still being written (decode/stream.c), from a stream f the caller reads:
  *   bool dec_stream_open(const dec_desc *d, cs_file *f, dec_stream **out, cs_err *err)
  *       f must outlive it; d is copied (no stats: a model only)
- *   bool dec_stream_feed(dec_stream *ds, uint32_t *added, cs_err *err)
+ *   bool dec_stream_feed(dec_stream *ds, bool settled, uint32_t *added, cs_err *err)
  *       decodes what the bytes in hand allow, never reading: the Go 1.22+
  *       generations wholly in hand (*added of them), a legacy trace once f
- *       has ended; at f's end, the rest, and the model is closed
+ *       has ended; at f's end, the rest, and the model is closed. A
+ *       generation before wire 1.26 is known to end only where the next
+ *       begins: `settled` (the caller's word that its writer has paused, as
+ *       at the end of a finished file) takes one that has the tables Go
+ *       writes at its end as complete
  *   bool dec_stream_done(const dec_stream *ds)     the whole input was decoded
  *   bool dec_stream_model(const dec_stream *ds, cs_model *out, cs_err *err)
  *       out: the model so far, finished (what dec_trace_load makes of the input
@@ -97,7 +101,7 @@ const char *dec_version_name(int version);
 
 typedef struct dec_stream dec_stream;
 bool dec_stream_open(const dec_desc *d, cs_file *f, dec_stream **out, cs_err *err);
-bool dec_stream_feed(dec_stream *ds, uint32_t *added, cs_err *err);
+bool dec_stream_feed(dec_stream *ds, bool settled, uint32_t *added, cs_err *err);
 bool dec_stream_done(const dec_stream *ds);
 bool dec_stream_model(const dec_stream *ds, cs_model *out, cs_err *err);
 void dec_stream_close(dec_stream *ds);

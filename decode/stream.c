@@ -42,7 +42,7 @@ static bool start(dec_stream *ds, cs_err *err)
     return ds->legacy || (ds->run = dec__v2_run_create(&ds->d, ds->f, version, &ds->m, NULL, err));
 }
 
-bool dec_stream_feed(dec_stream *ds, uint32_t *added, cs_err *err)
+bool dec_stream_feed(dec_stream *ds, bool settled, uint32_t *added, cs_err *err)
 {
     *added = 0;
     cs_file *f = ds->f;
@@ -70,7 +70,7 @@ bool dec_stream_feed(dec_stream *ds, uint32_t *added, cs_err *err)
         ds->m = m, ds->decoded = true, *added = 1;
         return true;
     }
-    if (!dec__v2_run_gens(ds->run, false, added, err))
+    if (!dec__v2_run_gens(ds->run, false, settled, added, err))
         return false;
     if (!dec__v2_run_is_done(ds->run))
         return true;

@@ -572,8 +572,9 @@ v2_run *dec__v2_run_create(const dec_desc *d, cs_file *f, int version, cs_model 
                            cs_err *err);
 /* Decodes generations: with `wait` to the end of the input, reading a
  * stream as it needs; without, those wholly in hand (the one the bytes stop
- * inside of waits for more). *added (or NULL): how many. */
-bool dec__v2_run_gens(v2_run *r, bool wait, uint32_t *added, cs_err *err);
+ * inside of waits for more; with `settled`, one before wire 1.26 that has
+ * its tables is taken as complete). *added (or NULL): how many. */
+bool dec__v2_run_gens(v2_run *r, bool wait, bool settled, uint32_t *added, cs_err *err);
 /* The input's last generation was decoded (or the decode failed). */
 bool dec__v2_run_is_done(const v2_run *r);
 /* After the last generation: the last Sync; the model and the statistics closed. */

@@ -107,22 +107,35 @@ struct v2_run {
     int from_cut;          /* this generation from its start (-1), or from the cut at p.pos[from_cut] */
     bool scanning;         /* g holds the scan of the generation at off, stopped for want of bytes */
     bool done;             /* the input's last generation was decoded */
+    uint64_t settled_gen;  /* the generation last taken as complete at the end of the bytes (0 none) */
 };
 
 /* The generation at r->off scanned to its end: *next is where the next one
  * starts. On a stream that has more to come, the scan needs the
  * generation's end (the next one's first batch header, or from wire 1.26
  * its EndOfGeneration byte): with `wait` it reads until it has it, else it
- * stops and says so (*short; r->scanning: it goes on there next time). */
-static bool scan(v2_run *r, bool wait, uint64_t *next, bool *trunc, bool *short_, cs_err *err)
+ * stops and says so (*short; r->scanning: it goes on there next time) —
+ * unless `settled` (a file whose writer has paused) and the generation is
+ * before wire 1.26 with the tables Go writes at its end: then it is taken
+ * as complete, and a later batch of it is an error. */
+static bool scan(v2_run *r, bool wait, bool settled, uint64_t *next, bool *trunc, bool *short_, cs_err *err)
 {
     cs_file *f = r->f;
     v2_gen *g = &r->g;
+    int version = r->s.version;
+    const char *why;
     *short_ = false;
-    bool ok = r->scanning ? dec__v2_gen_scan_more(f, r->s.version, g, next, trunc, err)
-                          : dec__v2_gen_scan(f, r->off, r->s.version, g, next, trunc, err);
+    bool ok = r->scanning ? dec__v2_gen_scan_more(f, version, g, next, trunc, err)
+                          : dec__v2_gen_scan(f, r->off, version, g, next, trunc, err);
     r->scanning = false;
+    if (ok && g->gen && g->gen <= r->settled_gen)
+        return CS_FAIL(err, CS_E_CORRUPT, g->off, "generation %llu goes on after it was taken as complete",
+                       (unsigned long long)g->gen);
     while (f->stream && !f->ended && (ok ? *next == f->size && !g->ended : *trunc)) {
+        if (ok && settled && version < 1026 && !dec__v2_gen_incomplete(g, version, &why)) {
+            r->settled_gen = g->gen; /* its writer has paused: its tables, written at its end, are in */
+            return true;
+        }
         *err = (cs_err){0};
         if (!wait)
             return r->scanning = *short_ = true;
@@ -135,8 +148,9 @@ static bool scan(v2_run *r, bool wait, uint64_t *next, bool *trunc, bool *short_
 
 /* One generation, the one at r->off (with parts ahead, maybe more); false
  * on an error. Sets r->done at the end of the input, or *short_ when a
- * stream's bytes stop before the generation's end (without `wait`). */
-static bool gen_one(v2_run *r, bool wait, bool *short_, cs_err *err)
+ * stream's bytes stop before the generation's end (without `wait`; see
+ * scan for `settled`). */
+static bool gen_one(v2_run *r, bool wait, bool settled, bool *short_, cs_err *err)
 {
     v2_sink *s = &r->s;
     cs_file *f = r->f;
@@ -156,7 +170,7 @@ static bool gen_one(v2_run *r, bool wait, bool *short_, cs_err *err)
     }
     uint64_t next, at;
     bool trunc;
-    if (!scan(r, wait, &next, &trunc, short_, err)) {
+    if (!scan(r, wait, settled, &next, &trunc, short_, err)) {
         r->done = true;
         if (!trunc)
             return false;
@@ -234,12 +248,12 @@ v2_run *dec__v2_run_create(const dec_desc *d, cs_file *f, int version, cs_model 
     return r;
 }
 
-bool dec__v2_run_gens(v2_run *r, bool wait, uint32_t *added, cs_err *err)
+bool dec__v2_run_gens(v2_run *r, bool wait, bool settled, uint32_t *added, cs_err *err)
 {
     uint32_t before = r->s.m->n_gens;
     bool short_ = false;
     while (!r->done && !short_)
-        if (!gen_one(r, wait, &short_, err)) {
+        if (!gen_one(r, wait, settled, &short_, err)) {
             r->done = true;
             return false;
         }
@@ -308,7 +322,7 @@ bool dec__v2_load(const dec_desc *d, cs_file *f, int version, cs_model *out,
                   cs_stats *stats, cs_err *err)
 {
     v2_run *r = dec__v2_run_create(d, f, version, out, stats, err);
-    bool ok = r && dec__v2_run_gens(r, true, NULL, err) && dec__v2_run_finish(r, err);
+    bool ok = r && dec__v2_run_gens(r, true, false, NULL, err) && dec__v2_run_finish(r, err);
     dec__v2_run_destroy(r);
     return ok;
 }

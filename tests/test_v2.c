@@ -530,7 +530,7 @@ static void stream_decoder_grows_a_generation_at_a_time(void **st)
             while (f.size < sent) /* all that was written: never a wait */
                 assert_true(cs_file_more(&f, &err));
             uint32_t added;
-            if (!dec_stream_feed(ds, &added, &err))
+            if (!dec_stream_feed(ds, false, &added, &err))
                 fail_msg("%s: %s", path, err.msg);
             gens += added;
             if (!legacy && !dec_stream_done(ds)) {
@@ -601,7 +601,7 @@ static void growing_legacy_file_decodes_once_it_pauses(void **st)
     assert_true(dec_stream_open(&d, &f, &ds, &err));
     uint32_t added = 0, total = 0;
     for (int i = 0; i < 4; i++) { /* it grew, then paused: tried, cut, no error */
-        assert_true(cs_file_poll(&f, 1, &err) && dec_stream_feed(ds, &added, &err));
+        assert_true(cs_file_poll(&f, 1, &err) && dec_stream_feed(ds, false, &added, &err));
         total += added;
     }
     assert_int_equal(total, 0);
@@ -611,7 +611,7 @@ static void growing_legacy_file_decodes_once_it_pauses(void **st)
                      whole.size - whole.size / 2);
     fclose(w);
     for (int i = 0; i < 4; i++) {
-        assert_true(cs_file_poll(&f, 1, &err) && dec_stream_feed(ds, &added, &err));
+        assert_true(cs_file_poll(&f, 1, &err) && dec_stream_feed(ds, false, &added, &err));
         total += added;
     }
     assert_int_equal(total, 1);
@@ -625,6 +625,47 @@ static void growing_legacy_file_decodes_once_it_pauses(void **st)
     cs_file_unmap(&whole);
     unlink(grow);
     rmdir(dir);
+}
+
+/* A finished file followed as if still being written: a Go 1.26+
+ * generation ends with its EndOfGeneration byte, so all are decoded; the
+ * last Go 1.25 one, which nothing ends, only once the caller says the
+ * writer has paused (settled), to the file's model. */
+static void followed_file_shows_its_last_generation_once_settled(void **st)
+{
+    (void)st;
+    static const char *const names[] = {"gens/gens-go1.25", "gens/gens-go1.27"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s.trace", tl_data(), names[i]);
+        cs_file whole, f;
+        cs_err err = {0};
+        assert_true(cs_file_map(path, &whole, &err));
+        cs_model full, m;
+        cs_model_init(&full);
+        dec_desc d = {.path = path, .jobs = 1};
+        assert_true(dec_trace_load(&d, &whole, &full, NULL, &err));
+        dec_stream *ds;
+        assert_true(cs_file_follow(path, &f, &err));
+        assert_true(dec_stream_open(&d, &f, &ds, &err));
+        uint32_t added, gens = 0;
+        for (int k = 0; k < 40 && f.size < whole.size; k++)
+            assert_true(cs_file_poll(&f, 1, &err));
+        assert_true(f.size == whole.size && !f.ended);
+        assert_true(dec_stream_feed(ds, false, &added, &err));
+        gens += added;
+        assert_int_equal(gens, full.version >= 1026 ? full.n_gens : full.n_gens - 1);
+        assert_true(dec_stream_feed(ds, true, &added, &err));
+        gens += added;
+        assert_int_equal(gens, full.n_gens);
+        assert_false(dec_stream_done(ds));
+        assert_true(dec_stream_model(ds, &m, &err));
+        same_model(path, &m, &full);
+        cs_model_deinit(&m), cs_model_deinit(&full);
+        dec_stream_close(ds);
+        cs_file_unmap(&f);
+        cs_file_unmap(&whole);
+    }
 }
 
 static void go122_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.22"); }
@@ -652,6 +693,7 @@ int main(void)
         cmocka_unit_test(streams_decode_a_generation_at_a_time),
         cmocka_unit_test(stream_decoder_grows_a_generation_at_a_time),
         cmocka_unit_test(growing_legacy_file_decodes_once_it_pauses),
+        cmocka_unit_test(followed_file_shows_its_last_generation_once_settled),
         cmocka_unit_test(go_conformance_cases_accepted_or_rejected),
         cmocka_unit_test(go122_corpus_matches_oracle),
         cmocka_unit_test(go123_corpus_matches_oracle),
