@@ -9,8 +9,8 @@
  *   bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
  *       decodes (dec_trace_load), then, unless o->no_model, finds the channel
  *       traffic (trf_build)
- *   bool cli_decode(const cli_trace_opts *o, const cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
- *       cli_load's second half: the bytes already in f into m (initialised by the caller)
+ *   bool cli_decode(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
+ *       cli_load's second half: f (a stream: read as it is decoded) into m (initialised by the caller)
  *   void cli_unload(cs_file *f, cs_model *m, cs_stats *s)
  *   int cli_args_parse(const cli_args *a, int argc, char **argv, cli_trace_opts *o)
  *       -h prints a->help; shared trace options fill o; the command's own go to
@@ -156,7 +156,7 @@ int cli_pick(const char *arg, const char *const *names, int n);
 bool cli_int_parse(const char *s, int lo, int hi, int *out);
 bool cli_size_parse(const char *s, int lo, int hi, int *w, int *h);
 bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err);
-bool cli_decode(const cli_trace_opts *o, const cs_file *f, cs_model *m, cs_stats *s, cs_err *err);
+bool cli_decode(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err);
 void cli_unload(cs_file *f, cs_model *m, cs_stats *s);
 void cli_json_str(FILE *f, const char *s);
 void cli_json_time(FILE *f, int64_t t);

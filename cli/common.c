@@ -230,15 +230,16 @@ bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_
         memset(s, 0, sizeof *s);
     reading r = {.o = o, .b = {.t0 = cli_clock()}};
     bool ok = cs_file_open(o->path, &(cs_file_hooks){.on_wait = waiting, .on_read = read_progress, .ud = &r}, f, err);
+    if (ok)
+        cs_out_protect(f);
+    ok = ok && cli_decode(o, f, m, s, err); /* a stream is read while it is decoded */
+    f->hooks = (cs_file_hooks){0};          /* r goes now */
     if (r.b.shown)
         fputs("\r\033[K", stderr);
-    if (!ok)
-        return false;
-    cs_out_protect(f);
-    return cli_decode(o, f, m, s, err);
+    return ok;
 }
 
-bool cli_decode(const cli_trace_opts *o, const cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
+bool cli_decode(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
 {
     bool show_progress = !o->quiet && f->size > 50u * 1024 * 1024 && isatty(2);
     bar b = {.t0 = cli_clock(), .pct = -1};

@@ -1,54 +1,50 @@
 /* cli/view_follow.c — `view --follow` (and `view -`): a trace that is still
  * growing, from a pipe, a FIFO, standard input, or a file another program
- * is writing. A worker thread appends what arrives to a buffer and, when
- * new bytes have come and a second has passed (or the input has ended),
- * decodes a copy of everything so far: a Go 1.22+ trace cut inside a
- * generation shows its complete generations (decode/ drops the incomplete
- * last one), so each copy adds the generations that arrived; a legacy trace
- * decodes once it is complete. The newest model waits in `ready`; the frame
- * loop (cli_view_follow_poll) builds a renderer for it and swaps it in,
- * keeping the camera, and extending the time window and the playback head
- * when they were at the end. A regular file is followed until the viewer
- * quits; a pipe or FIFO until its writer closes it. */
+ * is writing. A worker thread reads what arrives (cs_file_poll) and decodes
+ * each Go 1.22+ generation once, when it is complete (dec_stream: only the
+ * generation being completed is held); a legacy trace decodes once it is
+ * complete. When new generations have come and a second has passed, it
+ * takes a finished copy of the model so far with its channel traffic (a
+ * snapshot: the decoder's model goes on growing); the newest waits in
+ * `ready`; the frame loop (cli_view_follow_poll) builds a renderer for it
+ * and swaps it in, keeping the camera, and extending the time window and
+ * the playback head when they were at the end. A regular file is followed
+ * until the viewer quits; a pipe or FIFO until its writer closes it. */
 #include "view.h"
 
 #include <GLFW/glfw3.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* How often the worker looks for new bytes, and the least time between
- * two decodes (Go flushes a generation about once a second). */
+ * two snapshots (Go flushes a generation about once a second). */
 #define POLL_MS 200
-#define DECODE_EVERY_S 1.0
+#define SNAPSHOT_EVERY_S 1.0
+/* A file that has not grown for this long is taken to have its last
+ * generation whole (Go 1.22-1.25 traces mark no generation's end). */
+#define SETTLED_S 3.0
 
-/* A decoded model with its own copy of the bytes (the model may point into
- * them); on the heap, never moved, as a renderer borrows &m. */
+/* A finished copy of the model so far; on the heap, never moved, as a
+ * renderer borrows &m. */
 typedef struct snapshot {
-    cs_file f;
     cs_model m;
+    uint64_t bytes;          /* of the input read when it was taken */
     bool last;               /* of the whole input: it has ended */
 } snapshot;
 
 struct cli_follow {
-    cli_trace_opts o;        /* quiet, not strict: a cut is the normal case */
-    int fd;
-    bool regular;            /* a file: no end, read again after a pause */
+    cli_trace_opts o;        /* the caller's: path, jobs, binary (a cut is the normal case: never strict) */
+    cs_file f;               /* the input (worker only) */
     pthread_t th;
     bool started;
     _Atomic bool stop, ended;
     _Atomic uint64_t bytes;  /* read so far */
     pthread_mutex_t mu;      /* guards ready and err */
-    snapshot *ready;         /* the newest decoded model, not yet shown, or NULL */
-    cs_err err;              /* why the input ended badly, or the last decode's error */
+    snapshot *ready;         /* the newest snapshot, not yet shown, or NULL */
+    cs_err err;              /* why the input ended badly */
     snapshot *cur;           /* the one the renderer shows (frame loop only) */
-    uint64_t offered_events; /* events of the last snapshot offered (worker only) */
 };
 
 /* A decode in progress stops when the viewer quits. */
@@ -61,102 +57,71 @@ static bool go_on(void *ud, uint64_t done, uint64_t total)
 static void snapshot_free(snapshot *s)
 {
     if (s)
-        cli_unload(&s->f, &s->m, NULL);
+        cs_model_deinit(&s->m);
     cs_free(s);
 }
 
-/* Decodes buf[0..n) into a new snapshot and offers it as `ready`. */
-static void decode(cli_follow *fl, const uint8_t *buf, size_t n, bool last)
+/* Offers a finished copy of ds's model, with its channel traffic, as
+ * `ready` (replacing one not shown yet). */
+static bool offer(cli_follow *fl, const dec_stream *ds, bool last, cs_err *err)
 {
     snapshot *s = cs_calloc(1, sizeof *s);
-    cs_err err = {0};
-    uint8_t *copy = s ? cs_alloc(n) : NULL;
-    if (s)
-        cs_model_init(&s->m), s->last = last;
-    if (copy) {
-        memcpy(copy, buf, n);
-        s->f = (cs_file){.data = copy, .size = n, .path = fl->o.path, .owned = true};
-    }
-    bool ok = copy ? cli_decode(&fl->o, &s->f, &s->m, NULL, &err)
-                   : CS_FAIL(&err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a copy of %zu bytes", n);
-    /* nothing decoded yet, or nothing more than the last snapshot offered
-     * (no new generation), or the viewer quit: nothing to show */
-    if ((ok && !last && s->m.n_events == fl->offered_events) || err.code == CS_E_CANCELLED) {
+    if (!s)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
+    s->last = last, s->bytes = fl->f.size;
+    if (!dec_stream_model(ds, &s->m, err) || !trf_build(&s->m, err)) {
         snapshot_free(s);
-        return;
+        return false;
     }
-    if (ok)
-        fl->offered_events = s->m.n_events;
-    snapshot *old = s;
     pthread_mutex_lock(&fl->mu);
-    if (ok) {
-        old = fl->ready;
-        fl->ready = s;
-        memset(&fl->err, 0, sizeof fl->err);
-    } else {
-        fl->err = err;
-    }
+    snapshot *old = fl->ready;
+    fl->ready = s;
     pthread_mutex_unlock(&fl->mu);
     snapshot_free(old);
     glfwPostEmptyEvent(); /* wake the frame loop's event wait */
+    return true;
 }
 
-typedef enum { GOT, IDLE, END } got;
-
-/* Appends what fd has now: GOT bytes, IDLE (none right now; a FIFO's first
- * writer may still come, a file's writer may write more), or END (the
- * writer closed the pipe, or an error, kept in err). */
-static got read_some(cli_follow *fl, uint8_t **buf, size_t *cap, size_t *n, cs_err *err)
-{
-    struct pollfd pf = {.fd = fl->fd, .events = POLLIN};
-    if (!fl->regular && poll(&pf, 1, POLL_MS) <= 0)
-        return IDLE;
-    if (*n == *cap) {
-        size_t want = *cap ? *cap * 2 : (size_t)1 << 20;
-        uint8_t *p = want <= CS_FILE_STREAM_MAX ? cs_realloc(*buf, want) : NULL;
-        if (!p)
-            return CS_FAIL(err, CS_E_NOMEM, *n, "input larger than memory allows"), END;
-        *buf = p, *cap = want;
-    }
-    ssize_t r = read(fl->fd, *buf + *n, *cap - *n);
-    if (r < 0 && (errno == EINTR || errno == EAGAIN))
-        return IDLE;
-    if (r < 0)
-        return CS_FAIL(err, CS_E_IO, *n, "read failed: %s", strerror(errno)), END;
-    if (r == 0 && fl->regular) {
-        poll(NULL, 0, POLL_MS);
-        return IDLE;
-    }
-    *n += (size_t)r;
-    atomic_store(&fl->bytes, *n);
-    return r > 0 ? GOT : END;
-}
-
-/* Decodes when new bytes have come, a second has passed and either no more
- * are waiting or they have kept coming for three seconds; and at the end. */
+/* Reads what comes and decodes each generation once, as it completes
+ * (dec_stream); offers a snapshot when new generations have come and a
+ * second has passed (or four times what the last snapshot took, so copying
+ * a big model stays a small part of the work), and at the end. */
 static void *work(void *arg)
 {
     cli_follow *fl = arg;
-    uint8_t *buf = NULL;
-    size_t cap = 0, n = 0, decoded = 0;
-    double last = 0;
     cs_err err = {0};
-    got g = GOT;
-    while (g != END && !atomic_load(&fl->stop)) {
-        g = read_some(fl, &buf, &cap, &n, &err);
-        double since = cli_clock() - last;
-        bool due = since >= DECODE_EVERY_S && (g == IDLE || since >= 3 * DECODE_EVERY_S);
-        if ((n > decoded && due) || (g == END && n > 0)) { /* the end once more, marked last */
-            decode(fl, buf, n, g == END);
-            decoded = n, last = cli_clock();
+    dec_stream *ds = NULL;
+    dec_desc d = {.path = fl->o.path, .jobs = fl->o.jobs, .binary = fl->o.binary, .on_progress = go_on,
+                  .progress_ud = fl};
+    double last = 0, cost = 0, grew = cli_clock();
+    uint64_t had = 0;
+    uint32_t pending = 0; /* generations decoded since the last snapshot */
+    bool ok = dec_stream_open(&d, &fl->f, &ds, &err);
+    while (ok && !atomic_load(&fl->stop)) {
+        uint32_t added = 0;
+        ok = cs_file_poll(&fl->f, POLL_MS, &err);
+        if (fl->f.size != had)
+            had = fl->f.size, grew = cli_clock();
+        /* a file whose writer has paused for longer than Go takes between generations */
+        bool settled = fl->f.growing && cli_clock() - grew >= SETTLED_S;
+        ok = ok && dec_stream_feed(ds, settled, &added, &err);
+        atomic_store(&fl->bytes, fl->f.size);
+        pending += added;
+        bool done = ok && dec_stream_done(ds);
+        double t = cli_clock(), every = 4 * cost > SNAPSHOT_EVERY_S ? 4 * cost : SNAPSHOT_EVERY_S;
+        if (ok && ((pending && t - last >= every) || done)) {
+            ok = offer(fl, ds, done, &err);
+            last = cli_clock(), cost = last - t, pending = 0;
         }
+        if (done)
+            break;
     }
-    if (err.code != CS_OK) {
+    if (err.code != CS_OK && err.code != CS_E_CANCELLED) {
         pthread_mutex_lock(&fl->mu);
         fl->err = err;
         pthread_mutex_unlock(&fl->mu);
     }
-    cs_free(buf);
+    dec_stream_close(ds);
     atomic_store(&fl->ended, true);
     glfwPostEmptyEvent();
     return NULL;
@@ -165,29 +130,16 @@ static void *work(void *arg)
 bool cli_view_follow_start(const cli_trace_opts *o, cli_follow **out, cs_err *err)
 {
     *out = NULL;
-    bool is_stdin = !strcmp(o->path, "-");
-    /* O_NONBLOCK: a FIFO opens without a writer; the worker polls */
-    int fd = is_stdin ? 0 : open(o->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        int e = errno;
-        if (fd > 0)
-            close(fd);
-        return CS_FAIL(err, CS_E_IO, CS_NO_OFFSET, "cannot open: %s", strerror(e));
-    }
     cli_follow *fl = cs_calloc(1, sizeof *fl);
-    if (!fl) {
-        if (!is_stdin)
-            close(fd);
+    if (!fl)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
+    if (!cs_file_follow(o->path, &fl->f, err)) {
+        cs_free(fl);
+        return false;
     }
     fl->o = *o;
-    fl->o.quiet = true, fl->o.strict = false;
-    fl->o.on_progress = go_on, fl->o.progress_ud = fl;
-    fl->fd = fd;
-    fl->regular = S_ISREG(st.st_mode);
     pthread_mutex_init(&fl->mu, NULL);
-    fl->started = pthread_create(&fl->th, NULL, work, fl) == 0;
+    fl->started = cs_thread_create(&fl->th, work, fl) == 0;
     *out = fl;
     if (!fl->started) {
         cli_view_follow_stop(fl);
@@ -212,8 +164,9 @@ static void status(cli_viewer *vw, cli_follow *fl)
     const cs_model *m = &fl->cur->m;
     char dur[32];
     cli__fmt_ns(dur, sizeof dur, m->t_last - m->t_first);
-    cli_view_status(vw, "%s: %u generation%s, %u goroutine%s, %s (%zu bytes)%s", fl->cur->last ? "ended" : "following",
-                    m->n_gens, m->n_gens == 1 ? "" : "s", m->n_g - 1, m->n_g - 1 == 1 ? "" : "s", dur, fl->cur->f.size,
+    cli_view_status(vw, "%s: %u generation%s, %u goroutine%s, %s (%llu bytes)%s",
+                    fl->cur->last ? "ended" : "following", m->n_gens, m->n_gens == 1 ? "" : "s", m->n_g - 1,
+                    m->n_g - 1 == 1 ? "" : "s", dur, (unsigned long long)fl->cur->bytes,
                     fl->cur->last ? "; input closed" : "");
     printf("%s\n", vw->status);
     fflush(stdout);
@@ -313,8 +266,7 @@ void cli_view_follow_stop(cli_follow *fl)
     atomic_store(&fl->stop, true);
     if (fl->started)
         pthread_join(fl->th, NULL); /* the worker sees stop within POLL_MS */
-    if (fl->fd > 0)
-        close(fl->fd);
+    cs_file_unmap(&fl->f);
     snapshot_free(fl->ready);
     snapshot_free(fl->cur);
     pthread_mutex_destroy(&fl->mu);

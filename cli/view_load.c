@@ -108,7 +108,7 @@ bool cli_view_load(cli_viewer *vw, const cli_trace_opts *o, cs_file *f, cs_model
     atomic_store(&ld.total, stat(o->path, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0);
     cli_view_quit_keys(vw);
     pthread_t th;
-    if (pthread_create(&th, NULL, work, &ld) != 0) {
+    if (cs_thread_create(&th, work, &ld) != 0) {
         work(&ld); /* no thread: load here, with a still window */
     } else {
         bool drawn = wait_drawing(vw, &ld, &err);

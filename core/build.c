@@ -29,6 +29,22 @@ void cs_mb_deinit(cs_mb *mb)
     memset(mb, 0, sizeof *mb);
 }
 
+bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->m = m;
+    uint32_t n_g = mb->m->n_g, n_span = mb->m->n_span;
+    if (!cs_grow((void **)&out->cur, &out->cap_cur, n_g, sizeof *out->cur, err) ||
+        !cs_grow((void **)&out->span_g, &out->cap_span_g, n_span, sizeof *out->span_g, err)) {
+        cs_mb_deinit(out);
+        return false;
+    }
+    memcpy(out->cur, mb->cur, (size_t)n_g * sizeof *out->cur);
+    if (n_span)
+        memcpy(out->span_g, mb->span_g, (size_t)n_span * sizeof *out->span_g);
+    return true;
+}
+
 uint32_t cs_mb_g(cs_mb *mb, uint64_t goid, cs_err *err)
 {
     cs_model *m = mb->m;

@@ -1,6 +1,7 @@
-/* core/file.c — reading an input whole: a regular file through a read-only
+/* core/file.c — reading an input: a regular file whole through a read-only
  * memory map, anything else (standard input, a pipe, a FIFO, a character
- * device) into a growing heap buffer (see file.h). */
+ * device) as a stream, into a heap window that its reader moves along and
+ * grows only when it needs more bytes at once (see file.h). */
 #include "file.h"
 
 #include <errno.h>
@@ -32,52 +33,121 @@ static bool map_fd(int fd, const struct stat *st, cs_file *out, cs_err *err)
     return true;
 }
 
-/* Reads fd to its end into out->data, doubling the buffer up to
- * CS_FILE_STREAM_MAX. */
-static bool read_stream(int fd, const cs_file_hooks *h, cs_file *out, cs_err *err)
+/* Room for more bytes after the window: its dropped start given back
+ * first (cs_file_drop), else the buffer doubled, up to CS_FILE_STREAM_MAX. */
+static bool room(cs_file *f, cs_err *err)
 {
-    size_t told = 0;
-    uint8_t *buf = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n == cap) {
-            size_t want = cap ? cap * 2 : STREAM_FIRST_CHUNK;
-            if (cap >= CS_FILE_STREAM_MAX) {
-                cs_free(buf);
-                return CS_FAIL(err, CS_E_NOMEM, n, "input larger than %zu GB, the most read from a stream",
-                               CS_FILE_STREAM_MAX >> 30);
-            }
-            if (want > CS_FILE_STREAM_MAX)
-                want = CS_FILE_STREAM_MAX;
-            uint8_t *p = cs_realloc(buf, want);
-            if (!p) {
-                cs_free(buf);
-                return CS_FAIL(err, CS_E_NOMEM, n, "out of memory reading the input");
-            }
-            buf = p, cap = want;
-        }
-        ssize_t r = read(fd, buf + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            int e = errno;
-            cs_free(buf);
-            return CS_FAIL(err, CS_E_IO, n, "read failed: %s", strerror(e));
-        }
-        if (r == 0)
-            break;
-        n += (size_t)r;
-        if (h && h->on_read && n - told >= ((size_t)1 << 20)) {
-            told = n;
-            if (!h->on_read(h->ud, n)) {
-                cs_free(buf);
-                return CS_FAIL(err, CS_E_CANCELLED, n, "reading cancelled");
-            }
-        }
+    size_t held = f->size - f->base;
+    if (held < f->cap)
+        return true;
+    if (f->cap >= CS_FILE_STREAM_MAX)
+        return CS_FAIL(err, CS_E_NOMEM, f->size, "more than %zu GB of a stream needed at once, the most held",
+                       CS_FILE_STREAM_MAX >> 30);
+    size_t want = f->cap ? f->cap * 2 : STREAM_FIRST_CHUNK;
+    if (want > CS_FILE_STREAM_MAX)
+        want = CS_FILE_STREAM_MAX;
+    uint8_t *p = cs_realloc((void *)f->data, want);
+    if (!p)
+        return CS_FAIL(err, CS_E_NOMEM, f->size, "out of memory reading the input");
+    f->data = p, f->cap = want, f->owned = true;
+    return true;
+}
+
+static void end_stream(cs_file *f)
+{
+    f->ended = true;
+    if (f->fd > 0)
+        close(f->fd);
+    f->fd = -1;
+}
+
+/* One read into the window after its bytes (r: what read() gave). */
+static bool read_once(cs_file *f, ssize_t *r, cs_err *err)
+{
+    if (!room(f, err))
+        return false;
+    size_t held = f->size - f->base;
+    while ((*r = read(f->fd, (uint8_t *)f->data + held, f->cap - held)) < 0 && errno == EINTR)
+        ;
+    if (*r < 0 && errno == EAGAIN)
+        return true;
+    if (*r < 0)
+        return CS_FAIL(err, CS_E_IO, f->size, "read failed: %s", strerror(errno));
+    if (*r == 0)
+        return true;
+    f->size += (size_t)*r;
+    if (held + (size_t)*r > f->held_max)
+        f->held_max = held + (size_t)*r;
+    if (f->hooks.on_read && f->size - f->told >= ((size_t)1 << 20)) {
+        f->told = f->size;
+        if (!f->hooks.on_read(f->hooks.ud, f->size))
+            return CS_FAIL(err, CS_E_CANCELLED, f->size, "reading cancelled");
     }
-    if (!n)
-        cs_free(buf), buf = NULL;
-    out->data = buf, out->size = n, out->owned = buf != NULL;
+    return true;
+}
+
+bool cs_file_more(cs_file *f, cs_err *err)
+{
+    if (!f->stream || f->ended)
+        return true;
+    ssize_t r;
+    if (!read_once(f, &r, err))
+        return false;
+    if (r == 0)
+        end_stream(f);
+    return true;
+}
+
+bool cs_file_poll(cs_file *f, int wait_ms, cs_err *err)
+{
+    if (!f->stream || f->ended)
+        return true;
+    struct pollfd pf = {.fd = f->fd, .events = POLLIN};
+    if (!f->growing && poll(&pf, 1, wait_ms) <= 0)
+        return true; /* nothing yet (or a signal) */
+    ssize_t r;
+    if (!read_once(f, &r, err))
+        return false;
+    if (r == 0 && f->growing)
+        poll(NULL, 0, wait_ms); /* at the end of a file for now: wait for its writer */
+    else if (r == 0)
+        end_stream(f);
+    return true;
+}
+
+bool cs_file_follow(const char *path, cs_file *out, cs_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->path = path;
+    bool is_stdin = !strcmp(path, "-");
+    /* O_NONBLOCK: a FIFO opens without a writer; cs_file_poll waits in poll */
+    int fd = is_stdin ? 0 : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    int e = fd < 0 || fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+    if (e) {
+        if (fd > 0)
+            close(fd);
+        return CS_FAIL(err, CS_E_IO, CS_NO_OFFSET, "cannot open: %s", strerror(e));
+    }
+    out->stream = true, out->fd = fd;
+    out->growing = S_ISREG(st.st_mode);
+    return true;
+}
+
+void cs_file_drop(cs_file *f, uint64_t off)
+{
+    if (!f->stream || off <= f->base || off > f->size)
+        return;
+    memmove((uint8_t *)f->data, f->data + (off - f->base), f->size - off);
+    f->base = off;
+}
+
+bool cs_file_whole(cs_file *f, cs_err *err)
+{
+    while (f->stream && !f->ended)
+        if (!cs_file_more(f, err))
+            return false;
+    f->stream = false;
     return true;
 }
 
@@ -117,9 +187,12 @@ bool cs_file_open(const char *path, const cs_file_hooks *hooks, cs_file *out, cs
         ok = CS_FAIL(err, CS_E_IO, CS_NO_OFFSET, "is a directory");
     else if (S_ISREG(st.st_mode))
         ok = map_fd(fd, &st, out, err);
-    else
-        ok = (is_stdin || !S_ISFIFO(st.st_mode) || await_writer(fd, path, hooks, err)) &&
-             read_stream(fd, hooks, out, err);
+    else if ((ok = is_stdin || !S_ISFIFO(st.st_mode) || await_writer(fd, path, hooks, err))) {
+        out->stream = true, out->fd = fd;
+        if (hooks)
+            out->hooks = *hooks;
+        return true; /* read as the caller asks: cs_file_more */
+    }
     if (!is_stdin)
         close(fd);
     return ok;
@@ -156,13 +229,15 @@ static void *drop(void *arg)
 
 void cs_file_unmap(cs_file *f)
 {
+    if (f && f->stream && !f->ended)
+        end_stream(f);
     if (f && f->owned)
         cs_free((void *)f->data), f->data = NULL;
     if (f && f->data && f->size >= UNMAP_SPLIT_MIN) {
         size_t n = f->size / 2 & ~(size_t)0xfff;
         half first = {(void *)f->data, n};
         pthread_t th;
-        bool two = pthread_create(&th, NULL, drop, &first) == 0;
+        bool two = cs_thread_create(&th, drop, &first) == 0;
         madvise((char *)f->data + n, f->size - n, MADV_DONTNEED);
         if (two)
             pthread_join(th, NULL);

@@ -100,3 +100,16 @@ void cs_map_clear(cs_map *m)
 }
 
 uint32_t cs_map_count(const cs_map *m) { return m->count; }
+
+bool cs_map_copy(const cs_map *from, cs_map *out, cs_err *err)
+{
+    cs_map_init(out);
+    if (!from->cap)
+        return true;
+    out->slots = cs_alloc((size_t)from->cap * sizeof *out->slots);
+    if (!out->slots)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory (hash map of %u slots)", from->cap);
+    memcpy(out->slots, from->slots, (size_t)from->cap * sizeof *out->slots);
+    out->cap = from->cap, out->count = from->count;
+    return true;
+}

@@ -10,6 +10,7 @@
  *   bool cs_map_del(cs_map *m, uint64_t key)      true if it was there
  *   void cs_map_clear(cs_map *m)                 keeps the table allocated
  *   uint32_t cs_map_count(const cs_map *m)
+ *   bool cs_map_copy(const cs_map *from, cs_map *out, cs_err *err)   out: a new map, equal
  */
 #ifndef CS_MAP_H
 #define CS_MAP_H
@@ -35,5 +36,6 @@ bool cs_map_put(cs_map *m, uint64_t key, uint32_t val, cs_err *err);
 bool cs_map_del(cs_map *m, uint64_t key);
 void cs_map_clear(cs_map *m);
 uint32_t cs_map_count(const cs_map *m);
+bool cs_map_copy(const cs_map *from, cs_map *out, cs_err *err);
 
 #endif

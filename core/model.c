@@ -35,6 +35,50 @@ void cs_model_deinit(cs_model *m)
     memset(m, 0, sizeof *m);
 }
 
+/* *p: a copy of the first n of the cap elements of size `elem` at from
+ * (NULL when cap is 0). */
+static bool dup(void *p, const void *from, uint32_t n, uint32_t cap, size_t elem, cs_err *err)
+{
+    void *d = NULL;
+    if (cap && !(d = cs_alloc((size_t)cap * elem)))
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory copying the model");
+    if (n)
+        memcpy(d, from, (size_t)n * elem);
+    memcpy(p, &d, sizeof d);
+    return true;
+}
+
+bool cs_model_copy(const cs_model *m, cs_model *out, cs_err *err)
+{
+    *out = *m;
+    out->str_bytes = NULL, out->str_off = NULL, out->frames = NULL, out->stack_first = NULL, out->g = NULL;
+    out->span_t0 = out->span_t1 = NULL, out->span_state = out->span_reason = NULL;
+    out->edges = NULL, out->msgs = NULL, out->chans = NULL, out->ranges = NULL, out->logs = NULL;
+    out->rtmsgs = NULL;
+    cs_map_init(&out->str_index), cs_map_init(&out->g_index);
+    bool ok = dup(&out->str_bytes, m->str_bytes, m->len_bytes, m->cap_bytes, 1, err) &&
+              dup(&out->str_off, m->str_off, m->n_str ? m->n_str + 1 : 0, m->cap_str, sizeof *m->str_off, err) &&
+              cs_map_copy(&m->str_index, &out->str_index, err) &&
+              dup(&out->frames, m->frames, m->n_frames, m->cap_frames, sizeof *m->frames, err) &&
+              dup(&out->stack_first, m->stack_first, m->n_stack ? m->n_stack + 1 : 0, m->cap_stack,
+                  sizeof *m->stack_first, err) &&
+              dup(&out->g, m->g, m->n_g, m->cap_g, sizeof *m->g, err) &&
+              cs_map_copy(&m->g_index, &out->g_index, err) &&
+              dup(&out->span_t0, m->span_t0, m->n_span, m->cap_span, sizeof *m->span_t0, err) &&
+              dup(&out->span_t1, m->span_t1, m->n_span, m->cap_span, sizeof *m->span_t1, err) &&
+              dup(&out->span_state, m->span_state, m->n_span, m->cap_span, 1, err) &&
+              dup(&out->span_reason, m->span_reason, m->n_span, m->cap_span, 1, err) &&
+              dup(&out->edges, m->edges, m->n_edges, m->cap_edges, sizeof *m->edges, err) &&
+              dup(&out->msgs, m->msgs, m->n_msgs, m->cap_msgs, sizeof *m->msgs, err) &&
+              dup(&out->chans, m->chans, m->n_chans, m->cap_chans, sizeof *m->chans, err) &&
+              dup(&out->ranges, m->ranges, m->n_ranges, m->cap_ranges, sizeof *m->ranges, err) &&
+              dup(&out->logs, m->logs, m->n_logs, m->cap_logs, sizeof *m->logs, err) &&
+              dup(&out->rtmsgs, m->rtmsgs, m->n_rtmsgs, m->cap_rtmsgs, sizeof *m->rtmsgs, err);
+    if (!ok)
+        cs_model_deinit(out);
+    return ok;
+}
+
 /* The empty string is sid 0; it is created on first use of the table. */
 static bool strings_ready(cs_model *m, cs_err *err)
 {

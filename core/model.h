@@ -265,6 +265,8 @@ _Static_assert(sizeof(cs_rtmsg) == 48, "cs_rtmsg layout");
 
 void cs_model_init(cs_model *m);
 void cs_model_deinit(cs_model *m);
+/* out: a copy of m that owns all it holds (free with cs_model_deinit; on failure nothing to free). */
+bool cs_model_copy(const cs_model *m, cs_model *out, cs_err *err);
 cs_sid cs_model_intern(cs_model *m, const char *s, size_t len, cs_err *err);
 const char *cs_model_str(const cs_model *m, cs_sid id);
 uint32_t cs_model_str_len(const cs_model *m, cs_sid id);

@@ -1,12 +1,15 @@
 /* core/out.c — writing outputs (see file.h): regular files replaced
  * atomically through a temporary file that a signal handler removes if the
- * program is interrupted; symlinks followed; devices, FIFOs and standard
- * output written directly; the input trace never overwritten. */
+ * program is interrupted (on the main thread: every other thread starts
+ * with the signals blocked, cs_thread_create); symlinks followed; devices,
+ * FIFOs and standard output written directly; the input trace never
+ * overwritten. */
 #include "file.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +66,14 @@ static sigset_t block_signals(void)
         sigaddset(&set, cleanup_signals[i]);
     pthread_sigmask(SIG_BLOCK, &set, &old);
     return old;
+}
+
+int cs_thread_create(pthread_t *th, void *(*fn)(void *), void *arg)
+{
+    sigset_t old = block_signals(); /* the new thread starts with this thread's mask */
+    int r = pthread_create(th, NULL, fn, arg);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return r;
 }
 
 static void release_slot(cs_out *o)

@@ -12,11 +12,32 @@
  *
  * API
  *   bool dec_detect(const uint8_t *p, size_t n, int *version, cs_family *fam, cs_err *err)
- *   bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out,
+ *   bool dec_trace_load(const dec_desc *d, cs_file *f, cs_model *out,
  *                       cs_stats *stats, cs_err *err)
  *       out must be cs_model_init'ed; stats may be NULL (not computed).
+ *       A stream f (cs_file.stream) is read as decoding needs it: a Go
+ *       1.22+ one a generation at a time (the window holds the generation
+ *       being decoded and a read ahead), a legacy one whole. Offsets in
+ *       errors and events are the input's.
  *       On failure out holds whatever was built; cs_model_deinit it.
  *   const char *dec_version_name(int version)      "1.19" for 1019
+ *
+ *   A trace still being written (decode/stream.c), from a stream f the caller reads:
+ *   bool dec_stream_open(const dec_desc *d, cs_file *f, dec_stream **out, cs_err *err)
+ *       f must outlive it; d is copied (no stats: a model only)
+ *   bool dec_stream_feed(dec_stream *ds, bool settled, uint32_t *added, cs_err *err)
+ *       decodes what the bytes in hand allow, never reading: the Go 1.22+
+ *       generations wholly in hand (*added of them), a legacy trace once f
+ *       has ended; at f's end, the rest, and the model is closed. A
+ *       generation before wire 1.26 is known to end only where the next
+ *       begins: `settled` (the caller's word that its writer has paused, as
+ *       at the end of a finished file) takes one that has the tables Go
+ *       writes at its end as complete
+ *   bool dec_stream_done(const dec_stream *ds)     the whole input was decoded
+ *   bool dec_stream_model(const dec_stream *ds, cs_model *out, cs_err *err)
+ *       out: the model so far, finished (what dec_trace_load makes of the input
+ *       up to the end of the last generation decoded), a copy of its own
+ *   void dec_stream_close(dec_stream *ds)          accepts NULL
  */
 #ifndef DEC_DECODE_H
 #define DEC_DECODE_H
@@ -74,9 +95,16 @@ typedef struct dec_desc {
 /* The trace wire versions chanscope reads, for messages and --help. */
 #define DEC_VERSIONS "1.5, 1.7-1.11, 1.19, 1.21, 1.22, 1.23, 1.25, 1.26"
 bool dec_detect(const uint8_t *p, size_t n, int *version, cs_family *fam, cs_err *err);
-bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out, cs_stats *stats,
+bool dec_trace_load(const dec_desc *d, cs_file *f, cs_model *out, cs_stats *stats,
                     cs_err *err);
 const char *dec_version_name(int version);
+
+typedef struct dec_stream dec_stream;
+bool dec_stream_open(const dec_desc *d, cs_file *f, dec_stream **out, cs_err *err);
+bool dec_stream_feed(dec_stream *ds, bool settled, uint32_t *added, cs_err *err);
+bool dec_stream_done(const dec_stream *ds);
+bool dec_stream_model(const dec_stream *ds, cs_model *out, cs_err *err);
+void dec_stream_close(dec_stream *ds);
 
 /* decode/desc.c: the descriptor with every zero field that has a default
  * filled in (jobs, split_min), decided once per load; and the progress hook
@@ -88,7 +116,7 @@ bool dec__progress(const dec_desc *d, uint64_t done_bytes, uint64_t total_bytes,
 /* Family entry points, called by dec_trace_load after detection. */
 bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model *out,
                       cs_stats *stats, cs_err *err);
-bool dec__v2_load(const dec_desc *d, const cs_file *f, int version, cs_model *out,
+bool dec__v2_load(const dec_desc *d, cs_file *f, int version, cs_model *out,
                   cs_stats *stats, cs_err *err);
 
 #endif

@@ -1,6 +1,8 @@
 /* decode/detect.c — recognises the 16-byte trace header and hands the file to
- * the decoder of its family (docs/trace-format.md §2). Header parsing follows
- * Go 1.19's parseHeader: "go 1.N trace" padded with NUL bytes. */
+ * the decoder of its family (docs/trace-format.md §2): a Go 1.22+ stream as
+ * it comes, generation by generation; a legacy one read whole first. Header
+ * parsing follows Go 1.19's parseHeader: "go 1.N trace" padded with NUL
+ * bytes. */
 #include "decode.h"
 
 #include <string.h>
@@ -55,18 +57,24 @@ const char *dec_version_name(int version)
     return "?";
 }
 
-bool dec_trace_load(const dec_desc *d, const cs_file *f, cs_model *out, cs_stats *stats,
+bool dec_trace_load(const dec_desc *d, cs_file *f, cs_model *out, cs_stats *stats,
                     cs_err *err)
 {
     int version;
     cs_family fam;
+    while (f->stream && !f->ended && f->size < 16)
+        if (!cs_file_more(f, err))
+            return false;
     if (!dec_detect(f->data, f->size, &version, &fam, err))
         return false;
     out->family = fam;
     out->version = version;
     if (stats)
         stats->family = fam;
-    dec_desc dd = dec__desc_defaults(d, fam, f->size);
+    /* a legacy trace is read whole (its events are not in time order) */
+    if (fam == CS_FAM_LEGACY && !cs_file_whole(f, err))
+        return false;
+    dec_desc dd = dec__desc_defaults(d, fam, f->stream ? SIZE_MAX : f->size);
     return fam == CS_FAM_LEGACY ? dec__legacy_load(&dd, f, version, out, stats, err)
                                 : dec__v2_load(&dd, f, version, out, stats, err);
 }

@@ -256,7 +256,7 @@ static bool run_piped(dec__lg_sink *k, const dec__lg_scan *s, cs_err *err)
         dec__lg_cur_open(s, &c[i], i);
     pthread_t th;
     bool ok = cs_pipe_init(&w->pipe, sizeof(uint32_t), PIPE_ITEMS, err);
-    if (ok && pthread_create(&th, NULL, merge_thread, w)) {
+    if (ok && cs_thread_create(&th, merge_thread, w)) {
         ok = dec__lg_order1007(s, stream_put, k, err); /* no thread: one does it all */
     } else if (ok) {
         if (!(ok = replay(k, s, &w->pipe, c, n_cur, err)))

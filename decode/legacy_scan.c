@@ -385,7 +385,7 @@ static bool walk_all(dec__lg_scan *s, const cs_file *f, const dec_desc *d, cs_mo
     if (h) {
         scan_init(&h->t, f, s->ver);
         h->from = mid, h->end = *end, h->strict = strict;
-        if (pthread_create(&th, NULL, half_thread, h))
+        if (cs_thread_create(&th, half_thread, h))
             h = NULL;
     }
     if (h) {

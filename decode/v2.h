@@ -16,6 +16,7 @@
  *   v2_cut.c     cuts inside generations: where, and cursors at a cut
  *   v2_front.c   Go's heap at a cut, replayed by time from the generation's start
  *   v2_ahead.c   statistics only: a later part of the file on a worker
+ *   v2_keep.c    strings the ordering holds past their generation, on a stream
  *   v2_load.c    entry point: generation after generation
  *
  * Identifiers: goroutines, Ps and Ms get dense slots (cs_ids) on first
@@ -105,7 +106,7 @@ typedef struct v2_mrun { uint64_t m; uint32_t first, last; } v2_mrun;
 
 typedef struct v2_gen {
     uint64_t gen;
-    uint64_t off, end;        /* file bytes of its batches */
+    uint64_t off, end;        /* file bytes of its batches (while scanning: where the scan goes on) */
     uint64_t min_ts;          /* smallest batch ts, clock units */
     uint64_t freq;            /* clock units per second */
     double ns_per_unit;
@@ -130,6 +131,10 @@ typedef struct v2_gen {
  * file ending inside a batch (a cut-short trace) rather than bad bytes. */
 bool dec__v2_gen_scan(const cs_file *f, uint64_t off, int version, v2_gen *g,
                       uint64_t *next_off, bool *trunc, cs_err *err);
+/* Goes on with the scan of g where it ran out of bytes: at the batch the
+ * file ended inside of (*trunc), or at f->size. */
+bool dec__v2_gen_scan_more(const cs_file *f, int version, v2_gen *g, uint64_t *next_off, bool *trunc,
+                           cs_err *err);
 /* The last generation of a file may have been cut off at a batch boundary:
  * true when the tables written at its end are missing (*why says which). */
 bool dec__v2_gen_incomplete(const v2_gen *g, int version, const char **why);
@@ -181,8 +186,9 @@ typedef struct v2_ev {
     uint8_t synth;        /* made up by the ordering (GoSwitch, GoDestroySyscall) */
 } v2_ev;
 
-/* Strings the ordering compares point into the mapped file: it never
- * touches the model, so it can run on its own thread (v2_split.c). */
+/* Strings the ordering compares point into the mapped file (a stream's:
+ * into copies, dec__v2_keep): it never touches the model, so it can run on
+ * its own thread (v2_split.c). */
 typedef struct v2_region { uint64_t task; const uint8_t *name; uint32_t len; } v2_region;
 typedef struct v2_range { const uint8_t *desc; uint32_t len; uint8_t type; } v2_range; /* type = the Begin event */
 
@@ -241,6 +247,13 @@ typedef struct v2_look { uint64_t g, p, gseq, pseq; uint8_t gst, pst; int64_t la
 
 typedef struct v2_task { uint64_t id, parent; const uint8_t *name; uint32_t len, live; } v2_task;
 
+/* Copies of strings the ordering holds past their generation (v2_keep.c). */
+typedef struct v2_keep {
+    bool on;              /* a stream: the bytes of a generation go once it is decoded */
+    v2_str *s; uint32_t n, cap;
+    cs_map index;         /* hash of the bytes -> index into s */
+} v2_keep;
+
 typedef struct v2_order {
     cs_ids gids, pids, mids;
     v2_gst *g; uint32_t cap_g, n_g;
@@ -257,6 +270,7 @@ typedef struct v2_order {
     /* where ready events go, in order (v2_reader.c: emit or pass to the emitting thread) */
     bool (*out)(void *ud, const v2_ev *ev, v2_ctx ctx, cs_err *err);
     void *out_ud;
+    v2_keep keep;
 } v2_order;
 
 /* Go's Advance: *ok=false means "not ready yet"; false return = fatal error.
@@ -265,6 +279,11 @@ typedef struct v2_order {
 bool dec__v2_advance(v2_order *o, v2_gen *g, v2_ev *ev, uint32_t mslot,
                      bool *ok, cs_err *err);
 void dec__v2_order_deinit(v2_order *o);
+/* The string p[0..len) as the ordering may hold it past its generation:
+ * p itself unless o->keep.on, else a copy that lasts as long as o (NULL,
+ * with err set, when out of memory). */
+const uint8_t *dec__v2_keep(v2_order *o, const uint8_t *p, uint32_t len, cs_err *err);
+void dec__v2_keep_deinit(v2_keep *k);
 uint32_t dec__v2_mslot(v2_order *o, uint64_t mid, cs_err *err);
 bool dec__v2_push(v2_order *o, const v2_ev *ev, v2_ctx ctx, cs_err *err);
 /* helpers shared by v2_order.c and v2_order_res.c */
@@ -543,6 +562,27 @@ bool dec__v2_cur_seek(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_
 /* Cursors c for every M of g with their M slots, at its start or (from >
  * INT64_MIN) seeked to from, with lk[i] filled when lk. */
 bool dec__v2_open_at(v2_sink *s, v2_gen *g, v2_cur *c, int64_t from, v2_look *lk, cs_err *err);
+
+/* ---- the decode, generation after generation (v2_load.c) ---- */
+
+typedef struct v2_run v2_run;
+/* A decode of f (d and f must outlive it) into out (and stats, or NULL);
+ * NULL with err on failure. */
+v2_run *dec__v2_run_create(const dec_desc *d, cs_file *f, int version, cs_model *out, cs_stats *stats,
+                           cs_err *err);
+/* Decodes generations: with `wait` to the end of the input, reading a
+ * stream as it needs; without, those wholly in hand (the one the bytes stop
+ * inside of waits for more; with `settled`, one before wire 1.26 that has
+ * its tables is taken as complete). *added (or NULL): how many. */
+bool dec__v2_run_gens(v2_run *r, bool wait, bool settled, uint32_t *added, cs_err *err);
+/* The input's last generation was decoded (or the decode failed). */
+bool dec__v2_run_is_done(const v2_run *r);
+/* After the last generation: the last Sync; the model and the statistics closed. */
+bool dec__v2_run_finish(v2_run *r, cs_err *err);
+/* out: what dec__v2_run_finish would make of the model now, as a copy
+ * (the decode goes on); on failure nothing to free. */
+bool dec__v2_run_model(const v2_run *r, cs_model *out, cs_err *err);
+void dec__v2_run_destroy(v2_run *r);
 
 /* ---- a later part ordered and summarized on a worker (v2_ahead.c) ---- */
 

@@ -181,7 +181,7 @@ v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to, bool
     a->ws = (v2_sink){.d = &a->d, .f = s->f, .version = s->version, .m = &a->m, .o = &a->o, .sum = &a->sum,
                       .fast_order = s->fast_order, .fast_emit = s->fast_emit};
     memcpy(a->ws.nargs, s->nargs, sizeof a->ws.nargs);
-    if (pthread_create(&a->th, NULL, work, a)) {
+    if (cs_thread_create(&a->th, work, a)) {
         pthread_mutex_destroy(&a->mu);
         pthread_cond_destroy(&a->cv);
         cs_model_deinit(&a->m);

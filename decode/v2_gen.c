@@ -3,8 +3,9 @@
  * generation starts (wire 1.26+: up to the generation's EndOfGeneration
  * byte, as internal/trace/generation.go's readGeneration), and files each
  * batch as a table batch or as an event batch of its M (kept in file order
- * per M). Only framing is checked here; v2_tables.c parses the tables
- * and v2_reader.c the events. Reads through dec_buf only; allocation is
+ * per M). A scan that runs out of bytes can go on where it stopped once
+ * more of a stream is in hand (dec__v2_gen_scan_more). Only framing is
+ * checked here; v2_tables.c parses the tables and v2_reader.c the events. Reads through dec_buf only; allocation is
  * bounded by the number of batch headers in the file. */
 #include "v2.h"
 
@@ -66,11 +67,19 @@ bool dec__v2_gen_scan(const cs_file *f, uint64_t off, int version, v2_gen *g,
                       uint64_t *next_off, bool *trunc, cs_err *err)
 {
     gen_reset(g);
-    g->off = off;
+    g->off = g->end = off;
+    return dec__v2_gen_scan_more(f, version, g, next_off, trunc, err);
+}
+
+bool dec__v2_gen_scan_more(const cs_file *f, int version, v2_gen *g, uint64_t *next_off, bool *trunc,
+                           cs_err *err)
+{
+    uint64_t off = g->end;
     *trunc = false;
-    bool first = true;
+    bool first = g->gen == 0; /* no batch yet (a batch's generation is never 0) */
     while (off < f->size) {
-        dec_buf b = dec_buf_make(f->data + off, f->size - off, off);
+        g->end = off; /* where a scan that runs out of bytes goes on */
+        dec_buf b = dec_buf_make(cs_file_at(f, off), f->size - off, off);
         uint8_t type = dec_buf_u8(&b), exp = 0;
         if (type == V2_EvEndOfGeneration && version >= 1026) { /* Go's readBatch: a lone byte */
             g->ended = true;
@@ -118,7 +127,7 @@ bool dec__v2_gen_scan(const cs_file *f, uint64_t off, int version, v2_gen *g,
             g->n_experimental++;
             continue;
         }
-        int kind = size ? f->data[nb.data_off] : -1;
+        int kind = size ? *cs_file_at(f, nb.data_off) : -1;
         if (is_table_kind(kind, version)) {
             if (!cs_grow((void **)&g->tb, &g->cap_tb, g->n_tb + 1, sizeof *g->tb, err))
                 return false;

@@ -4,7 +4,11 @@
  * the model and the Summarizer. A trace cut short (the file ends inside a
  * generation, or its last generation lacks the tables written at its end)
  * keeps its complete generations and gets a warning with the byte offset,
- * or fails with CS_E_TRUNCATED under dec_desc.strict. */
+ * or fails with CS_E_TRUNCATED under dec_desc.strict. A stream is read a
+ * generation at a time: only the bytes of the generation being decoded and
+ * what was read after it are held (cs_file_more, cs_file_drop), and the
+ * ordering keeps copies of the strings it holds on to from one generation
+ * to the next (dec__v2_keep). */
 #include "v2.h"
 
 #include <stdio.h>
@@ -87,96 +91,238 @@ static bool join_parts(v2_sink *s, plan *p, uint64_t here, uint64_t *off, int *f
     }
 }
 
-static bool gens(v2_sink *s, v2_gen *g, plan *p, int jobs, cs_err *err)
+/* A decode that can stop between two generations of a stream and go on
+ * when more of it is in hand (dec__v2_run_gens without `wait`). */
+struct v2_run {
+    void *raw;             /* the allocation r lies in (cs_alloc_lines) */
+    v2_sink s;
+    v2_order o;
+    v2_sum sum;
+    v2_gen g;
+    plan p;
+    cs_file *f;
+    cs_stats *stats;
+    int jobs;
+    uint64_t off;          /* where the next generation starts */
+    int from_cut;          /* this generation from its start (-1), or from the cut at p.pos[from_cut] */
+    bool scanning;         /* g holds the scan of the generation at off, stopped for want of bytes */
+    bool done;             /* the input's last generation was decoded */
+    uint64_t settled_gen;  /* the generation last taken as complete at the end of the bytes (0 none) */
+};
+
+/* The generation at r->off scanned to its end: *next is where the next one
+ * starts. On a stream that has more to come, the scan needs the
+ * generation's end (the next one's first batch header, or from wire 1.26
+ * its EndOfGeneration byte): with `wait` it reads until it has it, else it
+ * stops and says so (*short; r->scanning: it goes on there next time) —
+ * unless `settled` (a file whose writer has paused) and the generation is
+ * before wire 1.26 with the tables Go writes at its end: then it is taken
+ * as complete, and a later batch of it is an error. */
+static bool scan(v2_run *r, bool wait, bool settled, uint64_t *next, bool *trunc, bool *short_, cs_err *err)
 {
-    const cs_file *f = s->f;
-    uint64_t split_min = s->d->split_min;
-    if (jobs > 1 && s->fast_emit)
-        plan_start(s, p, jobs, split_min);
-    uint64_t off = 16;
-    int from_cut = -1; /* this generation from its start, or from the cut at p->pos[from_cut] */
-    while (off < f->size) {
-        uint64_t next, at;
-        bool trunc;
-        if (!dec__v2_gen_scan(f, off, s->version, g, &next, &trunc, err)) {
-            if (!trunc)
-                return false;
-            uint64_t where = err->offset;
-            char why[160];
-            snprintf(why, sizeof why, "%s", err->msg);
-            *err = (cs_err){0};
-            return truncated(s->d, s->m, where, s->m->n_gens, why, err);
+    cs_file *f = r->f;
+    v2_gen *g = &r->g;
+    int version = r->s.version;
+    const char *why;
+    *short_ = false;
+    bool ok = r->scanning ? dec__v2_gen_scan_more(f, version, g, next, trunc, err)
+                          : dec__v2_gen_scan(f, r->off, version, g, next, trunc, err);
+    r->scanning = false;
+    if (ok && g->gen && g->gen <= r->settled_gen)
+        return CS_FAIL(err, CS_E_CORRUPT, g->off, "generation %llu goes on after it was taken as complete",
+                       (unsigned long long)g->gen);
+    while (f->stream && !f->ended && (ok ? *next == f->size && !g->ended : *trunc)) {
+        if (ok && settled && version < 1026 && !dec__v2_gen_incomplete(g, version, &why)) {
+            r->settled_gen = g->gen; /* its writer has paused: its tables, written at its end, are in */
+            return true;
         }
-        const char *why;
-        if (next == f->size && dec__v2_gen_incomplete(g, s->version, &why))
-            return truncated(s->d, s->m, g->off, s->m->n_gens, why, err);
-        if (!dec__v2_gen_tables(f, s->version, g, err))
-            return false;
-        /* a worker that gave up already: its part is this thread's, on two threads when big */
-        for (; p->next < p->n && p->w[p->next] && dec__v2_ahead_failed(p->w[p->next]); p->next++)
-            dec__v2_ahead_drop(p->w[p->next]), p->w[p->next] = NULL;
-        v2_span sp = {.from = INT64_MIN, .to = INT64_MAX, .go_on = true};
-        if (from_cut >= 0 && !(dec__v2_cut_in(g, p->pos[from_cut], &at) && dec__v2_cut_time(g, at, &sp.from, err)))
-            return err->code == CS_OK ? CS_FAIL(err, CS_E_INTERNAL, off, "lost a cut") : false;
-        if (p->next < p->n && p->w[p->next] && dec__v2_cut_in(g, p->pos[p->next], &at))
-            p->pos[p->next] = dec__v2_ahead_cut(p->w[p->next]); /* in the same generation */
-        bool at_cut = p->next < p->n && dec__v2_cut_in(g, p->pos[p->next], &at);
-        if (at_cut && !dec__v2_cut_time(g, at, &sp.to, err))
-            return false;
-        /* with no parts ahead, a big generation on two threads */
-        if (from_cut >= 0)
-            sp.start = p->at;
-        bool split = p->next == p->n && from_cut < 0 && jobs > 1 && g->end - g->off >= split_min;
-        if (!(split ? dec__v2_split_gen(s, g, err) : dec__v2_read_gen_here(s, g, &sp, err)))
-            return false;
-        if (sp.end.c) {
-            cs_free(p->at.c);
-            p->at = sp.end;
-        }
-        s->m->n_gens += from_cut < 0;
-        from_cut = -1;
-        off = next;
-        if (at_cut && sp.stuck) { /* it went on to the end of the generation: so do parts cut inside it */
-            for (; p->next < p->n && p->pos[p->next] < g->end; p->next++)
-                if (p->w[p->next])
-                    dec__v2_ahead_drop(p->w[p->next]), p->w[p->next] = NULL;
-        } else if (at_cut && !join_parts(s, p, g->off, &off, &from_cut, err))
-            return false;
-        if (!dec__progress(s->d, off, f->size, err))
-            return false;
+        *err = (cs_err){0};
+        if (!wait)
+            return r->scanning = *short_ = true;
+        if (!cs_file_more(f, err))
+            return *trunc = false;
+        ok = dec__v2_gen_scan_more(f, r->s.version, g, next, trunc, err);
     }
+    return ok;
+}
+
+/* One generation, the one at r->off (with parts ahead, maybe more); false
+ * on an error. Sets r->done at the end of the input, or *short_ when a
+ * stream's bytes stop before the generation's end (without `wait`; see
+ * scan for `settled`). */
+static bool gen_one(v2_run *r, bool wait, bool settled, bool *short_, cs_err *err)
+{
+    v2_sink *s = &r->s;
+    cs_file *f = r->f;
+    v2_gen *g = &r->g;
+    plan *p = &r->p;
+    *short_ = false;
+    if (!r->scanning) {
+        cs_file_drop(f, r->off); /* a stream: the generations before are done with */
+        while (wait && f->stream && !f->ended && r->off == f->size)
+            if (!cs_file_more(f, err))
+                return false;
+        if (r->off >= f->size) {
+            *short_ = f->stream && !f->ended;
+            r->done = !*short_;
+            return true;
+        }
+    }
+    uint64_t next, at;
+    bool trunc;
+    if (!scan(r, wait, settled, &next, &trunc, short_, err)) {
+        r->done = true;
+        if (!trunc)
+            return false;
+        uint64_t where = err->offset;
+        char why[160];
+        snprintf(why, sizeof why, "%s", err->msg);
+        *err = (cs_err){0};
+        return truncated(s->d, s->m, where, s->m->n_gens, why, err);
+    }
+    if (*short_)
+        return true;
+    const char *why;
+    if (next == f->size && dec__v2_gen_incomplete(g, s->version, &why)) {
+        r->done = true;
+        return truncated(s->d, s->m, g->off, s->m->n_gens, why, err);
+    }
+    if (!dec__v2_gen_tables(f, s->version, g, err))
+        return false;
+    /* a worker that gave up already: its part is this thread's, on two threads when big */
+    for (; p->next < p->n && p->w[p->next] && dec__v2_ahead_failed(p->w[p->next]); p->next++)
+        dec__v2_ahead_drop(p->w[p->next]), p->w[p->next] = NULL;
+    v2_span sp = {.from = INT64_MIN, .to = INT64_MAX, .go_on = true};
+    if (r->from_cut >= 0 &&
+        !(dec__v2_cut_in(g, p->pos[r->from_cut], &at) && dec__v2_cut_time(g, at, &sp.from, err)))
+        return err->code == CS_OK ? CS_FAIL(err, CS_E_INTERNAL, r->off, "lost a cut") : false;
+    if (p->next < p->n && p->w[p->next] && dec__v2_cut_in(g, p->pos[p->next], &at))
+        p->pos[p->next] = dec__v2_ahead_cut(p->w[p->next]); /* in the same generation */
+    bool at_cut = p->next < p->n && dec__v2_cut_in(g, p->pos[p->next], &at);
+    if (at_cut && !dec__v2_cut_time(g, at, &sp.to, err))
+        return false;
+    /* with no parts ahead, a big generation on two threads */
+    if (r->from_cut >= 0)
+        sp.start = p->at;
+    bool split = p->next == p->n && r->from_cut < 0 && r->jobs > 1 && g->end - g->off >= s->d->split_min;
+    if (!(split ? dec__v2_split_gen(s, g, err) : dec__v2_read_gen_here(s, g, &sp, err)))
+        return false;
+    if (sp.end.c) {
+        cs_free(p->at.c);
+        p->at = sp.end;
+    }
+    s->m->n_gens += r->from_cut < 0;
+    r->from_cut = -1;
+    r->off = next;
+    if (at_cut && sp.stuck) { /* it went on to the end of the generation: so do parts cut inside it */
+        for (; p->next < p->n && p->pos[p->next] < g->end; p->next++)
+            if (p->w[p->next])
+                dec__v2_ahead_drop(p->w[p->next]), p->w[p->next] = NULL;
+    } else if (at_cut && !join_parts(s, p, g->off, &r->off, &r->from_cut, err)) {
+        return false;
+    }
+    return dec__progress(s->d, r->off, cs_file_total(f), err);
+}
+
+v2_run *dec__v2_run_create(const dec_desc *d, cs_file *f, int version, cs_model *out, cs_stats *stats,
+                           cs_err *err)
+{
+    void *raw;
+    v2_run *r = cs_alloc_lines(sizeof *r, &raw); /* the hot state on cache lines of its own */
+    if (!r) {
+        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
+        return NULL;
+    }
+    r->raw = raw, r->f = f, r->stats = stats, r->jobs = d->jobs, r->off = 16, r->from_cut = -1;
+    r->s = (v2_sink){.d = d, .f = f, .version = version, .m = out, .o = &r->o, .sum = stats ? &r->sum : NULL};
+    r->o.keep.on = f->stream;
+    r->s.fast_order = !d->no_hot;
+    r->s.fast_emit = !d->no_hot && stats && d->no_model && !d->on_event;
+    dec__v2_nargs(version, r->s.nargs);
+    if (!cs_mb_init(&r->s.mb, out, err)) {
+        dec__v2_run_destroy(r);
+        return NULL;
+    }
+    if (r->jobs > 1 && r->s.fast_emit && !f->stream) /* parts ahead need the whole file */
+        plan_start(&r->s, &r->p, r->jobs, d->split_min);
+    return r;
+}
+
+bool dec__v2_run_gens(v2_run *r, bool wait, bool settled, uint32_t *added, cs_err *err)
+{
+    uint32_t before = r->s.m->n_gens;
+    bool short_ = false;
+    while (!r->done && !short_)
+        if (!gen_one(r, wait, settled, &short_, err)) {
+            r->done = true;
+            return false;
+        }
+    if (added)
+        *added = r->s.m->n_gens - before;
     return true;
 }
 
-bool dec__v2_load(const dec_desc *d, const cs_file *f, int version, cs_model *out,
+bool dec__v2_run_is_done(const v2_run *r)
+{
+    return r->done;
+}
+
+/* The end of the input for sink s: the last Sync, then the model closed at
+ * its time. */
+static bool finish(v2_sink *s, cs_err *err)
+{
+    if (s->n_events && !dec__v2_emit_sync(s, NULL, s->last_ts, err))
+        return false;
+    s->m->n_events = s->n_events;
+    s->m->t_last = s->n_events ? s->last_ts : CS_T_NONE;
+    dec__v2_model_close_ranges(s, s->last_ts);
+    return s->d->no_model || cs_mb_finish(&s->mb, s->last_ts, err);
+}
+
+bool dec__v2_run_finish(v2_run *r, cs_err *err)
+{
+    plan_drop(&r->p);
+    return finish(&r->s, err) && (!r->stats || dec__v2_sum_finish(&r->sum, r->stats, err));
+}
+
+bool dec__v2_run_model(const v2_run *r, cs_model *out, cs_err *err)
+{
+    dec_desc d = *r->s.d;
+    d.on_event = NULL, d.on_progress = NULL;
+    v2_sink t = r->s; /* what finish changes of it is its own */
+    t.d = &d, t.m = out, t.sum = NULL;
+    if (!cs_model_copy(r->s.m, out, err))
+        return false;
+    if (!cs_mb_copy(&r->s.mb, out, &t.mb, err)) {
+        cs_model_deinit(out);
+        return false;
+    }
+    bool ok = finish(&t, err);
+    cs_mb_deinit(&t.mb);
+    if (!ok)
+        cs_model_deinit(out);
+    return ok;
+}
+
+void dec__v2_run_destroy(v2_run *r)
+{
+    if (!r)
+        return;
+    plan_drop(&r->p);
+    cs_mb_deinit(&r->s.mb);
+    cs_free(r->s.rclass);
+    cs_free(r->s.open);
+    dec__v2_gen_deinit(&r->g);
+    dec__v2_order_deinit(&r->o);
+    dec__v2_sum_deinit(&r->sum);
+    cs_free(r->raw);
+}
+
+bool dec__v2_load(const dec_desc *d, cs_file *f, int version, cs_model *out,
                   cs_stats *stats, cs_err *err)
 {
-    v2_order o = {0};
-    v2_sum sum = {0};
-    v2_gen g = {0};
-    plan p = {0};
-    v2_sink s = {.d = d, .f = f, .version = version, .m = out, .o = &o, .sum = stats ? &sum : NULL};
-    s.fast_order = !d->no_hot;
-    s.fast_emit = !d->no_hot && stats && d->no_model && !d->on_event;
-    dec__v2_nargs(version, s.nargs);
-    bool ok = cs_mb_init(&s.mb, out, err) && gens(&s, &g, &p, d->jobs, err);
-    plan_drop(&p);
-    if (ok && s.n_events)
-        ok = dec__v2_emit_sync(&s, NULL, s.last_ts, err);
-    if (ok) {
-        out->n_events = s.n_events;
-        out->t_last = s.n_events ? s.last_ts : CS_T_NONE;
-        dec__v2_model_close_ranges(&s, s.last_ts);
-        if (!d->no_model)
-            ok = cs_mb_finish(&s.mb, s.last_ts, err);
-    }
-    if (ok && stats)
-        ok = dec__v2_sum_finish(&sum, stats, err);
-    cs_mb_deinit(&s.mb);
-    cs_free(s.rclass);
-    cs_free(s.open);
-    dec__v2_gen_deinit(&g);
-    dec__v2_order_deinit(&o);
-    dec__v2_sum_deinit(&sum);
+    v2_run *r = dec__v2_run_create(d, f, version, out, stats, err);
+    bool ok = r && dec__v2_run_gens(r, true, false, NULL, err) && dec__v2_run_finish(r, err);
+    dec__v2_run_destroy(r);
     return ok;
 }

@@ -579,5 +579,6 @@ void dec__v2_order_deinit(v2_order *o)
     cs_free(o->g), cs_free(o->p), cs_free(o->m), cs_free(o->tasks), cs_free(o->as);
     cs_ids_deinit(&o->gids), cs_ids_deinit(&o->pids), cs_ids_deinit(&o->mids);
     cs_ids_deinit(&o->task_ids);
+    dec__v2_keep_deinit(&o->keep);
     memset(o, 0, sizeof *o);
 }

@@ -103,7 +103,9 @@ static bool go_range(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err
         if (e->type == V2_EvSTWBegin && !dec__v2_str(gen, e->args[0], &e->str, &e->str_len))
             return CS_FAIL(err, CS_E_CORRUPT, e->off, "found invalid string ID %llu for event STWBegin",
                            (unsigned long long)e->args[0]);
-        return gext(g, err) && begin_range(g->x->ranges, &g->n_ranges, 4, st, e->str, e->str_len, e, err) &&
+        const uint8_t *kept = e->str ? dec__v2_keep(o, e->str, e->str_len, err) : NULL;
+        return (kept || !e->str) && gext(g, err) &&
+               begin_range(g->x->ranges, &g->n_ranges, 4, st, kept, e->str_len, e, err) &&
                dec__v2_push(o, e, cur, err);
     }
     /* STWEnd carries its Begin's kind (no ranges: n_ranges is 0) */
@@ -189,6 +191,8 @@ static bool task(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
         uint32_t len;
         if (!dec__v2_str(gen, e->args[2], &name, &len))
             return INVALID(e, "invalid string ID %llu for UserTaskBegin event", (unsigned long long)e->args[2]);
+        if (!(name = dec__v2_keep(o, name, len, err)))
+            return false;
         o->tasks[s] = (v2_task){id, e->args[1], name, len, 1};
     } else if (s != UINT32_MAX && o->tasks[s].live) {
         e->extra[0] = o->tasks[s].parent;
@@ -214,7 +218,8 @@ static bool region(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
         return INVALID(e, "encountered Ev%s without known state for current goroutine %lld", name, (long long)cur.g);
     v2_gext *x = g->x;
     if (e->type == V2_EvUserRegionBegin) {
-        if (!(x = gext(g, err)) || !cs_grow((void **)&x->reg, &x->cap_reg, x->n_reg + 1, sizeof *x->reg, err))
+        if (!(x = gext(g, err)) || !cs_grow((void **)&x->reg, &x->cap_reg, x->n_reg + 1, sizeof *x->reg, err) ||
+            !(r.name = dec__v2_keep(o, r.name, r.len, err)))
             return false;
         x->reg[x->n_reg++] = r;
     } else if (x && x->n_reg) {

@@ -16,6 +16,7 @@ typedef struct reader {
     v2_split *sp;           /* NULL: emit on this thread */
     v2_gen *g;
     const cs_file *f;
+    uint64_t total;         /* the input's size, 0 while a stream's is not known (progress) */
     v2_cur *c;
     v2_heap hp;             /* Go's frontier */
     uint32_t steps;         /* loop turns, for reporting progress every 64k */
@@ -46,7 +47,7 @@ void dec__v2_cur_batch(v2_cur *c, const v2_gen *g, const cs_file *f, uint32_t b)
     c->mslot = mslot;
     c->batch = b;
     const v2_batch *bt = &g->b[b];
-    c->b = dec_buf_make(f->data + bt->data_off, bt->size, bt->data_off);
+    c->b = dec_buf_make(cs_file_at(f, bt->data_off), bt->size, bt->data_off);
     c->entered = bt->size;
 }
 
@@ -58,7 +59,7 @@ bool dec__v2_cur_next(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_
         c->last = 0, c->fast_len = 0;
         if (c->batch != UINT32_MAX) {
             const v2_batch *bt = &g->b[c->batch];
-            c->b = dec_buf_make(f->data + bt->data_off, bt->size, bt->data_off);
+            c->b = dec_buf_make(cs_file_at(f, bt->data_off), bt->size, bt->data_off);
             c->entered += bt->size;
         }
     }
@@ -263,7 +264,7 @@ static bool run(reader *r, cs_err *err)
             uint64_t entered = 0;
             for (uint32_t i = 0; i < g->n_ms; i++)
                 entered += r->c[i].entered;
-            if (!dec__progress(r->s->d, g->off + entered, r->f->size, err))
+            if (!dec__progress(r->s->d, g->off + entered, r->total, err))
                 return false;
         }
         if (si < g->n_samples && (!events || g->samples[si].ts < key(r, 0))) {
@@ -292,7 +293,8 @@ bool dec__v2_read_gen_here(v2_sink *s, v2_gen *g, v2_span *span, cs_err *err)
 
 bool dec__v2_read_gen(v2_sink *s, v2_gen *g, v2_split *sp, v2_cur *c, v2_span *span, cs_err *err)
 {
-    reader r = {.s = s, .sp = sp, .g = g, .f = s->f, .c = c, .span = {.from = INT64_MIN, .to = INT64_MAX}};
+    reader r = {.s = s, .sp = sp, .g = g, .f = s->f, .total = cs_file_total(s->f), .c = c,
+                .span = {.from = INT64_MIN, .to = INT64_MAX}};
     if (span)
         r.span = *span, r.ends = true;
     s->o->out = order_out;

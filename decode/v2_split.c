@@ -195,7 +195,7 @@ static bool progress(emitter *em, cs_err *err)
     uint64_t entered = 0;
     for (uint32_t i = 0; i < em->g->n_ms; i++)
         entered += em->c[i].entered;
-    return dec__progress(em->s->d, em->g->off + entered, em->s->f->size, err);
+    return dec__progress(em->s->d, em->g->off + entered, cs_file_total(em->s->f), err);
 }
 
 static bool run_of(emitter *em, uint32_t item, cs_err *err)
@@ -270,7 +270,7 @@ bool dec__v2_split_gen(v2_sink *s, v2_gen *g, cs_err *err)
              cs_pipe_init(&sp->wholes, sizeof(whole), WHOLES, err);
     }
     pthread_t th;
-    if (ok && pthread_create(&th, NULL, worker, sp)) {
+    if (ok && cs_thread_create(&th, worker, sp)) {
         ok = dec__v2_read_gen(s, g, NULL, cur, NULL, err); /* no thread: one does it all */
     } else if (ok) {
         if (!(ok = emit_all(&em, err))) {

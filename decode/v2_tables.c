@@ -12,7 +12,7 @@
 
 static bool strings_batch(const cs_file *f, v2_gen *g, const v2_batch *bt, cs_err *err)
 {
-    dec_buf b = dec_buf_make(f->data + bt->data_off, bt->size, bt->data_off);
+    dec_buf b = dec_buf_make(cs_file_at(f, bt->data_off), bt->size, bt->data_off);
     dec_buf_u8(&b); /* EvStrings */
     while (dec_buf_left(&b)) {
         uint64_t at = dec_buf_off(&b);
@@ -40,7 +40,7 @@ static bool strings_batch(const cs_file *f, v2_gen *g, const v2_batch *bt, cs_er
 
 static bool stacks_batch(const cs_file *f, v2_gen *g, const v2_batch *bt, cs_err *err)
 {
-    dec_buf b = dec_buf_make(f->data + bt->data_off, bt->size, bt->data_off);
+    dec_buf b = dec_buf_make(cs_file_at(f, bt->data_off), bt->size, bt->data_off);
     dec_buf_u8(&b); /* EvStacks */
     while (dec_buf_left(&b)) {
         uint64_t at = dec_buf_off(&b);
@@ -80,7 +80,7 @@ static bool stacks_batch(const cs_file *f, v2_gen *g, const v2_batch *bt, cs_err
 
 static bool samples_batch(const cs_file *f, v2_gen *g, const v2_batch *bt, cs_err *err)
 {
-    dec_buf b = dec_buf_make(f->data + bt->data_off, bt->size, bt->data_off);
+    dec_buf b = dec_buf_make(cs_file_at(f, bt->data_off), bt->size, bt->data_off);
     dec_buf_u8(&b); /* EvCPUSamples */
     while (dec_buf_left(&b)) {
         uint64_t at = dec_buf_off(&b);
@@ -115,7 +115,7 @@ static bool freq_event(v2_gen *g, dec_buf *b, uint64_t at, cs_err *err)
 
 static bool sync_batch(const cs_file *f, v2_gen *g, const v2_batch *bt, int version, cs_err *err)
 {
-    dec_buf b = dec_buf_make(f->data + bt->data_off, bt->size, bt->data_off);
+    dec_buf b = dec_buf_make(cs_file_at(f, bt->data_off), bt->size, bt->data_off);
     if (version >= 1025)
         dec_buf_u8(&b); /* EvSync */
     while (dec_buf_left(&b)) {
@@ -230,7 +230,7 @@ uint32_t dec__v2_stack(v2_gen *g, const cs_file *f, cs_model *m, uint64_t id, cs
     if (s->mstack1)
         return s->mstack1 - 1;
     cs_frame fr[V2_MAX_FRAMES];
-    dec_buf b = dec_buf_make(f->data + s->off, f->size - s->off, s->off);
+    dec_buf b = dec_buf_make(cs_file_at(f, s->off), f->size - s->off, s->off);
     for (uint32_t i = 0; i < s->nframes; i++) {
         uint64_t pc = dec_buf_uv(&b);
         dec_buf_uv(&b), dec_buf_uv(&b), dec_buf_uv(&b);

@@ -9,6 +9,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -195,12 +196,15 @@ static void stream_reads_back_what_a_pipe_carries(void **st)
         cs_file in;
         cs_err err = {0};
         assert_true(cs_file_open(name, NULL, &in, &err));
+        assert_true(in.stream && in.size == 0); /* nothing read before it is asked for */
+        assert_true(cs_file_whole(&in, &err));
         close(fds[0]);
         pthread_join(th, NULL);
         assert_int_equal(in.size, sizes[k]);
+        assert_int_equal(in.base, 0);
         if (sizes[k])
             assert_memory_equal(in.data, data, sizes[k]);
-        assert_true(in.owned == (sizes[k] > 0));
+        assert_true(in.owned && in.ended && !in.stream);
         cs_file_unmap(&in);
     }
     free(data);
@@ -239,6 +243,7 @@ static void fifo_without_a_writer_waits_and_says_so(void **st)
     cs_file in;
     cs_err err = {0};
     assert_true(cs_file_open(path, &(cs_file_hooks){.on_wait = count_wait, .ud = &waits}, &in, &err));
+    assert_true(cs_file_whole(&in, &err));
     pthread_join(th, NULL);
     assert_int_equal(waits, 1);
     assert_int_equal(in.size, 10);
@@ -246,6 +251,78 @@ static void fifo_without_a_writer_waits_and_says_so(void **st)
     cs_file_unmap(&in);
     unlink(path);
     rmdir(dir);
+}
+
+/* A file still being written, followed: its bytes come as they are
+ * written, its end for now is not the end; a pipe ends with its writer. */
+static void follow_reads_a_growing_file_and_a_pipe(void **st)
+{
+    (void)st;
+    char dir[] = "/tmp/cs-test-XXXXXX", path[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/growing", dir);
+    cs_err err = {0};
+    assert_true(cs_write_file(path, "first", 5, &err));
+    cs_file f;
+    assert_true(cs_file_follow(path, &f, &err));
+    assert_true(f.stream && f.growing && f.size == 0);
+    for (int i = 0; i < 3; i++)
+        assert_true(cs_file_poll(&f, 10, &err));
+    assert_int_equal(f.size, 5);
+    assert_false(f.ended);
+    FILE *w = fopen(path, "ab");
+    assert_non_null(w);
+    fputs(" second", w);
+    fclose(w);
+    for (int i = 0; i < 3; i++)
+        assert_true(cs_file_poll(&f, 10, &err));
+    assert_int_equal(f.size, 12);
+    assert_memory_equal(cs_file_at(&f, 0), "first second", 12);
+    cs_file_drop(&f, 6);
+    assert_true(f.base == 6 && f.size == 12 && !memcmp(cs_file_at(&f, 6), "second", 6));
+    assert_false(f.ended);
+    cs_file_unmap(&f);
+    unlink(path);
+    rmdir(dir);
+
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    char name[64];
+    snprintf(name, sizeof name, "/proc/self/fd/%d", fds[0]);
+    assert_true(cs_file_follow(name, &f, &err));
+    assert_false(f.growing);
+    assert_true(cs_file_poll(&f, 10, &err)); /* nothing yet: it waits, then says nothing came */
+    assert_true(f.size == 0 && !f.ended);
+    assert_int_equal(write(fds[1], "abc", 3), 3);
+    close(fds[1]);
+    while (!f.ended)
+        assert_true(cs_file_poll(&f, 10, &err));
+    assert_int_equal(f.size, 3);
+    cs_file_unmap(&f);
+    close(fds[0]);
+}
+
+static void *mask_of(void *arg)
+{
+    pthread_sigmask(SIG_BLOCK, NULL, arg);
+    return NULL;
+}
+
+/* Threads the program starts never take the cleanup signals (the handler
+ * runs on the main thread), and the caller's mask is as it was. */
+static void threads_start_with_the_cleanup_signals_blocked(void **st)
+{
+    (void)st;
+    sigset_t before, in, after;
+    pthread_sigmask(SIG_BLOCK, NULL, &before);
+    assert_false(sigismember(&before, SIGINT));
+    pthread_t th;
+    assert_int_equal(cs_thread_create(&th, mask_of, &in), 0);
+    pthread_join(th, NULL);
+    pthread_sigmask(SIG_BLOCK, NULL, &after);
+    assert_true(sigismember(&in, SIGINT) && sigismember(&in, SIGTERM) && sigismember(&in, SIGHUP) &&
+                sigismember(&in, SIGQUIT));
+    assert_false(sigismember(&after, SIGINT));
 }
 
 static void output_follows_links_and_spares_the_input(void **st)
@@ -299,6 +376,8 @@ int main(void)
         cmocka_unit_test(atomic_output_leaves_nothing_on_abort),
         cmocka_unit_test(stream_reads_back_what_a_pipe_carries),
         cmocka_unit_test(fifo_without_a_writer_waits_and_says_so),
+        cmocka_unit_test(follow_reads_a_growing_file_and_a_pipe),
+        cmocka_unit_test(threads_start_with_the_cleanup_signals_blocked),
         cmocka_unit_test(output_follows_links_and_spares_the_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

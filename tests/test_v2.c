@@ -2,12 +2,17 @@
  * against Go 1.27's own reader and Summarizer, today's `go tool trace`: event
  * counts by public kind, every goroutine's statistics and every unblock
  * edge equal the oracles (NAME.oracle-go127.json) exactly; Go's conformance
- * traces are accepted or rejected as Go does. Uses the repo's tests/data
- * copies always and ../shared/traces when present. */
+ * traces are accepted or rejected as Go does; read from a pipe, a trace is
+ * decoded a generation at a time, to the same results. Uses the repo's
+ * tests/data copies always and ../shared/traces when present. */
 #include "testlib.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <regex.h>
+#include <signal.h>
+#include <unistd.h>
 
 static const char *const kinds[] = {"Sync", "Metric", "Label", "StackSample", "RangeBegin",
                                     "RangeActive", "RangeEnd", "TaskBegin", "TaskEnd", "RegionBegin",
@@ -354,6 +359,315 @@ static void go_conformance_cases_accepted_or_rejected(void **st)
     assert_true(failures >= 2);
 }
 
+/* A writer of a file's bytes into a pipe, `chunk` bytes at a time. */
+typedef struct feed { int fd; const uint8_t *p; size_t n, chunk; } feed;
+
+static void *feeder(void *arg)
+{
+    feed *f = arg;
+    for (size_t off = 0; off < f->n;) {
+        ssize_t w = write(f->fd, f->p + off, f->chunk < f->n - off ? f->chunk : f->n - off);
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    close(f->fd);
+    return NULL;
+}
+
+/* Where each generation starts: the offsets its Sync event carries (the
+ * last Sync's is the end of the file). */
+typedef struct gen_starts { counts c; uint64_t off[64]; uint32_t n; } gen_starts;
+
+static bool note_sync(void *ud, const dec_event *ev, cs_err *err)
+{
+    gen_starts *g = ud;
+    if (!strcmp(ev->kind_name, "Sync") && g->n < 64)
+        g->off[g->n++] = ev->off;
+    return count_event(&g->c, ev, err);
+}
+
+/* Every Go 1.22+ trace of the repo written into a pipe in pieces of a few
+ * sizes and decoded as it comes (statistics alone and with the model, on
+ * one and two threads) equals Go's oracle; the decoder never held more
+ * than the largest generation and what one read of the pipe brings after
+ * it (the pipe made to hold a page): for the four traces of three
+ * generations, less than the file. */
+#define PIPE_HOLDS 4096
+static void streams_decode_a_generation_at_a_time(void **st)
+{
+    (void)st;
+    signal(SIGPIPE, SIG_IGN);
+    static const char *const names[] = {
+        "pingpong-go1.25", "corpus/go1.23/selectmix", "closebcast-go1.22", "gens/gens-go1.25",
+        "gens/gens-gc-go1.25", "gens/gens-go1.27", "gens/gens-gc-go1.27", "corpus/go1.23/annotated",
+        "corpus/go1.27/annotated", "corpus/go1.27/netserver"};
+    static const size_t chunks[] = {1, 1000, 65536};
+    unsigned bites = 0;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char path[512], opath[512];
+        snprintf(path, sizeof path, "%s/%s.trace", tl_data(), names[i]);
+        snprintf(opath, sizeof opath, "%s/%s.oracle-go127.json", tl_data(), names[i]);
+        json_t *o = tl_json(opath);
+        assert_non_null(o);
+        cs_file whole;
+        cs_err err = {0};
+        assert_true(cs_file_map(path, &whole, &err));
+        for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++)
+            for (int run = 0; run < 3; run++) {
+                if (chunks[c] == 1 && whole.size > 70000 && run)
+                    continue; /* a byte at a time is slow: once per big trace */
+                int fds[2];
+                assert_int_equal(pipe(fds), 0);
+                assert_int_equal(fcntl(fds[1], F_SETPIPE_SZ, PIPE_HOLDS), PIPE_HOLDS);
+                feed fd = {.fd = fds[1], .p = whole.data, .n = whole.size, .chunk = chunks[c]};
+                pthread_t th;
+                assert_int_equal(pthread_create(&th, NULL, feeder, &fd), 0);
+                char name[64];
+                snprintf(name, sizeof name, "/proc/self/fd/%d", fds[0]);
+                decoded d = {0};
+                gen_starts gs = {0};
+                cs_model_init(&d.m);
+                assert_true(cs_file_open(name, NULL, &d.f, &d.err));
+                dec_desc desc = {.path = path, .jobs = run == 2 ? 2 : 1, .split_min = 1, .no_model = run == 1,
+                                 .on_event = run == 1 ? NULL : note_sync, .event_ud = &gs};
+                d.ok = dec_trace_load(&desc, &d.f, &d.m, &d.s, &d.err);
+                close(fds[0]);
+                pthread_join(th, NULL);
+                if (!d.ok)
+                    fail_msg("%s from a pipe: %s (offset %llu)", path, d.err.msg, (unsigned long long)d.err.offset);
+                assert_true(d.f.ended && d.f.size == whole.size);
+                assert_int_equal(d.m.n_events, json_integer_value(json_object_get(o, "events")));
+                check_stats(path, &d.m, &d.s, o);
+                if (run != 1) {
+                    check_counts(path, &gs.c, o);
+                    check_unblocks(path, &d.m, o);
+                    uint64_t big = 0;
+                    for (uint32_t k = 1; k < gs.n; k++)
+                        big = gs.off[k] - gs.off[k - 1] > big ? gs.off[k] - gs.off[k - 1] : big;
+                    assert_true(gs.n >= 2 && gs.off[gs.n - 1] == whole.size);
+                    if (d.f.held_max > big + PIPE_HOLDS + 16)
+                        fail_msg("%s: %zu bytes held at once, the largest generation has %llu", path,
+                                 d.f.held_max, (unsigned long long)big);
+                    bites += big + PIPE_HOLDS + 16 < whole.size; /* a reader of the whole file would fail */
+                }
+                unload(&d);
+            }
+        cs_file_unmap(&whole);
+        json_decref(o);
+    }
+    assert_true(bites >= 20); /* the four, with the model: on one and two threads, in three piece sizes */
+}
+
+/* The same events, goroutines, spans, wake-ups and ranges. */
+static void same_model(const char *what, const cs_model *a, const cs_model *b)
+{
+    bool same = a->n_events == b->n_events && a->n_gens == b->n_gens && a->t_first == b->t_first &&
+                a->t_last == b->t_last && a->n_g == b->n_g && a->n_span == b->n_span && a->n_edges == b->n_edges &&
+                a->n_ranges == b->n_ranges && a->n_str == b->n_str && a->n_stack == b->n_stack &&
+                !strcmp(a->warning, b->warning);
+    for (uint32_t i = 1; same && i < a->n_g; i++)
+        same = a->g[i].goid == b->g[i].goid && a->g[i].span_first == b->g[i].span_first &&
+               a->g[i].span_count == b->g[i].span_count && a->g[i].name == b->g[i].name &&
+               a->g[i].flags == b->g[i].flags && a->g[i].end_ns == b->g[i].end_ns;
+    for (uint32_t i = 0; same && i < a->n_span; i++)
+        same = a->span_t0[i] == b->span_t0[i] && a->span_t1[i] == b->span_t1[i] &&
+               a->span_state[i] == b->span_state[i] && a->span_reason[i] == b->span_reason[i];
+    for (uint32_t i = 1; same && i < a->n_edges; i++)
+        same = a->edges[i].ts == b->edges[i].ts && a->edges[i].from == b->edges[i].from &&
+               a->edges[i].to == b->edges[i].to && a->edges[i].stack == b->edges[i].stack;
+    for (uint32_t i = 0; same && i < a->n_ranges; i++)
+        same = a->ranges[i].t0 == b->ranges[i].t0 && a->ranges[i].t1 == b->ranges[i].t1 &&
+               a->ranges[i].name == b->ranges[i].name && a->ranges[i].kind == b->ranges[i].kind;
+    if (!same)
+        fail_msg("%s: the models differ (%llu/%llu events, %u/%u generations, %u/%u spans)", what,
+                 (unsigned long long)a->n_events, (unsigned long long)b->n_events, a->n_gens, b->n_gens, a->n_span,
+                 b->n_span);
+}
+
+/* A trace still being written, `piece` bytes at a time into a pipe this
+ * thread reads: after each piece, the generations wholly in hand are
+ * decoded (and no more), and the model so far equals the one decoded from
+ * the file cut at the end of the last of them; at the end, the whole
+ * file's. Then the same through dec_stream_feed and the window: the
+ * generations before are let go. */
+static void stream_decoder_grows_a_generation_at_a_time(void **st)
+{
+    (void)st;
+    signal(SIGPIPE, SIG_IGN);
+    static const char *const names[] = {"gens/gens-go1.25", "gens/gens-gc-go1.27", "corpus/go1.23/annotated",
+                                        "corpus/go1.27/annotated", "corpus/go1.19/pingpong"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s.trace", tl_data(), names[i]);
+        cs_file whole;
+        cs_err err = {0};
+        assert_true(cs_file_map(path, &whole, &err));
+        /* where each generation ends: the Sync events' offsets */
+        gen_starts gs = {0};
+        cs_model full;
+        cs_model_init(&full);
+        dec_desc md = {.path = path, .jobs = 1, .on_event = note_sync, .event_ud = &gs};
+        assert_true(dec_trace_load(&md, &whole, &full, NULL, &err));
+        cs_model_deinit(&full);
+        cs_model_init(&full);
+        dec_desc d = {.path = path, .jobs = 1}; /* events handed out intern their strings and stacks: none */
+        assert_true(dec_trace_load(&d, &whole, &full, NULL, &err));
+        bool legacy = full.family == CS_FAM_LEGACY;
+        int fds[2];
+        assert_int_equal(pipe(fds), 0);
+        size_t piece = whole.size / 7 + 1, sent = 0;
+        cs_file f;
+        dec_stream *ds;
+        assert_true(write(fds[1], whole.data, piece) == (ssize_t)piece);
+        sent = piece;
+        char name[64];
+        snprintf(name, sizeof name, "/proc/self/fd/%d", fds[0]);
+        assert_true(cs_file_follow(name, &f, &err));
+        assert_true(dec_stream_open(&d, &f, &ds, &err));
+        uint32_t gens = 0;
+        for (;;) {
+            while (f.size < sent) /* all that was written: never a wait */
+                assert_true(cs_file_more(&f, &err));
+            uint32_t added;
+            if (!dec_stream_feed(ds, false, &added, &err))
+                fail_msg("%s: %s", path, err.msg);
+            gens += added;
+            if (!legacy && !dec_stream_done(ds)) {
+                /* every generation that ended before the bytes in hand (with the next one's first
+                 * batch header in hand too for wire 1.25), none after */
+                uint32_t k = 0;
+                while (k + 1 < gs.n && gs.off[k + 1] + (full.version < 1026 ? 20 : 0) <= f.size)
+                    k++;
+                if (gens + 1 < k || gens > k)
+                    fail_msg("%s: %u generations decoded with %zu bytes in hand", path, gens, f.size);
+            }
+            if (gens && !dec_stream_done(ds)) {
+                cs_model snap, cut;
+                cs_model_init(&cut);
+                cs_file part = {.data = whole.data, .size = gs.off[gens], .path = path};
+                assert_true(dec_stream_model(ds, &snap, &err));
+                assert_true(dec_trace_load(&d, &part, &cut, NULL, &err));
+                same_model(path, &snap, &cut);
+                cs_model_deinit(&snap), cs_model_deinit(&cut);
+            }
+            if (dec_stream_done(ds))
+                break;
+            if (sent < whole.size) {
+                size_t n = piece < whole.size - sent ? piece : whole.size - sent;
+                assert_true(write(fds[1], whole.data + sent, n) == (ssize_t)n);
+                sent += n;
+            } else if (fds[1] >= 0) {
+                close(fds[1]), fds[1] = -1;
+            } else {
+                assert_true(cs_file_more(&f, &err)); /* the end */
+            }
+        }
+        assert_true(legacy ? gens == 1 : gens == full.n_gens);
+        cs_model last;
+        assert_true(dec_stream_model(ds, &last, &err));
+        same_model(path, &last, &full);
+        if (!legacy && f.held_max >= whole.size && full.n_gens > 2)
+            fail_msg("%s: all of its %zu bytes held at once", path, whole.size);
+        cs_model_deinit(&last), cs_model_deinit(&full);
+        dec_stream_close(ds);
+        cs_file_unmap(&f);
+        close(fds[0]);
+        cs_file_unmap(&whole);
+    }
+}
+
+/* A legacy trace in a file still being written is decoded whole each time
+ * the file has grown and then paused: cut, it waits (no error, no model);
+ * complete, it gives the file's model, and the file is still followed. */
+static void growing_legacy_file_decodes_once_it_pauses(void **st)
+{
+    (void)st;
+    char path[512], dir[] = "/tmp/cs-test-XXXXXX", grow[256];
+    snprintf(path, sizeof path, "%s/corpus/go1.19/pingpong.trace", tl_data());
+    assert_non_null(mkdtemp(dir));
+    snprintf(grow, sizeof grow, "%s/growing.trace", dir);
+    cs_file whole;
+    cs_err err = {0};
+    assert_true(cs_file_map(path, &whole, &err));
+    cs_model full;
+    cs_model_init(&full);
+    dec_desc d = {.path = path, .jobs = 1};
+    assert_true(dec_trace_load(&d, &whole, &full, NULL, &err));
+    assert_true(cs_write_file(grow, whole.data, whole.size / 2, &err));
+    cs_file f;
+    dec_stream *ds;
+    assert_true(cs_file_follow(grow, &f, &err));
+    assert_true(dec_stream_open(&d, &f, &ds, &err));
+    uint32_t added = 0, total = 0;
+    for (int i = 0; i < 4; i++) { /* it grew, then paused: tried, cut, no error */
+        assert_true(cs_file_poll(&f, 1, &err) && dec_stream_feed(ds, false, &added, &err));
+        total += added;
+    }
+    assert_int_equal(total, 0);
+    FILE *w = fopen(grow, "ab");
+    assert_non_null(w);
+    assert_int_equal(fwrite(whole.data + whole.size / 2, 1, whole.size - whole.size / 2, w),
+                     whole.size - whole.size / 2);
+    fclose(w);
+    for (int i = 0; i < 4; i++) {
+        assert_true(cs_file_poll(&f, 1, &err) && dec_stream_feed(ds, false, &added, &err));
+        total += added;
+    }
+    assert_int_equal(total, 1);
+    assert_false(dec_stream_done(ds)); /* a file may grow yet */
+    cs_model m;
+    assert_true(dec_stream_model(ds, &m, &err));
+    same_model(path, &m, &full);
+    cs_model_deinit(&m), cs_model_deinit(&full);
+    dec_stream_close(ds);
+    cs_file_unmap(&f);
+    cs_file_unmap(&whole);
+    unlink(grow);
+    rmdir(dir);
+}
+
+/* A finished file followed as if still being written: a Go 1.26+
+ * generation ends with its EndOfGeneration byte, so all are decoded; the
+ * last Go 1.25 one, which nothing ends, only once the caller says the
+ * writer has paused (settled), to the file's model. */
+static void followed_file_shows_its_last_generation_once_settled(void **st)
+{
+    (void)st;
+    static const char *const names[] = {"gens/gens-go1.25", "gens/gens-go1.27"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s.trace", tl_data(), names[i]);
+        cs_file whole, f;
+        cs_err err = {0};
+        assert_true(cs_file_map(path, &whole, &err));
+        cs_model full, m;
+        cs_model_init(&full);
+        dec_desc d = {.path = path, .jobs = 1};
+        assert_true(dec_trace_load(&d, &whole, &full, NULL, &err));
+        dec_stream *ds;
+        assert_true(cs_file_follow(path, &f, &err));
+        assert_true(dec_stream_open(&d, &f, &ds, &err));
+        uint32_t added, gens = 0;
+        for (int k = 0; k < 40 && f.size < whole.size; k++)
+            assert_true(cs_file_poll(&f, 1, &err));
+        assert_true(f.size == whole.size && !f.ended);
+        assert_true(dec_stream_feed(ds, false, &added, &err));
+        gens += added;
+        assert_int_equal(gens, full.version >= 1026 ? full.n_gens : full.n_gens - 1);
+        assert_true(dec_stream_feed(ds, true, &added, &err));
+        gens += added;
+        assert_int_equal(gens, full.n_gens);
+        assert_false(dec_stream_done(ds));
+        assert_true(dec_stream_model(ds, &m, &err));
+        same_model(path, &m, &full);
+        cs_model_deinit(&m), cs_model_deinit(&full);
+        dec_stream_close(ds);
+        cs_file_unmap(&f);
+        cs_file_unmap(&whole);
+    }
+}
+
 static void go122_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.22"); }
 static void go123_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.23"); }
 static void go125_corpus_matches_oracle(void **st) { (void)st; corpus_dir("go1.25"); }
@@ -376,6 +690,10 @@ int main(void)
         cmocka_unit_test(repo_copies_match_oracle),
         cmocka_unit_test(generations_ahead_match_oracle),
         cmocka_unit_test(cuts_anywhere_match_oracle),
+        cmocka_unit_test(streams_decode_a_generation_at_a_time),
+        cmocka_unit_test(stream_decoder_grows_a_generation_at_a_time),
+        cmocka_unit_test(growing_legacy_file_decodes_once_it_pauses),
+        cmocka_unit_test(followed_file_shows_its_last_generation_once_settled),
         cmocka_unit_test(go_conformance_cases_accepted_or_rejected),
         cmocka_unit_test(go122_corpus_matches_oracle),
         cmocka_unit_test(go123_corpus_matches_oracle),

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Inputs and outputs at their edges: "-" (standard input) reads exactly as
-# the file does for every command and trace format; a FIFO with a slow
+# the file does for every command and trace format, and a cut or damaged
+# Go 1.22+ stream, decoded as it comes, says what the file says; a FIFO with a slow
 # writer is read whole (a Go 1.27 program writing its trace into it when
 # go127.sh has built one), a FIFO without one waits and a signal ends the
 # wait; -o follows a symlink (the target replaced, the link kept; a
@@ -27,7 +28,7 @@ cd "$tmp"
 for t in gotrace-patched/go1.6-pingpong01.trace gotrace-patched/go1.8-pingpong01.trace \
          corpus/go1.19/pingpong.trace corpus/go1.21/pingpong.trace closebcast-go1.22.trace \
          corpus/go1.23/pingpong.trace pingpong-go1.25.trace corpus/go1.27/pingpong.trace \
-         gens/gens-go1.27.trace; do
+         gens/gens-go1.27.trace gens/gens-gc-go1.25.trace; do
     [ -f "$root/tests/data/$t" ] || fail "missing tests/data/$t"
     cp "$root/tests/data/$t" stdin
     for c in info "info --json" events "events --summary --json" stats "stats --json" edges "edges --json" \
@@ -48,6 +49,31 @@ for t in gotrace-patched/go1.6-pingpong01.trace gotrace-patched/go1.8-pingpong01
     cat stdin | $cs png -q --size 320x180 - -o pipe.png 2>pipe.err || fail "png - < $t: $(cat pipe.err)"
     san pipe.err
     cmp -s file.png pipe.png || fail "png: '-' differs from the file for $t"
+done
+# a Go 1.22+ stream is decoded a generation at a time as it comes: cut
+# short, or with a byte changed, in a generation past the first, it says
+# and shows what the file does, in small writes (dd) as in big ones (cat)
+for t in gens/gens-gc-go1.25.trace gens/gens-gc-go1.27.trace; do
+    size=$(stat -c %s "$root/tests/data/$t")
+    for cut in $((size / 3)) $((size * 2 / 3)) $((size - 1)) flip:$((size / 2)) flip:$((size * 3 / 4)) \
+               flip:$((size - 40)); do
+        cp "$root/tests/data/$t" stdin
+        case $cut in
+        flip:*) printf '\377' | dd of=stdin bs=1 seek=${cut#flip:} conv=notrunc status=none ;;
+        *) head -c "$cut" "$root/tests/data/$t" >stdin ;;
+        esac
+        for c in "info" "stats --strict" "events --summary"; do
+            $cs $c stdin >file.out 2>file.err
+            frc=$?
+            for feed in "cat stdin" "dd if=stdin bs=700 status=none"; do
+                $feed | $cs $c - >pipe.out 2>pipe.err
+                prc=$?
+                san pipe.err
+                [ $frc -eq $prc ] && cmp -s file.out pipe.out && cmp -s file.err pipe.err ||
+                    fail "$c, $t $cut through '$feed': '-' differs from the file ($frc/$prc: $(cat pipe.err))"
+            done
+        done
+    done
 done
 # a redirected file on standard input is mapped, and reads the same
 $cs stats - <stdin >redir.out || fail "stats - < file"

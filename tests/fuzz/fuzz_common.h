@@ -55,7 +55,7 @@ typedef struct fz_out { bool ok; cs_err err; cs_model m; cs_stats s; } fz_out;
 
 /* stats_only: no model (the 1.22+ hot path emits inline); general: no hot path;
  * cut: dec_desc.cut */
-static inline void fz_decode(const cs_file *f, int jobs, bool stats_only, bool general, uint64_t cut, fz_out *o)
+static inline void fz_decode(cs_file *f, int jobs, bool stats_only, bool general, uint64_t cut, fz_out *o)
 {
     memset(o, 0, sizeof *o);
     cs_model_init(&o->m);
