@@ -179,8 +179,27 @@ static bool is_system(const char *name)
            (strncmp(name, "runtime.", 8) == 0 && strcmp(name, "runtime.main") != 0);
 }
 
+/* Moves column `col` (n elements of `size` bytes) to its grouped order,
+ * d[s] being where span s goes: one column copied at a time, so grouping
+ * needs room for one more column only. */
+static bool regroup(void **col, size_t size, const uint32_t *d, uint32_t n, cs_err *err)
+{
+    unsigned char *src = *col, *dst = cs_alloc((size_t)n * size + 1);
+    if (!dst)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory grouping %u spans", n);
+    if (size == 8)
+        for (uint32_t s = 0; s < n; s++)
+            ((int64_t *)dst)[d[s]] = ((const int64_t *)src)[s];
+    else
+        for (uint32_t s = 0; s < n; s++)
+            dst[d[s]] = src[s];
+    cs_free(src);
+    *col = dst;
+    return true;
+}
+
 /* Counting sort of spans by goroutine, stable, so each goroutine's spans stay
- * in time order. Needs a second copy of the columns for a moment. */
+ * in time order. span_g becomes each span's place. */
 static bool group_spans(cs_mb *mb, cs_err *err)
 {
     cs_model *m = mb->m;
@@ -194,24 +213,19 @@ static bool group_spans(cs_mb *mb, cs_err *err)
         m->g[i].span_first = acc;
         acc += m->g[i].span_count;
     }
-    int64_t *t0 = cs_alloc((size_t)n * sizeof *t0 + 1), *t1 = cs_alloc((size_t)n * sizeof *t1 + 1);
-    uint8_t *st = cs_alloc((size_t)n + 1), *rs = cs_alloc((size_t)n + 1);
     uint32_t *fill = cs_calloc(m->n_g, sizeof *fill);
-    if (!t0 || !t1 || !st || !rs || !fill) {
-        cs_free(t0), cs_free(t1), cs_free(st), cs_free(rs), cs_free(fill);
+    if (!fill)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory grouping %u spans", n);
-    }
     for (uint32_t s = 0; s < n; s++) {
         uint32_t gi = mb->span_g[s];
-        uint32_t d = m->g[gi].span_first + fill[gi]++;
-        t0[d] = m->span_t0[s];
-        t1[d] = m->span_t1[s];
-        st[d] = m->span_state[s];
-        rs[d] = m->span_reason[s];
+        mb->span_g[s] = m->g[gi].span_first + fill[gi]++;
     }
     cs_free(fill);
-    cs_free(m->span_t0), cs_free(m->span_t1), cs_free(m->span_state), cs_free(m->span_reason);
-    m->span_t0 = t0, m->span_t1 = t1, m->span_state = st, m->span_reason = rs;
+    if (!regroup((void **)&m->span_t0, 8, mb->span_g, n, err) ||
+        !regroup((void **)&m->span_t1, 8, mb->span_g, n, err) ||
+        !regroup((void **)&m->span_state, 1, mb->span_g, n, err) ||
+        !regroup((void **)&m->span_reason, 1, mb->span_g, n, err))
+        return false;
     m->cap_span = n;
     return true;
 }

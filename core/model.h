@@ -13,7 +13,7 @@
  * the reader's absolute timestamps. CS_T_NONE marks "unknown/never".
  *
  * Sizes: a span costs 18 bytes (t0, t1, state, reason), an edge 40, a message
- * 48, a frame 24 (+4 per stack-frame reference), a patched-runtime event 48.
+ * 40, a frame 24 (+4 per stack-frame reference), a patched-runtime event 48.
  *
  * API
  *   void cs_model_init(cs_model *m) / cs_model_deinit(cs_model *m)
@@ -160,7 +160,6 @@ typedef struct cs_msg {
     uint8_t kind;         /* cs_msg_kind */
     uint8_t exact;        /* 1: patched runtime or annotation; 0: inferred */
     uint8_t pad[2];
-    uint32_t pad2;
 } cs_msg;
 
 /* A logical channel: a runtime id when known, else a pair of code sites. */
@@ -259,7 +258,7 @@ typedef struct cs_model {
 } cs_model;
 
 _Static_assert(sizeof(cs_edge) == 40, "cs_edge layout");
-_Static_assert(sizeof(cs_msg) == 48, "cs_msg layout");
+_Static_assert(sizeof(cs_msg) == 40, "cs_msg layout");
 _Static_assert(sizeof(cs_frame) == 24, "cs_frame layout");
 _Static_assert(sizeof(cs_rtmsg) == 48, "cs_rtmsg layout");
 
