@@ -32,9 +32,14 @@ void cs_mb_deinit(cs_mb *mb)
 uint32_t cs_mb_g(cs_mb *mb, uint64_t goid, cs_err *err)
 {
     cs_model *m = mb->m;
+    cs_mb_recent *r = &mb->recent[goid & (CS_MB_RECENT - 1)];
+    if (r->idx && r->goid == goid)
+        return r->idx;
     uint32_t i;
-    if (cs_map_get(&m->g_index, goid, &i))
+    if (cs_map_get(&m->g_index, goid, &i)) {
+        *r = (cs_mb_recent){.goid = goid, .idx = i};
         return i;
+    }
     if (!cs_grow((void **)&m->g, &m->cap_g, m->n_g + 1, sizeof *m->g, err) ||
         !cs_grow((void **)&mb->cur, &mb->cap_cur, m->n_g + 1, sizeof *mb->cur, err))
         return 0;
@@ -42,6 +47,7 @@ uint32_t cs_mb_g(cs_mb *mb, uint64_t goid, cs_err *err)
     if (!cs_map_put(&m->g_index, goid, i, err))
         return 0;
     m->n_g++;
+    *r = (cs_mb_recent){.goid = goid, .idx = i};
     m->g[i] = (cs_goroutine){.goid = goid, .create_ns = CS_T_NONE, .start_ns = CS_T_NONE,
                              .end_ns = CS_T_NONE};
     mb->cur[i] = (cs_mb_cur){.t0 = CS_T_NONE, .block_ts = CS_T_NONE};

@@ -31,8 +31,17 @@ typedef struct cs_mb_cur {
     uint8_t pad[2];
 } cs_mb_cur;
 
+/* goroutines looked up lately: a direct-mapped cache in front of g_index
+ * (a goroutine's index never changes) */
+#define CS_MB_RECENT 1024
+typedef struct cs_mb_recent {
+    uint64_t goid;
+    uint32_t idx;         /* 0: empty */
+} cs_mb_recent;
+
 typedef struct cs_mb {
     cs_model *m;
+    cs_mb_recent recent[CS_MB_RECENT];
     cs_mb_cur *cur;       /* per goroutine index */
     uint32_t cap_cur;
     uint32_t *span_g;     /* goroutine of each span, until finish groups them */
