@@ -1,6 +1,8 @@
 /* core/build.c — the model builder of build.h. Spans are appended in event
  * order with their goroutine beside them and grouped per goroutine by a
- * counting sort in cs_mb_finish(), so the hot path is an append. */
+ * counting sort in cs_mb_finish(), so the hot path is an append. A span's
+ * end is kept only when its goroutine's next span does not begin there
+ * (model.h: far ends). */
 #include "build.h"
 
 #include <string.h>
@@ -26,6 +28,7 @@ void cs_mb_deinit(cs_mb *mb)
 {
     cs_free(mb->cur);
     cs_free(mb->span_g);
+    cs_free(mb->far);
     memset(mb, 0, sizeof *mb);
 }
 
@@ -54,17 +57,26 @@ uint32_t cs_mb_g(cs_mb *mb, uint64_t goid, cs_err *err)
     return i;
 }
 
+static bool far_add(cs_mb *mb, uint32_t span, int64_t t1, cs_err *err)
+{
+    if (!cs_grow((void **)&mb->far, &mb->cap_far, mb->n_far + 1, sizeof *mb->far, err))
+        return false;
+    mb->far[mb->n_far++] = (cs_mb_far){.t1 = t1, .span = span};
+    return true;
+}
+
 static bool span_close(cs_mb *mb, uint32_t gi, int64_t t, cs_err *err)
 {
     cs_model *m = mb->m;
     cs_mb_cur *c = &mb->cur[gi];
     if (c->state == CS_ST_NONE || c->t0 == CS_T_NONE || t <= c->t0)
         return true;
+    if (c->last_span && c->last_t1 != c->t0 && !far_add(mb, c->last_span - 1, c->last_t1, err))
+        return false;
     uint32_t n = m->n_span, cap = m->cap_span;
     if (n + 1 > cap) {
-        uint32_t c0 = cap, c1 = cap, c2 = cap, c3 = cap;
+        uint32_t c0 = cap, c2 = cap, c3 = cap;
         if (!cs_grow((void **)&m->span_t0, &c0, n + 1, sizeof *m->span_t0, err) ||
-            !cs_grow((void **)&m->span_t1, &c1, n + 1, sizeof *m->span_t1, err) ||
             !cs_grow((void **)&m->span_state, &c2, n + 1, 1, err) ||
             !cs_grow((void **)&m->span_reason, &c3, n + 1, 1, err) ||
             !cs_grow((void **)&mb->span_g, &mb->cap_span_g, n + 1, sizeof *mb->span_g, err))
@@ -72,11 +84,12 @@ static bool span_close(cs_mb *mb, uint32_t gi, int64_t t, cs_err *err)
         m->cap_span = c0;
     }
     m->span_t0[n] = c->t0;
-    m->span_t1[n] = t;
     m->span_state[n] = c->state;
     m->span_reason[n] = c->reason;
     mb->span_g[n] = gi;
     m->n_span = n + 1;
+    c->last_t1 = t;
+    c->last_span = n + 1;
     return true;
 }
 
@@ -204,6 +217,35 @@ static bool regroup(void **col, size_t size, const uint32_t *d, uint32_t n, cs_e
     return true;
 }
 
+/* The far ends in grouped order: their bits, the ranks, the ends. */
+static bool far_ends(cs_mb *mb, cs_err *err)
+{
+    cs_model *m = mb->m;
+    uint32_t words = m->n_span / 64 + 1;
+    m->span_far = cs_calloc(words, sizeof *m->span_far);
+    m->span_far_rank = cs_alloc((size_t)words * sizeof *m->span_far_rank);
+    m->span_far_t1 = cs_alloc((size_t)mb->n_far * sizeof *m->span_far_t1 + 1);
+    if (!m->span_far || !m->span_far_rank || !m->span_far_t1)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u span ends", mb->n_far);
+    for (uint32_t i = 0; i < mb->n_far; i++) {
+        uint32_t s = mb->span_g[mb->far[i].span];
+        m->span_far[s >> 6] |= UINT64_C(1) << (s & 63);
+    }
+    uint32_t acc = 0;
+    for (uint32_t w = 0; w < words; w++) {
+        m->span_far_rank[w] = acc;
+        acc += (uint32_t)__builtin_popcountll(m->span_far[w]);
+    }
+    for (uint32_t i = 0; i < mb->n_far; i++) {
+        uint32_t s = mb->span_g[mb->far[i].span];
+        uint64_t w = m->span_far[s >> 6];
+        m->span_far_t1[m->span_far_rank[s >> 6] + (uint32_t)__builtin_popcountll(w & ((UINT64_C(1) << (s & 63)) - 1))] =
+            mb->far[i].t1;
+    }
+    m->n_far = mb->n_far;
+    return true;
+}
+
 /* Counting sort of spans by goroutine, stable, so each goroutine's spans stay
  * in time order. span_g becomes each span's place. */
 static bool group_spans(cs_mb *mb, cs_err *err)
@@ -228,12 +270,11 @@ static bool group_spans(cs_mb *mb, cs_err *err)
     }
     cs_free(fill);
     if (!regroup((void **)&m->span_t0, 8, mb->span_g, n, err) ||
-        !regroup((void **)&m->span_t1, 8, mb->span_g, n, err) ||
         !regroup((void **)&m->span_state, 1, mb->span_g, n, err) ||
         !regroup((void **)&m->span_reason, 1, mb->span_g, n, err))
         return false;
     m->cap_span = n;
-    return true;
+    return far_ends(mb, err);
 }
 
 bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)
@@ -241,6 +282,9 @@ bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)
     cs_model *m = mb->m;
     for (uint32_t i = 1; i < m->n_g; i++)
         if (!span_close(mb, i, t_end, err))
+            return false;
+    for (uint32_t i = 1; i < m->n_g; i++) /* a goroutine's last span is far */
+        if (mb->cur[i].last_span && !far_add(mb, mb->cur[i].last_span - 1, mb->cur[i].last_t1, err))
             return false;
     if (!group_spans(mb, err))
         return false;

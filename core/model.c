@@ -23,9 +23,11 @@ void cs_model_deinit(cs_model *m)
     cs_free(m->g);
     cs_map_deinit(&m->g_index);
     cs_free(m->span_t0);
-    cs_free(m->span_t1);
     cs_free(m->span_state);
     cs_free(m->span_reason);
+    cs_free(m->span_far);
+    cs_free(m->span_far_rank);
+    cs_free(m->span_far_t1);
     cs_free(m->edges);
     cs_free(m->msgs);
     cs_free(m->chans);
@@ -130,7 +132,7 @@ uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t
     uint32_t lo = g->span_first, hi = g->span_first + g->span_count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (m->span_t1[mid] <= t)
+        if (cs_span_t1(m, mid) <= t)
             lo = mid + 1;
         else
             hi = mid;
@@ -182,7 +184,8 @@ size_t cs_model_bytes(const cs_model *m)
     return (size_t)m->len_bytes + (size_t)m->n_str * sizeof *m->str_off +
            (size_t)m->n_frames * sizeof *m->frames + (size_t)m->n_stack * sizeof *m->stack_first +
            (size_t)m->n_g * sizeof *m->g +
-           (size_t)m->n_span * (sizeof *m->span_t0 + sizeof *m->span_t1 + 2) +
+           (size_t)m->n_span * (sizeof *m->span_t0 + 2) + (size_t)m->n_far * sizeof *m->span_far_t1 +
+           ((size_t)m->n_span / 64 + 1) * (sizeof *m->span_far + sizeof *m->span_far_rank) +
            (size_t)m->n_edges * sizeof *m->edges + (size_t)m->n_msgs * sizeof *m->msgs +
            (size_t)m->n_chans * sizeof *m->chans + (size_t)m->n_ranges * sizeof *m->ranges +
            (size_t)m->n_logs * sizeof *m->logs;

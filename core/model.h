@@ -12,7 +12,8 @@
  * traces (1.5–1.21) count from the trace's first event (0); 1.22+ traces use
  * the reader's absolute timestamps. CS_T_NONE marks "unknown/never".
  *
- * Sizes: a span costs 18 bytes (t0, t1, state, reason), an edge 40, a message
+ * Sizes: a span costs 10 bytes (t0, state, reason, a bit; 8 more when it
+ * does not end where its goroutine's next span begins), an edge 40, a message
  * 40, a frame 24 (+4 per stack-frame reference), a patched-runtime event 48.
  *
  * API
@@ -24,6 +25,7 @@
  *   uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack)
  *   const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t i)  i=0 innermost
  *   bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out)
+ *   int64_t cs_span_t1(const cs_model *m, uint32_t s)   end of span s (inline)
  *   uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t)
  *       index of g's first span that ends after t (g's span end when none)
  *   size_t cs_model_bytes(const cs_model *m)      bytes its tables use (filled part, for figures)
@@ -239,11 +241,19 @@ typedef struct cs_model {
     uint32_t n_g, cap_g;
     cs_map g_index;       /* goid -> index */
 
-    /* spans, grouped by goroutine (cs_goroutine.span_first) and in time order */
-    int64_t *span_t0, *span_t1;
+    /* spans, grouped by goroutine (cs_goroutine.span_first) and in time
+     * order; span s lasts [span_t0[s], cs_span_t1(m, s)). Most spans end
+     * where their goroutine's next one begins, so only the others ("far"
+     * ends, the last span of each goroutine among them) keep their end: bit
+     * s of span_far marks them, span_far_t1 holds their ends in span order,
+     * span_far_rank[w] counts the far spans before span 64·w. */
+    int64_t *span_t0;
     uint8_t *span_state;  /* cs_state */
     uint8_t *span_reason; /* cs_reason when blocked or runnable */
-    uint32_t n_span, cap_span;
+    uint64_t *span_far;   /* n_span bits (n_span / 64 + 1 words) */
+    uint32_t *span_far_rank;
+    int64_t *span_far_t1; /* n_far */
+    uint32_t n_span, cap_span, n_far;
 
     cs_edge *edges;  uint32_t n_edges, cap_edges;   /* edges[0] reserved */
     cs_msg *msgs;    uint32_t n_msgs, cap_msgs;
@@ -273,6 +283,14 @@ const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t
 bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out);
 uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t);
 size_t cs_model_bytes(const cs_model *m);
+
+static inline int64_t cs_span_t1(const cs_model *m, uint32_t s)
+{
+    uint64_t w = m->span_far[s >> 6], bit = UINT64_C(1) << (s & 63);
+    if (!(w & bit))
+        return m->span_t0[s + 1];
+    return m->span_far_t1[m->span_far_rank[s >> 6] + (uint32_t)__builtin_popcountll(w & (bit - 1))];
+}
 
 const char *cs_state_name(cs_state s);
 const char *cs_reason_name(cs_reason r);

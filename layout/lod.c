@@ -82,7 +82,7 @@ static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const
             (*n_spans)++;
             used |= 1u << mk;
             double x0 = col_of(cm, m->span_t0[s]);
-            cover(acc + (size_t)mk * cols, diff + (size_t)mk * (cols + 1), cols, x0, col_of(cm, m->span_t1[s]));
+            cover(acc + (size_t)mk * cols, diff + (size_t)mk * (cols + 1), cols, x0, col_of(cm, cs_span_t1(m, s)));
         }
     }
     for (uint32_t mk = 1; mk < LAY_MARK_COUNT; mk++) {
