@@ -177,15 +177,15 @@ bool rnd__arrows_build(rnd_renderer *r, cs_err *err)
         if (!msg->sender || !msg->receiver || msg->sender >= m->n_g || msg->receiver >= m->n_g ||
             msg->t_send == CS_T_NONE)
             continue;
-        r->arrows[n++] = (rnd__arrow){.t0 = msg->t_send, .t1 = msg->t_recv, .from = msg->sender,
-                                      .to = msg->receiver, .chan = msg->chan, .msg = i + 1,
+        r->arrows[n++] = (rnd__arrow){.t0 = msg->t_send, .from = msg->sender,
+                                      .to = msg->receiver, .msg = i + 1,
                                       .kind = (uint8_t)lay_msg_arrow(msg)};
     }
     uint32_t n_msg = n;
     for (uint32_t i = 1; i < m->n_edges; i++) { /* sync wake-ups (as layout/lod.h counts them): quieter */
         const cs_edge *e = &m->edges[i];
         if (lay_edge_arrow(e) == LAY_ARROW_SYNC && e->from && e->to && e->from < m->n_g && e->to < m->n_g)
-            r->arrows[n++] = (rnd__arrow){.t0 = e->ts, .t1 = e->ts, .from = e->from, .to = e->to,
+            r->arrows[n++] = (rnd__arrow){.t0 = e->ts, .from = e->from, .to = e->to,
                                           .kind = LAY_ARROW_SYNC};
     }
     r->n_arrows = n;

@@ -121,16 +121,27 @@ uint32_t rnd__alpha(uint32_t rgba, float a);
 uint32_t rnd__mix_over(uint32_t rgba, uint32_t bg);
 
 /* An arrow of the picture: a message of the model, or a sync wake-up
- * (layout/arrow.h decides which). Sorted by t0. */
+ * (layout/arrow.h decides which). Sorted by t0. Its end and channel are
+ * its message's (rnd__arrow_t1, rnd__arrow_chan), so a trace's millions of
+ * arrows cost 32 bytes each. */
 typedef struct rnd__arrow {
-    int64_t t0, t1;
+    int64_t t0;
     int64_t t_next;          /* when the receiver next sends (the ball is hit back) */
     uint32_t from, to;       /* goroutine indices */
-    uint32_t chan;           /* hue key */
     uint32_t msg;            /* message index + 1, 0 for a wake-up */
     uint8_t kind;            /* lay_arrow_kind: CHAN, CLOSE or SYNC (a wake-up) */
     uint8_t pad[3];
 } rnd__arrow;
+
+/* When the arrow lands (a wake-up: at once) and its channel (hue key). */
+static inline int64_t rnd__arrow_t1(const cs_model *m, const rnd__arrow *a)
+{
+    return a->msg ? m->msgs[a->msg - 1].t_recv : a->t0;
+}
+static inline uint32_t rnd__arrow_chan(const cs_model *m, const rnd__arrow *a)
+{
+    return a->msg ? m->msgs[a->msg - 1].chan : 0;
+}
 
 typedef struct rnd__gl {
     GLuint prog[5];          /* seg, head, dot, text, image */
@@ -282,9 +293,9 @@ bool rnd__arrows_build(rnd_renderer *r, cs_err *err);
 void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, const float *A,
                      const float *B, float head_px, const lay_axis *ax);
 /* Is a's pulse on its way at v->now? */
-bool rnd__arrow_flying(const rnd_view *v, const rnd__arrow *a);
+bool rnd__arrow_flying(const cs_model *m, const rnd_view *v, const rnd__arrow *a);
 /* How far along its way a's pulse is at v->now, 0..1 (when flying). */
-float rnd__arrow_progress(const rnd_view *v, const rnd__arrow *a);
+float rnd__arrow_progress(const cs_model *m, const rnd_view *v, const rnd__arrow *a);
 /* Where a view draws arrow a (A at the send, B at the receive); false = not shown. */
 typedef bool rnd__ends_fn(const void *ctx, const rnd__arrow *a, float *A, float *B);
 /* The pulses of messages in flight at v->now that are not the first arrow

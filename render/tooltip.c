@@ -22,7 +22,7 @@ static int lines_arrow(const rnd_renderer *r, const rnd__arrow *a, char l[][160]
     const cs_model *m = r->m;
     char t[32], d[32], gf[64], gt[64];
     rnd__fmt_dur(t, sizeof t, (double)(a->t0 - m->t_first));
-    rnd__fmt_dur(d, sizeof d, (double)(a->t1 - a->t0));
+    rnd__fmt_dur(d, sizeof d, (double)(rnd__arrow_t1(m, a) - a->t0));
     rnd__g_label(r, a->from, gf, sizeof gf);
     rnd__g_label(r, a->to, gt, sizeof gt);
     int n = 0;
