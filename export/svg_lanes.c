@@ -60,8 +60,8 @@ static bool build(lanes_pic *p, cs_err *err)
     p->x1 = s->width - 24;
     p->top = EXP__SVG_TOP;
     p->cols = (uint32_t)(p->x1 - p->x0);
-    if (!lay_lod_spans(s->m, &p->axis, &p->lanes, 0, n, p->cols, &p->lod, err) ||
-        !lay_lod_arrows(s->m, &p->axis, &p->lanes, p->cols / ARROW_PX + 1, MAX_BUNDLES, &p->bun, err))
+    if (!lay_lod_build(s->m, &p->axis, &p->lanes, 0, n, p->cols, p->cols / ARROW_PX + 1, MAX_BUNDLES,
+                       &p->lod, &p->bun, err))
         return false;
     for (size_t i = 0; i < (size_t)n * p->cols; i++)
         s->mark_used[p->lod.mark[i]] = true;

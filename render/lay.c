@@ -66,8 +66,8 @@ bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols
         CS_FAIL(&l->err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u arrows", r->n_arrows);
         return fail(l);
     }
-    if (!lay_lod_spans(r->m, &l->axis, &l->lanes, k.lane0, k.lane1, k.cols, &l->lod, &l->err) ||
-        !lay_lod_arrows(r->m, &l->axis, &l->lanes, k.arrow_cols, k.max_bundles, &l->bun, &l->err))
+    if (!lay_lod_build(r->m, &l->axis, &l->lanes, k.lane0, k.lane1, k.cols, k.arrow_cols, k.max_bundles,
+                       &l->lod, &l->bun, &l->err))
         return fail(l);
     for (uint32_t i = 0; i < l->bun.n; i++) {
         const lay_bundle *b = &l->bun.b[i];
