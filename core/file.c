@@ -154,6 +154,12 @@ static void *drop(void *arg)
     return NULL;
 }
 
+void cs_file_release(const cs_file *f)
+{
+    if (f && f->data && !f->owned)
+        madvise((void *)f->data, f->size, MADV_DONTNEED);
+}
+
 void cs_file_unmap(cs_file *f)
 {
     if (f && f->owned)

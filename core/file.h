@@ -21,6 +21,9 @@
  *       any input, as above; hooks and each of its functions may be NULL
  *   bool cs_file_map(const char *path, cs_file *out, cs_err *err)   a regular file only
  *   void cs_file_unmap(cs_file *f)                                  releases either; accepts a zeroed cs_file
+ *   void cs_file_release(const cs_file *f)
+ *       a mapped file's pages leave the process's memory (they stay readable:
+ *       touched again they are read back from the file); a stream's stay
  *   void cs_out_protect(const cs_file *in)                          outputs may not replace `in`
  *   bool cs_out_open(cs_out *o, const char *path, cs_err *err)      start writing path
  *   cs_write_fn cs_out_write                                        ctx = cs_out *
@@ -70,6 +73,7 @@ typedef struct cs_out {
 bool cs_file_open(const char *path, const cs_file_hooks *hooks, cs_file *out, cs_err *err);
 bool cs_file_map(const char *path, cs_file *out, cs_err *err);
 void cs_file_unmap(cs_file *f);
+void cs_file_release(const cs_file *f);
 void cs_out_protect(const cs_file *in);
 bool cs_out_open(cs_out *o, const char *path, cs_err *err);
 size_t cs_out_write(void *ctx, const void *data, size_t n);
