@@ -13,7 +13,7 @@
  * the reader's absolute timestamps. CS_T_NONE marks "unknown/never".
  *
  * Sizes: a span costs 10 bytes (t0, state, reason, a bit; 8 more when it
- * does not end where its goroutine's next span begins), an edge 40, a message
+ * does not end where its goroutine's next span begins), an edge 32, a message
  * 40, a frame 24 (+4 per stack-frame reference), a patched-runtime event 48.
  *
  * API
@@ -119,12 +119,12 @@ typedef enum cs_edge_kind {
 /* cs_edge.flags */
 typedef enum cs_edge_flag {
     CS_EF_DIR_GUESSED = 1u << 0, /* select woken by select: direction from site votes */
+    CS_EF_WAIT_BEFORE = 1u << 1, /* `to` was waiting since before the trace began (or since an unknown time) */
 } cs_edge_flag;
 
 /* One wake-up of a waiting goroutine (Waiting -> Runnable), in event order. */
 typedef struct cs_edge {
     int64_t ts;           /* time of the unblock */
-    int64_t block_ts;     /* when `to` started waiting, CS_T_NONE if before the trace */
     uint32_t from;        /* unblocker (index in g), 0 = none: timer, netpoller, G0 */
     uint32_t to;          /* woken goroutine */
     uint32_t stack;       /* unblocker's stack (cs_model stack index), 0 none */
@@ -267,7 +267,7 @@ typedef struct cs_model {
     char warning[200];
 } cs_model;
 
-_Static_assert(sizeof(cs_edge) == 40, "cs_edge layout");
+_Static_assert(sizeof(cs_edge) == 32, "cs_edge layout");
 _Static_assert(sizeof(cs_msg) == 40, "cs_msg layout");
 _Static_assert(sizeof(cs_frame) == 24, "cs_frame layout");
 _Static_assert(sizeof(cs_rtmsg) == 48, "cs_rtmsg layout");
