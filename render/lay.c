@@ -69,7 +69,7 @@ bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols
     if (!lay_lod_build(r->m, &l->axis, &l->lanes, k.lane0, k.lane1, k.cols, k.arrow_cols, k.max_bundles,
                        &l->lod, &l->bun, &l->err))
         return fail(l);
-    for (uint32_t i = 0; i < l->bun.n; i++) {
+    for (uint32_t i = 0; r->arrow_of_msg && i < l->bun.n; i++) {
         const lay_bundle *b = &l->bun.b[i];
         if ((b->kind == LAY_ARROW_CHAN || b->kind == LAY_ARROW_CLOSE) && b->first < r->m->n_msgs &&
             r->arrow_of_msg[b->first] != UINT32_MAX)
@@ -87,8 +87,11 @@ bool rnd__bundle_arrow(const rnd_renderer *r, const lay_bundle *b, rnd__arrow *o
         *out = (rnd__arrow){.t0 = e->ts, .t_next = INT64_MAX, .from = e->from, .to = e->to, .kind = LAY_ARROW_SYNC};
         return true;
     }
-    if ((b->kind != LAY_ARROW_CHAN && b->kind != LAY_ARROW_CLOSE) || b->first >= m->n_msgs ||
-        r->arrow_of_msg[b->first] == UINT32_MAX)
+    if ((b->kind != LAY_ARROW_CHAN && b->kind != LAY_ARROW_CLOSE) || b->first >= m->n_msgs)
+        return false;
+    if (!r->arrow_of_msg) /* a still picture: no playback table */
+        return rnd__msg_arrow(m, b->first, out);
+    if (r->arrow_of_msg[b->first] == UINT32_MAX)
         return false;
     *out = r->arrows[r->arrow_of_msg[b->first]];
     return true;

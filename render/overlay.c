@@ -139,8 +139,7 @@ static float legend(rnd_renderer *r, const rnd__theme *th, float x, float *y, bo
         legend_chans(&p);
     } else if (r->present & 1u << (LAY_MARK_COUNT + 1)) { /* no room for the channels: one swatch */
         legend_item(&p, "message");
-        uint32_t chan = r->n_arrows ? rnd__arrow_chan(r->m, &r->arrows[0]) : 0;
-        arrow_swatch(&p, th->hue[chan < r->m->n_chans ? r->hue[chan] : 0], false);
+        arrow_swatch(&p, th->hue[r->first_chan < r->m->n_chans ? r->hue[r->first_chan] : 0], false);
         legend_label(&p, "message");
     }
     if (r->present & 1u << (LAY_MARK_COUNT + 4)) {

@@ -163,31 +163,42 @@ static void arrows_sort(rnd__arrow *a, uint32_t n, rnd__arrow *tmp)
     arrows_merge(a, n / 2, n, tmp);
 }
 
+bool rnd__msg_arrow(const cs_model *m, uint32_t i, rnd__arrow *out)
+{
+    const cs_msg *msg = &m->msgs[i];
+    /* no send time: the sender was already waiting when tracing began */
+    if (!msg->sender || !msg->receiver || msg->sender >= m->n_g || msg->receiver >= m->n_g ||
+        msg->t_send == CS_T_NONE)
+        return false;
+    *out = (rnd__arrow){.t0 = msg->t_send, .t_next = INT64_MAX, .from = msg->sender, .to = msg->receiver,
+                        .msg = i + 1, .kind = (uint8_t)lay_msg_arrow(msg)};
+    return true;
+}
+
+bool rnd__edge_arrow(const cs_model *m, uint32_t i, rnd__arrow *out)
+{
+    const cs_edge *e = &m->edges[i]; /* sync wake-ups (as layout/lod.h counts them): quieter */
+    if (lay_edge_arrow(e) != LAY_ARROW_SYNC || !e->from || !e->to || e->from >= m->n_g || e->to >= m->n_g)
+        return false;
+    *out = (rnd__arrow){.t0 = e->ts, .t_next = INT64_MAX, .from = e->from, .to = e->to, .kind = LAY_ARROW_SYNC};
+    return true;
+}
+
 bool rnd__arrows_build(rnd_renderer *r, cs_err *err)
 {
     const cs_model *m = r->m;
+    cs_free(r->arrows), cs_free(r->arrow_of_msg);
+    r->arrow_of_msg = NULL, r->n_arrows = 0;
     uint64_t cap = (uint64_t)m->n_msgs + m->n_edges;
     r->arrows = cs_calloc(cap ? cap : 1, sizeof *r->arrows);
     if (!r->arrows || cap > UINT32_MAX)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %llu arrows", (unsigned long long)cap);
     uint32_t n = 0;
-    for (uint32_t i = 0; i < m->n_msgs; i++) {
-        const cs_msg *msg = &m->msgs[i];
-        /* no send time: the sender was already waiting when tracing began */
-        if (!msg->sender || !msg->receiver || msg->sender >= m->n_g || msg->receiver >= m->n_g ||
-            msg->t_send == CS_T_NONE)
-            continue;
-        r->arrows[n++] = (rnd__arrow){.t0 = msg->t_send, .from = msg->sender,
-                                      .to = msg->receiver, .msg = i + 1,
-                                      .kind = (uint8_t)lay_msg_arrow(msg)};
-    }
+    for (uint32_t i = 0; i < m->n_msgs; i++)
+        n += rnd__msg_arrow(m, i, &r->arrows[n]);
     uint32_t n_msg = n;
-    for (uint32_t i = 1; i < m->n_edges; i++) { /* sync wake-ups (as layout/lod.h counts them): quieter */
-        const cs_edge *e = &m->edges[i];
-        if (lay_edge_arrow(e) == LAY_ARROW_SYNC && e->from && e->to && e->from < m->n_g && e->to < m->n_g)
-            r->arrows[n++] = (rnd__arrow){.t0 = e->ts, .from = e->from, .to = e->to,
-                                          .kind = LAY_ARROW_SYNC};
-    }
+    for (uint32_t i = 1; i < m->n_edges; i++)
+        n += rnd__edge_arrow(m, i, &r->arrows[n]);
     r->n_arrows = n;
     rnd__arrow *tmp = cs_alloc(((size_t)n / 2 + 1) * sizeof *tmp);
     if (!tmp)

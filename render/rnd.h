@@ -248,7 +248,8 @@ struct rnd_renderer {
     rnd_hit hit;             /* last rnd_pick result, for the tooltip */
     rnd__lane_cache lc;
     rnd__lay lay;
-    uint32_t *arrow_of_msg;  /* per message: its index in arrows, UINT32_MAX none */
+    uint32_t *arrow_of_msg;  /* per message: its index in arrows, UINT32_MAX none; NULL
+                              * while the arrows are not built */
     uint32_t *order;         /* goroutines in lane order (parents above children) */
     uint32_t n_order;
     uint32_t *label_order;   /* the same goroutines, biggest subtree first (tree labels) */
@@ -266,6 +267,7 @@ struct rnd_renderer {
     char filt_for[64];
     uint32_t present;        /* bit per lay_mark; MARK_COUNT+1 messages, +2 spawns, +3 GC,
                               * +4 sync wake-ups */
+    uint32_t first_chan;     /* channel of the earliest arrow (the legend's one swatch) */
     uint8_t *hue;            /* per channel: index into the palette's channel hues */
     /* geometry of the last lanes frame, for picking */
     float plot_x0, plot_x1, plot_y0, lane_h;
@@ -285,7 +287,14 @@ bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *
 void rnd__graph_deinit(rnd__graph *g);
 /* The graph's area in a w × h window: x0 y0 x1 y1 pixels. */
 void rnd__graph_area(const rnd_renderer *r, const rnd_view *v, int w, int h, float *area);
+/* The playback table: every arrow in time order (pulses, picking). A still
+ * picture goes without (rnd_create_still): its first frame with a playback
+ * time builds it. */
 bool rnd__arrows_build(rnd_renderer *r, cs_err *err);
+/* Message i / wake-up edge i as an arrow (t_next unknown: INT64_MAX);
+ * false: it is none. */
+bool rnd__msg_arrow(const cs_model *m, uint32_t i, rnd__arrow *out);
+bool rnd__edge_arrow(const cs_model *m, uint32_t i, rnd__arrow *out);
 /* Draws arrow a from A to B (world coordinates of the current mvp): shaft
  * and head, or while in flight at v->now the shaft up to a moving pulse.
  * With an axis (A at a->t0, B at a->t1 along it) the pulse sits where the
