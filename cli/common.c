@@ -249,9 +249,7 @@ bool cli_decode(const cli_trace_opts *o, const cs_file *f, cs_model *m, cs_stats
         .on_progress = o->on_progress ? o->on_progress : show_progress ? progress : NULL,
         .progress_ud = o->on_progress ? o->progress_ud : &b,
     };
-    bool ok = dec_trace_load(&d, f, m, s, err);
-    cs_file_release(f); /* the model holds what the pictures need: the file's pages can go */
-    ok = ok && (o->no_model || trf_build(m, err));
+    bool ok = dec_trace_load(&d, f, m, s, err) && (o->no_model || trf_build(m, err));
     if (b.shown)
         fputs("\r\033[K", stderr);
     if (!ok)

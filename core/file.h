@@ -23,7 +23,7 @@
  *   void cs_file_unmap(cs_file *f)                                  releases either; accepts a zeroed cs_file
  *   void cs_file_release(const cs_file *f)
  *       a mapped file's pages leave the process's memory (they stay readable:
- *       touched again they are read back from the file); a stream's stay
+ *       touched again they are read back from the file); other bytes stay
  *   void cs_out_protect(const cs_file *in)                          outputs may not replace `in`
  *   bool cs_out_open(cs_out *o, const char *path, cs_err *err)      start writing path
  *   cs_write_fn cs_out_write                                        ctx = cs_out *
@@ -48,6 +48,7 @@ typedef struct cs_file {
     size_t size;
     const char *path;    /* borrowed from the caller */
     bool owned;          /* data is a heap buffer read from a stream, not a mapping */
+    bool mapped;         /* data is a read-only mapping of the file (cs_file_map) */
     dev_t dev;           /* identity of a regular file (0/0 for a stream) */
     ino_t ino;
 } cs_file;

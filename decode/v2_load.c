@@ -167,8 +167,10 @@ bool dec__v2_load(const dec_desc *d, const cs_file *f, int version, cs_model *ou
         out->n_events = s.n_events;
         out->t_last = s.n_events ? s.last_ts : CS_T_NONE;
         dec__v2_model_close_ranges(&s, s.last_ts);
-        if (!d->no_model)
+        if (!d->no_model) {
+            cs_file_release(f); /* every byte is read: the model's grouping may take the room */
             ok = cs_mb_finish(&s.mb, s.last_ts, err);
+        }
     }
     if (ok && stats)
         ok = dec__v2_sum_finish(&sum, stats, err);
