@@ -237,12 +237,8 @@ static bool far_ends(cs_mb *mb, cs_err *err)
         m->span_far_rank[w] = acc;
         acc += (uint32_t)__builtin_popcountll(m->span_far[w]);
     }
-    for (uint32_t i = 0; i < mb->n_far; i++) {
-        uint32_t s = mb->span_g[mb->far[i].span];
-        uint64_t w = m->span_far[s >> 6];
-        m->span_far_t1[m->span_far_rank[s >> 6] + (uint32_t)__builtin_popcountll(w & ((UINT64_C(1) << (s & 63)) - 1))] =
-            mb->far[i].t1;
-    }
+    for (uint32_t i = 0; i < mb->n_far; i++)
+        m->span_far_t1[cs_span_far_at(m, mb->span_g[mb->far[i].span])] = mb->far[i].t1;
     m->n_far = mb->n_far;
     return true;
 }

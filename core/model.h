@@ -26,6 +26,7 @@
  *   const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t i)  i=0 innermost
  *   bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out)
  *   int64_t cs_span_t1(const cs_model *m, uint32_t s)   end of span s (inline)
+ *   uint32_t cs_span_far_at(const cs_model *m, uint32_t s)   far span s's place in span_far_t1
  *   uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t)
  *       index of g's first span that ends after t (g's span end when none)
  *   size_t cs_model_bytes(const cs_model *m)      bytes its tables use (filled part, for figures)
@@ -284,12 +285,18 @@ bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out);
 uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t);
 size_t cs_model_bytes(const cs_model *m);
 
+/* Where far span s's end is in span_far_t1: the far spans before it. */
+static inline uint32_t cs_span_far_at(const cs_model *m, uint32_t s)
+{
+    uint64_t below = m->span_far[s >> 6] & ((UINT64_C(1) << (s & 63)) - 1);
+    return m->span_far_rank[s >> 6] + (uint32_t)__builtin_popcountll(below);
+}
+
 static inline int64_t cs_span_t1(const cs_model *m, uint32_t s)
 {
-    uint64_t w = m->span_far[s >> 6], bit = UINT64_C(1) << (s & 63);
-    if (!(w & bit))
+    if (!(m->span_far[s >> 6] >> (s & 63) & 1))
         return m->span_t0[s + 1];
-    return m->span_far_t1[m->span_far_rank[s >> 6] + (uint32_t)__builtin_popcountll(w & (bit - 1))];
+    return m->span_far_t1[cs_span_far_at(m, s)];
 }
 
 const char *cs_state_name(cs_state s);
