@@ -183,7 +183,7 @@ static bool run(png_opts *p, const cs_model *m, const char *trace, cs_err *err)
     rnd_renderer *r = NULL;
     uint8_t *rgba = cs_alloc((size_t)p->w * (size_t)p->h * 4);
     bool ok = rgba ? true : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a %dx%d image", p->w, p->h);
-    ok = ok && rnd_surface_egl_create(p->w, p->h, &s, err) && (r = rnd_create(m, err)) != NULL;
+    ok = ok && rnd_surface_egl_create(p->w, p->h, &s, err) && (r = rnd_create_still(m, err)) != NULL;
     if (ok && p->frames)
         ok = animate(p, s, r, rgba, err);
     else if (ok)

@@ -34,14 +34,19 @@ void *cs_alloc(size_t n)
     return p + HDR;
 }
 
+/* calloc underneath: a large block comes zeroed from the system, so its
+ * pages cost memory only once they are written */
 void *cs_calloc(size_t n, size_t size)
 {
     if (size && n > (SIZE_MAX - HDR) / size)
         return NULL;
-    void *p = cs_alloc(n * size);
-    if (p)
-        memset(p, 0, n * size);
-    return p;
+    size_t bytes = n * size;
+    unsigned char *p = calloc(1, bytes + HDR);
+    if (!p)
+        return NULL;
+    memcpy(p, &bytes, sizeof bytes);
+    account(bytes, 0);
+    return p + HDR;
 }
 
 void *cs_realloc(void *p, size_t n)

@@ -1,6 +1,8 @@
 /* core/build.c — the model builder of build.h. Spans are appended in event
  * order with their goroutine beside them and grouped per goroutine by a
- * counting sort in cs_mb_finish(), so the hot path is an append. */
+ * counting sort in cs_mb_finish(), so the hot path is an append. A span's
+ * end is kept only when its goroutine's next span does not begin there
+ * (model.h: far ends). */
 #include "build.h"
 
 #include <string.h>
@@ -26,6 +28,7 @@ void cs_mb_deinit(cs_mb *mb)
 {
     cs_free(mb->cur);
     cs_free(mb->span_g);
+    cs_free(mb->far);
     memset(mb, 0, sizeof *mb);
 }
 
@@ -35,22 +38,31 @@ bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
     out->m = m;
     uint32_t n_g = mb->m->n_g, n_span = mb->m->n_span;
     if (!cs_grow((void **)&out->cur, &out->cap_cur, n_g, sizeof *out->cur, err) ||
-        !cs_grow((void **)&out->span_g, &out->cap_span_g, n_span, sizeof *out->span_g, err)) {
+        !cs_grow((void **)&out->span_g, &out->cap_span_g, n_span, sizeof *out->span_g, err) ||
+        !cs_grow((void **)&out->far, &out->cap_far, mb->n_far, sizeof *out->far, err)) {
         cs_mb_deinit(out);
         return false;
     }
     memcpy(out->cur, mb->cur, (size_t)n_g * sizeof *out->cur);
     if (n_span)
         memcpy(out->span_g, mb->span_g, (size_t)n_span * sizeof *out->span_g);
+    if (mb->n_far)
+        memcpy(out->far, mb->far, (size_t)mb->n_far * sizeof *out->far);
+    out->n_far = mb->n_far;
     return true;
 }
 
 uint32_t cs_mb_g(cs_mb *mb, uint64_t goid, cs_err *err)
 {
     cs_model *m = mb->m;
+    cs_mb_recent *r = &mb->recent[goid & (CS_MB_RECENT - 1)];
+    if (r->idx && r->goid == goid)
+        return r->idx;
     uint32_t i;
-    if (cs_map_get(&m->g_index, goid, &i))
+    if (cs_map_get(&m->g_index, goid, &i)) {
+        *r = (cs_mb_recent){.goid = goid, .idx = i};
         return i;
+    }
     if (!cs_grow((void **)&m->g, &m->cap_g, m->n_g + 1, sizeof *m->g, err) ||
         !cs_grow((void **)&mb->cur, &mb->cap_cur, m->n_g + 1, sizeof *mb->cur, err))
         return 0;
@@ -58,10 +70,19 @@ uint32_t cs_mb_g(cs_mb *mb, uint64_t goid, cs_err *err)
     if (!cs_map_put(&m->g_index, goid, i, err))
         return 0;
     m->n_g++;
+    *r = (cs_mb_recent){.goid = goid, .idx = i};
     m->g[i] = (cs_goroutine){.goid = goid, .create_ns = CS_T_NONE, .start_ns = CS_T_NONE,
                              .end_ns = CS_T_NONE};
     mb->cur[i] = (cs_mb_cur){.t0 = CS_T_NONE, .block_ts = CS_T_NONE};
     return i;
+}
+
+static bool far_add(cs_mb *mb, uint32_t span, int64_t t1, cs_err *err)
+{
+    if (!cs_grow((void **)&mb->far, &mb->cap_far, mb->n_far + 1, sizeof *mb->far, err))
+        return false;
+    mb->far[mb->n_far++] = (cs_mb_far){.t1 = t1, .span = span};
+    return true;
 }
 
 static bool span_close(cs_mb *mb, uint32_t gi, int64_t t, cs_err *err)
@@ -70,11 +91,12 @@ static bool span_close(cs_mb *mb, uint32_t gi, int64_t t, cs_err *err)
     cs_mb_cur *c = &mb->cur[gi];
     if (c->state == CS_ST_NONE || c->t0 == CS_T_NONE || t <= c->t0)
         return true;
+    if (c->last_span && c->last_t1 != c->t0 && !far_add(mb, c->last_span - 1, c->last_t1, err))
+        return false;
     uint32_t n = m->n_span, cap = m->cap_span;
     if (n + 1 > cap) {
-        uint32_t c0 = cap, c1 = cap, c2 = cap, c3 = cap;
+        uint32_t c0 = cap, c2 = cap, c3 = cap;
         if (!cs_grow((void **)&m->span_t0, &c0, n + 1, sizeof *m->span_t0, err) ||
-            !cs_grow((void **)&m->span_t1, &c1, n + 1, sizeof *m->span_t1, err) ||
             !cs_grow((void **)&m->span_state, &c2, n + 1, 1, err) ||
             !cs_grow((void **)&m->span_reason, &c3, n + 1, 1, err) ||
             !cs_grow((void **)&mb->span_g, &mb->cap_span_g, n + 1, sizeof *mb->span_g, err))
@@ -82,11 +104,12 @@ static bool span_close(cs_mb *mb, uint32_t gi, int64_t t, cs_err *err)
         m->cap_span = c0;
     }
     m->span_t0[n] = c->t0;
-    m->span_t1[n] = t;
     m->span_state[n] = c->state;
     m->span_reason[n] = c->reason;
     mb->span_g[n] = gi;
     m->n_span = n + 1;
+    c->last_t1 = t;
+    c->last_span = n + 1;
     return true;
 }
 
@@ -166,8 +189,9 @@ bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
         return false;
     const cs_mb_cur *c = &mb->cur[to];
     m->edges[m->n_edges++] = (cs_edge){
-        .ts = t, .block_ts = c->block_ts, .from = from, .to = to, .stack = stack,
-        .block_stack = c->block_stack, .reason_name = c->reason_name, .reason = c->reason};
+        .ts = t, .from = from, .to = to, .stack = stack, .block_stack = c->block_stack,
+        .reason_name = c->reason_name, .reason = c->reason,
+        .flags = c->block_ts == CS_T_NONE ? CS_EF_WAIT_BEFORE : 0};
     if (!set_idx(mb, t, to, CS_ST_RUNNABLE, CS_R_NONE, 0, 0, err))
         return false;
     mb->cur[to].block_ts = CS_T_NONE;
@@ -198,8 +222,52 @@ static bool is_system(const char *name, bool named)
            (strncmp(name, "runtime.", 8) == 0 && strcmp(name, "runtime.main") != 0);
 }
 
+/* Moves column `col` (n elements of `size` bytes) to its grouped order,
+ * d[s] being where span s goes: one column copied at a time, so grouping
+ * needs room for one more column only. */
+static bool regroup(void **col, size_t size, const uint32_t *d, uint32_t n, cs_err *err)
+{
+    unsigned char *src = *col, *dst = cs_alloc((size_t)n * size + 1);
+    if (!dst)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory grouping %u spans", n);
+    if (size == 8)
+        for (uint32_t s = 0; s < n; s++)
+            ((int64_t *)dst)[d[s]] = ((const int64_t *)src)[s];
+    else
+        for (uint32_t s = 0; s < n; s++)
+            dst[d[s]] = src[s];
+    cs_free(src);
+    *col = dst;
+    return true;
+}
+
+/* The far ends in grouped order: their bits, the ranks, the ends. */
+static bool far_ends(cs_mb *mb, cs_err *err)
+{
+    cs_model *m = mb->m;
+    uint32_t words = m->n_span / 64 + 1;
+    m->span_far = cs_calloc(words, sizeof *m->span_far);
+    m->span_far_rank = cs_alloc((size_t)words * sizeof *m->span_far_rank);
+    m->span_far_t1 = cs_alloc((size_t)mb->n_far * sizeof *m->span_far_t1 + 1);
+    if (!m->span_far || !m->span_far_rank || !m->span_far_t1)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u span ends", mb->n_far);
+    for (uint32_t i = 0; i < mb->n_far; i++) {
+        uint32_t s = mb->span_g[mb->far[i].span];
+        m->span_far[s >> 6] |= UINT64_C(1) << (s & 63);
+    }
+    uint32_t acc = 0;
+    for (uint32_t w = 0; w < words; w++) {
+        m->span_far_rank[w] = acc;
+        acc += (uint32_t)__builtin_popcountll(m->span_far[w]);
+    }
+    for (uint32_t i = 0; i < mb->n_far; i++)
+        m->span_far_t1[cs_span_far_at(m, mb->span_g[mb->far[i].span])] = mb->far[i].t1;
+    m->n_far = mb->n_far;
+    return true;
+}
+
 /* Counting sort of spans by goroutine, stable, so each goroutine's spans stay
- * in time order. Needs a second copy of the columns for a moment. */
+ * in time order. span_g becomes each span's place. */
 static bool group_spans(cs_mb *mb, cs_err *err)
 {
     cs_model *m = mb->m;
@@ -213,26 +281,20 @@ static bool group_spans(cs_mb *mb, cs_err *err)
         m->g[i].span_first = acc;
         acc += m->g[i].span_count;
     }
-    int64_t *t0 = cs_alloc((size_t)n * sizeof *t0 + 1), *t1 = cs_alloc((size_t)n * sizeof *t1 + 1);
-    uint8_t *st = cs_alloc((size_t)n + 1), *rs = cs_alloc((size_t)n + 1);
     uint32_t *fill = cs_calloc(m->n_g, sizeof *fill);
-    if (!t0 || !t1 || !st || !rs || !fill) {
-        cs_free(t0), cs_free(t1), cs_free(st), cs_free(rs), cs_free(fill);
+    if (!fill)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory grouping %u spans", n);
-    }
     for (uint32_t s = 0; s < n; s++) {
         uint32_t gi = mb->span_g[s];
-        uint32_t d = m->g[gi].span_first + fill[gi]++;
-        t0[d] = m->span_t0[s];
-        t1[d] = m->span_t1[s];
-        st[d] = m->span_state[s];
-        rs[d] = m->span_reason[s];
+        mb->span_g[s] = m->g[gi].span_first + fill[gi]++;
     }
     cs_free(fill);
-    cs_free(m->span_t0), cs_free(m->span_t1), cs_free(m->span_state), cs_free(m->span_reason);
-    m->span_t0 = t0, m->span_t1 = t1, m->span_state = st, m->span_reason = rs;
+    if (!regroup((void **)&m->span_t0, 8, mb->span_g, n, err) ||
+        !regroup((void **)&m->span_state, 1, mb->span_g, n, err) ||
+        !regroup((void **)&m->span_reason, 1, mb->span_g, n, err))
+        return false;
     m->cap_span = n;
-    return true;
+    return far_ends(mb, err);
 }
 
 bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)
@@ -240,6 +302,9 @@ bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)
     cs_model *m = mb->m;
     for (uint32_t i = 1; i < m->n_g; i++)
         if (!span_close(mb, i, t_end, err))
+            return false;
+    for (uint32_t i = 1; i < m->n_g; i++) /* a goroutine's last span is far */
+        if (mb->cur[i].last_span && !far_add(mb, mb->cur[i].last_span - 1, mb->cur[i].last_t1, err))
             return false;
     if (!group_spans(mb, err))
         return false;

@@ -32,14 +32,35 @@ typedef struct cs_mb_cur {
     cs_sid reason_name;
     uint8_t state, reason;
     uint8_t pad[2];
+    int64_t last_t1;      /* end of its last span */
+    uint32_t last_span;   /* that span's place + 1 in the builder's order, 0 none */
+    uint32_t pad2;
 } cs_mb_cur;
+
+/* A span that does not end where its goroutine's next one begins. */
+typedef struct cs_mb_far {
+    int64_t t1;
+    uint32_t span;        /* in the builder's order */
+    uint32_t pad;
+} cs_mb_far;
+
+/* goroutines looked up lately: a direct-mapped cache in front of g_index
+ * (a goroutine's index never changes) */
+#define CS_MB_RECENT 1024
+typedef struct cs_mb_recent {
+    uint64_t goid;
+    uint32_t idx;         /* 0: empty */
+} cs_mb_recent;
 
 typedef struct cs_mb {
     cs_model *m;
+    cs_mb_recent recent[CS_MB_RECENT];
     cs_mb_cur *cur;       /* per goroutine index */
     uint32_t cap_cur;
     uint32_t *span_g;     /* goroutine of each span, until finish groups them */
     uint32_t cap_span_g;
+    cs_mb_far *far;
+    uint32_t n_far, cap_far;
 } cs_mb;
 
 typedef struct cs_mb_create_desc {

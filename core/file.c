@@ -30,6 +30,7 @@ static bool map_fd(int fd, const struct stat *st, cs_file *out, cs_err *err)
         return CS_FAIL(err, CS_E_IO, CS_NO_OFFSET, "cannot map: %s", strerror(errno));
     madvise(p, out->size, MADV_SEQUENTIAL);
     out->data = p;
+    out->mapped = true;
     return true;
 }
 
@@ -225,6 +226,12 @@ static void *drop(void *arg)
     half *h = arg;
     madvise(h->p, h->n, MADV_DONTNEED);
     return NULL;
+}
+
+void cs_file_release(const cs_file *f)
+{
+    if (f && f->data && f->mapped) /* never memory of the caller's: it would read back as zeros */
+        madvise((void *)f->data, f->size, MADV_DONTNEED);
 }
 
 void cs_file_unmap(cs_file *f)

@@ -41,6 +41,9 @@
  *       cs_file_more that waits at most about wait_ms for bytes (f->size tells what came)
  *   bool cs_file_map(const char *path, cs_file *out, cs_err *err)   a regular file only
  *   void cs_file_unmap(cs_file *f)                                  releases either; accepts a zeroed cs_file
+ *   void cs_file_release(const cs_file *f)
+ *       a mapped file's pages leave the process's memory (they stay readable:
+ *       touched again they are read back from the file); other bytes stay
  *   void cs_out_protect(const cs_file *in)                          outputs may not replace `in`
  *   bool cs_out_open(cs_out *o, const char *path, cs_err *err)      start writing path
  *   cs_write_fn cs_out_write                                        ctx = cs_out *
@@ -78,6 +81,7 @@ typedef struct cs_file {
     uint64_t base;       /* input offset of data[0]: 0 but for a stream whose start was dropped */
     const char *path;    /* borrowed from the caller */
     bool owned;          /* data is a heap buffer read from a stream, not a mapping */
+    bool mapped;         /* data is a read-only mapping of the file (cs_file_map) */
     dev_t dev;           /* identity of a regular file (0/0 for a stream) */
     ino_t ino;
     /* a stream (cs_file_more) */
@@ -119,6 +123,7 @@ bool cs_file_whole(cs_file *f, cs_err *err);
 bool cs_file_follow(const char *path, cs_file *out, cs_err *err);
 bool cs_file_poll(cs_file *f, int wait_ms, cs_err *err);
 void cs_file_unmap(cs_file *f);
+void cs_file_release(const cs_file *f);
 void cs_out_protect(const cs_file *in);
 bool cs_out_open(cs_out *o, const char *path, cs_err *err);
 size_t cs_out_write(void *ctx, const void *data, size_t n);

@@ -23,9 +23,11 @@ void cs_model_deinit(cs_model *m)
     cs_free(m->g);
     cs_map_deinit(&m->g_index);
     cs_free(m->span_t0);
-    cs_free(m->span_t1);
     cs_free(m->span_state);
     cs_free(m->span_reason);
+    cs_free(m->span_far);
+    cs_free(m->span_far_rank);
+    cs_free(m->span_far_t1);
     cs_free(m->edges);
     cs_free(m->msgs);
     cs_free(m->chans);
@@ -52,10 +54,12 @@ bool cs_model_copy(const cs_model *m, cs_model *out, cs_err *err)
 {
     *out = *m;
     out->str_bytes = NULL, out->str_off = NULL, out->frames = NULL, out->stack_first = NULL, out->g = NULL;
-    out->span_t0 = out->span_t1 = NULL, out->span_state = out->span_reason = NULL;
+    out->span_t0 = NULL, out->span_state = out->span_reason = NULL;
+    out->span_far = NULL, out->span_far_rank = NULL, out->span_far_t1 = NULL;
     out->edges = NULL, out->msgs = NULL, out->chans = NULL, out->ranges = NULL, out->logs = NULL;
     out->rtmsgs = NULL;
     cs_map_init(&out->str_index), cs_map_init(&out->g_index);
+    uint32_t far_words = m->span_far ? m->n_span / 64 + 1 : 0; /* a finished model's span ends */
     bool ok = dup(&out->str_bytes, m->str_bytes, m->len_bytes, m->cap_bytes, 1, err) &&
               dup(&out->str_off, m->str_off, m->n_str ? m->n_str + 1 : 0, m->cap_str, sizeof *m->str_off, err) &&
               cs_map_copy(&m->str_index, &out->str_index, err) &&
@@ -65,7 +69,10 @@ bool cs_model_copy(const cs_model *m, cs_model *out, cs_err *err)
               dup(&out->g, m->g, m->n_g, m->cap_g, sizeof *m->g, err) &&
               cs_map_copy(&m->g_index, &out->g_index, err) &&
               dup(&out->span_t0, m->span_t0, m->n_span, m->cap_span, sizeof *m->span_t0, err) &&
-              dup(&out->span_t1, m->span_t1, m->n_span, m->cap_span, sizeof *m->span_t1, err) &&
+              dup(&out->span_far, m->span_far, far_words, far_words, sizeof *m->span_far, err) &&
+              dup(&out->span_far_rank, m->span_far_rank, far_words, far_words, sizeof *m->span_far_rank, err) &&
+              dup(&out->span_far_t1, m->span_far_t1, m->n_far, m->span_far ? m->n_far : 0, sizeof *m->span_far_t1,
+                  err) &&
               dup(&out->span_state, m->span_state, m->n_span, m->cap_span, 1, err) &&
               dup(&out->span_reason, m->span_reason, m->n_span, m->cap_span, 1, err) &&
               dup(&out->edges, m->edges, m->n_edges, m->cap_edges, sizeof *m->edges, err) &&
@@ -174,7 +181,7 @@ uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t
     uint32_t lo = g->span_first, hi = g->span_first + g->span_count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (m->span_t1[mid] <= t)
+        if (cs_span_t1(m, mid) <= t)
             lo = mid + 1;
         else
             hi = mid;
@@ -226,7 +233,8 @@ size_t cs_model_bytes(const cs_model *m)
     return (size_t)m->len_bytes + (size_t)m->n_str * sizeof *m->str_off +
            (size_t)m->n_frames * sizeof *m->frames + (size_t)m->n_stack * sizeof *m->stack_first +
            (size_t)m->n_g * sizeof *m->g +
-           (size_t)m->n_span * (sizeof *m->span_t0 + sizeof *m->span_t1 + 2) +
+           (size_t)m->n_span * (sizeof *m->span_t0 + 2) + (size_t)m->n_far * sizeof *m->span_far_t1 +
+           ((size_t)m->n_span / 64 + 1) * (sizeof *m->span_far + sizeof *m->span_far_rank) +
            (size_t)m->n_edges * sizeof *m->edges + (size_t)m->n_msgs * sizeof *m->msgs +
            (size_t)m->n_chans * sizeof *m->chans + (size_t)m->n_ranges * sizeof *m->ranges +
            (size_t)m->n_logs * sizeof *m->logs;

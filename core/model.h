@@ -12,8 +12,9 @@
  * traces (1.5–1.21) count from the trace's first event (0); 1.22+ traces use
  * the reader's absolute timestamps. CS_T_NONE marks "unknown/never".
  *
- * Sizes: a span costs 18 bytes (t0, t1, state, reason), an edge 40, a message
- * 48, a frame 24 (+4 per stack-frame reference), a patched-runtime event 48.
+ * Sizes: a span costs 10 bytes (t0, state, reason, a bit; 8 more when it
+ * does not end where its goroutine's next span begins), an edge 32, a message
+ * 40, a frame 24 (+4 per stack-frame reference), a patched-runtime event 48.
  *
  * API
  *   void cs_model_init(cs_model *m) / cs_model_deinit(cs_model *m)
@@ -24,6 +25,8 @@
  *   uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack)
  *   const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t i)  i=0 innermost
  *   bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out)
+ *   int64_t cs_span_t1(const cs_model *m, uint32_t s)   end of span s (inline)
+ *   uint32_t cs_span_far_at(const cs_model *m, uint32_t s)   far span s's place in span_far_t1
  *   uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t)
  *       index of g's first span that ends after t (g's span end when none)
  *   size_t cs_model_bytes(const cs_model *m)      bytes its tables use (filled part, for figures)
@@ -117,12 +120,12 @@ typedef enum cs_edge_kind {
 /* cs_edge.flags */
 typedef enum cs_edge_flag {
     CS_EF_DIR_GUESSED = 1u << 0, /* select woken by select: direction from site votes */
+    CS_EF_WAIT_BEFORE = 1u << 1, /* `to` was waiting since before the trace began (or since an unknown time) */
 } cs_edge_flag;
 
 /* One wake-up of a waiting goroutine (Waiting -> Runnable), in event order. */
 typedef struct cs_edge {
     int64_t ts;           /* time of the unblock */
-    int64_t block_ts;     /* when `to` started waiting, CS_T_NONE if before the trace */
     uint32_t from;        /* unblocker (index in g), 0 = none: timer, netpoller, G0 */
     uint32_t to;          /* woken goroutine */
     uint32_t stack;       /* unblocker's stack (cs_model stack index), 0 none */
@@ -160,7 +163,6 @@ typedef struct cs_msg {
     uint8_t kind;         /* cs_msg_kind */
     uint8_t exact;        /* 1: patched runtime or annotation; 0: inferred */
     uint8_t pad[2];
-    uint32_t pad2;
 } cs_msg;
 
 /* A logical channel: a runtime id when known, else a pair of code sites. */
@@ -240,11 +242,19 @@ typedef struct cs_model {
     uint32_t n_g, cap_g;
     cs_map g_index;       /* goid -> index */
 
-    /* spans, grouped by goroutine (cs_goroutine.span_first) and in time order */
-    int64_t *span_t0, *span_t1;
+    /* spans, grouped by goroutine (cs_goroutine.span_first) and in time
+     * order; span s lasts [span_t0[s], cs_span_t1(m, s)). Most spans end
+     * where their goroutine's next one begins, so only the others ("far"
+     * ends, the last span of each goroutine among them) keep their end: bit
+     * s of span_far marks them, span_far_t1 holds their ends in span order,
+     * span_far_rank[w] counts the far spans before span 64·w. */
+    int64_t *span_t0;
     uint8_t *span_state;  /* cs_state */
     uint8_t *span_reason; /* cs_reason when blocked or runnable */
-    uint32_t n_span, cap_span;
+    uint64_t *span_far;   /* n_span bits (n_span / 64 + 1 words) */
+    uint32_t *span_far_rank;
+    int64_t *span_far_t1; /* n_far */
+    uint32_t n_span, cap_span, n_far;
 
     cs_edge *edges;  uint32_t n_edges, cap_edges;   /* edges[0] reserved */
     cs_msg *msgs;    uint32_t n_msgs, cap_msgs;
@@ -258,8 +268,8 @@ typedef struct cs_model {
     char warning[200];
 } cs_model;
 
-_Static_assert(sizeof(cs_edge) == 40, "cs_edge layout");
-_Static_assert(sizeof(cs_msg) == 48, "cs_msg layout");
+_Static_assert(sizeof(cs_edge) == 32, "cs_edge layout");
+_Static_assert(sizeof(cs_msg) == 40, "cs_msg layout");
 _Static_assert(sizeof(cs_frame) == 24, "cs_frame layout");
 _Static_assert(sizeof(cs_rtmsg) == 48, "cs_rtmsg layout");
 
@@ -276,6 +286,20 @@ const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t
 bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out);
 uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t);
 size_t cs_model_bytes(const cs_model *m);
+
+/* Where far span s's end is in span_far_t1: the far spans before it. */
+static inline uint32_t cs_span_far_at(const cs_model *m, uint32_t s)
+{
+    uint64_t below = m->span_far[s >> 6] & ((UINT64_C(1) << (s & 63)) - 1);
+    return m->span_far_rank[s >> 6] + (uint32_t)__builtin_popcountll(below);
+}
+
+static inline int64_t cs_span_t1(const cs_model *m, uint32_t s)
+{
+    if (!(m->span_far[s >> 6] >> (s & 63) & 1))
+        return m->span_t0[s + 1];
+    return m->span_far_t1[cs_span_far_at(m, s)];
+}
 
 const char *cs_state_name(cs_state s);
 const char *cs_reason_name(cs_reason r);

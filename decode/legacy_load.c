@@ -331,8 +331,10 @@ bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model
             ok = dec__lg_order1007(&s, stream_put, &k, err);
     }
     ok = ok && dec__lg_stats_finish(&k, err);
-    if (ok && k.model)
+    if (ok && k.model) {
+        cs_file_release(f); /* every byte is read: the model's grouping may take the room */
         ok = dec__lg_model_finish(&k, err);
+    }
     ok = dec__progress(d, f->size, f->size, err) && ok; /* also on failure: the bar ends */
     sink_deinit(&k);
     dec__lg_scan_deinit(&s);

@@ -276,7 +276,10 @@ static bool finish(v2_sink *s, cs_err *err)
     s->m->n_events = s->n_events;
     s->m->t_last = s->n_events ? s->last_ts : CS_T_NONE;
     dec__v2_model_close_ranges(s, s->last_ts);
-    return s->d->no_model || cs_mb_finish(&s->mb, s->last_ts, err);
+    if (s->d->no_model)
+        return true;
+    cs_file_release(s->f); /* every byte is read: the model's grouping may take the room */
+    return cs_mb_finish(&s->mb, s->last_ts, err);
 }
 
 bool dec__v2_run_finish(v2_run *r, cs_err *err)

@@ -78,7 +78,7 @@ static void slices(pf *p)
                 continue;
             begin(p, "X", gr->goid);
             ts(p, m->span_t0[s]);
-            dur(p, m->span_t1[s] - m->span_t0[s]);
+            dur(p, cs_span_t1(m, s) - m->span_t0[s]);
             exp__puts(p->w, ",\"cat\":\"state\",\"name\":\"");
             exp__puts(p->w, cs_state_name((cs_state)m->span_state[s]));
             if (m->span_reason[s])

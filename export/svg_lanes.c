@@ -60,8 +60,8 @@ static bool build(lanes_pic *p, cs_err *err)
     p->x1 = s->width - 24;
     p->top = EXP__SVG_TOP;
     p->cols = (uint32_t)(p->x1 - p->x0);
-    if (!lay_lod_spans(s->m, &p->axis, &p->lanes, 0, n, p->cols, &p->lod, err) ||
-        !lay_lod_arrows(s->m, &p->axis, &p->lanes, p->cols / ARROW_PX + 1, MAX_BUNDLES, &p->bun, err))
+    if (!lay_lod_build(s->m, &p->axis, &p->lanes, 0, n, p->cols, p->cols / ARROW_PX + 1, MAX_BUNDLES,
+                       &p->lod, &p->bun, err))
         return false;
     for (size_t i = 0; i < (size_t)n * p->cols; i++)
         s->mark_used[p->lod.mark[i]] = true;
@@ -116,10 +116,10 @@ static void draw_exact(lanes_pic *p, uint32_t gi)
     lay_mark run = LAY_MARK_NONE;
     double rx0 = 0, rx1 = 0;
     for (uint32_t i = g->span_first; i < g->span_first + g->span_count; i++) {
-        if (m->span_t1[i] <= p->axis.t0 || m->span_t0[i] >= p->axis.t1)
+        if (cs_span_t1(m, i) <= p->axis.t0 || m->span_t0[i] >= p->axis.t1)
             continue;
         lay_mark mk = lay_mark_of((cs_state)m->span_state[i], (cs_reason)m->span_reason[i]);
-        double a = px(p, m->span_t0[i]), b = px(p, m->span_t1[i]);
+        double a = px(p, m->span_t0[i]), b = px(p, cs_span_t1(m, i));
         if (mk == run && a - rx1 < 0.01) {
             rx1 = b;
             continue;

@@ -1,7 +1,9 @@
 /* layout/bundle.c — arrow bundles of lod.h: every arrow a picture draws
  * (messages, close and sync wake-ups, spawns) between two shown lanes, keyed
  * by (kind, sender lane, receiver lane, pixel column of the send) in one
- * 64-bit key and radix-sorted; equal keys merge. While there are more
+ * 64-bit key, radix-sorted and merged where keys are equal a chunk of
+ * arrows at a time (so the memory follows the bundles, not the arrows),
+ * then the chunks' bundles merged likewise. While there are more
  * bundles than max_bundles, the grid gets coarser and neighbours merge
  * again: first columns are halved, down to MIN_COLS, then neighbouring lanes
  * are grouped (their rows are thinner than a pixel when there are that many
@@ -17,6 +19,7 @@
 #define LANE_BITS 20
 #define COL_BITS 16
 #define MIN_COLS 64
+#define CHUNK (1u << 18) /* arrows sorted and bundled at a time */
 #define KEY(kind, from, to, col) \
     ((uint64_t)(kind) << 62 | (uint64_t)(from) << 42 | (uint64_t)(to) << 22 | (uint64_t)(col) << 6)
 
@@ -32,12 +35,53 @@ typedef struct collect {
     const lay_lanes *l;
     uint32_t cols;
     unsigned lane_shift;  /* lanes grouped 2^lane_shift at a time in the keys */
-    arrow *v;
+    arrow *v;             /* the chunk: CHUNK arrows at most */
     uint64_t *key;
     uint32_t *ord;
-    uint32_t n, cap, cap_k, cap_o;
+    uint32_t n;
+    uint32_t chunks;      /* chunks bundled so far */
+    uint32_t cap_b;       /* room in out->b */
     lay_bundles *out;
 } collect;
+
+/* Adds bundle x to p; the earliest arrow stays the representative. Which
+ * arrow that is does not depend on the order bundles are merged in. */
+static void absorb(lay_bundle *p, const lay_bundle *x)
+{
+    if (x->t0 < p->t0 || (x->t0 == p->t0 && x->first < p->first)) {
+        uint32_t cnt = p->count;
+        *p = *x;
+        p->count += cnt;
+    } else {
+        p->count += x->count;
+    }
+}
+
+/* Sorts the chunk's arrows by key and appends them to out->b, one bundle
+ * per key. */
+static bool flush(collect *c, cs_err *err)
+{
+    lay_bundles *out = c->out;
+    if (!lay__sort_keys(c->key, c->ord, c->n, err) ||
+        !cs_grow((void **)&out->b, &c->cap_b, out->n + c->n + 1, sizeof *out->b, err))
+        return false;
+    uint32_t n = out->n, start = out->n;
+    for (uint32_t i = 0; i < c->n; i++) {
+        uint64_t k = c->key[i];
+        const arrow *w = &c->v[c->ord[i]];
+        lay_bundle x = {.t0 = w->t0, .t1 = w->t1, .from = w->from, .to = w->to,
+                        .col = (uint32_t)(k >> 6) & ((1u << COL_BITS) - 1), .count = 1,
+                        .chan = w->chan, .first = w->idx, .kind = (uint8_t)(k >> 62)};
+        if (n > start && k == c->key[i - 1])
+            absorb(&out->b[n - 1], &x);
+        else
+            out->b[n++] = x;
+    }
+    out->n = n;
+    c->n = 0;
+    c->chunks++;
+    return true;
+}
 
 static bool add(collect *c, lay_arrow_kind k, int64_t t0, int64_t t1, uint32_t gf, uint32_t gt,
                 uint32_t chan, uint32_t idx, cs_err *err)
@@ -49,9 +93,7 @@ static bool add(collect *c, lay_arrow_kind k, int64_t t0, int64_t t1, uint32_t g
         return true;
     if (t1 < c->a->t0 || t0 > c->a->t1)
         return true;
-    if ((c->n >= c->cap && !cs_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v, err)) ||
-        (c->n >= c->cap_k && !cs_grow((void **)&c->key, &c->cap_k, c->n + 1, sizeof *c->key, err)) ||
-        (c->n >= c->cap_o && !cs_grow((void **)&c->ord, &c->cap_o, c->n + 1, sizeof *c->ord, err)))
+    if (c->n == CHUNK && !flush(c, err))
         return false;
     double x = lay_axis_x(c->a, t0) * c->cols;
     uint32_t col = x >= c->cols ? c->cols - 1 : (uint32_t)x;
@@ -82,18 +124,6 @@ static bool gather(collect *c, cs_err *err)
             !add(c, LAY_ARROW_SPAWN, m->g[g].create_ns, m->g[g].create_ns, m->g[g].parent, g, 0, g, err))
             return false;
     return true;
-}
-
-/* Adds bundle x to p; the earliest arrow stays the representative. */
-static void absorb(lay_bundle *p, const lay_bundle *x)
-{
-    if (x->t0 < p->t0 || (x->t0 == p->t0 && x->first < p->first)) {
-        uint32_t cnt = p->count;
-        *p = *x;
-        p->count += cnt;
-    } else {
-        p->count += x->count;
-    }
 }
 
 /* Stable radix sort of the bundles: by time of their first arrow, or by
@@ -169,29 +199,6 @@ static bool fit(lay_bundles *out, uint32_t n_lanes, unsigned ls, uint32_t max_bu
     return true;
 }
 
-static bool make_bundles(collect *c, uint32_t max_bundles, lay_bundles *out, cs_err *err)
-{
-    out->b = cs_alloc((size_t)c->n * sizeof *out->b + 1);
-    if (!out->b)
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u arrows", c->n);
-    uint32_t n = 0; /* equal keys are neighbours: merged as they are written */
-    for (uint32_t i = 0; i < c->n; i++) {
-        uint64_t k = c->key[i];
-        const arrow *w = &c->v[c->ord[i]];
-        lay_bundle x = {.t0 = w->t0, .t1 = w->t1, .from = w->from, .to = w->to,
-                        .col = (uint32_t)(k >> 6) & ((1u << COL_BITS) - 1), .count = 1,
-                        .chan = w->chan, .first = w->idx, .kind = (uint8_t)(k >> 62)};
-        if (n && k == c->key[i - 1])
-            absorb(&out->b[n - 1], &x);
-        else
-            out->b[n++] = x;
-    }
-    out->n = n;
-    out->cols = c->cols;
-    /* time order is stable, so ties keep kind, from, to order */
-    return fit(out, c->l->n_lanes, c->lane_shift, max_bundles, err) && sort_bundles(out, true, 0, err);
-}
-
 bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols,
                     uint32_t max_bundles, lay_bundles *out, cs_err *err)
 {
@@ -200,17 +207,18 @@ bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, ui
     collect c = {.m = m, .a = a, .l = l, .cols = cols, .out = out};
     while ((l->n_lanes >> c.lane_shift) >= 1u << LANE_BITS) /* keys hold 2^20 lane groups */
         c.lane_shift++;
-    /* room for every arrow the model can give, so gathering never reallocates */
-    uint64_t most = (uint64_t)m->n_msgs + m->n_edges + m->n_g;
-    if (most < UINT32_MAX && (!cs_grow((void **)&c.v, &c.cap, (uint32_t)most, sizeof *c.v, err) ||
-                              !cs_grow((void **)&c.key, &c.cap_k, (uint32_t)most, sizeof *c.key, err) ||
-                              !cs_grow((void **)&c.ord, &c.cap_o, (uint32_t)most, sizeof *c.ord, err))) {
-        cs_free(c.v), cs_free(c.key), cs_free(c.ord);
-        return false;
-    }
-    bool ok = gather(&c, err) && lay__sort_keys(c.key, c.ord, c.n, err) &&
-              make_bundles(&c, max_bundles, out, err);
+    c.v = cs_alloc((size_t)CHUNK * sizeof *c.v);
+    c.key = cs_alloc((size_t)CHUNK * sizeof *c.key);
+    c.ord = cs_alloc((size_t)CHUNK * sizeof *c.ord);
+    bool ok = (c.v && c.key && c.ord) ||
+              CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u arrows", CHUNK);
+    ok = ok && gather(&c, err) && flush(&c, err);
     cs_free(c.v), cs_free(c.key), cs_free(c.ord);
+    out->cols = cols;
+    /* bundles of different chunks may share a key; time order is stable,
+     * so ties keep kind, from, to order */
+    ok = ok && (c.chunks == 1 || sort_bundles(out, false, c.lane_shift, err)) &&
+         fit(out, l->n_lanes, c.lane_shift, max_bundles, err) && sort_bundles(out, true, 0, err);
     if (!ok)
         lay_bundles_deinit(out);
     return ok;

@@ -2,11 +2,13 @@
  * Spans: goroutines are grouped by lane (counting sort); per lane, each span
  * adds its coverage to a difference array per mark (partial columns at the
  * two ends added directly), so a span's cost does not depend on how many
- * columns it covers. */
+ * columns it covers. lay_lod_build makes the bundles on a second thread
+ * meanwhile. */
 #include "lod.h"
 #include "palette.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,14 +77,18 @@ static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const
         const cs_goroutine *g = &m->g[gs[k]];
         cm->cur = 0;
         uint32_t end = g->span_first + g->span_count;
+        bool have = false; /* a span mostly begins where the last one ended: its column is known */
+        int64_t t_end = 0;
+        double x_end = 0;
         for (uint32_t s = cs_model_span_after(m, g, a->t0); s < end && m->span_t0[s] < a->t1; s++) {
             lay_mark mk = lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
             if (mk == LAY_MARK_NONE)
                 continue;
             (*n_spans)++;
             used |= 1u << mk;
-            double x0 = col_of(cm, m->span_t0[s]);
-            cover(acc + (size_t)mk * cols, diff + (size_t)mk * (cols + 1), cols, x0, col_of(cm, m->span_t1[s]));
+            double x0 = have && t_end == m->span_t0[s] ? x_end : col_of(cm, m->span_t0[s]);
+            t_end = cs_span_t1(m, s), x_end = col_of(cm, t_end), have = true;
+            cover(acc + (size_t)mk * cols, diff + (size_t)mk * (cols + 1), cols, x0, x_end);
         }
     }
     for (uint32_t mk = 1; mk < LAY_MARK_COUNT; mk++) {
@@ -147,6 +153,45 @@ bool lay_lod_spans(const cs_model *m, const lay_axis *a, const lay_lanes *l, uin
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory summarising %u lanes", nl);
     }
     return true;
+}
+
+typedef struct bundle_job {
+    const cs_model *m;
+    const lay_axis *a;
+    const lay_lanes *l;
+    uint32_t cols, max_bundles;
+    lay_bundles *out;
+    cs_err err;
+    bool ok;
+} bundle_job;
+
+static void *bundle_work(void *arg)
+{
+    bundle_job *j = arg;
+    j->ok = lay_lod_arrows(j->m, j->a, j->l, j->cols, j->max_bundles, j->out, &j->err);
+    return NULL;
+}
+
+bool lay_lod_build(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t lane0, uint32_t lane1,
+                   uint32_t cols, uint32_t arrow_cols, uint32_t max_bundles, lay_lod *lod, lay_bundles *bun,
+                   cs_err *err)
+{
+    bundle_job j = {.m = m, .a = a, .l = l, .cols = arrow_cols, .max_bundles = max_bundles, .out = bun};
+    pthread_t th;
+    bool two = pthread_create(&th, NULL, bundle_work, &j) == 0;
+    bool ok = lay_lod_spans(m, a, l, lane0, lane1, cols, lod, err);
+    if (two)
+        pthread_join(th, NULL);
+    else if (ok)
+        bundle_work(&j);
+    if (ok && !j.ok)
+        *err = j.err;
+    if (ok && j.ok)
+        return true;
+    lay_lod_deinit(lod);
+    if (two || ok)
+        lay_bundles_deinit(bun);
+    return false;
 }
 
 uint8_t lay_lod_at(const lay_lod *d, uint32_t lane, uint32_t col)

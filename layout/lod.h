@@ -19,6 +19,11 @@
  *   bool lay_lod_spans(const cs_model *m, const lay_axis *a, const lay_lanes *l,
  *                      uint32_t lane0, uint32_t lane1, uint32_t cols, lay_lod *out, cs_err *err)
  *   uint8_t lay_lod_at(const lay_lod *d, uint32_t lane, uint32_t col)    a lay_mark
+ *   bool lay_lod_build(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t lane0,
+ *                      uint32_t lane1, uint32_t cols, uint32_t arrow_cols, uint32_t max_bundles,
+ *                      lay_lod *lod, lay_bundles *bun, cs_err *err)
+ *       lay_lod_spans and lay_lod_arrows at once (the bundles on a second
+ *       thread); on failure neither is left to free
  *   void lay_lod_deinit(lay_lod *d)
  *   bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols,
  *                       uint32_t max_bundles, lay_bundles *out, cs_err *err)   max_bundles 0 = no limit
@@ -91,6 +96,9 @@ typedef struct lay_boxes {
 bool lay_lod_spans(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t lane0,
                    uint32_t lane1, uint32_t cols, lay_lod *out, cs_err *err);
 uint8_t lay_lod_at(const lay_lod *d, uint32_t lane, uint32_t col);
+bool lay_lod_build(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t lane0, uint32_t lane1,
+                   uint32_t cols, uint32_t arrow_cols, uint32_t max_bundles, lay_lod *lod, lay_bundles *bun,
+                   cs_err *err);
 void lay_lod_deinit(lay_lod *d);
 bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols,
                     uint32_t max_bundles, lay_bundles *out, cs_err *err);

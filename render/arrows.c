@@ -12,34 +12,36 @@
 
 /* How far along A→B the pulse is at time-fraction k of the flight: under
  * an axis, the fraction of the way from x(t0) to x(t1) that x(now) lies. */
-static float along(const lay_axis *ax, const rnd__arrow *a, float k)
+static float along(const lay_axis *ax, int64_t t0, int64_t t1, float k)
 {
-    if (!ax || a->t1 <= a->t0)
+    if (!ax || t1 <= t0)
         return k;
-    double x0 = lay_axis_x(ax, a->t0), x1 = lay_axis_x(ax, a->t1);
-    double x = lay_axis_x(ax, a->t0 + (int64_t)((double)(a->t1 - a->t0) * k));
+    double x0 = lay_axis_x(ax, t0), x1 = lay_axis_x(ax, t1);
+    double x = lay_axis_x(ax, t0 + (int64_t)((double)(t1 - t0) * k));
     return x1 > x0 ? (float)((x - x0) / (x1 - x0)) : k;
 }
 
 /* How long arrow a flies: its latency, but at least PULSE_S of playback so
  * zero-time hand-offs show a flight too, cut short when the receiver sends
  * on (so a rally shows one ball). */
-static double flight_ns(const rnd_view *v, const rnd__arrow *a)
+static double flight_ns(const cs_model *m, const rnd_view *v, const rnd__arrow *a)
 {
     double pulse_ns = v->speed > 0 ? v->speed * PULSE_S : 0;
     if (a->t_next > a->t0 && (double)(a->t_next - a->t0) < pulse_ns)
         pulse_ns = (double)(a->t_next - a->t0);
-    return (double)(a->t1 - a->t0) > pulse_ns ? (double)(a->t1 - a->t0) : pulse_ns;
+    double lat = (double)(rnd__arrow_t1(m, a) - a->t0);
+    return lat > pulse_ns ? lat : pulse_ns;
 }
 
-bool rnd__arrow_flying(const rnd_view *v, const rnd__arrow *a)
+bool rnd__arrow_flying(const cs_model *m, const rnd_view *v, const rnd__arrow *a)
 {
-    return v->now != CS_T_NONE && a->kind != LAY_ARROW_SYNC && v->now >= a->t0 && (double)(v->now - a->t0) < flight_ns(v, a);
+    return v->now != CS_T_NONE && a->kind != LAY_ARROW_SYNC && v->now >= a->t0 &&
+           (double)(v->now - a->t0) < flight_ns(m, v, a);
 }
 
-float rnd__arrow_progress(const rnd_view *v, const rnd__arrow *a)
+float rnd__arrow_progress(const cs_model *m, const rnd_view *v, const rnd__arrow *a)
 {
-    double dur = flight_ns(v, a);
+    double dur = flight_ns(m, v, a);
     return dur > 0 ? (float)((double)(v->now - a->t0) / dur) : 1.0f;
 }
 
@@ -52,8 +54,8 @@ void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, co
     if (!lit)
         col = rnd__dim(col, 0.75f, th->bg);
     float w = a->kind == LAY_ARROW_SYNC ? 1.0f : (lit && v->selected ? 2.5f : 1.6f);
-    if (rnd__arrow_flying(v, a)) {
-        float k = along(ax, a, rnd__arrow_progress(v, a));
+    if (rnd__arrow_flying(r->m, v, a)) {
+        float k = along(ax, a->t0, rnd__arrow_t1(r->m, a), rnd__arrow_progress(r->m, v, a));
         float P[3] = {A[0] + (B[0] - A[0]) * k, A[1] + (B[1] - A[1]) * k, A[2] + (B[2] - A[2]) * k};
         rnd__seg(&r->sc, RND__SEGS, A[0], A[1], A[2], P[0], P[1], P[2], w, col);
         rnd__seg(&r->sc, RND__DOTS, P[0], P[1], P[2], P[0], P[1], P[2], 10.0f, rnd__alpha(col, 0.45f));
@@ -78,7 +80,7 @@ void rnd__arrows_flying(rnd_renderer *r, const rnd_view *v, rnd__ends_fn *ends, 
     for (uint32_t i = rnd__arrow_lower(r, v->now + 1); i-- > 0 && drawn < FLYING_MAX && seen++ < 8 * FLYING_MAX;) {
         const rnd__arrow *a = &r->arrows[i];
         float A[3], B[3];
-        if (r->lay.rep[i] || !rnd__arrow_flying(v, a) || r->row[a->from] < 0 || r->row[a->to] < 0 ||
+        if (r->lay.rep[i] || !rnd__arrow_flying(r->m, v, a) || r->row[a->from] < 0 || r->row[a->to] < 0 ||
             !ends(ctx, a, A, B))
             continue;
         rnd__arrow_draw(r, v, a, A, B, head_px, ax);
@@ -90,7 +92,8 @@ uint32_t rnd__arrow_color(const rnd_renderer *r, const rnd__theme *th, const rnd
 {
     if (a->kind == LAY_ARROW_SYNC)
         return th->sync;
-    return th->hue[a->chan < r->m->n_chans ? r->hue[a->chan] % LAY_CHAN_HUES : 0];
+    uint32_t chan = rnd__arrow_chan(r->m, a);
+    return th->hue[chan < r->m->n_chans ? r->hue[chan] % LAY_CHAN_HUES : 0];
 }
 
 /* Index of the first arrow with t0 >= t. */

@@ -8,14 +8,29 @@
 
 #include <string.h>
 
+/* +1 messages, +4 sync wake-ups; and the earliest arrow, as the playback
+ * table orders them: by (t0, from), the first of equals */
+static void present_arrow(rnd_renderer *r, const rnd__arrow *a, rnd__arrow *first)
+{
+    r->present |= 1u << (LAY_MARK_COUNT + (a->kind == LAY_ARROW_SYNC ? 4 : 1));
+    if (a->t0 < first->t0 || (a->t0 == first->t0 && a->from < first->from))
+        *first = *a;
+}
+
 static void find_present(rnd_renderer *r)
 {
     const cs_model *m = r->m;
     r->present = 0;
     for (uint32_t s = 0; s < m->n_span; s++)
         r->present |= 1u << lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
-    for (uint32_t i = 0; i < r->n_arrows; i++) /* +1 messages, +4 sync wake-ups */
-        r->present |= 1u << (LAY_MARK_COUNT + (r->arrows[i].kind == LAY_ARROW_SYNC ? 4 : 1));
+    rnd__arrow a, first = {.t0 = INT64_MAX};
+    for (uint32_t i = 0; i < m->n_msgs; i++)
+        if (rnd__msg_arrow(m, i, &a))
+            present_arrow(r, &a, &first);
+    for (uint32_t i = 1; i < m->n_edges; i++)
+        if (rnd__edge_arrow(m, i, &a))
+            present_arrow(r, &a, &first);
+    r->first_chan = first.msg ? m->msgs[first.msg - 1].chan : 0;
     for (uint32_t i = 1; i < m->n_g; i++)
         if (m->g[i].parent && !(m->g[i].flags & CS_G_AT_START))
             r->present |= 1u << (LAY_MARK_COUNT + 2);
@@ -24,24 +39,10 @@ static void find_present(rnd_renderer *r)
             r->present |= 1u << (LAY_MARK_COUNT + 3);
 }
 
-rnd_renderer *rnd_create(const cs_model *m, cs_err *err)
-{
-    rnd_renderer *r = cs_calloc(1, sizeof *r);
-    if (!r) {
-        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
-        return NULL;
-    }
-    if (!rnd__gl_init(&r->gl, err) || !rnd__font_init(&r->font, err) || (m && !rnd_model_attach(r, m, err))) {
-        rnd_destroy(r);
-        return NULL;
-    }
-    return r;
-}
-
-bool rnd_model_attach(rnd_renderer *r, const cs_model *m, cs_err *err)
+static bool attach(rnd_renderer *r, const cs_model *m, bool arrows, cs_err *err)
 {
     r->m = m;
-    if (!rnd__place(r, err) || !rnd__arrows_build(r, err) ||
+    if (!rnd__place(r, err) || (arrows && !rnd__arrows_build(r, err)) ||
         !(r->hue = lay_chan_hue_table(m, err)))
         return false;
     find_present(r);
@@ -49,6 +50,24 @@ bool rnd_model_attach(rnd_renderer *r, const cs_model *m, cs_err *err)
     r->stats.msgs_total = m->n_msgs; /* the model's messages, as info and the SVG count them */
     return true;
 }
+
+static rnd_renderer *create(const cs_model *m, bool arrows, cs_err *err)
+{
+    rnd_renderer *r = cs_calloc(1, sizeof *r);
+    if (!r) {
+        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
+        return NULL;
+    }
+    if (!rnd__gl_init(&r->gl, err) || !rnd__font_init(&r->font, err) || (m && !attach(r, m, arrows, err))) {
+        rnd_destroy(r);
+        return NULL;
+    }
+    return r;
+}
+
+rnd_renderer *rnd_create(const cs_model *m, cs_err *err) { return create(m, true, err); }
+rnd_renderer *rnd_create_still(const cs_model *m, cs_err *err) { return create(m, false, err); }
+bool rnd_model_attach(rnd_renderer *r, const cs_model *m, cs_err *err) { return attach(r, m, true, err); }
 
 void rnd_destroy(rnd_renderer *r)
 {
@@ -80,6 +99,11 @@ void rnd_view_defaults(const cs_model *m, rnd_view *out)
 
 bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
 {
+    if (v->now != CS_T_NONE && !r->arrow_of_msg) { /* a still renderer's first playback frame */
+        if (!rnd__arrows_build(r, err))
+            return false;
+        r->lay.have_lod = false; /* its bundles' arrows are marked again */
+    }
     r->frame_w = w;
     r->legend_rows = rnd__legend_rows(r, v, h); /* before any view takes its area */
     if (v->layout == RND_GRAPH && !rnd__graph_place(r, v, w, h, err))

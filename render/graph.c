@@ -151,17 +151,17 @@ static void pulses(graph_ctx *c)
     float xy[2 * CURVE_PTS];
     for (uint32_t i = lo; i < hi; i += step) {
         const rnd__arrow *a = &c->r->arrows[i];
-        if (a->kind == LAY_ARROW_SYNC || !rnd__arrow_flying(v, a) || nog[a->from] == UINT32_MAX ||
+        if (a->kind == LAY_ARROW_SYNC || !rnd__arrow_flying(c->r->m, v, a) || nog[a->from] == UINT32_MAX ||
             nog[a->to] == UINT32_MAX || !node_shown(c, nog[a->from]) || !node_shown(c, nog[a->to]))
             continue;
-        uint32_t ei = lay_graph_edge_find(c->g, a->kind, nog[a->from], nog[a->to], a->chan), base;
+        uint32_t ei = lay_graph_edge_find(c->g, a->kind, nog[a->from], nog[a->to], rnd__arrow_chan(c->r->m, a)), base;
         if (ei == UINT32_MAX)
             continue;
         uint32_t n = polyline(c, &c->g->edges[ei], xy, &base);
         if (!n)
             continue;
         float x, y;
-        along(xy, n, rnd__arrow_progress(v, a), &x, &y);
+        along(xy, n, rnd__arrow_progress(c->r->m, v, a), &x, &y);
         uint32_t col = rnd__arrow_color(c->r, c->th, a);
         rnd__seg(&c->r->sc, RND__DOTS, x, y, 0, x, y, 0, 10.0f, rnd__alpha(col, 0.45f));
         rnd__seg(&c->r->sc, RND__DOTS, x, y, 0, x, y, 0, 5.5f, c->th->pulse);

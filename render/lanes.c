@@ -151,7 +151,7 @@ static bool arrow_ends(const void *ctx, const rnd__arrow *a, float *A, float *B)
 {
     const lanes_ctx *c = ctx;
     int32_t from = c->r->row[a->from], to = c->r->row[a->to];
-    float xa = tx(c, a->t0), xb = tx(c, a->t1), ya = row_y(c, (uint32_t)from), yb = row_y(c, (uint32_t)to);
+    float xa = tx(c, a->t0), xb = tx(c, rnd__arrow_t1(c->r->m, a)), ya = row_y(c, (uint32_t)from), yb = row_y(c, (uint32_t)to);
     if (from == to && xb - xa < 2.0f)
         return false; /* two goroutines of one lane within a pixel: nothing to draw */
     float dy = yb > ya ? 1.0f : yb < ya ? -1.0f : 0.0f;
@@ -202,7 +202,7 @@ static void arrows_draw(lanes_ctx *c)
         if (!arrow_ends(c, &a, A, B))
             continue;
         rnd__arrow_draw(r, c->v, &a, A, B, head, c->ax);
-        if (bun->b[k].count == 1 && a.msg && !rnd__arrow_flying(c->v, &a))
+        if (bun->b[k].count == 1 && a.msg && !rnd__arrow_flying(r->m, c->v, &a))
             value_label(c, &a, A, B);
     }
     if (r->arrow_fade < 1.0f) /* crowded: under the bars, so every lane stays readable */
@@ -548,7 +548,7 @@ void rnd__lanes_pick(const rnd_renderer *r, const rnd_view *v, float x, float y,
         if (fr < 0 || to < 0)
             continue;
         float xa = r->plot_x0 + (float)(lay_axis_x(&r->lay.axis, a->t0) * w);
-        float xb = r->plot_x0 + (float)(lay_axis_x(&r->lay.axis, a->t1) * w);
+        float xb = r->plot_x0 + (float)(lay_axis_x(&r->lay.axis, rnd__arrow_t1(r->m, a)) * w);
         float ya = r->plot_y0 + ((float)fr + 0.5f) * r->lane_h - v->scroll_px;
         float yb = r->plot_y0 + ((float)to + 0.5f) * r->lane_h - v->scroll_px;
         float d = fminf(seg_dist(x, y, xa, ya, xb, yb), seg_dist(x, y, xa, ya, xa, yb));

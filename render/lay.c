@@ -66,10 +66,10 @@ bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols
         CS_FAIL(&l->err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u arrows", r->n_arrows);
         return fail(l);
     }
-    if (!lay_lod_spans(r->m, &l->axis, &l->lanes, k.lane0, k.lane1, k.cols, &l->lod, &l->err) ||
-        !lay_lod_arrows(r->m, &l->axis, &l->lanes, k.arrow_cols, k.max_bundles, &l->bun, &l->err))
+    if (!lay_lod_build(r->m, &l->axis, &l->lanes, k.lane0, k.lane1, k.cols, k.arrow_cols, k.max_bundles,
+                       &l->lod, &l->bun, &l->err))
         return fail(l);
-    for (uint32_t i = 0; i < l->bun.n; i++) {
+    for (uint32_t i = 0; r->arrow_of_msg && i < l->bun.n; i++) {
         const lay_bundle *b = &l->bun.b[i];
         if ((b->kind == LAY_ARROW_CHAN || b->kind == LAY_ARROW_CLOSE) && b->first < r->m->n_msgs &&
             r->arrow_of_msg[b->first] != UINT32_MAX)
@@ -84,11 +84,14 @@ bool rnd__bundle_arrow(const rnd_renderer *r, const lay_bundle *b, rnd__arrow *o
     const cs_model *m = r->m;
     if (b->kind == LAY_ARROW_SYNC && b->first < m->n_edges) {
         const cs_edge *e = &m->edges[b->first];
-        *out = (rnd__arrow){.t0 = e->ts, .t1 = e->ts, .t_next = INT64_MAX, .from = e->from, .to = e->to, .kind = LAY_ARROW_SYNC};
+        *out = (rnd__arrow){.t0 = e->ts, .t_next = INT64_MAX, .from = e->from, .to = e->to, .kind = LAY_ARROW_SYNC};
         return true;
     }
-    if ((b->kind != LAY_ARROW_CHAN && b->kind != LAY_ARROW_CLOSE) || b->first >= m->n_msgs ||
-        r->arrow_of_msg[b->first] == UINT32_MAX)
+    if ((b->kind != LAY_ARROW_CHAN && b->kind != LAY_ARROW_CLOSE) || b->first >= m->n_msgs)
+        return false;
+    if (!r->arrow_of_msg) /* a still picture: no playback table */
+        return rnd__msg_arrow(m, b->first, out);
+    if (r->arrow_of_msg[b->first] == UINT32_MAX)
         return false;
     *out = r->arrows[r->arrow_of_msg[b->first]];
     return true;

@@ -116,7 +116,7 @@ static float legend(rnd_renderer *r, const rnd__theme *th, float x, float *y, bo
         legend_chans(&p);
     } else if (r->present & 1u << (LAY_MARK_COUNT + 1)) { /* no room for the channels: one swatch */
         legend_item(&p, "message");
-        arrow_swatch(&p, th->hue[r->n_arrows && r->arrows[0].chan < r->m->n_chans ? r->hue[r->arrows[0].chan] : 0], false);
+        arrow_swatch(&p, th->hue[r->first_chan < r->m->n_chans ? r->hue[r->first_chan] : 0], false);
         legend_label(&p, "message");
     }
     if (r->present & 1u << (LAY_MARK_COUNT + 4)) {

@@ -114,40 +114,99 @@ bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *
     return true;
 }
 
-static int by_t0(const void *a, const void *b)
+/* Arrows in (t0, from) order, stably. Messages come sorted by time and the
+ * sync wake-ups in event order, so each part is nearly one run: a merge
+ * sort that skips halves already in order costs O(n) on them, and a merge
+ * copies only its shorter side aside. */
+static bool arrow_before(const rnd__arrow *x, const rnd__arrow *y)
 {
-    const rnd__arrow *x = a, *y = b;
-    if (x->t0 != y->t0)
-        return x->t0 < y->t0 ? -1 : 1;
-    return x->from < y->from ? -1 : x->from > y->from;
+    return x->t0 < y->t0 || (x->t0 == y->t0 && x->from < y->from);
+}
+
+/* Merges the sorted a[0, h) and a[h, n), equal ones left first; tmp holds
+ * the shorter side. */
+static void arrows_merge(rnd__arrow *a, uint32_t h, uint32_t n, rnd__arrow *tmp)
+{
+    if (h == 0 || h == n || !arrow_before(&a[h], &a[h - 1]))
+        return;
+    if (h <= n - h) {
+        memcpy(tmp, a, (size_t)h * sizeof *a);
+        uint32_t i = 0, j = h, k = 0;
+        while (i < h && j < n)
+            a[k++] = arrow_before(&a[j], &tmp[i]) ? a[j++] : tmp[i++];
+        while (i < h)
+            a[k++] = tmp[i++];
+    } else {
+        uint32_t i = h, j = n - h, k = n;
+        memcpy(tmp, a + h, (size_t)j * sizeof *a);
+        while (i > 0 && j > 0)
+            a[--k] = arrow_before(&tmp[j - 1], &a[i - 1]) ? a[--i] : tmp[--j];
+        while (j > 0)
+            a[--k] = tmp[--j];
+    }
+}
+
+static void arrows_sort(rnd__arrow *a, uint32_t n, rnd__arrow *tmp)
+{
+    if (n <= 16) { /* insertion */
+        for (uint32_t i = 1; i < n; i++) {
+            rnd__arrow x = a[i];
+            uint32_t j = i;
+            for (; j > 0 && arrow_before(&x, &a[j - 1]); j--)
+                a[j] = a[j - 1];
+            a[j] = x;
+        }
+        return;
+    }
+    arrows_sort(a, n / 2, tmp);
+    arrows_sort(a + n / 2, n - n / 2, tmp);
+    arrows_merge(a, n / 2, n, tmp);
+}
+
+bool rnd__msg_arrow(const cs_model *m, uint32_t i, rnd__arrow *out)
+{
+    const cs_msg *msg = &m->msgs[i];
+    /* no send time: the sender was already waiting when tracing began */
+    if (!msg->sender || !msg->receiver || msg->sender >= m->n_g || msg->receiver >= m->n_g ||
+        msg->t_send == CS_T_NONE)
+        return false;
+    *out = (rnd__arrow){.t0 = msg->t_send, .t_next = INT64_MAX, .from = msg->sender, .to = msg->receiver,
+                        .msg = i + 1, .kind = (uint8_t)lay_msg_arrow(msg)};
+    return true;
+}
+
+bool rnd__edge_arrow(const cs_model *m, uint32_t i, rnd__arrow *out)
+{
+    const cs_edge *e = &m->edges[i]; /* sync wake-ups (as layout/lod.h counts them): quieter */
+    if (lay_edge_arrow(e) != LAY_ARROW_SYNC || !e->from || !e->to || e->from >= m->n_g || e->to >= m->n_g)
+        return false;
+    *out = (rnd__arrow){.t0 = e->ts, .t_next = INT64_MAX, .from = e->from, .to = e->to, .kind = LAY_ARROW_SYNC};
+    return true;
 }
 
 bool rnd__arrows_build(rnd_renderer *r, cs_err *err)
 {
     const cs_model *m = r->m;
+    cs_free(r->arrows), cs_free(r->arrow_of_msg);
+    r->arrow_of_msg = NULL, r->n_arrows = 0;
     uint64_t cap = (uint64_t)m->n_msgs + m->n_edges;
     r->arrows = cs_calloc(cap ? cap : 1, sizeof *r->arrows);
     if (!r->arrows || cap > UINT32_MAX)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %llu arrows", (unsigned long long)cap);
     uint32_t n = 0;
-    for (uint32_t i = 0; i < m->n_msgs; i++) {
-        const cs_msg *msg = &m->msgs[i];
-        /* no send time: the sender was already waiting when tracing began */
-        if (!msg->sender || !msg->receiver || msg->sender >= m->n_g || msg->receiver >= m->n_g ||
-            msg->t_send == CS_T_NONE)
-            continue;
-        r->arrows[n++] = (rnd__arrow){.t0 = msg->t_send, .t1 = msg->t_recv, .from = msg->sender,
-                                      .to = msg->receiver, .chan = msg->chan, .msg = i + 1,
-                                      .kind = (uint8_t)lay_msg_arrow(msg)};
-    }
-    for (uint32_t i = 1; i < m->n_edges; i++) { /* sync wake-ups (as layout/lod.h counts them): quieter */
-        const cs_edge *e = &m->edges[i];
-        if (lay_edge_arrow(e) == LAY_ARROW_SYNC && e->from && e->to && e->from < m->n_g && e->to < m->n_g)
-            r->arrows[n++] = (rnd__arrow){.t0 = e->ts, .t1 = e->ts, .from = e->from, .to = e->to,
-                                          .kind = LAY_ARROW_SYNC};
-    }
+    for (uint32_t i = 0; i < m->n_msgs; i++)
+        n += rnd__msg_arrow(m, i, &r->arrows[n]);
+    uint32_t n_msg = n;
+    for (uint32_t i = 1; i < m->n_edges; i++)
+        n += rnd__edge_arrow(m, i, &r->arrows[n]);
     r->n_arrows = n;
-    qsort(r->arrows, n, sizeof *r->arrows, by_t0);
+    rnd__arrow *tmp = cs_alloc(((size_t)n / 2 + 1) * sizeof *tmp);
+    if (!tmp)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory ordering %u arrows", n);
+    arrows_sort(r->arrows, n_msg, tmp);
+    arrows_sort(r->arrows + n_msg, n - n_msg, tmp);
+    arrows_merge(r->arrows, n_msg, n, tmp);
+    cs_free(tmp);
     r->arrow_of_msg = cs_alloc(((size_t)m->n_msgs + 1) * sizeof *r->arrow_of_msg);
     if (!r->arrow_of_msg)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u messages", m->n_msgs);

@@ -17,6 +17,10 @@
  * API — drawing (needs a current context)
  *   rnd_renderer *rnd_create(const cs_model *m, cs_err *err)   borrows m, which must outlive it;
  *       m NULL: shaders and font only (rnd_loading_draw), rnd_model_attach later
+ *   rnd_renderer *rnd_create_still(const cs_model *m, cs_err *err)
+ *       for pictures that are not picked in: the playback table of every
+ *       arrow in time order (pulses, picking) waits for the first frame with
+ *       a playback time (rnd_view.now), so a still picture never builds it
  *   bool rnd_model_attach(rnd_renderer *r, const cs_model *m, cs_err *err)
  *       placement and arrows from m (borrowed); no GL, so it may run on another
  *       thread while this one calls rnd_loading_draw — nothing else meanwhile
@@ -146,6 +150,7 @@ void *rnd_surface_window(rnd_surface *s);
 void rnd_surface_destroy(rnd_surface *s);
 
 rnd_renderer *rnd_create(const cs_model *m, cs_err *err);
+rnd_renderer *rnd_create_still(const cs_model *m, cs_err *err);
 void rnd_destroy(rnd_renderer *r);
 bool rnd_model_attach(rnd_renderer *r, const cs_model *m, cs_err *err);
 bool rnd_loading_draw(rnd_renderer *r, const rnd_loading *l, int w, int h, cs_err *err);

@@ -122,16 +122,27 @@ uint32_t rnd__alpha(uint32_t rgba, float a);
 uint32_t rnd__mix_over(uint32_t rgba, uint32_t bg);
 
 /* An arrow of the picture: a message of the model, or a sync wake-up
- * (layout/arrow.h decides which). Sorted by t0. */
+ * (layout/arrow.h decides which). Sorted by t0. Its end and channel are
+ * its message's (rnd__arrow_t1, rnd__arrow_chan), so a trace's millions of
+ * arrows cost 32 bytes each. */
 typedef struct rnd__arrow {
-    int64_t t0, t1;
+    int64_t t0;
     int64_t t_next;          /* when the receiver next sends (the ball is hit back) */
     uint32_t from, to;       /* goroutine indices */
-    uint32_t chan;           /* hue key */
     uint32_t msg;            /* message index + 1, 0 for a wake-up */
     uint8_t kind;            /* lay_arrow_kind: CHAN, CLOSE or SYNC (a wake-up) */
     uint8_t pad[3];
 } rnd__arrow;
+
+/* When the arrow lands (a wake-up: at once) and its channel (hue key). */
+static inline int64_t rnd__arrow_t1(const cs_model *m, const rnd__arrow *a)
+{
+    return a->msg ? m->msgs[a->msg - 1].t_recv : a->t0;
+}
+static inline uint32_t rnd__arrow_chan(const cs_model *m, const rnd__arrow *a)
+{
+    return a->msg ? m->msgs[a->msg - 1].chan : 0;
+}
 
 typedef struct rnd__gl {
     GLuint prog[5];          /* seg, head, dot, text, image */
@@ -238,7 +249,8 @@ struct rnd_renderer {
     rnd_hit hit;             /* last rnd_pick result, for the tooltip */
     rnd__lane_cache lc;
     rnd__lay lay;
-    uint32_t *arrow_of_msg;  /* per message: its index in arrows, UINT32_MAX none */
+    uint32_t *arrow_of_msg;  /* per message: its index in arrows, UINT32_MAX none; NULL
+                              * while the arrows are not built */
     uint32_t *order;         /* goroutines in lane order (parents above children) */
     uint32_t n_order;
     uint32_t *label_order;   /* the same goroutines, biggest subtree first (tree labels) */
@@ -256,6 +268,7 @@ struct rnd_renderer {
     char filt_for[64];
     uint32_t present;        /* bit per lay_mark; MARK_COUNT+1 messages, +2 spawns, +3 GC,
                               * +4 sync wake-ups */
+    uint32_t first_chan;     /* channel of the earliest arrow (the legend's one swatch) */
     uint8_t *hue;            /* per channel: index into the palette's channel hues */
     /* geometry of the last lanes frame, for picking */
     float plot_x0, plot_x1, plot_y0, lane_h;
@@ -275,7 +288,14 @@ bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *
 void rnd__graph_deinit(rnd__graph *g);
 /* The graph's area in a w × h window: x0 y0 x1 y1 pixels. */
 void rnd__graph_area(const rnd_renderer *r, const rnd_view *v, int w, int h, float *area);
+/* The playback table: every arrow in time order (pulses, picking). A still
+ * picture goes without (rnd_create_still): its first frame with a playback
+ * time builds it. */
 bool rnd__arrows_build(rnd_renderer *r, cs_err *err);
+/* Message i / wake-up edge i as an arrow (t_next unknown: INT64_MAX);
+ * false: it is none. */
+bool rnd__msg_arrow(const cs_model *m, uint32_t i, rnd__arrow *out);
+bool rnd__edge_arrow(const cs_model *m, uint32_t i, rnd__arrow *out);
 /* Draws arrow a from A to B (world coordinates of the current mvp): shaft
  * and head, or while in flight at v->now the shaft up to a moving pulse.
  * With an axis (A at a->t0, B at a->t1 along it) the pulse sits where the
@@ -283,9 +303,9 @@ bool rnd__arrows_build(rnd_renderer *r, cs_err *err);
 void rnd__arrow_draw(rnd_renderer *r, const rnd_view *v, const rnd__arrow *a, const float *A,
                      const float *B, float head_px, const lay_axis *ax);
 /* Is a's pulse on its way at v->now? */
-bool rnd__arrow_flying(const rnd_view *v, const rnd__arrow *a);
+bool rnd__arrow_flying(const cs_model *m, const rnd_view *v, const rnd__arrow *a);
 /* How far along its way a's pulse is at v->now, 0..1 (when flying). */
-float rnd__arrow_progress(const rnd_view *v, const rnd__arrow *a);
+float rnd__arrow_progress(const cs_model *m, const rnd_view *v, const rnd__arrow *a);
 /* Where a view draws arrow a (A at the send, B at the receive); false = not shown. */
 typedef bool rnd__ends_fn(const void *ctx, const rnd__arrow *a, float *A, float *B);
 /* The pulses of messages in flight at v->now that are not the first arrow

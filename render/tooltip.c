@@ -22,7 +22,7 @@ static int lines_arrow(const rnd_renderer *r, const rnd__arrow *a, char l[][160]
     const cs_model *m = r->m;
     char t[32], d[32], gf[64], gt[64];
     rnd__fmt_dur(t, sizeof t, (double)(a->t0 - m->t_first));
-    rnd__fmt_dur(d, sizeof d, (double)(a->t1 - a->t0));
+    rnd__fmt_dur(d, sizeof d, (double)(rnd__arrow_t1(m, a) - a->t0));
     rnd__g_label(r, a->from, gf, sizeof gf);
     rnd__g_label(r, a->to, gt, sizeof gt);
     int n = 0;
@@ -49,7 +49,7 @@ static int lines_g(const rnd_renderer *r, const rnd_hit *h, char l[][160])
              g->name ? cs_model_str(m, g->name) : "(unknown function)");
     if (h->span != UINT32_MAX) {
         rnd__fmt_dur(a, sizeof a, (double)(m->span_t0[h->span] - m->t_first));
-        rnd__fmt_dur(b, sizeof b, (double)(m->span_t1[h->span] - m->span_t0[h->span]));
+        rnd__fmt_dur(b, sizeof b, (double)(cs_span_t1(m, h->span) - m->span_t0[h->span]));
         int st = m->span_state[h->span], rs = m->span_reason[h->span];
         snprintf(l[n++], 160, "%s%s%s from %s for %s", cs_state_name((cs_state)st),
                  st == CS_ST_BLOCKED ? ": " : "", st == CS_ST_BLOCKED ? cs_reason_name((cs_reason)rs) : "", a, b);

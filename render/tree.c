@@ -184,7 +184,7 @@ static bool arrow_ends(const void *ctx, const rnd__arrow *a, float *A, float *B)
     const tree_ctx *c = ctx;
     g_pos(c, a->from, &A[0], &A[2]);
     g_pos(c, a->to, &B[0], &B[2]);
-    A[1] = ty(c, a->t0), B[1] = ty(c, a->t1);
+    A[1] = ty(c, a->t0), B[1] = ty(c, rnd__arrow_t1(c->r->m, a));
     return true;
 }
 

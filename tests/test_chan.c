@@ -338,7 +338,7 @@ static void goroutines_blocked_at_start_still_hand_off(void **st)
     blk(&t, 26, 4, CS_R_OTHER, 0);
     unb(&t, 27, 1, 4, stk(&t, "runtime.chansend1", "main.main:8", NULL));
     fin(&t, 30);
-    assert_int_equal(t.m.edges[1].block_ts, CS_T_NONE);
+    assert_true(t.m.edges[1].flags & CS_EF_WAIT_BEFORE);
     assert_int_equal(t.m.edges[1].kind, CS_EK_SEND);
     assert_int_equal(t.m.edges[2].kind, CS_EK_RECV);
     assert_int_equal(t.m.edges[3].kind, CS_EK_SELECT_SEND); /* select: direction by vote (tie) */
@@ -368,7 +368,7 @@ static void goroutines_still_blocked_at_the_end_make_no_messages(void **st)
     assert_int_equal(t.m.msgs[0].t_recv, 6); /* never ran again: receipt = unblock */
     const cs_goroutine *g2 = &t.m.g[gi(&t, 2)];
     assert_int_equal(t.m.span_state[g2->span_first + g2->span_count - 1], CS_ST_BLOCKED);
-    assert_int_equal(t.m.span_t1[g2->span_first + g2->span_count - 1], 10);
+    assert_int_equal(cs_span_t1(&t.m, g2->span_first + g2->span_count - 1), 10);
     tm_deinit(&t);
 }
 

@@ -1,8 +1,10 @@
 /* tests/test_core.c — the shared core: hash map, dense id table, string
- * interning, the bounded cursor, header detection, streamed input (pipes,
- * FIFOs) and output (atomic, through links, never over the input). */
+ * interning, the model builder's spans, the bounded cursor, header
+ * detection, streamed input (pipes, FIFOs) and output (atomic, through
+ * links, never over the input). */
 #include "testlib.h"
 
+#include "../core/build.h"
 #include "../core/ids.h"
 #include "../core/map.h"
 #include "../decode/buf.h"
@@ -32,6 +34,85 @@ static void map_survives_many_puts_and_deletes(void **st)
             assert_int_equal(v, k);
     }
     cs_map_deinit(&m);
+}
+
+/* The builder's spans against a plain replay of its rule (a goroutine's
+ * open span closes at its next state change, when that comes later):
+ * state changes of 7 goroutines at times that repeat, go backwards and
+ * leave gaps (ended goroutines), so the ends kept apart (far ends) are
+ * many and spread over several 64-span words; each span's start, end and
+ * state, and cs_model_span_after at times around each end (a binary search
+ * over the ends, as the spans of a sane trace are in time order). */
+#define SPAN_G 7
+#define SPAN_EV 6000
+static void spans_keep_their_ends(void **st)
+{
+    (void)st;
+    static int64_t r_t0[SPAN_G][SPAN_EV], r_t1[SPAN_G][SPAN_EV];
+    static uint8_t r_st[SPAN_G][SPAN_EV];
+    uint32_t r_n[SPAN_G] = {0};
+    int64_t open_t0[SPAN_G];
+    uint8_t open_st[SPAN_G] = {0};
+    for (int g = 0; g < SPAN_G; g++)
+        open_t0[g] = CS_T_NONE;
+    cs_model m;
+    cs_mb mb;
+    cs_err err = {0};
+    cs_model_init(&m);
+    assert_true(cs_mb_init(&mb, &m, &err));
+    uint64_t x = 12345;
+    int64_t t = 1000, t_max = t;
+    for (int i = 0; i < SPAN_EV; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int g = (int)(x % SPAN_G);
+        t += (int64_t)(x >> 8 & 15) - 3; /* now and then backwards or unchanged */
+        t_max = t > t_max ? t : t_max;
+        uint8_t s = (uint8_t)(x >> 16 & 7) % CS_ST_COUNT; /* CS_ST_NONE ends it for a while */
+        if (open_st[g] != CS_ST_NONE && open_t0[g] != CS_T_NONE && t > open_t0[g]) {
+            r_t0[g][r_n[g]] = open_t0[g], r_t1[g][r_n[g]] = t, r_st[g][r_n[g]] = open_st[g];
+            r_n[g]++;
+        }
+        open_st[g] = s, open_t0[g] = t;
+        assert_true(cs_mb_set(&mb, t, 100 + (uint64_t)g, (cs_state)s, CS_R_NONE, 0, 0, &err));
+    }
+    for (int g = 0; g < SPAN_G; g++)
+        if (open_st[g] != CS_ST_NONE && t_max + 1 > open_t0[g]) {
+            r_t0[g][r_n[g]] = open_t0[g], r_t1[g][r_n[g]] = t_max + 1, r_st[g][r_n[g]] = open_st[g];
+            r_n[g]++;
+        }
+    assert_true(cs_mb_finish(&mb, t_max + 1, &err));
+    uint32_t total = 0, near = 0;
+    for (int g = 0; g < SPAN_G; g++) {
+        uint32_t gi;
+        assert_true(cs_model_g_find(&m, 100 + (uint64_t)g, &gi));
+        const cs_goroutine *gr = &m.g[gi];
+        assert_int_equal(gr->span_count, r_n[g]);
+        for (uint32_t k = 0; k < r_n[g]; k++) {
+            uint32_t s = gr->span_first + k;
+            assert_int_equal(m.span_t0[s], r_t0[g][k]);
+            assert_int_equal(cs_span_t1(&m, s), r_t1[g][k]);
+            assert_int_equal(m.span_state[s], r_st[g][k]);
+            near += k + 1 < r_n[g] && r_t0[g][k + 1] == r_t1[g][k];
+            for (int64_t d = -1; d <= 1; d++) { /* its binary search over the ends given here */
+                int64_t q = r_t1[g][k] + d;
+                uint32_t lo = 0, hi = r_n[g];
+                while (lo < hi) {
+                    uint32_t mid = lo + (hi - lo) / 2;
+                    if (r_t1[g][mid] <= q)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                assert_int_equal(cs_model_span_after(&m, gr, q), gr->span_first + lo);
+            }
+        }
+        total += r_n[g];
+    }
+    assert_int_equal(m.n_span, total);
+    assert_int_equal(m.n_far, total - near); /* only the ends no next start gives */
+    assert_true(m.n_far > 64 && near > 64);
+    cs_mb_deinit(&mb);
+    cs_model_deinit(&m);
 }
 
 /* Slots in first-seen order, whether an id is direct or in the map; an id
@@ -370,6 +451,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(map_survives_many_puts_and_deletes),
         cmocka_unit_test(ids_keep_slots_as_the_array_grows),
+        cmocka_unit_test(spans_keep_their_ends),
         cmocka_unit_test(intern_returns_same_id_for_same_bytes),
         cmocka_unit_test(uvarint_accepts_padding_and_rejects_overflow),
         cmocka_unit_test(header_detection_follows_go),

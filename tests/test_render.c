@@ -383,6 +383,59 @@ static void corpus_pingpong_draws_players_and_every_message(void **st)
     }
 }
 
+/* A still renderer (rnd_create_still: no playback table until a frame
+ * plays) draws what the full one does, pixel for pixel: lanes and tree,
+ * paused and at a playback time (where it builds the table), on traces
+ * with closes, selects and exact valued messages. */
+static void still_picture_matches_the_full_renderer(void **st)
+{
+    (void)st;
+    static const char *traces[] = {"tests/data/corpus/go1.23/closebcast.trace",
+                                   "tests/data/corpus/go1.23/selectmix.trace",
+                                   "tests/data/corpus/go1.23/annotated.trace"};
+    for (size_t t = 0; t < sizeof traces / sizeof *traces; t++) {
+        cs_file f;
+        cs_model m;
+        cs_err err = {0};
+        if (!tl_load(traces[t], &f, &m, NULL, &err)) {
+            print_message("%s: %s\n", traces[t], err.msg);
+            fail();
+        }
+        gl_env e;
+        if (!env_open(&e, &m, 800, 450)) {
+            cs_model_deinit(&m), cs_file_unmap(&f);
+            skip();
+        }
+        rnd_renderer *full = e.r, *still = rnd_create_still(&m, &err);
+        assert_non_null(still);
+        size_t n = (size_t)e.w * e.h;
+        uint8_t *want = cs_alloc(n * 4);
+        assert_non_null(want);
+        for (int k = 0; k < 4; k++) {
+            rnd_view v;
+            rnd_view_defaults(&m, &v);
+            v.layout = k & 1 ? RND_TREE : RND_LANES;
+            if (k & 2)
+                v.now = m.t_first + (m.t_last - m.t_first) / 2;
+            e.r = full;
+            draw(&e, &v);
+            memcpy(want, e.rgba, n * 4);
+            e.r = still;
+            draw(&e, &v);
+            print_message("%s, %s, %s: %zu pixels differ\n", traces[t], k & 1 ? "tree" : "lanes",
+                          k & 2 ? "playing" : "paused", count_diff(want, e.rgba, n, 0));
+            assert_int_equal(count_diff(want, e.rgba, n, 0), 0);
+            assert_true(rnd_last_stats(still)->segs > 0);
+        }
+        rnd_destroy(still);
+        e.r = full;
+        cs_free(want);
+        env_close(&e);
+        cs_model_deinit(&m);
+        cs_file_unmap(&f);
+    }
+}
+
 /* Ping-pong with a long pause in the middle (both players blocked, nothing
  * happens) and one slow message that is in flight across the pause, from
  * G2 at `*send` to G3 at `*recv`. */
@@ -1036,6 +1089,7 @@ int main(void)
         cmocka_unit_test(gif_has_every_frame),
         cmocka_unit_test(picture_matches_reference),
         cmocka_unit_test(corpus_pingpong_draws_players_and_every_message),
+        cmocka_unit_test(still_picture_matches_the_full_renderer),
         cmocka_unit_test(axes_differ_and_gaps_are_marked),
         cmocka_unit_test(pulses_follow_the_axis),
         cmocka_unit_test(slanted_arrows_are_picked_along_their_length),

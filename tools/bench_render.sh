@@ -1,31 +1,84 @@
 #!/bin/sh
-# tools/bench_render.sh — part of `make bench`: `chanscope png` (EGL
-# offscreen, 1920x1080) on a small and a large trace, wall time and peak RSS,
-# and, when Xvfb is installed, `chanscope view --bench-frames` frame times at
-# 1280x720 on both (level of detail: the large one should stay close).
+# tools/bench_render.sh — part of `make bench`: what drawing a large trace
+# costs. For the 25 MB Go 1.25 ring and, when tools/bench.sh made it, the
+# 117 MB Go 1.27 ring: wall time and peak RSS of `info` (decode + full
+# model), `svg` and `png` (1920x1080, EGL offscreen) in the lanes and tree
+# layouts (svg has no tree), and, when Xvfb is installed, `view
+# --bench-frames 30` at 1280x720: time to exit, first frame, median and
+# worst of the others. With BASE=PATH (another chanscope build, e.g. main's)
+# every row is measured with it too, run for run interleaved, side by side.
+# Usage: sh tools/bench_render.sh [TRACE...]   (default: the rings above)
 set -u
 shared=${CHANSCOPE_SHARED:-../shared/traces}
 out=build/bench
+base=${BASE:-}
 mkdir -p "$out"
-small=tests/data/corpus/go1.23/pingpong.trace
-large=$out/ring-go1.25-mid.trace
-if [ -f "$shared/large/ring-go1.25-mid.trace.xz" ] && [ ! -s "$large" ]; then
-    xz -dc "$shared/large/ring-go1.25-mid.trace.xz" >"$large"
+if [ $# -eq 0 ]; then
+    mid=$out/ring-go1.25-mid.trace
+    if [ -f "$shared/large/ring-go1.25-mid.trace.xz" ] && [ ! -s "$mid" ]; then
+        xz -dc "$shared/large/ring-go1.25-mid.trace.xz" >"$mid"
+    fi
+    [ -s "$mid" ] || mid=tests/data/corpus/go1.23/pingpong.trace
+    set -- "$mid"
+    [ -s "$out/ring-go1.27-7M.trace" ] && set -- "$@" "$out/ring-go1.27-7M.trace"
 fi
-[ -s "$large" ] || large=
-echo "chanscope png (1920x1080, 4x MSAA, offscreen):"
-for t in $small $large; do
-    /usr/bin/time -f "%e %M" -o "$out/png-time.txt" ./chanscope png -q "$t" -o "$out/bench.png"
-    read -r wall rss <"$out/png-time.txt"
-    printf "  %-28s %6.2f s wall  peak RSS %6.1f MB\n" "$(basename "$t")" "$wall" "$(echo "$rss" | awk '{print $1/1024}')"
+[ -n "$base" ] && [ ! -x "$base" ] && { echo "BASE=$base is not an executable" >&2; exit 2; }
+
+xdisp=
+if command -v Xvfb >/dev/null 2>&1; then
+    rm -f "$out/display"
+    Xvfb -displayfd 3 -screen 0 1400x900x24 -nolisten tcp 3>"$out/display" >/dev/null 2>&1 &
+    xpid=$!
+    for i in $(seq 100); do [ -s "$out/display" ] && break; sleep 0.1; done
+    xdisp=:$(head -1 "$out/display")
+fi
+
+# run BIN TRACE ARGS...: "WALL RSS_MB" of `BIN ARGS -q TRACE`, or "failed"
+run() {
+    bin=$1 t=$2
+    shift 2
+    if /usr/bin/time -f "%e %M" -o "$out/draw-time.txt" "$bin" "$@" -q "$t" >"$out/draw-out.txt" 2>&1; then
+        awk '{ printf "%6.2f s %6.0f MB", $1, $2 / 1024 }' "$out/draw-time.txt"
+    else
+        printf "%17s" failed
+    fi
+}
+# frames BIN TRACE LAYOUT: `view --bench-frames 30` wall, first, median, worst
+frames() {
+    if DISPLAY=$xdisp /usr/bin/time -f "%e %M" -o "$out/draw-time.txt" "$1" view -q --bench-frames 30 \
+        --size 1280x720 --layout "$3" "$2" >"$out/draw-out.txt" 2>&1; then
+        read -r wall rss <"$out/draw-time.txt"
+        sed -n 's/.* first \([0-9.]*\) ms  then median \([0-9.]*\) ms .* worst \([0-9.]*\) ms.*/\1 \2 \3/p' \
+            "$out/draw-out.txt" | awk -v w="$wall" -v r="$rss" '{
+            printf "%6.2f s %6.0f MB  first %6.0f ms  median %5.0f ms  worst %5.0f ms", w, r / 1024, $1, $2, $3 }'
+    else
+        printf "%17s" failed
+    fi
+}
+# row LABEL KIND ARGS...: one line, this build and BASE side by side
+row() {
+    label=$1 kind=$2
+    shift 2
+    if [ "$kind" = view ]; then mine=$(frames ./chanscope "$t" "$1"); else mine=$(run ./chanscope "$t" "$@"); fi
+    theirs=
+    if [ -n "$base" ]; then
+        if [ "$kind" = view ]; then theirs=$(frames "$base" "$t" "$1"); else theirs=$(run "$base" "$t" "$@"); fi
+    fi
+    printf "  %-14s %s%s\n" "$label" "$mine" "${theirs:+   |  $theirs}"
+}
+
+echo "drawing large traces (png/svg 1920x1080, view 1280x720 under Xvfb; time, peak RSS)${base:+: this build  |  $base}"
+for t in "$@"; do
+    printf " %s (%.1f MB):\n" "$(basename "$t")" "$(stat -L -c %s "$t" | awk '{print $1 / 1e6}')"
+    row info info info
+    row "svg lanes" cmd svg -o "$out/bench.svg"
+    row "png lanes" cmd png -o "$out/bench.png"
+    row "png tree" cmd png --layout tree -o "$out/bench.png"
+    if [ -n "$xdisp" ]; then
+        row "view lanes" view lanes
+        row "view tree" view tree
+    fi
 done
-command -v Xvfb >/dev/null 2>&1 || { echo "  (no Xvfb: viewer frame times skipped)"; exit 0; }
-Xvfb -displayfd 3 -screen 0 1400x900x24 -nolisten tcp 3>"$out/display" >/dev/null 2>&1 &
-xpid=$!
-for i in $(seq 100); do [ -s "$out/display" ] && break; sleep 0.1; done
-echo "chanscope view --bench-frames 30 (1280x720, llvmpipe):"
-for t in $small $large; do
-    printf "  %-28s " "$(basename "$t")"
-    DISPLAY=:$(head -1 "$out/display") ./chanscope view -q --bench-frames 30 --size 1280x720 "$t"
-done
-kill "$xpid"
+[ -z "$xdisp" ] && echo "  (no Xvfb: viewer frame times skipped)"
+[ -n "$xdisp" ] && kill "$xpid"
+exit 0

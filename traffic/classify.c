@@ -148,7 +148,7 @@ bool trf__classify(trf__ctx *c, cs_err *err)
         cs_edge *e = &m->edges[i];
         e->flags &= (uint16_t)~CS_EF_DIR_GUESSED;
         /* waiting since before the trace: decoders know no reason (none/other) */
-        bool unknown = e->reason == CS_R_NONE || (e->reason == CS_R_OTHER && e->block_ts == CS_T_NONE);
+        bool unknown = e->reason == CS_R_NONE || (e->reason == CS_R_OTHER && (e->flags & CS_EF_WAIT_BEFORE));
         if (!chan_reason(e->reason) && !unknown) {
             e->kind = other_kind(e->reason);
             continue;
