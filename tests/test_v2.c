@@ -232,6 +232,17 @@ static void repo_copies_match_oracle(void **st)
     }
 }
 
+/* Trace NAME of tests/data (path filled) and its Go 1.27 oracle. */
+static json_t *data_case(const char *name, char path[512])
+{
+    char opath[512];
+    snprintf(path, 512, "%s/%s.trace", tl_data(), name);
+    snprintf(opath, sizeof opath, "%s/%s.oracle-go127.json", tl_data(), name);
+    json_t *o = tl_json(opath);
+    assert_non_null(o);
+    return o;
+}
+
 /* Three generations (assets/go/gens, Go 1.25 and 1.27): with n threads, statistics alone,
  * the file is cut in n parts of about equal size, inside generations; the
  * later ones are ordered and summarized ahead on workers while this thread
@@ -241,13 +252,11 @@ static void repo_copies_match_oracle(void **st)
 static void generations_ahead_match_oracle(void **st)
 {
     (void)st;
-    static const char *const names[] = {"gens-go1.25", "gens-gc-go1.25", "gens-go1.27", "gens-gc-go1.27"};
+    static const char *const names[] = {"gens/gens-go1.25", "gens/gens-gc-go1.25", "gens/gens-go1.27",
+                                        "gens/gens-gc-go1.27"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        char path[512], opath[512];
-        snprintf(path, sizeof path, "%s/gens/%s.trace", tl_data(), names[i]);
-        snprintf(opath, sizeof opath, "%s/gens/%s.oracle-go127.json", tl_data(), names[i]);
-        json_t *o = tl_json(opath);
-        assert_non_null(o);
+        char path[512];
+        json_t *o = data_case(names[i], path);
         json_int_t syncs = json_integer_value(json_object_get(json_object_get(o, "event_counts"), "Sync"));
         for (int jobs = 2; jobs <= 4; jobs++) {
             decoded d;
@@ -276,11 +285,8 @@ static void cuts_anywhere_match_oracle(void **st)
                                         "gens/gens-gc-go1.27", "corpus/go1.23/pingpong",
                                         "corpus/go1.23/annotated", "corpus/go1.27/pingpong"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        char path[512], opath[512];
-        snprintf(path, sizeof path, "%s/%s.trace", tl_data(), names[i]);
-        snprintf(opath, sizeof opath, "%s/%s.oracle-go127.json", tl_data(), names[i]);
-        json_t *o = tl_json(opath);
-        assert_non_null(o);
+        char path[512];
+        json_t *o = data_case(names[i], path);
         cs_file f;
         cs_err err = {0};
         assert_true(cs_file_map(path, &f, &err));
@@ -405,11 +411,8 @@ static void streams_decode_a_generation_at_a_time(void **st)
     static const size_t chunks[] = {1, 1000, 65536};
     unsigned bites = 0;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        char path[512], opath[512];
-        snprintf(path, sizeof path, "%s/%s.trace", tl_data(), names[i]);
-        snprintf(opath, sizeof opath, "%s/%s.oracle-go127.json", tl_data(), names[i]);
-        json_t *o = tl_json(opath);
-        assert_non_null(o);
+        char path[512];
+        json_t *o = data_case(names[i], path);
         cs_file whole;
         cs_err err = {0};
         assert_true(cs_file_map(path, &whole, &err));
