@@ -11,29 +11,38 @@ void cs_model_init(cs_model *m)
     m->t_first = m->t_last = CS_T_NONE;
 }
 
+/* Every table the model allocates: X(field, elements filled, elements
+ * allocated), for m. The span ends exist once the model is finished
+ * (cs_mb_finish): n_span / 64 + 1 words of bits and ranks. */
+#define FAR_WORDS(m) ((m)->span_far ? (m)->n_span / 64 + 1 : 0)
+#define MODEL_TABLES(X, m)                                                                 \
+    X(str_bytes, (m)->len_bytes, (m)->cap_bytes)                                           \
+    X(str_off, (m)->n_str ? (m)->n_str + 1 : 0, (m)->cap_str)                              \
+    X(frames, (m)->n_frames, (m)->cap_frames)                                              \
+    X(stack_first, (m)->n_stack ? (m)->n_stack + 1 : 0, (m)->cap_stack)                    \
+    X(g, (m)->n_g, (m)->cap_g)                                                             \
+    X(span_t0, (m)->n_span, (m)->cap_span)                                                 \
+    X(span_state, (m)->n_span, (m)->cap_span)                                              \
+    X(span_reason, (m)->n_span, (m)->cap_span)                                             \
+    X(span_far, FAR_WORDS(m), FAR_WORDS(m))                                                \
+    X(span_far_rank, FAR_WORDS(m), FAR_WORDS(m))                                           \
+    X(span_far_t1, (m)->span_far ? (m)->n_far : 0, (m)->span_far ? (m)->n_far : 0)         \
+    X(edges, (m)->n_edges, (m)->cap_edges)                                                 \
+    X(msgs, (m)->n_msgs, (m)->cap_msgs)                                                    \
+    X(chans, (m)->n_chans, (m)->cap_chans)                                                 \
+    X(ranges, (m)->n_ranges, (m)->cap_ranges)                                              \
+    X(logs, (m)->n_logs, (m)->cap_logs)                                                    \
+    X(rtmsgs, (m)->n_rtmsgs, (m)->cap_rtmsgs)
+
 void cs_model_deinit(cs_model *m)
 {
     if (!m)
         return;
-    cs_free(m->str_bytes);
-    cs_free(m->str_off);
+#define FREE_TABLE(field, n, cap) cs_free(m->field);
+    MODEL_TABLES(FREE_TABLE, m)
+#undef FREE_TABLE
     cs_map_deinit(&m->str_index);
-    cs_free(m->frames);
-    cs_free(m->stack_first);
-    cs_free(m->g);
     cs_map_deinit(&m->g_index);
-    cs_free(m->span_t0);
-    cs_free(m->span_state);
-    cs_free(m->span_reason);
-    cs_free(m->span_far);
-    cs_free(m->span_far_rank);
-    cs_free(m->span_far_t1);
-    cs_free(m->edges);
-    cs_free(m->msgs);
-    cs_free(m->chans);
-    cs_free(m->ranges);
-    cs_free(m->logs);
-    cs_free(m->rtmsgs);
     memset(m, 0, sizeof *m);
 }
 
@@ -53,34 +62,14 @@ static bool dup(void *p, const void *from, uint32_t n, uint32_t cap, size_t elem
 bool cs_model_copy(const cs_model *m, cs_model *out, cs_err *err)
 {
     *out = *m;
-    out->str_bytes = NULL, out->str_off = NULL, out->frames = NULL, out->stack_first = NULL, out->g = NULL;
-    out->span_t0 = NULL, out->span_state = out->span_reason = NULL;
-    out->span_far = NULL, out->span_far_rank = NULL, out->span_far_t1 = NULL;
-    out->edges = NULL, out->msgs = NULL, out->chans = NULL, out->ranges = NULL, out->logs = NULL;
-    out->rtmsgs = NULL;
+#define NO_TABLE(field, n, cap) out->field = NULL;
+    MODEL_TABLES(NO_TABLE, m)
+#undef NO_TABLE
     cs_map_init(&out->str_index), cs_map_init(&out->g_index);
-    uint32_t far_words = m->span_far ? m->n_span / 64 + 1 : 0; /* a finished model's span ends */
-    bool ok = dup(&out->str_bytes, m->str_bytes, m->len_bytes, m->cap_bytes, 1, err) &&
-              dup(&out->str_off, m->str_off, m->n_str ? m->n_str + 1 : 0, m->cap_str, sizeof *m->str_off, err) &&
-              cs_map_copy(&m->str_index, &out->str_index, err) &&
-              dup(&out->frames, m->frames, m->n_frames, m->cap_frames, sizeof *m->frames, err) &&
-              dup(&out->stack_first, m->stack_first, m->n_stack ? m->n_stack + 1 : 0, m->cap_stack,
-                  sizeof *m->stack_first, err) &&
-              dup(&out->g, m->g, m->n_g, m->cap_g, sizeof *m->g, err) &&
-              cs_map_copy(&m->g_index, &out->g_index, err) &&
-              dup(&out->span_t0, m->span_t0, m->n_span, m->cap_span, sizeof *m->span_t0, err) &&
-              dup(&out->span_far, m->span_far, far_words, far_words, sizeof *m->span_far, err) &&
-              dup(&out->span_far_rank, m->span_far_rank, far_words, far_words, sizeof *m->span_far_rank, err) &&
-              dup(&out->span_far_t1, m->span_far_t1, m->n_far, m->span_far ? m->n_far : 0, sizeof *m->span_far_t1,
-                  err) &&
-              dup(&out->span_state, m->span_state, m->n_span, m->cap_span, 1, err) &&
-              dup(&out->span_reason, m->span_reason, m->n_span, m->cap_span, 1, err) &&
-              dup(&out->edges, m->edges, m->n_edges, m->cap_edges, sizeof *m->edges, err) &&
-              dup(&out->msgs, m->msgs, m->n_msgs, m->cap_msgs, sizeof *m->msgs, err) &&
-              dup(&out->chans, m->chans, m->n_chans, m->cap_chans, sizeof *m->chans, err) &&
-              dup(&out->ranges, m->ranges, m->n_ranges, m->cap_ranges, sizeof *m->ranges, err) &&
-              dup(&out->logs, m->logs, m->n_logs, m->cap_logs, sizeof *m->logs, err) &&
-              dup(&out->rtmsgs, m->rtmsgs, m->n_rtmsgs, m->cap_rtmsgs, sizeof *m->rtmsgs, err);
+    bool ok = cs_map_copy(&m->str_index, &out->str_index, err) && cs_map_copy(&m->g_index, &out->g_index, err);
+#define DUP_TABLE(field, n, cap) ok = ok && dup(&out->field, m->field, n, cap, sizeof *m->field, err);
+    MODEL_TABLES(DUP_TABLE, m)
+#undef DUP_TABLE
     if (!ok)
         cs_model_deinit(out);
     return ok;
