@@ -32,7 +32,9 @@ void cs_model_init(cs_model *m)
     X(chans, (m)->n_chans, (m)->cap_chans)                                                 \
     X(ranges, (m)->n_ranges, (m)->cap_ranges)                                              \
     X(logs, (m)->n_logs, (m)->cap_logs)                                                    \
-    X(rtmsgs, (m)->n_rtmsgs, (m)->cap_rtmsgs)
+    X(rtmsgs, (m)->n_rtmsgs, (m)->cap_rtmsgs)                                              \
+    X(msg_block, (m)->n_msg_block, (m)->n_msg_block)                                       \
+    X(sync_block, (m)->n_sync_block, (m)->n_sync_block)
 
 void cs_model_deinit(cs_model *m)
 {
@@ -219,12 +221,9 @@ const char *cs_msg_kind_name(cs_msg_kind k)
 
 size_t cs_model_bytes(const cs_model *m)
 {
-    return (size_t)m->len_bytes + (size_t)m->n_str * sizeof *m->str_off +
-           (size_t)m->n_frames * sizeof *m->frames + (size_t)m->n_stack * sizeof *m->stack_first +
-           (size_t)m->n_g * sizeof *m->g +
-           (size_t)m->n_span * (sizeof *m->span_t0 + 2) + (size_t)m->n_far * sizeof *m->span_far_t1 +
-           ((size_t)m->n_span / 64 + 1) * (sizeof *m->span_far + sizeof *m->span_far_rank) +
-           (size_t)m->n_edges * sizeof *m->edges + (size_t)m->n_msgs * sizeof *m->msgs +
-           (size_t)m->n_chans * sizeof *m->chans + (size_t)m->n_ranges * sizeof *m->ranges +
-           (size_t)m->n_logs * sizeof *m->logs;
+    size_t n = 0;
+#define TABLE_BYTES(field, used, cap) n += (size_t)(used) * sizeof *m->field;
+    MODEL_TABLES(TABLE_BYTES, m)
+#undef TABLE_BYTES
+    return n;
 }

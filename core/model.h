@@ -208,6 +208,9 @@ typedef struct cs_rtmsg {
 } cs_rtmsg;
 
 /* trace.Log(ctx, category, message) */
+#define CS_TBLOCK 256u
+typedef struct cs_tblock { int64_t t0, t1; } cs_tblock;
+
 typedef struct cs_log {
     int64_t ts;
     uint64_t task;
@@ -262,6 +265,13 @@ typedef struct cs_model {
     cs_range *ranges; uint32_t n_ranges, cap_ranges;
     cs_log *logs;    uint32_t n_logs, cap_logs;
     cs_rtmsg *rtmsgs; uint32_t n_rtmsgs, cap_rtmsgs; /* gotrace GoSend/GoRecv, event order */
+    /* what the pictures draw, found by time: per CS_TBLOCK messages (msgs
+     * i·CS_TBLOCK ...), the earliest send and latest receive of those with
+     * both; per CS_TBLOCK edges, the earliest and latest of the sync
+     * wake-ups (CS_EK_SYNC) among them. A block with none has t0 > t1.
+     * traffic/ builds them with the messages; 0 blocks: not built. */
+    cs_tblock *msg_block;  uint32_t n_msg_block;
+    cs_tblock *sync_block; uint32_t n_sync_block;
     uint64_t n_cpu_samples; /* CPU profile samples in the trace */
 
     /* a warning for the user, e.g. "showing the good prefix: ..." ("" none) */

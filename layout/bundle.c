@@ -1,9 +1,12 @@
 /* layout/bundle.c — arrow bundles of lod.h: every arrow a picture draws
  * (messages, close and sync wake-ups, spawns) between two shown lanes, keyed
  * by (kind, sender lane, receiver lane, pixel column of the send) in one
- * 64-bit key, radix-sorted and merged where keys are equal a chunk of
- * arrows at a time (so the memory follows the bundles, not the arrows),
- * then the chunks' bundles merged likewise. While there are more
+ * 64-bit key and summed into its bundle through a small open-addressing
+ * table, which is emptied into the list of bundles whenever it is half full
+ * (so the memory and cache follow the bundles, not the arrows: messages
+ * come in time order, so the table holds a few columns at a time); the
+ * list is then radix-sorted by key, merging the bundles a key got in
+ * different fills. While there are more
  * bundles than max_bundles, the grid gets coarser and neighbours merge
  * again: first columns are halved, down to MIN_COLS, then neighbouring lanes
  * are grouped (their rows are thinner than a pixel when there are that many
@@ -19,15 +22,9 @@
 #define LANE_BITS 20
 #define COL_BITS 16
 #define MIN_COLS 64
-#define CHUNK (1u << 18) /* arrows sorted and bundled at a time */
+#define TABLE_BITS 13 /* slots of the table; it is emptied at half */
 #define KEY(kind, from, to, col) \
     ((uint64_t)(kind) << 62 | (uint64_t)(from) << 42 | (uint64_t)(to) << 22 | (uint64_t)(col) << 6)
-
-typedef struct arrow {
-    int64_t t0, t1;
-    uint32_t chan, idx;
-    uint32_t from, to;    /* lanes */
-} arrow;
 
 typedef struct collect {
     const cs_model *m;
@@ -35,11 +32,11 @@ typedef struct collect {
     const lay_lanes *l;
     uint32_t cols;
     unsigned lane_shift;  /* lanes grouped 2^lane_shift at a time in the keys */
-    arrow *v;             /* the chunk: CHUNK arrows at most */
-    uint64_t *key;
-    uint32_t *ord;
-    uint32_t n;
-    uint32_t chunks;      /* chunks bundled so far */
+    uint64_t *key;        /* the table: 2^TABLE_BITS slots, key and its bundle in out->b */
+    uint32_t *slot;       /* UINT32_MAX: empty */
+    uint64_t *last_key;   /* per sender lane group: the key of its last bundle (in out->b[last[...]]), */
+    uint32_t *last;       /* which its next arrow mostly shares; UINT64_MAX: none */
+    uint32_t fill0;       /* out->b[fill0 ..]: the bundles the table points to */
     uint32_t cap_b;       /* room in out->b */
     lay_bundles *out;
 } collect;
@@ -57,30 +54,12 @@ static void absorb(lay_bundle *p, const lay_bundle *x)
     }
 }
 
-/* Sorts the chunk's arrows by key and appends them to out->b, one bundle
- * per key. */
-static bool flush(collect *c, cs_err *err)
+/* Empties the table: the bundles it points to stay in out->b. */
+static void empty(collect *c)
 {
-    lay_bundles *out = c->out;
-    if (!lay__sort_keys(c->key, c->ord, c->n, err) ||
-        !cs_grow((void **)&out->b, &c->cap_b, out->n + c->n + 1, sizeof *out->b, err))
-        return false;
-    uint32_t n = out->n, start = out->n;
-    for (uint32_t i = 0; i < c->n; i++) {
-        uint64_t k = c->key[i];
-        const arrow *w = &c->v[c->ord[i]];
-        lay_bundle x = {.t0 = w->t0, .t1 = w->t1, .from = w->from, .to = w->to,
-                        .col = (uint32_t)(k >> 6) & ((1u << COL_BITS) - 1), .count = 1,
-                        .chan = w->chan, .first = w->idx, .kind = (uint8_t)(k >> 62)};
-        if (n > start && k == c->key[i - 1])
-            absorb(&out->b[n - 1], &x);
-        else
-            out->b[n++] = x;
-    }
-    out->n = n;
-    c->n = 0;
-    c->chunks++;
-    return true;
+    if (c->out->n > c->fill0)
+        memset(c->slot, 0xff, sizeof *c->slot << TABLE_BITS);
+    c->fill0 = c->out->n;
 }
 
 static bool add(collect *c, lay_arrow_kind k, int64_t t0, int64_t t1, uint32_t gf, uint32_t gt,
@@ -93,32 +72,76 @@ static bool add(collect *c, lay_arrow_kind k, int64_t t0, int64_t t1, uint32_t g
         return true;
     if (t1 < c->a->t0 || t0 > c->a->t1)
         return true;
-    if (c->n == CHUNK && !flush(c, err))
-        return false;
+    lay_bundles *out = c->out;
     double x = lay_axis_x(c->a, t0) * c->cols;
     uint32_t col = x >= c->cols ? c->cols - 1 : (uint32_t)x;
-    c->v[c->n] = (arrow){.t0 = t0, .t1 = t1 < t0 ? t0 : t1, .chan = chan, .idx = idx, .from = lf, .to = lt};
-    c->key[c->n] = KEY(k, lf >> c->lane_shift, lt >> c->lane_shift, col);
-    c->ord[c->n] = c->n;
-    c->n++;
-    c->out->n_arrows[k]++;
+    uint64_t key = KEY(k, lf >> c->lane_shift, lt >> c->lane_shift, col);
+    lay_bundle b = {.t0 = t0, .t1 = t1 < t0 ? t0 : t1, .from = lf, .to = lt, .col = col, .count = 1,
+                    .chan = chan, .first = idx, .kind = (uint8_t)k};
+    out->n_arrows[k]++;
+    uint32_t lg = lf >> c->lane_shift;
+    if (c->last_key[lg] == key && c->last[lg] >= c->fill0) {
+        absorb(&out->b[c->last[lg]], &b);
+        return true;
+    }
+    uint32_t mask = (1u << TABLE_BITS) - 1, h = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - TABLE_BITS));
+    for (;; h = (h + 1) & mask) {
+        if (c->slot[h] == UINT32_MAX)
+            break;
+        if (c->key[h] == key) {
+            absorb(&out->b[c->slot[h]], &b);
+            c->last_key[lg] = key, c->last[lg] = c->slot[h];
+            return true;
+        }
+    }
+    if (out->n - c->fill0 >= 1u << (TABLE_BITS - 1)) {
+        empty(c);
+        h = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - TABLE_BITS));
+    }
+    if (out->n == c->cap_b && !cs_grow((void **)&out->b, &c->cap_b, out->n + 1, sizeof *out->b, err))
+        return false;
+    c->key[h] = key, c->slot[h] = out->n;
+    c->last_key[lg] = key, c->last[lg] = out->n;
+    out->b[out->n++] = b;
     return true;
+}
+
+/* Blocks of n items (CS_TBLOCK each) that meet the axis' window: [*i0,
+ * *i1) is the next run of them from *i0 (empty at the end). Without
+ * blocks (a model traffic/ did not index), one run of everything. */
+static bool next_run(const cs_tblock *b, uint32_t nb, uint32_t n, const lay_axis *a, uint32_t *i0, uint32_t *i1)
+{
+    if (nb != (n + CS_TBLOCK - 1) / CS_TBLOCK) {
+        *i1 = *i0 < n ? n : *i0;
+        return *i0 < n;
+    }
+    uint32_t k = *i0 / CS_TBLOCK;
+    while (k < nb && (b[k].t1 < a->t0 || b[k].t0 > a->t1))
+        k++;
+    uint32_t e = k;
+    while (e < nb && !(b[e].t1 < a->t0 || b[e].t0 > a->t1))
+        e++;
+    *i0 = k * CS_TBLOCK > *i0 ? k * CS_TBLOCK : *i0;
+    *i1 = e * CS_TBLOCK < n ? e * CS_TBLOCK : n;
+    return *i0 < *i1;
 }
 
 static bool gather(collect *c, cs_err *err)
 {
     const cs_model *m = c->m;
-    for (uint32_t i = 0; i < m->n_msgs; i++) {
-        const cs_msg *msg = &m->msgs[i];
-        if (!add(c, lay_msg_arrow(msg), msg->t_send, msg->t_recv, msg->sender, msg->receiver, msg->chan, i, err))
-            return false;
-    }
-    for (uint32_t i = 1; i < m->n_edges; i++) {
-        const cs_edge *e = &m->edges[i];
-        if (lay_edge_arrow(e) == LAY_ARROW_SYNC &&
-            !add(c, LAY_ARROW_SYNC, e->ts, e->ts, e->from, e->to, 0, i, err))
-            return false;
-    }
+    for (uint32_t i = 0, end; next_run(m->msg_block, m->n_msg_block, m->n_msgs, c->a, &i, &end); i = end)
+        for (; i < end; i++) {
+            const cs_msg *msg = &m->msgs[i];
+            if (!add(c, lay_msg_arrow(msg), msg->t_send, msg->t_recv, msg->sender, msg->receiver, msg->chan, i,
+                     err))
+                return false;
+        }
+    for (uint32_t i = 1, end; next_run(m->sync_block, m->n_sync_block, m->n_edges, c->a, &i, &end); i = end)
+        for (i = i ? i : 1; i < end; i++) {
+            const cs_edge *e = &m->edges[i];
+            if (lay_edge_arrow(e) == LAY_ARROW_SYNC && !add(c, LAY_ARROW_SYNC, e->ts, e->ts, e->from, e->to, 0, i, err))
+                return false;
+        }
     for (uint32_t g = 1; g < m->n_g; g++)
         if (m->g[g].parent &&
             !add(c, LAY_ARROW_SPAWN, m->g[g].create_ns, m->g[g].create_ns, m->g[g].parent, g, 0, g, err))
@@ -207,18 +230,27 @@ bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, ui
     collect c = {.m = m, .a = a, .l = l, .cols = cols, .out = out};
     while ((l->n_lanes >> c.lane_shift) >= 1u << LANE_BITS) /* keys hold 2^20 lane groups */
         c.lane_shift++;
-    c.v = cs_alloc((size_t)CHUNK * sizeof *c.v);
-    c.key = cs_alloc((size_t)CHUNK * sizeof *c.key);
-    c.ord = cs_alloc((size_t)CHUNK * sizeof *c.ord);
-    bool ok = (c.v && c.key && c.ord) ||
-              CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u arrows", CHUNK);
-    ok = ok && gather(&c, err) && flush(&c, err);
-    cs_free(c.v), cs_free(c.key), cs_free(c.ord);
+    uint32_t groups = (l->n_lanes >> c.lane_shift) + 1;
+    c.key = cs_alloc(sizeof *c.key << TABLE_BITS);
+    c.slot = cs_alloc(sizeof *c.slot << TABLE_BITS);
+    c.last_key = cs_alloc((size_t)groups * sizeof *c.last_key);
+    c.last = cs_alloc((size_t)groups * sizeof *c.last);
+    bool ok = (c.key && c.slot && c.last_key && c.last) ||
+              CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for arrow bundles");
+    if (ok) {
+        memset(c.slot, 0xff, sizeof *c.slot << TABLE_BITS);
+        memset(c.last_key, 0xff, (size_t)groups * sizeof *c.last_key); /* no key has its low 6 bits set */
+    }
+    ok = ok && gather(&c, err);
+    if (ok)
+        empty(&c);
+    cs_free(c.key), cs_free(c.slot), cs_free(c.last_key), cs_free(c.last);
     out->cols = cols;
-    /* bundles of different chunks may share a key; time order is stable,
-     * so ties keep kind, from, to order */
-    ok = ok && (c.chunks == 1 || sort_bundles(out, false, c.lane_shift, err)) &&
-         fit(out, l->n_lanes, c.lane_shift, max_bundles, err) && sort_bundles(out, true, 0, err);
+    /* a key the table held in two fills has two bundles: merged by the sort
+     * into key order, which fit() needs; then time order, stable, so ties
+     * keep kind, from, to order */
+    ok = ok && sort_bundles(out, false, c.lane_shift, err) && fit(out, l->n_lanes, c.lane_shift, max_bundles, err) &&
+         sort_bundles(out, true, 0, err);
     if (!ok)
         lay_bundles_deinit(out);
     return ok;

@@ -1,53 +1,35 @@
 /* layout/lod.c — per-column span summaries of lod.h (bundles: bundle.c).
  * Spans: goroutines are grouped by lane (counting sort); per lane, each span
- * adds its coverage to a difference array per mark (partial columns at the
- * two ends added directly), so a span's cost does not depend on how many
- * columns it covers. lay_lod_build makes the bundles on a second thread
- * meanwhile. */
+ * adds the nanoseconds it covers to the two columns its ends fall in and
+ * marks the columns between as wholly covered in a difference array per
+ * mark, so a span's cost does not depend on how many columns it covers and
+ * the sums are exact integers. lay_lod_build makes the bundles on a second
+ * thread meanwhile. */
 #include "lod.h"
 #include "palette.h"
+#include "../core/file.h"
 
-#include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Adds coverage [x0, x1) (in columns) to acc (per column) and its diff array. */
-static void cover(float *acc, float *diff, uint32_t cols, double x0, double x1)
-{
-    if (x1 <= x0)
-        return;
-    uint32_t c0 = (uint32_t)x0, c1 = (uint32_t)x1;
-    if (c0 >= cols) return;
-    if (c1 >= cols) c1 = cols - 1, x1 = cols;
-    if (c0 == c1) {
-        acc[c0] += (float)(x1 - x0);
-        return;
-    }
-    acc[c0] += (float)(c0 + 1 - x0);
-    acc[c1] += (float)(x1 - c1);
-    diff[c0 + 1] += 1; /* full columns c0+1 .. c1-1 */
-    diff[c1] -= 1;
-}
-
-/* Time → column position through the times of the column boundaries
- * (lay_axis_t of each), linear inside a column: exact for the linear and
- * gap-folding mappings, within a pixel for the log one, and no logarithm
- * per span. Spans come in time order per goroutine, so the search starts
- * at the last column found and gallops. */
+/* The times of the column boundaries (lay_axis_t of each): column c is
+ * [tb[c], tb[c+1]), time is linear inside a column, which is exact for the
+ * linear and gap-folding mappings and within a pixel for the log one, with
+ * no logarithm per span. Spans come in time order per goroutine, so the
+ * search starts at the last column found and gallops. */
 typedef struct colmap {
     int64_t *tb;          /* cols + 1 boundaries, non-decreasing */
     uint32_t cols, cur;
 } colmap;
 
-static double col_of(colmap *m, int64_t t)
+/* The last column c < cols with tb[c] <= t (0 before tb[0]); t must be
+ * below tb[cols]. */
+static uint32_t col_of(colmap *m, int64_t t)
 {
     const int64_t *tb = m->tb;
-    if (t <= tb[0])
-        return 0;
-    if (t >= tb[m->cols])
-        return m->cols;
-    uint32_t lo = 0, hi = m->cur; /* find the last c < cols with tb[c] <= t, in [lo, hi] */
+    uint32_t lo = 0, hi = m->cur; /* in [lo, hi] */
     if (tb[m->cur] <= t) {
         uint32_t step = 1;
         lo = m->cur;
@@ -62,59 +44,116 @@ static double col_of(colmap *m, int64_t t)
         else
             hi = mid - 1;
     }
-    m->cur = lo;
-    int64_t w = tb[lo + 1] - tb[lo];
-    return lo + (w > 0 ? (double)(t - tb[lo]) / (double)w : 0);
+    return m->cur = lo;
 }
 
-/* acc and diff are zero on entry and left zero: only the marks the lane
- * uses are summed, searched and cleared. */
+/* Per mark: ns[c] the nanoseconds of column c covered by spans that end in
+ * it or start in it, whole[c] a difference array of the columns spans cover
+ * from edge to edge. */
+typedef struct cover_acc { int64_t *ns; int32_t *whole; } cover_acc;
+
+/* acc is zero on entry and left zero: only the marks the lane uses are
+ * summed, searched and cleared. A column's mark is the one covering most of
+ * its time, if that is at least 5 % of it (a column narrower than a
+ * nanosecond: the one covering it edge to edge). */
 static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const uint32_t *gs, uint32_t ng,
-                         uint32_t cols, float *acc, float *diff, uint8_t *row, uint32_t *n_spans)
+                         uint32_t cols, cover_acc *acc, uint8_t *row, uint32_t *n_spans)
 {
     uint32_t used = 0;
+    const int64_t *tb = cm->tb, lo = tb[0], hi = tb[cols];
     for (uint32_t k = 0; k < ng; k++) {
         const cs_goroutine *g = &m->g[gs[k]];
         cm->cur = 0;
-        uint32_t end = g->span_first + g->span_count;
-        bool have = false; /* a span mostly begins where the last one ended: its column is known */
-        int64_t t_end = 0;
-        double x_end = 0;
+        uint32_t end = g->span_first + g->span_count, c_end = 0;
+        int64_t t_end = CS_T_NONE; /* a span mostly begins where the last one ended: its column is known */
         for (uint32_t s = cs_model_span_after(m, g, a->t0); s < end && m->span_t0[s] < a->t1; s++) {
             lay_mark mk = lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
             if (mk == LAY_MARK_NONE)
                 continue;
             (*n_spans)++;
+            int64_t t0 = m->span_t0[s] < lo ? lo : m->span_t0[s], t1 = cs_span_t1(m, s);
+            uint32_t c0 = t0 == t_end ? c_end : t0 < hi ? col_of(cm, t0) : cols;
+            t1 = t1 > hi ? hi : t1;
+            t_end = t1, c_end = t1 < hi ? col_of(cm, t1) : cols;
+            if (t1 <= t0)
+                continue;
             used |= 1u << mk;
-            double x0 = have && t_end == m->span_t0[s] ? x_end : col_of(cm, m->span_t0[s]);
-            t_end = cs_span_t1(m, s), x_end = col_of(cm, t_end), have = true;
-            cover(acc + (size_t)mk * cols, diff + (size_t)mk * (cols + 1), cols, x0, x_end);
+            int64_t *ns = acc[mk].ns;
+            if (c0 == c_end) {
+                ns[c0] += t1 - t0;
+                continue;
+            }
+            ns[c0] += tb[c0 + 1] - t0; /* c0 < c_end <= cols */
+            ns[c_end] += t1 - tb[c_end];
+            acc[mk].whole[c0 + 1]++;
+            acc[mk].whole[c_end]--;
         }
     }
-    for (uint32_t mk = 1; mk < LAY_MARK_COUNT; mk++) {
-        if (!(used & 1u << mk))
-            continue;
-        float run = 0, *ac = acc + (size_t)mk * cols, *df = diff + (size_t)mk * (cols + 1);
-        for (uint32_t c = 0; c < cols; c++)
-            run += df[c], ac[c] += run;
-    }
+    int32_t run[LAY_MARK_COUNT] = {0};
     for (uint32_t c = 0; c < cols; c++) {
+        int64_t w = tb[c + 1] - tb[c], best = w ? w / 20 : 0; /* under 5 %: nothing there */
         uint8_t b = LAY_MARK_NONE;
-        float bv = 0.05f; /* under 5 % of a pixel: nothing there */
-        for (uint32_t mk = 1; mk < LAY_MARK_COUNT; mk++)
-            if ((used & 1u << mk) && acc[(size_t)mk * cols + c] > bv)
-                bv = acc[(size_t)mk * cols + c], b = (uint8_t)mk;
+        for (uint32_t mk = 1; mk < LAY_MARK_COUNT; mk++) {
+            if (!(used & 1u << mk))
+                continue;
+            run[mk] += acc[mk].whole[c];
+            int64_t v = w ? acc[mk].ns[c] + run[mk] * w : run[mk];
+            if (v > best)
+                best = v, b = (uint8_t)mk;
+        }
         row[c] = b;
     }
     for (uint32_t mk = 1; mk < LAY_MARK_COUNT; mk++)
         if (used & 1u << mk) {
-            memset(acc + (size_t)mk * cols, 0, (size_t)cols * sizeof *acc);
-            memset(diff + (size_t)mk * (cols + 1), 0, ((size_t)cols + 1) * sizeof *diff);
+            memset(acc[mk].ns, 0, ((size_t)cols + 1) * sizeof *acc[mk].ns);
+            memset(acc[mk].whole, 0, ((size_t)cols + 1) * sizeof *acc[mk].whole);
         }
 }
 
-bool lay_lod_spans(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t lane0,
-                   uint32_t lane1, uint32_t cols, lay_lod *out, cs_err *err)
+/* What the threads summarising lanes share: the lanes' goroutines
+ * (gs[first[i] .. first[i+1]) for lane lane0 + i), the column boundaries,
+ * and the next lane nobody took yet. */
+typedef struct span_job {
+    const cs_model *m;
+    const lay_axis *a;
+    uint32_t *first, *gs;
+    int64_t *tb;
+    uint32_t n_lanes, cols;
+    lay_lod *out;
+    atomic_uint next;
+} span_job;
+
+#define LANES_AT_ONCE 8u
+
+/* Summarises lanes of j, LANES_AT_ONCE at a time, until none is left;
+ * false (and no lane taken) when out of memory. */
+static bool span_work(span_job *j)
+{
+    uint32_t cols = j->cols;
+    int64_t *ns = cs_calloc(((size_t)cols + 1) * LAY_MARK_COUNT, sizeof *ns);
+    int32_t *whole = cs_calloc(((size_t)cols + 1) * LAY_MARK_COUNT, sizeof *whole);
+    bool ok = ns && whole;
+    cover_acc acc[LAY_MARK_COUNT];
+    for (uint32_t mk = 0; mk < LAY_MARK_COUNT; mk++)
+        acc[mk] = (cover_acc){ns + (size_t)mk * (cols + 1), whole + (size_t)mk * (cols + 1)};
+    colmap cm = {.tb = j->tb, .cols = cols};
+    for (uint32_t i0; ok && (i0 = atomic_fetch_add(&j->next, LANES_AT_ONCE)) < j->n_lanes;)
+        for (uint32_t i = i0; i < i0 + LANES_AT_ONCE && i < j->n_lanes; i++)
+            lane_summary(j->m, j->a, &cm, j->gs + j->first[i], j->first[i + 1] - j->first[i], cols, acc,
+                         j->out->mark + (size_t)i * cols, &j->out->n_spans[i]);
+    cs_free(ns), cs_free(whole);
+    return ok;
+}
+
+static void spans_end(span_job *j)
+{
+    cs_free(j->first), cs_free(j->gs), cs_free(j->tb);
+}
+
+/* Sets up j (and out) for lanes [lane0, lane1): goroutines grouped by lane
+ * (counting sort) and the column boundaries. */
+static bool spans_begin(span_job *j, const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t lane0,
+                        uint32_t lane1, uint32_t cols, lay_lod *out, cs_err *err)
 {
     memset(out, 0, sizeof *out);
     if (lane1 > l->n_lanes) lane1 = l->n_lanes;
@@ -123,44 +162,57 @@ bool lay_lod_spans(const cs_model *m, const lay_axis *a, const lay_lanes *l, uin
     out->lane0 = lane0, out->n_lanes = nl, out->n_cols = cols;
     out->mark = cs_calloc((size_t)nl * cols + 1, 1);
     out->n_spans = cs_calloc((size_t)nl + 1, sizeof *out->n_spans);
-    uint32_t *first = cs_calloc((size_t)nl + 1, sizeof *first);
-    uint32_t *gs = cs_alloc((size_t)m->n_g * sizeof *gs + 1);
-    float *acc = cs_calloc((size_t)cols * LAY_MARK_COUNT + 1, sizeof *acc);
-    float *diff = cs_calloc(((size_t)cols + 1) * LAY_MARK_COUNT, sizeof *diff);
-    colmap cm = {.tb = cs_alloc(((size_t)cols + 1) * sizeof *cm.tb), .cols = cols};
-    bool ok = out->mark && out->n_spans && first && gs && acc && diff && cm.tb;
-    for (uint32_t c = 0; ok && c <= cols; c++)
-        cm.tb[c] = c ? lay_axis_t(a, (double)c / cols) : a->t0;
-    if (ok) { /* goroutines grouped by lane */
-        for (uint32_t g = 1; g < m->n_g; g++)
-            if (l->lane_of_g[g] >= lane0 && l->lane_of_g[g] < lane1)
-                first[l->lane_of_g[g] - lane0 + 1]++;
-        for (uint32_t i = 1; i <= nl; i++)
-            first[i] += first[i - 1];
-        for (uint32_t g = 1; g < m->n_g; g++)
-            if (l->lane_of_g[g] >= lane0 && l->lane_of_g[g] < lane1)
-                gs[first[l->lane_of_g[g] - lane0]++] = g;
-        for (uint32_t i = nl; i > 0; i--) /* undo the cursor shift */
-            first[i] = first[i - 1];
-        first[0] = 0;
-        for (uint32_t i = 0; i < nl; i++)
-            lane_summary(m, a, &cm, gs + first[i], first[i + 1] - first[i], cols, acc, diff,
-                         out->mark + (size_t)i * cols, &out->n_spans[i]);
-    }
-    cs_free(first), cs_free(gs), cs_free(acc), cs_free(diff), cs_free(cm.tb);
-    if (!ok) {
+    *j = (span_job){.m = m, .a = a, .n_lanes = nl, .cols = cols, .out = out,
+                    .first = cs_calloc((size_t)nl + 1, sizeof *j->first),
+                    .gs = cs_alloc((size_t)m->n_g * sizeof *j->gs + 1),
+                    .tb = cs_alloc(((size_t)cols + 1) * sizeof *j->tb)};
+    atomic_init(&j->next, 0);
+    if (!out->mark || !out->n_spans || !j->first || !j->gs || !j->tb) {
+        spans_end(j);
         lay_lod_deinit(out);
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory summarising %u lanes", nl);
     }
+    for (uint32_t c = 0; c <= cols; c++)
+        j->tb[c] = c ? lay_axis_t(a, (double)c / cols) : a->t0;
+    uint32_t *first = j->first;
+    for (uint32_t g = 1; g < m->n_g; g++)
+        if (l->lane_of_g[g] >= lane0 && l->lane_of_g[g] < lane1)
+            first[l->lane_of_g[g] - lane0 + 1]++;
+    for (uint32_t i = 1; i <= nl; i++)
+        first[i] += first[i - 1];
+    for (uint32_t g = 1; g < m->n_g; g++)
+        if (l->lane_of_g[g] >= lane0 && l->lane_of_g[g] < lane1)
+            j->gs[first[l->lane_of_g[g] - lane0]++] = g;
+    for (uint32_t i = nl; i > 0; i--) /* undo the cursor shift */
+        first[i] = first[i - 1];
+    first[0] = 0;
     return true;
 }
 
+/* The end of a summary the calling thread took part in: ok is its share's. */
+static bool spans_done(span_job *j, bool ok, cs_err *err)
+{
+    spans_end(j);
+    if (ok)
+        return true;
+    lay_lod_deinit(j->out);
+    return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory summarising %u lanes", j->n_lanes);
+}
+
+bool lay_lod_spans(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t lane0,
+                   uint32_t lane1, uint32_t cols, lay_lod *out, cs_err *err)
+{
+    span_job j;
+    return spans_begin(&j, m, a, l, lane0, lane1, cols, out, err) && spans_done(&j, span_work(&j), err);
+}
+
+/* The second thread of lay_lod_build: the bundles, then lanes the first
+ * thread has not taken yet. */
 typedef struct bundle_job {
-    const cs_model *m;
-    const lay_axis *a;
     const lay_lanes *l;
     uint32_t cols, max_bundles;
     lay_bundles *out;
+    span_job *spans;
     cs_err err;
     bool ok;
 } bundle_job;
@@ -168,7 +220,8 @@ typedef struct bundle_job {
 static void *bundle_work(void *arg)
 {
     bundle_job *j = arg;
-    j->ok = lay_lod_arrows(j->m, j->a, j->l, j->cols, j->max_bundles, j->out, &j->err);
+    j->ok = lay_lod_arrows(j->spans->m, j->spans->a, j->l, j->cols, j->max_bundles, j->out, &j->err);
+    span_work(j->spans);
     return NULL;
 }
 
@@ -176,21 +229,24 @@ bool lay_lod_build(const cs_model *m, const lay_axis *a, const lay_lanes *l, uin
                    uint32_t cols, uint32_t arrow_cols, uint32_t max_bundles, lay_lod *lod, lay_bundles *bun,
                    cs_err *err)
 {
-    bundle_job j = {.m = m, .a = a, .l = l, .cols = arrow_cols, .max_bundles = max_bundles, .out = bun};
+    span_job sj;
+    if (!spans_begin(&sj, m, a, l, lane0, lane1, cols, lod, err))
+        return false;
+    bundle_job j = {.l = l, .cols = arrow_cols, .max_bundles = max_bundles, .out = bun, .spans = &sj};
     pthread_t th;
-    bool two = pthread_create(&th, NULL, bundle_work, &j) == 0;
-    bool ok = lay_lod_spans(m, a, l, lane0, lane1, cols, lod, err);
+    bool two = cs_thread_create(&th, bundle_work, &j) == 0;
+    bool ok = span_work(&sj);
     if (two)
         pthread_join(th, NULL);
-    else if (ok)
+    else
         bundle_work(&j);
+    ok = spans_done(&sj, ok, err);
     if (ok && !j.ok)
         *err = j.err;
     if (ok && j.ok)
         return true;
     lay_lod_deinit(lod);
-    if (two || ok)
-        lay_bundles_deinit(bun);
+    lay_bundles_deinit(bun);
     return false;
 }
 

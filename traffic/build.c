@@ -1,8 +1,8 @@
 /* traffic/build.c — trf_build(): the channel-traffic pass over a
  * finished model (docs/trace-format.md §6–7). Classifies every wake-up edge,
  * then collects messages: exact ones from patched-runtime events and from
- * annotations first, inferred ones from wake-ups after, and sorts them by
- * time. Called by the CLI and the tests once dec_trace_load() built the
+ * annotations first, inferred ones from wake-ups after, sorts them by
+ * time and indexes them by time (blocks.c). Called by the CLI and the tests once dec_trace_load() built the
  * model; it may be run again on the same model (it starts from no
  * messages). */
 #include "internal.h"
@@ -64,5 +64,5 @@ bool trf_build(cs_model *m, cs_err *err)
     cs_map_deinit(&c.by_id);
     if (ok && !sorted(m)) /* usually nearly sorted already: edges come in time order */
         qsort(m->msgs, m->n_msgs, sizeof *m->msgs, msg_cmp);
-    return ok;
+    return ok && trf__blocks(m, err);
 }

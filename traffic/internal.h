@@ -5,6 +5,7 @@
  *   patched.c   gotrace GoSend/GoRecv events -> exact messages
  *   annot.c     trace.Log "chan.send"/"chan.recv" -> exact messages
  *   infer.c     channel wake-ups -> inferred messages (site grouping)
+ *   blocks.c    the time blocks of messages and sync wake-ups (cs_model.msg_block)
  * sites.c names code sites and recognises the runtime's channel frames.
  * Nothing here reads trace bytes: the input is the model the decoders built.
  *
@@ -25,6 +26,7 @@
  *   bool trf__patched(trf__ctx *c, cs_err *err)
  *   bool trf__annot(trf__ctx *c, cs_err *err)
  *   bool trf__infer(trf__ctx *c, cs_err *err)
+ *   bool trf__blocks(cs_model *m, cs_err *err)
  * All return 0/false with *err filled on failure (out of memory only).
  */
 #ifndef TRF_INTERNAL_H
@@ -73,5 +75,6 @@ bool trf__classify(trf__ctx *c, cs_err *err);
 bool trf__patched(trf__ctx *c, cs_err *err);
 bool trf__annot(trf__ctx *c, cs_err *err);
 bool trf__infer(trf__ctx *c, cs_err *err);
+bool trf__blocks(cs_model *m, cs_err *err);
 
 #endif

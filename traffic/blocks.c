@@ -1,0 +1,44 @@
+/* traffic/blocks.c — the model's time blocks (cs_model.msg_block,
+ * sync_block): per CS_TBLOCK messages, and per CS_TBLOCK edges for their
+ * sync wake-ups, the time range they span, so a picture of a time window
+ * reads only the blocks that meet it (layout/bundle.c). Built last, over
+ * the sorted messages. */
+#include "internal.h"
+
+#include <string.h>
+
+static bool alloc_blocks(cs_tblock **b, uint32_t *n, uint32_t items, cs_err *err)
+{
+    cs_free(*b);
+    *n = (items + CS_TBLOCK - 1) / CS_TBLOCK;
+    *b = cs_alloc((size_t)*n * sizeof **b + 1);
+    if (!*b) {
+        *n = 0;
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u time blocks", items / CS_TBLOCK);
+    }
+    for (uint32_t i = 0; i < *n; i++)
+        (*b)[i] = (cs_tblock){INT64_MAX, INT64_MIN};
+    return true;
+}
+
+static void widen(cs_tblock *b, int64_t t0, int64_t t1)
+{
+    b->t0 = t0 < b->t0 ? t0 : b->t0;
+    b->t1 = t1 > b->t1 ? t1 : b->t1;
+}
+
+bool trf__blocks(cs_model *m, cs_err *err)
+{
+    if (!alloc_blocks(&m->msg_block, &m->n_msg_block, m->n_msgs, err) ||
+        !alloc_blocks(&m->sync_block, &m->n_sync_block, m->n_edges, err))
+        return false;
+    for (uint32_t i = 0; i < m->n_msgs; i++) {
+        const cs_msg *x = &m->msgs[i];
+        if (x->t_send != CS_T_NONE && x->t_recv != CS_T_NONE)
+            widen(&m->msg_block[i / CS_TBLOCK], x->t_send, x->t_recv);
+    }
+    for (uint32_t i = 0; i < m->n_edges; i++)
+        if (m->edges[i].kind == CS_EK_SYNC)
+            widen(&m->sync_block[i / CS_TBLOCK], m->edges[i].ts, m->edges[i].ts);
+    return true;
+}
