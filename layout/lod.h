@@ -3,11 +3,14 @@
  * and the SVG exporter:
  *   lay_lod_spans    the dominant mark (the one covering most time) per
  *                    (lane, pixel column) for lanes [lane0, lane1), using
- *                    the axis' mapping, O(spans + lanes × columns);
+ *                    the axis' mapping, O(spans in the window + lanes ×
+ *                    columns);
  *   lay_lod_arrows   every arrow of the picture (channel messages, close
  *                    wake-ups, sync wake-ups, spawns) bundled per (kind,
  *                    sender lane, receiver lane, pixel column of the send),
- *                    with a count, O(n) (radix sort). With max_bundles set,
+ *                    with a count, O(arrows in the window's time blocks +
+ *                    goroutines), when traffic/ indexed the model (else
+ *                    O(all arrows)). With max_bundles set,
  *                    the grid gets coarser until the bundles fit: columns
  *                    halved down to 64, then neighbouring lanes grouped,
  *                    then columns again down to one; each bundle is drawn
@@ -22,8 +25,9 @@
  *   bool lay_lod_build(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t lane0,
  *                      uint32_t lane1, uint32_t cols, uint32_t arrow_cols, uint32_t max_bundles,
  *                      lay_lod *lod, lay_bundles *bun, cs_err *err)
- *       lay_lod_spans and lay_lod_arrows at once (the bundles on a second
- *       thread); on failure neither is left to free
+ *       lay_lod_spans and lay_lod_arrows at once: a second thread makes the
+ *       bundles, then summarises the lanes the first has not reached; on
+ *       failure neither is left to free
  *   void lay_lod_deinit(lay_lod *d)
  *   bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols,
  *                       uint32_t max_bundles, lay_bundles *out, cs_err *err)   max_bundles 0 = no limit
