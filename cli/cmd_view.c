@@ -21,6 +21,10 @@ static const char help_head[] =
     "      --system          show runtime goroutines from the start\n"
     "      --shots DIR       where 'p' saves screenshots (default: current folder)\n"
     "      --bench-frames N  draw N frames, print the frame time and exit\n"
+    "      --bench-zoom N    then (or alone): from the whole trace at the fit view,\n"
+    "                        N wheel notches in at the centre, then N drags of a\n"
+    "                        tenth of the width; print the median and worst step\n"
+    "                        (view change to frame shown) and exit\n"
     "      --follow          the trace is still being written (a file, a pipe, a FIFO;\n"
     "                        TRACE - implies it): the picture grows as Go 1.22+\n"
     "                        generations arrive, about once a second\n" CLI_TRACE_HELP
@@ -100,10 +104,17 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Sorts n > 0 times and gives their median and worst. */
+static void median_worst(double *dt, int n, double *median, double *worst)
+{
+    qsort(dt, (size_t)n, sizeof *dt, cmp_double);
+    *median = dt[n / 2], *worst = dt[n - 1];
+}
+
 /* Draws n frames with the playback running and prints the frame times: the
  * first one apart (it builds the level-of-detail caches, as every zoom or
  * pan does), then the median, mean and worst of the others. */
-static bool bench(cli_viewer *vw, int n, cs_err *err)
+static bool bench_frames(cli_viewer *vw, int n, cs_err *err)
 {
     rnd_view *v = &vw->view;
     double *dt = cs_alloc((size_t)n * sizeof *dt);
@@ -121,29 +132,74 @@ static bool bench(cli_viewer *vw, int n, cs_err *err)
         dt[i] = cli_clock() - t;
         glfwPollEvents();
     }
-    double first = dt[0], total = 0;
+    double first = dt[0], total = 0, median, worst;
     int m = n > 1 ? n - 1 : 1;
     double *rest = n > 1 ? dt + 1 : dt;
     for (int i = 0; i < m; i++)
         total += rest[i];
-    qsort(rest, (size_t)m, sizeof *rest, cmp_double);
+    median_worst(rest, m, &median, &worst);
     const rnd_stats *s = rnd_last_stats(vw->r);
     int w, h;
     rnd_surface_size(vw->surf, &w, &h);
     printf("frames %d  size %dx%d  samples %d  first %.2f ms  then median %.2f ms  mean %.2f ms  worst %.2f ms  "
            "(last frame: %u segments, %u heads, %u dots, %u glyphs; %u goroutines, %u/%u messages)\n",
-           n, w, h, rnd_surface_samples(vw->surf), first * 1e3, rest[m / 2] * 1e3, total / m * 1e3,
-           rest[m - 1] * 1e3, s->segs, s->heads, s->dots, s->glyphs, s->lanes, s->msgs_shown, s->msgs_total);
+           n, w, h, rnd_surface_samples(vw->surf), first * 1e3, median * 1e3, total / m * 1e3,
+           worst * 1e3, s->segs, s->heads, s->dots, s->glyphs, s->lanes, s->msgs_shown, s->msgs_total);
     cs_free(dt);
     return true;
 }
 
-enum { O_LAYOUT = 2000, O_ENGINE, O_THEME, O_SIZE, O_SYSTEM, O_SHOTS, O_BENCH, O_FOLLOW };
+/* One step as the mouse makes it, at the window's centre: a wheel notch in,
+ * or a right-button drag a tenth of the window's width to the left (a pan
+ * in every layout), through the viewer's own input code; *dt is the time
+ * from the view change to glFinish() of the frame that shows it. */
+static bool bench_step(cli_viewer *vw, bool zoom, double *dt, cs_err *err)
+{
+    int w, h;
+    rnd_surface_size(vw->surf, &w, &h);
+    vw->mx = w / 2.0, vw->my = h / 2.0;
+    double t = cli_clock();
+    if (zoom)
+        cli_view_wheel(vw, 1.0);
+    else
+        cli_view_drag(vw, 2, -w / 10.0, 0.0);
+    if (!frame(vw, err))
+        return false;
+    glFinish();
+    *dt = cli_clock() - t;
+    glfwPollEvents();
+    return true;
+}
+
+/* From the whole trace shown at the fit view (as End shows it; one frame
+ * drawn first), n zoom steps in, then n pan steps at the depth they
+ * reached; prints the median and worst of each. */
+static bool bench_steps(cli_viewer *vw, int n, cs_err *err)
+{
+    double *dt = cs_alloc(2 * (size_t)n * sizeof *dt), zm, zw, pm, pw;
+    if (!dt)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %d step times", 2 * n);
+    vw->view.now = CS_T_NONE, vw->view.playing = false;
+    bool ok = frame(vw, err);
+    glFinish();
+    for (int i = 0; ok && i < 2 * n; i++)
+        ok = bench_step(vw, i < n, &dt[i], err);
+    if (ok) {
+        median_worst(dt, n, &zm, &zw);
+        median_worst(dt + n, n, &pm, &pw);
+        printf("steps %d  zoom median %.2f ms  worst %.2f ms  pan median %.2f ms  worst %.2f ms\n", n, zm * 1e3,
+               zw * 1e3, pm * 1e3, pw * 1e3);
+    }
+    cs_free(dt);
+    return ok;
+}
+
+enum { O_LAYOUT = 2000, O_ENGINE, O_THEME, O_SIZE, O_SYSTEM, O_SHOTS, O_BENCH, O_BENCH_ZOOM, O_FOLLOW };
 
 typedef struct view_args {
     cli_viewer *vw;
     cli_lane_opts lanes;
-    int w, h, bench_n;
+    int w, h, bench_n, zoom_n;
     bool follow;
 } view_args;
 
@@ -172,13 +228,14 @@ static const char *parse_opt(void *ud, int c, const char *arg)
     case O_SHOTS: a->vw->shot_dir = arg; return NULL;
     case O_FOLLOW: a->follow = true; return NULL;
     case O_BENCH: return cli_int_parse(arg, 1, 1000000, &a->bench_n) ? NULL : "--bench-frames must be 1 to 1000000";
+    case O_BENCH_ZOOM: return cli_int_parse(arg, 1, 1000, &a->zoom_n) ? NULL : "--bench-zoom must be 1 to 1000";
     }
     return cli_lane_opt(&a->lanes, c, arg);
 }
 
 /* Opens the window, loads the trace behind the loading screen, then runs
  * the viewer; returns the exit status. */
-static int run(cli_viewer *vw, const cli_trace_opts *o, int w, int h, int bench_n, bool follow)
+static int run(cli_viewer *vw, const cli_trace_opts *o, int w, int h, int bench_n, int zoom_n, bool follow)
 {
     cs_err err = {0};
     cs_file f = {0};
@@ -199,12 +256,15 @@ static int run(cli_viewer *vw, const cli_trace_opts *o, int w, int h, int bench_
         vw->view.engine = opts.engine;
         vw->view.axis = opts.axis, vw->view.compact = opts.compact, vw->view.collapse = opts.collapse;
         vw->view.hud = true;
-        vw->view.now = vw->m->t_first, vw->view.playing = !bench_n; /* from the start, playing */
+        vw->view.now = vw->m->t_first, vw->view.playing = !bench_n && !zoom_n; /* from the start, playing */
         vw->loop0 = vw->loop1 = CS_T_NONE;
         if (follow)
             cli_view_follow_shown(vw, vw->follow);
         cli_view_input_install(vw);
-        if (!(bench_n ? bench(vw, bench_n, &err) : loop(vw, &err)))
+        bool ok = bench_n || zoom_n ? (!bench_n || bench_frames(vw, bench_n, &err)) &&
+                                          (!zoom_n || bench_steps(vw, zoom_n, &err))
+                                    : loop(vw, &err);
+        if (!ok)
             rc = cli_report(&err, "chanscope view");
     }
     rnd_destroy(vw->r);
@@ -221,6 +281,7 @@ int cli_cmd_view(int argc, char **argv)
         {"theme", required_argument, NULL, O_THEME},
         {"size", required_argument, NULL, O_SIZE}, {"system", no_argument, NULL, O_SYSTEM},
         {"shots", required_argument, NULL, O_SHOTS}, {"bench-frames", required_argument, NULL, O_BENCH},
+        {"bench-zoom", required_argument, NULL, O_BENCH_ZOOM},
         {"follow", no_argument, NULL, O_FOLLOW}, CLI_LANE_LONGOPTS, {0}};
     cli_viewer vw = {0};
     cli_trace_opts o = {0};
@@ -242,5 +303,5 @@ int cli_cmd_view(int argc, char **argv)
                 "use 'chanscope png' (or svg, dot, perfetto)");
         return cli_report(&err, "chanscope view");
     }
-    return run(&vw, &o, a.w, a.h, a.bench_n, a.follow || !strcmp(o.path, "-"));
+    return run(&vw, &o, a.w, a.h, a.bench_n, a.zoom_n, a.follow || !strcmp(o.path, "-"));
 }

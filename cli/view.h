@@ -20,6 +20,10 @@
  *       each frame: swaps a newer model in (a new vw->r, vw->m), the view kept
  *   void cli_view_follow_stop(cli_follow *fl)                     accepts NULL
  *   void cli_view_input_install(cli_viewer *vw)   sets the GLFW callbacks
+ *   void cli_view_wheel(cli_viewer *vw, double dy)   a wheel notch (dy > 0 in) at the
+ *       pointer (vw->mx, vw->my), as the callback does it
+ *   void cli_view_drag(cli_viewer *vw, int button, double dx, double dy)
+ *       the pointer moved by dx, dy with button (1 left, 2 right) held, as the callback does it
  *   void cli_view_hover(cli_viewer *vw)           what is under the mouse now (tooltip), none
  *       when the mouse is outside; called every frame, as the view may have
  *       moved under a still mouse (filter, step, layout)
@@ -70,6 +74,8 @@ void cli_view_follow_shown(cli_viewer *vw, cli_follow *fl);
 bool cli_view_follow_poll(cli_viewer *vw, cli_follow *fl, cs_err *err);
 void cli_view_follow_stop(cli_follow *fl);
 void cli_view_input_install(cli_viewer *vw);
+void cli_view_wheel(cli_viewer *vw, double dy);
+void cli_view_drag(cli_viewer *vw, int button, double dx, double dy);
 void cli_view_hover(cli_viewer *vw);
 bool cli_view_screenshot(cli_viewer *vw, cs_err *err);
 void cli_view_status(cli_viewer *vw, const char *fmt, ...);

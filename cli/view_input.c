@@ -372,12 +372,10 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
             }
 }
 
-/* Lanes: wheel zooms time around the cursor. Tree/graph: the camera, the
- * point under the cursor staying there. */
-static void on_scroll(GLFWwindow *w, double dx, double dy)
+/* Lanes: a notch zooms time around the pointer. Tree/graph: the camera,
+ * the point under the pointer staying there. */
+void cli_view_wheel(cli_viewer *vw, double dy)
 {
-    (void)dx;
-    cli_viewer *vw = of(w);
     rnd_view *v = &vw->view;
     float k = dy > 0 ? 0.8f : 1.25f;
     if (v->layout != RND_LANES) {
@@ -394,12 +392,18 @@ static void on_scroll(GLFWwindow *w, double dx, double dy)
         v->t0 = a, v->t1 = b;
 }
 
-static void drag(cli_viewer *vw, double dx, double dy)
+static void on_scroll(GLFWwindow *w, double dx, double dy)
+{
+    (void)dx;
+    cli_view_wheel(of(w), dy);
+}
+
+void cli_view_drag(cli_viewer *vw, int button, double dx, double dy)
 {
     rnd_view *v = &vw->view;
     int w, h;
     rnd_surface_size(vw->surf, &w, &h);
-    switch (drag_of(vw->drag, v->layout)) {
+    switch (drag_of(button, v->layout)) {
     case DRAG_PAN_TIME: {
         int64_t span = v->t1 - v->t0, shift = (int64_t)(-dx / (w * 0.8) * (double)span);
         v->t0 += shift, v->t1 += shift;
@@ -428,7 +432,7 @@ static void on_cursor(GLFWwindow *w, double x, double y)
 {
     cli_viewer *vw = of(w);
     if (vw->drag) {
-        drag(vw, x - vw->mx, y - vw->my);
+        cli_view_drag(vw, vw->drag, x - vw->mx, y - vw->my);
         if (fabs(x - vw->press_x) + fabs(y - vw->press_y) > 3)
             vw->moved = true;
     }

@@ -63,7 +63,7 @@ for t in $(legacy_traces); do
 done
 
 # ---- Go 1.22+ part: the token rings of ../shared/traces/large (Go 1.25,
-# Go 1.27) and the 117 MB Go 1.27 ring ----
+# Go 1.27) and the 117 MB Go 1.25 and Go 1.27 rings ----
 # Two figures per trace: decode + full model (`chanscope info`, with the
 # model's bytes per event) and decode + Summarizer statistics (`chanscope
 # stats`, the acceptance figure), then Go 1.27's own reader reading every
@@ -73,7 +73,7 @@ done
 # those figures are left out and say so.
 v2_measure() { # TRACE LABEL COMMAND...
     t=$1; label=$2; shift 2
-    size=$(stat -c %s "$t")
+    size=$(stat -L -c %s "$t")
     info=$(./chanscope info --json -q "$t")
     events=$(echo "$info" | sed -n 's/^ *"events": *\([0-9]*\).*/\1/p')
     mbytes=$(echo "$info" | sed -n 's/^ *"model_bytes": *\([0-9]*\).*/\1/p')
@@ -127,9 +127,34 @@ ring_trace() {
     fi
     echo "$big"
 }
-# With GO125 set to a Go 1.25 `go`, also the 117 MB Go 1.25 ring.
-[ -n "${GO125:-}" ] && set -- "$@" "$(ring_trace 1.25 "$GO125")"
+# The 117 MB Go 1.25 ring, on which the drawing figures are judged: with
+# GO125 set to a Go 1.25 `go`, or Debian's Go 1.25 unpacked into build/go
+# as Go 1.27 is.
+go125=${GO125:-}
+if [ -z "$go125" ]; then
+    if sh tools/go_toolchain.sh build/go 1.25 >"$out/go125.log" 2>&1; then
+        go125=$root/build/go/go-1.25/bin/go
+    else
+        echo "(no Go 1.25 toolchain: $(tail -1 "$out/go125.log"); the 117 MB Go 1.25 ring left out)"
+    fi
+fi
+[ -n "$go125" ] && set -- "$@" "$(ring_trace 1.25 "$go125")"
 [ -x "$go127/bin/go" ] && set -- "$@" "$(ring_trace 1.27 "$go127/bin/go")"
+# gcheavy_trace GOTOOL: a GC-heavy trace for the drawing figures
+# (assets/go/gcheavy: 8 workers allocating until the trace has 100 MB, about
+# 20 M events, thousands of collections, about 8 s), built and run with that
+# Go, kept in build/bench
+gcheavy_trace() {
+    gc=$out/gcheavy-go1.27.trace
+    [ -s "$gc" ] && return 0
+    mkdir -p "$out/gcheavy-src"
+    cp "$root/assets/go/gcheavy/main.go" "$out/gcheavy-src/main.go"
+    (cd "$out/gcheavy-src" && GO111MODULE=off GOFLAGS= GOPROXY=off GOTOOLCHAIN=local \
+        GOROOT="$(dirname "$(dirname "$1")")" GOCACHE="$root/build/go/cache1.27" "$1" build -o ../gcheavy main.go)
+    echo "generating $gc (8 allocating workers, 100 MB, Go 1.27) ..." >&2
+    "$out/gcheavy" "$gc" 8 100 >/dev/null
+}
+[ -x "$go127/bin/go" ] && gcheavy_trace "$go127/bin/go"
 for t in "$@"; do
     echo " $(basename "$t") ($(./chanscope info -q "$t" | sed -n 's/^format *//p')):"
     v2_measure "$t" "decode + model" info --json

@@ -1,13 +1,17 @@
 #!/bin/sh
 # tools/bench_render.sh — part of `make bench`: what drawing a large trace
-# costs. For the 25 MB Go 1.25 ring and, when tools/bench.sh made it, the
-# 117 MB Go 1.27 ring: wall time and peak RSS of `info` (decode + full
-# model), `svg` and `png` (1920x1080, EGL offscreen) in the lanes and tree
-# layouts (svg has no tree), and, when Xvfb is installed, `view
-# --bench-frames 30` at 1280x720: time to exit, first frame, median and
-# worst of the others. With BASE=PATH (another chanscope build, e.g. main's)
-# every row is measured with it too, run for run interleaved, side by side.
-# Usage: sh tools/bench_render.sh [TRACE...]   (default: the rings above)
+# costs. For the 25 MB Go 1.25 ring and, when tools/bench.sh made them, the
+# 117 MB Go 1.25 and Go 1.27 rings and the GC-heavy Go 1.27 trace: wall
+# time and peak RSS of `info` (decode + full model), `svg` and `png`
+# (1920x1080, EGL offscreen) in the lanes and tree layouts (svg has no
+# tree), and, when Xvfb is installed, `view --bench-frames 30` at 1280x720:
+# time to exit, first frame, median and worst of the others; then, in a run
+# of its own, `view --bench-zoom 10`: median and worst of 10 wheel notches
+# in at the window's centre and of 10 drags of a tenth of its width, each
+# from the view change to the frame shown (a build without --bench-zoom
+# shows "-"). With BASE=PATH (another chanscope build, e.g. main's) every
+# row is measured with it too, run for run interleaved, side by side.
+# Usage: sh tools/bench_render.sh [TRACE...]   (default: the traces above)
 set -u
 shared=${CHANSCOPE_SHARED:-../shared/traces}
 out=build/bench
@@ -20,7 +24,9 @@ if [ $# -eq 0 ]; then
     fi
     [ -s "$mid" ] || mid=tests/data/corpus/go1.23/pingpong.trace
     set -- "$mid"
-    [ -s "$out/ring-go1.27-7M.trace" ] && set -- "$@" "$out/ring-go1.27-7M.trace"
+    for big in ring-go1.25-7M ring-go1.27-7M gcheavy-go1.27; do
+        [ -s "$out/$big.trace" ] && set -- "$@" "$out/$big.trace"
+    done
 fi
 [ -n "$base" ] && [ ! -x "$base" ] && { echo "BASE=$base is not an executable" >&2; exit 2; }
 
@@ -43,7 +49,8 @@ run() {
         printf "%17s" failed
     fi
 }
-# frames BIN TRACE LAYOUT: `view --bench-frames 30` wall, first, median, worst
+# frames BIN TRACE LAYOUT: `view --bench-frames 30` wall, first, median,
+# worst; then `view --bench-zoom 10`: zoom and pan steps, median/worst
 frames() {
     if DISPLAY=$xdisp /usr/bin/time -f "%e %M" -o "$out/draw-time.txt" "$1" view -q --bench-frames 30 \
         --size 1280x720 --layout "$3" "$2" >"$out/draw-out.txt" 2>&1; then
@@ -53,6 +60,13 @@ frames() {
             printf "%6.2f s %6.0f MB  first %6.0f ms  median %5.0f ms  worst %5.0f ms", w, r / 1024, $1, $2, $3 }'
     else
         printf "%17s" failed
+    fi
+    if ! "$1" view --help 2>/dev/null | grep -q -- --bench-zoom; then
+        printf "  zoom %14s  pan %14s" - -
+    elif DISPLAY=$xdisp "$1" view -q --bench-zoom 10 --size 1280x720 --layout "$3" "$2" >"$out/draw-out.txt" 2>&1; then
+        awk '$1 == "steps" { printf "  zoom %5.0f/%5.0f ms  pan %5.0f/%5.0f ms", $5, $8, $12, $15 }' "$out/draw-out.txt"
+    else
+        printf "  zoom, pan: failed"
     fi
 }
 # row LABEL KIND ARGS...: one line, this build and BASE side by side
@@ -67,7 +81,7 @@ row() {
     printf "  %-14s %s%s\n" "$label" "$mine" "${theirs:+   |  $theirs}"
 }
 
-echo "drawing large traces (png/svg 1920x1080, view 1280x720 under Xvfb; time, peak RSS)${base:+: this build  |  $base}"
+echo "drawing large traces (png/svg 1920x1080, view 1280x720 under Xvfb; time, peak RSS; zoom and pan steps: median/worst)${base:+: this build  |  $base}"
 for t in "$@"; do
     printf " %s (%.1f MB):\n" "$(basename "$t")" "$(stat -L -c %s "$t" | awk '{print $1 / 1e6}')"
     row info info info

@@ -41,6 +41,26 @@ bench=$($cs view -q --layout graph --engine circo --bench-frames 2 "$trace" 2>&1
 bench=$($cs view -q --bench-frames 2 "$trace" 2>&1) || fail "view --bench-frames: $bench"
 echo "$bench" | grep -q "samples 0 " || fail "software GL is multisampled: $bench"
 
+# --bench-zoom: wheel notches and drags through the viewer's own input code,
+# after the frames or alone, in lanes and the tree; each median and worst a
+# positive, finite number of ms, the worst no less than the median
+steps_ok() {
+    echo "$1" | awk -v n="$2" '$1 == "steps" && $2 == n && $3 == "zoom" && $10 == "pan" {
+        split("5 8 12 15", f, " ")
+        for (k in f) if ($f[k] !~ /^[0-9]+\.[0-9]+$/ || $f[k] + 0 <= 0) exit 1
+        if ($8 + 0 < $5 + 0 || $15 + 0 < $12 + 0) exit 1
+        found = 1 } END { exit !found }'
+}
+for layout in lanes tree; do
+    bench=$($cs view -q --layout $layout --bench-frames 2 --bench-zoom 4 "$trace" 2>&1) || fail "view --bench-zoom ($layout): $bench"
+    echo "$bench" | grep -q "^frames 2 " || fail "view --bench-frames --bench-zoom ($layout) lost the frames line: $bench"
+    steps_ok "$bench" 4 || fail "view --bench-zoom 4 ($layout) does not print its step times: $bench"
+done
+bench=$($cs view -q --bench-zoom 3 "$trace" 2>&1) || fail "view --bench-zoom alone: $bench"
+[ "$(echo "$bench" | wc -l)" -eq 1 ] && steps_ok "$bench" 3 || fail "view --bench-zoom 3 alone: $bench"
+msg=$($cs view --bench-zoom 0 "$trace" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$msg" | grep -q "1 to 1000" || fail "view --bench-zoom 0: exit $rc: $msg"
+
 $cs view --size 1000x600 --shots "$tmp" "$trace" >"$tmp/out.txt" 2>"$tmp/err.txt" &
 vpid=$!
 wid=$(timeout 30 xdotool search --sync --onlyvisible --name chanscope | head -1)
