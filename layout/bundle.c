@@ -17,12 +17,16 @@
 #include "lod.h"
 #include "internal.h"
 
+#include "../core/file.h"
+
+#include <pthread.h>
 #include <string.h>
 
 #define LANE_BITS 20
 #define COL_BITS 16
 #define MIN_COLS 64
 #define TABLE_BITS 13 /* slots of the table; it is emptied at half */
+#define SPLIT_MSGS (1u << 16) /* messages from which two threads share them */
 #define KEY(kind, from, to, col) \
     ((uint64_t)(kind) << 62 | (uint64_t)(from) << 42 | (uint64_t)(to) << 22 | (uint64_t)(col) << 6)
 
@@ -126,27 +130,65 @@ static bool next_run(const cs_tblock *b, uint32_t nb, uint32_t n, const lay_axis
     return *i0 < *i1;
 }
 
-static bool gather(collect *c, cs_err *err)
+/* Messages [m0, m1) and, with rest, the sync wake-ups and spawns. */
+static bool gather(collect *c, uint32_t m0, uint32_t m1, bool rest, cs_err *err)
 {
     const cs_model *m = c->m;
-    for (uint32_t i = 0, end; next_run(m->msg_block, m->n_msg_block, m->n_msgs, c->a, &i, &end); i = end)
-        for (; i < end; i++) {
+    for (uint32_t i = m0, end; i < m1 && next_run(m->msg_block, m->n_msg_block, m->n_msgs, c->a, &i, &end); i = end)
+        for (end = end < m1 ? end : m1; i < end; i++) {
             const cs_msg *msg = &m->msgs[i];
             if (!add(c, lay_msg_arrow(msg), msg->t_send, msg->t_recv, msg->sender, msg->receiver, msg->chan, i,
                      err))
                 return false;
         }
-    for (uint32_t i = 1, end; next_run(m->sync_block, m->n_sync_block, m->n_edges, c->a, &i, &end); i = end)
+    for (uint32_t i = 1, end; rest && next_run(m->sync_block, m->n_sync_block, m->n_edges, c->a, &i, &end); i = end)
         for (i = i ? i : 1; i < end; i++) {
             const cs_edge *e = &m->edges[i];
             if (lay_edge_arrow(e) == LAY_ARROW_SYNC && !add(c, LAY_ARROW_SYNC, e->ts, e->ts, e->from, e->to, 0, i, err))
                 return false;
         }
-    for (uint32_t g = 1; g < m->n_g; g++)
+    for (uint32_t g = 1; rest && g < m->n_g; g++)
         if (m->g[g].parent &&
             !add(c, LAY_ARROW_SPAWN, m->g[g].create_ns, m->g[g].create_ns, m->g[g].parent, g, 0, g, err))
             return false;
     return true;
+}
+
+/* One thread's share of the arrows (gather's), summed into its own
+ * bundles. */
+typedef struct part {
+    collect c;
+    uint32_t m0, m1;
+    bool rest, ok;
+    lay_bundles out;
+    cs_err err;
+} part;
+
+static bool part_run(part *p)
+{
+    collect *c = &p->c;
+    uint32_t groups = (c->l->n_lanes >> c->lane_shift) + 1;
+    c->out = &p->out;
+    c->key = cs_alloc(sizeof *c->key << TABLE_BITS);
+    c->slot = cs_alloc(sizeof *c->slot << TABLE_BITS);
+    c->last_key = cs_alloc((size_t)groups * sizeof *c->last_key);
+    c->last = cs_alloc((size_t)groups * sizeof *c->last);
+    bool ok = (c->key && c->slot && c->last_key && c->last) ||
+              CS_FAIL(&p->err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for arrow bundles");
+    if (ok) {
+        memset(c->slot, 0xff, sizeof *c->slot << TABLE_BITS);
+        memset(c->last_key, 0xff, (size_t)groups * sizeof *c->last_key); /* no key has its low 6 bits set */
+    }
+    ok = ok && gather(c, p->m0, p->m1, p->rest, &p->err);
+    cs_free(c->key), cs_free(c->slot), cs_free(c->last_key), cs_free(c->last);
+    return ok;
+}
+
+static void *part_thread(void *arg)
+{
+    part *p = arg;
+    p->ok = part_run(p);
+    return NULL;
 }
 
 /* Stable radix sort of the bundles: by time of their first arrow, or by
@@ -225,30 +267,45 @@ static bool fit(lay_bundles *out, uint32_t n_lanes, unsigned ls, uint32_t max_bu
 bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols,
                     uint32_t max_bundles, lay_bundles *out, cs_err *err)
 {
+    return lay__arrows(m, a, l, cols, max_bundles, true, out, err);
+}
+
+bool lay__arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols, uint32_t max_bundles,
+                 bool split, lay_bundles *out, cs_err *err)
+{
     memset(out, 0, sizeof *out);
     cols = cols < 1 ? 1 : cols >= 1u << COL_BITS ? (1u << COL_BITS) - 1 : cols;
-    collect c = {.m = m, .a = a, .l = l, .cols = cols, .out = out};
+    collect c = {.m = m, .a = a, .l = l, .cols = cols};
     while ((l->n_lanes >> c.lane_shift) >= 1u << LANE_BITS) /* keys hold 2^20 lane groups */
         c.lane_shift++;
-    uint32_t groups = (l->n_lanes >> c.lane_shift) + 1;
-    c.key = cs_alloc(sizeof *c.key << TABLE_BITS);
-    c.slot = cs_alloc(sizeof *c.slot << TABLE_BITS);
-    c.last_key = cs_alloc((size_t)groups * sizeof *c.last_key);
-    c.last = cs_alloc((size_t)groups * sizeof *c.last);
-    bool ok = (c.key && c.slot && c.last_key && c.last) ||
-              CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for arrow bundles");
-    if (ok) {
-        memset(c.slot, 0xff, sizeof *c.slot << TABLE_BITS);
-        memset(c.last_key, 0xff, (size_t)groups * sizeof *c.last_key); /* no key has its low 6 bits set */
-    }
-    ok = ok && gather(&c, err);
-    if (ok)
-        empty(&c);
-    cs_free(c.key), cs_free(c.slot), cs_free(c.last_key), cs_free(c.last);
+    /* many messages: the first half of their blocks on a second thread */
+    uint32_t half = split && m->n_msgs >= SPLIT_MSGS ? m->n_msgs / 2 / CS_TBLOCK * CS_TBLOCK : 0;
+    part p[2] = {{.c = c, .m0 = 0, .m1 = half}, {.c = c, .m0 = half, .m1 = m->n_msgs, .rest = true}};
+    pthread_t th;
+    bool two = half && cs_thread_create(&th, part_thread, &p[0]) == 0;
+    if (half && !two)
+        part_thread(&p[0]);
+    p[1].ok = part_run(&p[1]);
+    if (two)
+        pthread_join(th, NULL);
+    bool ok = (half ? p[0].ok : true) && p[1].ok;
+    if (!ok)
+        *err = half && !p[0].ok ? p[0].err : p[1].err;
+    else if (!half)
+        *out = p[1].out, p[1].out = (lay_bundles){0};
+    else if (cs_grow((void **)&p[0].out.b, &p[0].c.cap_b, p[0].out.n + p[1].out.n + 1, sizeof *out->b, err)) {
+        memcpy(p[0].out.b + p[0].out.n, p[1].out.b, (size_t)p[1].out.n * sizeof *out->b);
+        p[0].out.n += p[1].out.n;
+        for (int k = 0; k < LAY_ARROW_COUNT; k++)
+            p[0].out.n_arrows[k] += p[1].out.n_arrows[k];
+        *out = p[0].out, p[0].out = (lay_bundles){0};
+    } else
+        ok = false;
+    lay_bundles_deinit(&p[0].out), lay_bundles_deinit(&p[1].out);
     out->cols = cols;
-    /* a key the table held in two fills has two bundles: merged by the sort
-     * into key order, which fit() needs; then time order, stable, so ties
-     * keep kind, from, to order */
+    /* a key held in two fills of a table, or by both threads, has two
+     * bundles: merged by the sort into key order, which fit() needs; then
+     * time order, stable, so ties keep kind, from, to order */
     ok = ok && sort_bundles(out, false, c.lane_shift, err) && fit(out, l->n_lanes, c.lane_shift, max_bundles, err) &&
          sort_bundles(out, true, 0, err);
     if (!ok)

@@ -7,7 +7,13 @@
  *   void lay__spawn_deinit(lay__spawn *s)
  *   bool lay__sort_keys(uint64_t *key, uint32_t *val, uint32_t n, cs_err *err)
  *       sort.c: stable sort of (key, val) pairs by key (radix)
- *   bool lay__graph_gv(const cs_model *m, const lay_graph_desc *d, lay_graph *g, cs_err *err)
+ *   bool lay__arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols,
+ *                    uint32_t max_bundles, bool split, lay_bundles *out, cs_err *err)
+ *       bundle.c: lay_lod_arrows, with the messages shared by two threads
+ *       only when split (lay_lod_build's own second thread does not)
+ *   bool lay__arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols, uint32_t max_bundles,
+                 bool split, lay_bundles *out, cs_err *err);
+bool lay__graph_gv(const cs_model *m, const lay_graph_desc *d, lay_graph *g, cs_err *err)
  *       graph_gv.c: builds g->ag (cgraph) from nodes/edges and, unless d->no_layout,
  *       lays it out (on d's canvas) and reads positions back
  */
@@ -16,6 +22,7 @@
 
 #include "../core/model.h"
 #include "graph.h"
+#include "lod.h"
 
 typedef struct lay__spawn {
     uint32_t *child;      /* children of g i: child[first[i] .. first[i+1]), by (create_ns, goid) */
@@ -28,6 +35,8 @@ typedef struct lay__spawn {
 bool lay__spawn_build(const cs_model *m, lay__spawn *out, cs_err *err);
 void lay__spawn_deinit(lay__spawn *s);
 bool lay__sort_keys(uint64_t *key, uint32_t *val, uint32_t n, cs_err *err);
+bool lay__arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols, uint32_t max_bundles,
+                 bool split, lay_bundles *out, cs_err *err);
 bool lay__graph_gv(const cs_model *m, const lay_graph_desc *d, lay_graph *g, cs_err *err);
 
 #endif

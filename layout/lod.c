@@ -7,6 +7,7 @@
  * thread meanwhile. */
 #include "lod.h"
 #include "palette.h"
+#include "internal.h"
 #include "../core/file.h"
 
 #include <pthread.h>
@@ -47,6 +48,13 @@ static uint32_t col_of(colmap *m, int64_t t)
     return m->cur = lo;
 }
 
+/* col_of, for the common case first: t in the last column found. */
+static inline uint32_t col_at(colmap *m, int64_t t)
+{
+    uint32_t c = m->cur;
+    return m->tb[c] <= t && t < m->tb[c + 1] ? c : col_of(m, t);
+}
+
 /* Per mark: ns[c] the nanoseconds of column c covered by spans that end in
  * it or start in it, whole[c] a difference array of the columns spans cover
  * from edge to edge. */
@@ -72,9 +80,9 @@ static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const
                 continue;
             (*n_spans)++;
             int64_t t0 = m->span_t0[s] < lo ? lo : m->span_t0[s], t1 = cs_span_t1(m, s);
-            uint32_t c0 = t0 == t_end ? c_end : t0 < hi ? col_of(cm, t0) : cols;
+            uint32_t c0 = t0 == t_end ? c_end : t0 < hi ? col_at(cm, t0) : cols;
             t1 = t1 > hi ? hi : t1;
-            t_end = t1, c_end = t1 < hi ? col_of(cm, t1) : cols;
+            t_end = t1, c_end = t1 < hi ? col_at(cm, t1) : cols;
             if (t1 <= t0)
                 continue;
             used |= 1u << mk;
@@ -220,7 +228,7 @@ typedef struct bundle_job {
 static void *bundle_work(void *arg)
 {
     bundle_job *j = arg;
-    j->ok = lay_lod_arrows(j->spans->m, j->spans->a, j->l, j->cols, j->max_bundles, j->out, &j->err);
+    j->ok = lay__arrows(j->spans->m, j->spans->a, j->l, j->cols, j->max_bundles, false, j->out, &j->err);
     span_work(j->spans);
     return NULL;
 }

@@ -68,26 +68,6 @@ bool lay_theme_parse(const char *name, lay_theme *out)
     return false;
 }
 
-lay_mark lay_mark_of(cs_state st, cs_reason r)
-{
-    switch (st) {
-    case CS_ST_RUNNING: return LAY_MARK_RUNNING;
-    case CS_ST_RUNNABLE: return LAY_MARK_RUNNABLE;
-    case CS_ST_SYSCALL: return LAY_MARK_SYSCALL;
-    case CS_ST_BLOCKED: break;
-    default: return LAY_MARK_NONE;
-    }
-    switch (r) {
-    case CS_R_CHAN_SEND: case CS_R_CHAN_RECV: case CS_R_SELECT: case CS_R_FOREVER:
-        return LAY_MARK_BLOCK_CHAN;
-    case CS_R_SYNC: case CS_R_COND: return LAY_MARK_BLOCK_SYNC;
-    case CS_R_SLEEP: return LAY_MARK_SLEEP;
-    case CS_R_NET: case CS_R_SYSCALL: return LAY_MARK_SYSCALL;
-    case CS_R_PREEMPTED: return LAY_MARK_RUNNABLE;
-    default: return LAY_MARK_BLOCK_OTHER;
-    }
-}
-
 const char *lay_mark_name(lay_mark k)
 {
     static const char *const names[LAY_MARK_COUNT] = {

@@ -62,7 +62,6 @@ typedef struct lay_palette {
 
 const lay_palette *lay_palette_get(lay_theme theme);
 bool lay_theme_parse(const char *name, lay_theme *out);
-lay_mark lay_mark_of(cs_state st, cs_reason r);
 const char *lay_mark_name(lay_mark k);
 float lay_mark_thickness(lay_mark k);
 uint32_t lay_chan_hue(const cs_model *m, uint32_t chan);
@@ -76,5 +75,27 @@ typedef struct lay_legend_chans {
     char name[LAY_LEGEND_CHANS][160];      /* "name (count)" */
 } lay_legend_chans;
 void lay_legend_chans_of(const cs_model *m, lay_legend_chans *out);
+
+/* The marks of lay_mark_of, per state and, when blocked, reason. */
+static inline lay_mark lay_mark_of(cs_state st, cs_reason r)
+{
+    switch (st) {
+    case CS_ST_RUNNING: return LAY_MARK_RUNNING;
+    case CS_ST_RUNNABLE: return LAY_MARK_RUNNABLE;
+    case CS_ST_SYSCALL: return LAY_MARK_SYSCALL;
+    case CS_ST_BLOCKED: break;
+    default: return LAY_MARK_NONE;
+    }
+    switch (r) {
+    case CS_R_CHAN_SEND: case CS_R_CHAN_RECV: case CS_R_SELECT: case CS_R_FOREVER:
+        return LAY_MARK_BLOCK_CHAN;
+    case CS_R_SYNC: case CS_R_COND: return LAY_MARK_BLOCK_SYNC;
+    case CS_R_SLEEP: return LAY_MARK_SLEEP;
+    case CS_R_NET: case CS_R_SYSCALL: return LAY_MARK_SYSCALL;
+    case CS_R_PREEMPTED: return LAY_MARK_RUNNABLE;
+    default: return LAY_MARK_BLOCK_OTHER;
+    }
+}
+
 
 #endif

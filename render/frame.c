@@ -102,7 +102,7 @@ bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *er
     if (v->now != CS_T_NONE && !r->arrow_of_msg) { /* a still renderer's first playback frame */
         if (!rnd__arrows_build(r, err))
             return false;
-        r->lay.have_lod = false; /* its bundles' arrows are marked again */
+        r->lay.have_bun = false; /* its bundles' arrows are marked again */
     }
     r->frame_w = w;
     r->legend_rows = rnd__legend_rows(r, v, h); /* before any view takes its area */

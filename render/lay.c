@@ -15,7 +15,7 @@ void rnd__lay_deinit(rnd__lay *l)
     l->rep = NULL;
     lay_lanes_deinit(&l->lanes);
     lay_axis_deinit(&l->axis);
-    l->have = l->have_lod = false;
+    l->have = l->have_lod = l->have_bun = false;
 }
 
 static bool fail(rnd__lay *l)
@@ -52,30 +52,39 @@ bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols
                   uint32_t max_bundles)
 {
     rnd__lay *l = &r->lay;
-    rnd__lod_key k = {lane0, lane1, cols ? cols : 1, arrow_cols ? arrow_cols : 1, max_bundles};
+    rnd__lod_key k = {lane0, lane1, cols ? cols : 1};
+    rnd__bun_key bk = {arrow_cols ? arrow_cols : 1, max_bundles};
     if (!l->have)
         return false;
-    if (l->have_lod && !memcmp(&k, &l->lkey, sizeof k))
+    bool lod = l->have_lod && !memcmp(&k, &l->lkey, sizeof k), bun = l->have_bun && !memcmp(&bk, &l->bkey, sizeof bk);
+    if (lod && bun)
         return true;
-    lay_bundles_deinit(&l->bun);
-    lay_lod_deinit(&l->lod);
-    cs_free(l->rep);
-    l->lkey = k;
-    l->rep = cs_calloc((size_t)r->n_arrows + 1, 1);
-    if (!l->rep) {
-        CS_FAIL(&l->err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u arrows", r->n_arrows);
-        return fail(l);
+    if (!bun) {
+        lay_bundles_deinit(&l->bun);
+        cs_free(l->rep);
+        l->have_bun = false;
+        l->rep = cs_calloc((size_t)r->n_arrows + 1, 1);
+        if (!l->rep) {
+            CS_FAIL(&l->err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u arrows", r->n_arrows);
+            return fail(l);
+        }
     }
-    if (!lay_lod_build(r->m, &l->axis, &l->lanes, k.lane0, k.lane1, k.cols, k.arrow_cols, k.max_bundles,
-                       &l->lod, &l->bun, &l->err))
+    if (!lod)
+        lay_lod_deinit(&l->lod), l->have_lod = false;
+    l->lkey = k, l->bkey = bk;
+    bool ok = !lod && !bun ? lay_lod_build(r->m, &l->axis, &l->lanes, k.lane0, k.lane1, k.cols, bk.arrow_cols,
+                                           bk.max_bundles, &l->lod, &l->bun, &l->err)
+              : !lod ? lay_lod_spans(r->m, &l->axis, &l->lanes, k.lane0, k.lane1, k.cols, &l->lod, &l->err)
+                     : lay_lod_arrows(r->m, &l->axis, &l->lanes, bk.arrow_cols, bk.max_bundles, &l->bun, &l->err);
+    if (!ok)
         return fail(l);
-    for (uint32_t i = 0; r->arrow_of_msg && i < l->bun.n; i++) {
+    for (uint32_t i = 0; !bun && r->arrow_of_msg && i < l->bun.n; i++) {
         const lay_bundle *b = &l->bun.b[i];
         if ((b->kind == LAY_ARROW_CHAN || b->kind == LAY_ARROW_CLOSE) && b->first < r->m->n_msgs &&
             r->arrow_of_msg[b->first] != UINT32_MAX)
             l->rep[r->arrow_of_msg[b->first]] = 1;
     }
-    l->have_lod = true;
+    l->have_lod = l->have_bun = true;
     return true;
 }
 

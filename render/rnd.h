@@ -194,14 +194,14 @@ typedef struct rnd__lay_key {
     char filter[64];
 } rnd__lay_key;
 
-typedef struct rnd__lod_key {
-    uint32_t lane0, lane1, cols, arrow_cols, max_bundles;
-} rnd__lod_key;
+typedef struct rnd__lod_key { uint32_t lane0, lane1, cols; } rnd__lod_key;
+typedef struct rnd__bun_key { uint32_t arrow_cols, max_bundles; } rnd__bun_key;
 
 typedef struct rnd__lay {
-    bool have, have_lod;
+    bool have, have_lod, have_bun;
     rnd__lay_key key;
-    rnd__lod_key lkey;
+    rnd__lod_key lkey;       /* what lod was made for, */
+    rnd__bun_key bkey;       /* and bun, with the same axis and lanes */
     lay_axis axis;
     lay_lanes lanes;
     lay_lod lod;             /* dominant mark per (lane, column) */
