@@ -121,6 +121,7 @@ static bool bench_frames(cli_viewer *vw, int n, cs_err *err)
     if (!dt)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %d frame times", n);
     v->playing = true;
+    double shown = 0;
     for (int i = 0; i < n; i++) {
         v->now = v->t0 + (int64_t)((double)(v->t1 - v->t0) * (i + 1) / n);
         double t = cli_clock();
@@ -130,6 +131,8 @@ static bool bench_frames(cli_viewer *vw, int n, cs_err *err)
         }
         glFinish();
         dt[i] = cli_clock() - t;
+        if (i == 0)
+            shown = cli_clock() - vw->t_start;
         glfwPollEvents();
     }
     double first = dt[0], total = 0, median, worst;
@@ -142,9 +145,10 @@ static bool bench_frames(cli_viewer *vw, int n, cs_err *err)
     int w, h;
     rnd_surface_size(vw->surf, &w, &h);
     printf("frames %d  size %dx%d  samples %d  first %.2f ms  then median %.2f ms  mean %.2f ms  worst %.2f ms  "
-           "(last frame: %u segments, %u heads, %u dots, %u glyphs; %u goroutines, %u/%u messages)\n",
+           "(last frame: %u segments, %u heads, %u dots, %u glyphs; %u goroutines, %u/%u messages)  "
+           "first shown %.2f s after start\n",
            n, w, h, rnd_surface_samples(vw->surf), first * 1e3, median * 1e3, total / m * 1e3,
-           worst * 1e3, s->segs, s->heads, s->dots, s->glyphs, s->lanes, s->msgs_shown, s->msgs_total);
+           worst * 1e3, s->segs, s->heads, s->dots, s->glyphs, s->lanes, s->msgs_shown, s->msgs_total, shown);
     cs_free(dt);
     return true;
 }
@@ -244,11 +248,15 @@ static int run(cli_viewer *vw, const cli_trace_opts *o, int w, int h, int bench_
     char title[300];
     snprintf(title, sizeof title, "chanscope \xE2\x80\x94 %s", cli_trace_name(o->path));
     int rc = 0;
-    if (!rnd_surface_glfw_create(title, w, h, &vw->surf, &err) || !(vw->r = rnd_create(NULL, &err))) {
+    cli_loader *ld = NULL;
+    if (!follow && !(ld = cli_view_load_start(o, &f, &m, &err))) {
+        rc = cli_report(&err, "chanscope view");
+    } else if (!rnd_surface_glfw_create(title, w, h, &vw->surf, &err) || !(vw->r = rnd_create(NULL, &err))) {
+        cli_view_load_cancel(ld);
         rc = cli_report(&err, "chanscope view");
     } else if (follow && !cli_view_follow_start(o, &vw->follow, &err)) {
         rc = cli_report(&err, o->path);
-    } else if (follow ? cli_view_follow_first(vw, vw->follow, &rc) : cli_view_load(vw, o, &f, &m, &rc)) {
+    } else if (follow ? cli_view_follow_first(vw, vw->follow, &rc) : cli_view_load(vw, ld, &rc)) {
         rnd_view opts = vw->view;
         vw->m = follow ? cli_view_follow_model(vw->follow) : &m;
         rnd_view_defaults(vw->m, &vw->view);
@@ -283,7 +291,7 @@ int cli_cmd_view(int argc, char **argv)
         {"shots", required_argument, NULL, O_SHOTS}, {"bench-frames", required_argument, NULL, O_BENCH},
         {"bench-zoom", required_argument, NULL, O_BENCH_ZOOM},
         {"follow", no_argument, NULL, O_FOLLOW}, CLI_LANE_LONGOPTS, {0}};
-    cli_viewer vw = {0};
+    cli_viewer vw = {.t_start = cli_clock()};
     cli_trace_opts o = {0};
     view_args a = {.vw = &vw, .w = 1280, .h = 720};
     static char help[sizeof help_head + sizeof help_tail + 4096];

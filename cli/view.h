@@ -4,10 +4,14 @@
  * (view_input.c); cmd_view.c owns the loop and the command line.
  *
  * API
- *   bool cli_view_load(cli_viewer *vw, const cli_trace_opts *o, cs_file *f, cs_model *m, int *rc)
- *       loads o->path into f and m and attaches m to vw->r (made without a
- *       model) while the window shows progress; on failure reports it and
- *       sets *rc (1, or 0 when the user cancelled); cli_unload f and m either way
+ *   cli_loader *cli_view_load_start(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_err *err)
+ *       starts loading o->path into f and m on a worker thread, before the
+ *       window exists; NULL (err filled) when out of memory
+ *   bool cli_view_load(cli_viewer *vw, cli_loader *ld, int *rc)
+ *       finishes the load: attaches m to vw->r (made without a model) while
+ *       the window shows progress; on failure reports it and sets *rc (1, or
+ *       0 when the user cancelled); ld is freed; cli_unload f and m either way
+ *   void cli_view_load_cancel(cli_loader *ld)     stops and frees a load no window will show (NULL: nothing)
  *   void cli_view_quit_keys(cli_viewer *vw)       q and Esc (only) set vw->quit: for waiting screens
  *   bool cli_view_follow_start(const cli_trace_opts *o, cli_follow **out, cs_err *err)
  *       starts reading a growing trace (view_follow.c); free with cli_view_follow_stop
@@ -63,9 +67,13 @@ typedef struct cli_viewer {
     double mx, my, press_x, press_y;
     int drag;                /* 0 none, 1 left, 2 right */
     bool moved;
+    double t_start;          /* cli_clock when the command started (--bench-frames) */
 } cli_viewer;
 
-bool cli_view_load(cli_viewer *vw, const cli_trace_opts *o, cs_file *f, cs_model *m, int *rc);
+typedef struct cli_loader cli_loader;
+cli_loader *cli_view_load_start(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_err *err);
+bool cli_view_load(cli_viewer *vw, cli_loader *ld, int *rc);
+void cli_view_load_cancel(cli_loader *ld);
 void cli_view_quit_keys(cli_viewer *vw);
 bool cli_view_follow_start(const cli_trace_opts *o, cli_follow **out, cs_err *err);
 bool cli_view_follow_first(cli_viewer *vw, cli_follow *fl, int *rc);

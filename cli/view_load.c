@@ -1,8 +1,9 @@
 /* cli/view_load.c — opening a trace in the viewer without freezing the
  * window: decoding (cli_load) and the renderer's placement
- * (rnd_model_attach) run on a worker thread while this thread keeps
- * handling events and drawing the loading screen (file name, progress bar,
- * MB read). q, Esc or closing the window cancels: the decoder stops at its
+ * (rnd_model_attach) run on a worker thread, started before the window is
+ * made (which takes a few tenths of a second of its own), while this thread
+ * makes the window and then keeps handling events and drawing the loading
+ * screen (file name, progress bar, MB read). q, Esc or closing the window cancels: the decoder stops at its
  * next progress report and everything is freed as after an error. */
 #include "view.h"
 
@@ -10,18 +11,21 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/stat.h>
+#include <time.h>
 
-typedef struct loader {
+struct cli_loader {
     cli_trace_opts o;        /* the caller's, with on_progress pointing here */
     cs_file *f;
     cs_model *m;
-    rnd_renderer *r;
+    _Atomic(rnd_renderer *) r; /* set once the window has one */
     cs_err err;              /* written by the worker, read after the join */
-    bool ok;
+    bool ok, threaded;
+    pthread_t th;
     _Atomic uint64_t done, total;
     _Atomic bool placing;    /* decoded; building the renderer's placement */
     _Atomic bool cancel, finished;
-} loader;
+};
+typedef cli_loader loader;
 
 static bool on_progress(void *ud, uint64_t done, uint64_t total)
 {
@@ -35,12 +39,14 @@ static void *work(void *ud)
 {
     loader *ld = ud;
     ld->ok = cli_load(&ld->o, ld->f, ld->m, NULL, &ld->err);
+    while (ld->ok && !atomic_load(&ld->r) && !atomic_load(&ld->cancel)) /* the window is still being made */
+        nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
     if (ld->ok) {
         atomic_store(&ld->done, atomic_load(&ld->total));
         atomic_store(&ld->placing, true);
         ld->ok = atomic_load(&ld->cancel)
                      ? CS_FAIL(&ld->err, CS_E_CANCELLED, CS_NO_OFFSET, "loading cancelled")
-                     : rnd_model_attach(ld->r, ld->m, &ld->err);
+                     : rnd_model_attach(atomic_load(&ld->r), ld->m, &ld->err);
     }
     atomic_store(&ld->finished, true);
     glfwPostEmptyEvent(); /* wake the event wait at once */
@@ -99,26 +105,50 @@ static bool wait_drawing(cli_viewer *vw, loader *ld, cs_err *err)
     return ok;
 }
 
-bool cli_view_load(cli_viewer *vw, const cli_trace_opts *o, cs_file *f, cs_model *m, int *rc)
+cli_loader *cli_view_load_start(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_err *err)
+{
+    loader *ld = cs_calloc(1, sizeof *ld);
+    if (!ld) {
+        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
+        return NULL;
+    }
+    *ld = (loader){.o = *o, .f = f, .m = m};
+    ld->o.on_progress = on_progress, ld->o.progress_ud = ld;
+    struct stat st;
+    atomic_store(&ld->total, stat(o->path, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0);
+    ld->threaded = cs_thread_create(&ld->th, work, ld) == 0;
+    return ld;
+}
+
+void cli_view_load_cancel(cli_loader *ld)
+{
+    if (!ld)
+        return;
+    atomic_store(&ld->cancel, true);
+    if (ld->threaded)
+        pthread_join(ld->th, NULL);
+    cs_free(ld);
+}
+
+bool cli_view_load(cli_viewer *vw, cli_loader *ld, int *rc)
 {
     cs_err err = {0};
-    loader ld = {.o = *o, .f = f, .m = m, .r = vw->r};
-    ld.o.on_progress = on_progress, ld.o.progress_ud = &ld;
-    struct stat st;
-    atomic_store(&ld.total, stat(o->path, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0);
+    atomic_store(&ld->r, vw->r);
     cli_view_quit_keys(vw);
-    pthread_t th;
-    if (cs_thread_create(&th, work, &ld) != 0) {
-        work(&ld); /* no thread: load here, with a still window */
+    if (!ld->threaded) {
+        work(ld); /* no thread: load here, with a still window */
     } else {
-        bool drawn = wait_drawing(vw, &ld, &err);
-        pthread_join(th, NULL);
+        bool drawn = wait_drawing(vw, ld, &err);
+        pthread_join(ld->th, NULL);
         if (!drawn) {
             *rc = cli_report(&err, "chanscope view");
+            cs_free(ld);
             return false;
         }
     }
-    if (!ld.ok)
-        *rc = ld.err.code == CS_E_CANCELLED ? 0 : cli_report(&ld.err, o->path);
-    return ld.ok;
+    bool ok = ld->ok;
+    if (!ok)
+        *rc = ld->err.code == CS_E_CANCELLED ? 0 : cli_report(&ld->err, ld->o.path);
+    cs_free(ld);
+    return ok;
 }
