@@ -6,7 +6,6 @@
 #include "../render/render.h"
 #include "../layout/graph.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,8 +166,7 @@ static bool animate(const png_opts *p, rnd_surface *s, rnd_renderer *r, uint8_t 
     return true;
 }
 
-/* Draws m on s through r (made before m was loaded): attaches m to r. */
-static bool run(png_opts *p, const cs_model *m, const char *trace, rnd_surface *s, rnd_renderer *r, cs_err *err)
+static bool run(png_opts *p, const cs_model *m, const char *trace, cs_err *err)
 {
     char ttl[300];
     title(ttl, sizeof ttl, trace, m);
@@ -179,34 +177,21 @@ static bool run(png_opts *p, const cs_model *m, const char *trace, rnd_surface *
     p->view.speed = defaults.speed;
     p->view.title = ttl;
     p->view.axis = p->lanes.axis, p->view.compact = p->lanes.compact, p->view.collapse = p->lanes.collapse;
-    if (!apply_times(p, m, err) || !rnd_model_attach(r, m, err))
+    if (!apply_times(p, m, err))
         return false;
+    rnd_surface *s = NULL;
+    rnd_renderer *r = NULL;
     uint8_t *rgba = cs_alloc((size_t)p->w * (size_t)p->h * 4);
     bool ok = rgba ? true : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a %dx%d image", p->w, p->h);
+    ok = ok && rnd_surface_egl_create(p->w, p->h, &s, err) && (r = rnd_create_still(m, err)) != NULL;
     if (ok && p->frames)
         ok = animate(p, s, r, rgba, err);
     else if (ok)
         ok = render_one(s, r, &p->view, rgba, err) && rnd_png_write(p->out, rgba, p->w, p->h, err);
+    rnd_destroy(r);
+    rnd_surface_destroy(s);
     cs_free(rgba);
     return ok;
-}
-
-/* The trace is decoded on a second thread while this one sets up EGL and
- * the renderer (shaders, font), which takes a few tenths of a second of
- * its own. */
-typedef struct png_load {
-    const cli_trace_opts *o;
-    cs_file *f;
-    cs_model *m;
-    cs_err err;
-    bool ok;
-} png_load;
-
-static void *load(void *ud)
-{
-    png_load *l = ud;
-    l->ok = cli_load(l->o, l->f, l->m, NULL, &l->err);
-    return NULL;
 }
 
 int cli_cmd_png(int argc, char **argv)
@@ -225,29 +210,12 @@ int cli_cmd_png(int argc, char **argv)
                                         .on_opt = parse_opt, .ud = &p}, argc, argv, &o);
     if (rc < 0 && !p.out)
         rc = cli_usage("png", "missing -o OUT.png");
-    if (rc >= 0)
-        return rc;
     cs_file f;
     cs_model m;
-    png_load l = {.o = &o, .f = &f, .m = &m};
-    pthread_t th;
-    bool two = cs_thread_create(&th, load, &l) == 0;
-    if (!two)
-        load(&l);
+    if (rc >= 0 || !cli_open(&o, &f, &m, NULL, &rc))
+        return rc;
     cs_err err = {0};
-    rnd_surface *s = NULL;
-    rnd_renderer *r = NULL;
-    bool gl = rnd_surface_egl_create(p.w, p.h, &s, &err) && (r = rnd_create_still(NULL, &err)) != NULL;
-    if (two)
-        pthread_join(th, NULL);
-    if (!l.ok)
-        rc = cli_report(&l.err, o.path); /* the trace's fault first */
-    else if (!gl || !run(&p, &m, o.path, s, r, &err))
-        rc = cli_report(&err, "chanscope png");
-    else
-        rc = 0;
-    rnd_destroy(r);
-    rnd_surface_destroy(s);
+    bool ok = run(&p, &m, o.path, &err);
     cli_unload(&f, &m, NULL);
-    return rc;
+    return ok ? 0 : cli_report(&err, "chanscope png");
 }

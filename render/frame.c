@@ -58,7 +58,6 @@ static rnd_renderer *create(const cs_model *m, bool arrows, cs_err *err)
         CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
         return NULL;
     }
-    r->still = !arrows;
     if (!rnd__gl_init(&r->gl, err) || !rnd__font_init(&r->font, err) || (m && !attach(r, m, arrows, err))) {
         rnd_destroy(r);
         return NULL;
@@ -68,7 +67,7 @@ static rnd_renderer *create(const cs_model *m, bool arrows, cs_err *err)
 
 rnd_renderer *rnd_create(const cs_model *m, cs_err *err) { return create(m, true, err); }
 rnd_renderer *rnd_create_still(const cs_model *m, cs_err *err) { return create(m, false, err); }
-bool rnd_model_attach(rnd_renderer *r, const cs_model *m, cs_err *err) { return attach(r, m, !r->still, err); }
+bool rnd_model_attach(rnd_renderer *r, const cs_model *m, cs_err *err) { return attach(r, m, true, err); }
 
 void rnd_destroy(rnd_renderer *r)
 {

@@ -242,7 +242,6 @@ typedef struct rnd__tree_frame {
 
 struct rnd_renderer {
     const cs_model *m;
-    bool still;              /* rnd_create_still: the arrows wait for a playback frame */
     rnd__gl gl;
     rnd__font font;
     rnd__scene sc;
