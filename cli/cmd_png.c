@@ -215,7 +215,7 @@ int cli_cmd_png(int argc, char **argv)
     if (rc >= 0 || !cli_open(&o, &f, &m, NULL, &rc))
         return rc;
     cs_err err = {0};
-    bool ok = run(&p, &m, o.path, &err);
+    bool ok = trf_keep_drawn(&m, &err) && run(&p, &m, o.path, &err); /* the model shrinks before GL grows */
     cli_unload(&f, &m, NULL);
     return ok ? 0 : cli_report(&err, "chanscope png");
 }

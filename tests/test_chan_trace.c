@@ -5,6 +5,7 @@
  * *.oracle-go127.json, Go 1.21's *.legacy-oracle.json), and gotrace's patched-runtime traces against their
  * GoSend/GoRecv counts. */
 #include "testlib.h"
+#include "../layout/lod.h"
 
 static const char *const versions[] = {"go1.19", "go1.21", "go1.22", "go1.23", "go1.25", "go1.26", "go1.27"};
 #define N_VERSIONS (sizeof versions / sizeof *versions)
@@ -287,6 +288,64 @@ static void trace_ending_with_blocked_goroutines_keeps_every_handoff(void **st)
     need(each_case("ring", check_ring_end), 2);
 }
 
+/* ---- a still picture's model ------------------------------------------ */
+
+/* trf_keep_drawn keeps exactly the sync wake-ups, in order, with the time
+ * blocks over them, and the arrows a picture bundles from it are the
+ * same, message for message. */
+static void check_keep_drawn(corpus_case *c, const char *ver)
+{
+    cs_model t;
+    cs_err err = {0};
+    assert_true(cs_model_copy(&c->m, &t, &err));
+    assert_true(trf_keep_drawn(&t, &err));
+    uint32_t k = 1;
+    for (uint32_t i = 1; i < c->m.n_edges; i++) {
+        const cs_edge *e = &c->m.edges[i];
+        if (e->kind != CS_EK_SYNC)
+            continue;
+        if (k >= t.n_edges || memcmp(e, &t.edges[k], sizeof *e))
+            fail_msg("%s (%s): sync wake-up %u is not kept as edge %u", c->trace, ver, i, k);
+        k++;
+    }
+    assert_int_equal(k, t.n_edges);
+    assert_int_equal(t.n_msgs, c->m.n_msgs);
+    assert_int_equal(t.n_sync_block, (t.n_edges + CS_TBLOCK - 1) / CS_TBLOCK);
+    for (uint32_t i = 0; i < t.n_msgs; i++)
+        assert_int_equal(t.msgs[i].edge, 0);
+    lay_axis a;
+    lay_lanes l;
+    lay_bundles b0, b1;
+    assert_true(lay_axis_build(&c->m, &(lay_axis_desc){0}, &a, &err));
+    assert_true(lay_lanes_build(&c->m, &(lay_lanes_desc){.show_system = true}, &l, &err));
+    assert_true(lay_lod_arrows(&c->m, &a, &l, 640, 0, &b0, &err));
+    assert_true(lay_lod_arrows(&t, &a, &l, 640, 0, &b1, &err));
+    assert_int_equal(b0.n, b1.n);
+    for (int kd = 0; kd < LAY_ARROW_COUNT; kd++)
+        assert_int_equal(b0.n_arrows[kd], b1.n_arrows[kd]);
+    for (uint32_t i = 0; i < b0.n; i++) {
+        const lay_bundle *x = &b0.b[i], *y = &b1.b[i];
+        assert_true(x->t0 == y->t0 && x->t1 == y->t1 && x->from == y->from && x->to == y->to &&
+                    x->count == y->count && x->kind == y->kind && x->col == y->col);
+        if (x->kind != LAY_ARROW_SYNC)
+            assert_int_equal(x->first, y->first);
+    }
+    lay_bundles_deinit(&b0), lay_bundles_deinit(&b1);
+    lay_lanes_deinit(&l);
+    lay_axis_deinit(&a);
+    cs_model_deinit(&t);
+}
+
+static void still_model_keeps_the_sync_wakeups_and_draws_the_same(void **st)
+{
+    (void)st;
+    static const char *progs[] = {"netserver", "syncmix", "closebcast", "pingpong"};
+    int n = 0;
+    for (size_t p = 0; p < sizeof progs / sizeof *progs; p++)
+        n += each_case(progs[p], check_keep_drawn);
+    need(n, 4);
+}
+
 /* ---- gotrace patched runtimes ---------------------------------------- */
 
 static int check_patched(const char *trace)
@@ -352,6 +411,7 @@ int main(void)
         cmocka_unit_test(message_edges_are_exactly_the_oracle_unblocks),
         cmocka_unit_test(trace_ending_with_blocked_goroutines_keeps_every_handoff),
         cmocka_unit_test(gotrace_patched_events_match_truth_and_pair),
+        cmocka_unit_test(still_model_keeps_the_sync_wakeups_and_draws_the_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
  *   annot.c     trace.Log "chan.send"/"chan.recv" -> exact messages
  *   infer.c     channel wake-ups -> inferred messages (site grouping)
  *   blocks.c    the time blocks of messages and sync wake-ups (cs_model.msg_block)
+ * trim.c (trf_keep_drawn) cuts a finished model to what still pictures draw.
  * sites.c names code sites and recognises the runtime's channel frames.
  * Nothing here reads trace bytes: the input is the model the decoders built.
  *

@@ -10,6 +10,10 @@
  *       dec_trace_load() has built a model (not after a no_model load). It
  *       may be run again on the same model (it starts from no messages).
  *       false with *err filled when out of memory.
+ *   bool trf_keep_drawn(cs_model *m, cs_err *err)
+ *       after trf_build, for a still picture: keeps of the edges only the
+ *       sync wake-ups (renumbered; a message then names no edge, edge 0)
+ *       and frees the rest; false with *err filled when out of memory.
  *   size_t trf_site(const cs_model *m, uint32_t stack, char *out, size_t cap)
  *       code site of a channel operation in a stack, "func:file:line"
  *       ("" when none); returns the length written.
@@ -21,6 +25,7 @@
 #include "../core/model.h"
 
 bool trf_build(cs_model *m, cs_err *err);
+bool trf_keep_drawn(cs_model *m, cs_err *err);
 size_t trf_site(const cs_model *m, uint32_t stack, char *out, size_t cap);
 
 #endif
