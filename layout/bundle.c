@@ -294,7 +294,8 @@ bool lay__arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint3
     else if (!half)
         *out = p[1].out, p[1].out = (lay_bundles){0};
     else if (cs_grow((void **)&p[0].out.b, &p[0].c.cap_b, p[0].out.n + p[1].out.n + 1, sizeof *out->b, err)) {
-        memcpy(p[0].out.b + p[0].out.n, p[1].out.b, (size_t)p[1].out.n * sizeof *out->b);
+        if (p[1].out.n) /* the second share may have no bundle in the window, and no list */
+            memcpy(p[0].out.b + p[0].out.n, p[1].out.b, (size_t)p[1].out.n * sizeof *out->b);
         p[0].out.n += p[1].out.n;
         for (int k = 0; k < LAY_ARROW_COUNT; k++)
             p[0].out.n_arrows[k] += p[1].out.n_arrows[k];

@@ -62,8 +62,9 @@ typedef struct cover_acc { int64_t *ns; int32_t *whole; } cover_acc;
 
 /* acc is zero on entry and left zero: only the marks the lane uses are
  * summed, searched and cleared. A column's mark is the one covering most of
- * its time, if that is at least 5 % of it (a column narrower than a
- * nanosecond: the one covering it edge to edge). */
+ * its time, if that is more than 5 % of it; a column of no width, at time
+ * T, takes the mark of the spans that reach T (t0 < T <= t1), as a span
+ * from before the window does with the columns of no width at its start. */
 static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const uint32_t *gs, uint32_t ng,
                          uint32_t cols, cover_acc *acc, uint8_t *row, uint32_t *n_spans)
 {
@@ -74,19 +75,27 @@ static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const
         cm->cur = 0;
         uint32_t end = g->span_first + g->span_count, c_end = 0;
         int64_t t_end = CS_T_NONE; /* a span mostly begins where the last one ended: its column is known */
-        for (uint32_t s = cs_model_span_after(m, g, a->t0); s < end && m->span_t0[s] < a->t1; s++) {
+        /* from the span that reaches the window's start (it may end there) */
+        for (uint32_t s = cs_model_span_after(m, g, a->t0 - 1); s < end && m->span_t0[s] < a->t1; s++) {
             lay_mark mk = lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
             if (mk == LAY_MARK_NONE)
                 continue;
-            (*n_spans)++;
-            int64_t t0 = m->span_t0[s] < lo ? lo : m->span_t0[s], t1 = cs_span_t1(m, s);
+            bool before = m->span_t0[s] < lo; /* covers every column up to its end's */
+            int64_t t0 = before ? lo : m->span_t0[s], t1 = cs_span_t1(m, s);
+            *n_spans += t1 > lo;
             uint32_t c0 = t0 == t_end ? c_end : t0 < hi ? col_at(cm, t0) : cols;
             t1 = t1 > hi ? hi : t1;
             t_end = t1, c_end = t1 < hi ? col_at(cm, t1) : cols;
-            if (t1 <= t0)
+            if (t1 < t0 || (t1 == t0 && !before))
                 continue;
             used |= 1u << mk;
             int64_t *ns = acc[mk].ns;
+            if (before) {
+                acc[mk].whole[0]++;
+                acc[mk].whole[c_end]--;
+                ns[c_end] += t1 - tb[c_end];
+                continue;
+            }
             if (c0 == c_end) {
                 ns[c0] += t1 - t0;
                 continue;
