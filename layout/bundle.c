@@ -314,6 +314,17 @@ bool lay__arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint3
     return ok;
 }
 
+bool lay_bundles_cover(const lay_bundles *b, uint32_t built_cols, uint32_t cols)
+{
+    /* fit() halves the columns while there are too many bundles, and a grid
+     * halved is the grid made at half the columns (a power of two scales a
+     * double exactly); b passed every power of two above b->cols up to
+     * built_cols with too many, and a finer start has more still, so a
+     * start at cols takes the same path from there. */
+    bool pow2 = cols && !(cols & (cols - 1)) && built_cols && !(built_cols & (built_cols - 1));
+    return pow2 && cols < 1u << COL_BITS && built_cols < 1u << COL_BITS && b->cols < built_cols && b->cols < cols;
+}
+
 void lay_bundles_deinit(lay_bundles *b)
 {
     cs_free(b->b);

@@ -31,6 +31,10 @@
  *   void lay_lod_deinit(lay_lod *d)
  *   bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols,
  *                       uint32_t max_bundles, lay_bundles *out, cs_err *err)   max_bundles 0 = no limit
+ *   bool lay_bundles_cover(const lay_bundles *b, uint32_t built_cols, uint32_t cols)
+ *       true when b, made by lay_lod_arrows with built_cols columns, is what
+ *       the same call with cols columns gives (same model, axis, lanes and
+ *       max_bundles): both powers of two, and b was coarsened below both
  *   void lay_bundles_deinit(lay_bundles *b)
  *   bool lay_bundles_crowding(const lay_bundles *b, uint32_t n_lanes, const lay_arrow_ink *ink,
  *                             double *out, cs_err *err)
@@ -106,6 +110,7 @@ bool lay_lod_build(const cs_model *m, const lay_axis *a, const lay_lanes *l, uin
 void lay_lod_deinit(lay_lod *d);
 bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols,
                     uint32_t max_bundles, lay_bundles *out, cs_err *err);
+bool lay_bundles_cover(const lay_bundles *b, uint32_t built_cols, uint32_t cols);
 void lay_bundles_deinit(lay_bundles *b);
 bool lay_bundles_crowding(const lay_bundles *b, uint32_t n_lanes, const lay_arrow_ink *ink, double *out,
                           cs_err *err);

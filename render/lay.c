@@ -56,7 +56,11 @@ bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols
     rnd__bun_key bk = {arrow_cols ? arrow_cols : 1, max_bundles};
     if (!l->have)
         return false;
-    bool lod = l->have_lod && !memcmp(&k, &l->lkey, sizeof k), bun = l->have_bun && !memcmp(&bk, &l->bkey, sizeof bk);
+    bool lod = l->have_lod && !memcmp(&k, &l->lkey, sizeof k);
+    bool bun = l->have_bun && bk.max_bundles == l->bkey.max_bundles &&
+               (bk.arrow_cols == l->bkey.arrow_cols || lay_bundles_cover(&l->bun, l->bkey.arrow_cols, bk.arrow_cols));
+    if (bun)
+        bk = l->bkey; /* what they were made for */
     if (lod && bun)
         return true;
     if (!bun) {

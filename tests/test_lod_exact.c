@@ -602,11 +602,51 @@ static void many_messages_split_the_same(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* Bundles coarsened below the grid they were made in are what any finer
+ * or coarser power-of-two grid above their final one gives
+ * (lay_bundles_cover, which the tree view relies on when its wheel changes
+ * the grid): the same bytes as made afresh. */
+static void coarsened_bundles_cover_other_grids(void **state)
+{
+    (void)state;
+    cs_model m;
+    cs_err err = {0};
+    sy_workers(&m, 8, 40000);
+    assert_true(trf__blocks(&m, &err));
+    lay_lanes l;
+    lay_axis a;
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){0}, &l, &err));
+    assert_true(lay_axis_build(&m, &(lay_axis_desc){0}, &a, &err));
+    int covered = 0;
+    for (uint32_t max = 16; max <= 4096; max *= 16) {
+        lay_bundles b;
+        assert_true(lay_lod_arrows(&m, &a, &l, 1024, max, &b, &err));
+        for (uint32_t cols = 8; cols <= 8192; cols *= 2) {
+            if (!lay_bundles_cover(&b, 1024, cols))
+                continue;
+            lay_bundles f;
+            assert_true(lay_lod_arrows(&m, &a, &l, cols, max, &f, &err));
+            if (!same_bundles(&b, &f))
+                fail_msg("max %u: bundles made in 1024 columns (down to %u) differ from those made in %u", max,
+                         b.cols, cols);
+            lay_bundles_deinit(&f);
+            covered++;
+        }
+        assert_false(lay_bundles_cover(&b, 1024, b.cols)); /* its own final grid may stop elsewhere */
+        lay_bundles_deinit(&b);
+    }
+    assert_true(covered >= 8);
+    lay_axis_deinit(&a);
+    lay_lanes_deinit(&l);
+    cs_model_deinit(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(corpus_summaries_equal_full_detail),
         cmocka_unit_test(many_messages_split_the_same),
+        cmocka_unit_test(coarsened_bundles_cover_other_grids),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
