@@ -55,6 +55,14 @@ static inline uint32_t col_at(colmap *m, int64_t t)
     return m->tb[c] <= t && t < m->tb[c + 1] ? c : col_of(m, t);
 }
 
+/* x += v, held at INT64_MAX: a lane of many goroutines over a hostile
+ * trace's widest columns (times reach ±2^60) could pass it. */
+static inline void add_ns(int64_t *x, int64_t v)
+{
+    if (__builtin_add_overflow(*x, v, x))
+        *x = INT64_MAX;
+}
+
 /* Per mark: ns[c] the nanoseconds of column c covered by spans that end in
  * it or start in it, whole[c] a difference array of the columns spans cover
  * from edge to edge. */
@@ -93,15 +101,15 @@ static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const
             if (before) {
                 acc[mk].whole[0]++;
                 acc[mk].whole[c_end]--;
-                ns[c_end] += t1 - tb[c_end];
+                add_ns(&ns[c_end], t1 - tb[c_end]);
                 continue;
             }
             if (c0 == c_end) {
-                ns[c0] += t1 - t0;
+                add_ns(&ns[c0], t1 - t0);
                 continue;
             }
-            ns[c0] += tb[c0 + 1] - t0; /* c0 < c_end <= cols */
-            ns[c_end] += t1 - tb[c_end];
+            add_ns(&ns[c0], tb[c0 + 1] - t0); /* c0 < c_end <= cols */
+            add_ns(&ns[c_end], t1 - tb[c_end]);
             acc[mk].whole[c0 + 1]++;
             acc[mk].whole[c_end]--;
         }
@@ -114,7 +122,9 @@ static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const
             if (!(used & 1u << mk))
                 continue;
             run[mk] += acc[mk].whole[c];
-            int64_t v = w ? acc[mk].ns[c] + run[mk] * w : run[mk];
+            int64_t v = run[mk];
+            if (w && (__builtin_mul_overflow(v, w, &v) || __builtin_add_overflow(v, acc[mk].ns[c], &v)))
+                v = INT64_MAX;
             if (v > best)
                 best = v, b = (uint8_t)mk;
         }

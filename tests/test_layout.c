@@ -421,6 +421,41 @@ static void lod_summaries_and_bundles(void **state)
     cs_model_deinit(&m);
 }
 
+/* The widest times a trace may hold (±2^60 ns) in one column, in a lane of
+ * many goroutines: the nanoseconds summed per column hold at their
+ * largest instead of overflowing (the sanitizer builds would stop), and
+ * the mark is still the state covering the column. */
+static void lod_widest_column_many_goroutines(void **state)
+{
+    (void)state;
+    cs_model m;
+    cs_mb mb;
+    sy_begin(&m, &mb);
+    const int64_t t0 = -CS_T_MAX, t1 = CS_T_MAX;
+    for (uint64_t g = 1; g <= 16; g++) {
+        sy_go(&mb, t0, g, CS_NO_GOID, "main.worker");
+        sy_set(&mb, t0 + 1, g, CS_ST_RUNNING, 0);
+    }
+    sy_end(&m, &mb, t1);
+    m.t_first = t0;
+    lay_axis a;
+    lay_lanes l;
+    lay_lod d;
+    cs_err err = {0};
+    assert_true(lay_axis_build(&m, &(lay_axis_desc){.t0 = t0, .t1 = t1}, &a, &err));
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.collapse = true}, &l, &err));
+    assert_int_equal(l.n_lanes, 1);
+    for (uint32_t cols = 1; cols <= 2; cols++) {
+        assert_true(lay_lod_spans(&m, &a, &l, 0, 1, cols, &d, &err));
+        for (uint32_t c = 0; c < cols; c++)
+            assert_int_equal(lay_lod_at(&d, 0, c), LAY_MARK_RUNNING);
+        lay_lod_deinit(&d);
+    }
+    lay_lanes_deinit(&l);
+    lay_axis_deinit(&a);
+    cs_model_deinit(&m);
+}
+
 /* Many lane pairs and a tight budget: the grid coarsens in lanes as well as
  * in time, so the arrows still cover the whole window instead of all being
  * drawn at its start, and no arrow is lost from the counts. */
@@ -500,6 +535,7 @@ int main(void)
         cmocka_unit_test(tree_subtrees_never_overlap_and_chains_grow_linearly),
         cmocka_unit_test(layouts_are_deterministic),
         cmocka_unit_test(lod_summaries_and_bundles),
+        cmocka_unit_test(lod_widest_column_many_goroutines),
         cmocka_unit_test(bundles_over_budget_stay_spread_in_time),
         cmocka_unit_test(graph_positions_come_back_from_graphviz),
     };
