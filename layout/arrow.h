@@ -15,6 +15,7 @@
 #define LAY_ARROW_H
 
 #include "../core/model.h"
+#include "../traffic/traffic.h"
 
 typedef enum lay_arrow_kind {
     LAY_ARROW_CHAN = 0,   /* a channel message */
@@ -31,7 +32,7 @@ static inline lay_arrow_kind lay_msg_arrow(const cs_msg *msg)
 
 static inline lay_arrow_kind lay_edge_arrow(const cs_edge *e)
 {
-    return e->kind == CS_EK_SYNC ? LAY_ARROW_SYNC : LAY_ARROW_COUNT;
+    return trf_edge_drawn(e) ? LAY_ARROW_SYNC : LAY_ARROW_COUNT;
 }
 
 static inline const char *lay_arrow_name(lay_arrow_kind k)

@@ -58,6 +58,13 @@ static void absorb(lay_bundle *p, const lay_bundle *x)
     }
 }
 
+/* Whether an arrow (or a time block of them) from t0 to t1 is in the
+ * axis' window. */
+static bool meets(const lay_axis *a, int64_t t0, int64_t t1)
+{
+    return t1 >= a->t0 && t0 <= a->t1;
+}
+
 /* Empties the table: the bundles it points to stay in out->b. */
 static void empty(collect *c)
 {
@@ -74,7 +81,7 @@ static bool add(collect *c, lay_arrow_kind k, int64_t t0, int64_t t1, uint32_t g
     uint32_t lf = c->l->lane_of_g[gf], lt = c->l->lane_of_g[gt];
     if (lf == LAY_NO_LANE || lt == LAY_NO_LANE || t0 == CS_T_NONE || t1 == CS_T_NONE)
         return true;
-    if (t1 < c->a->t0 || t0 > c->a->t1)
+    if (!meets(c->a, t0, t1))
         return true;
     lay_bundles *out = c->out;
     double x = lay_axis_x(c->a, t0) * c->cols;
@@ -120,10 +127,10 @@ static bool next_run(const cs_tblock *b, uint32_t nb, uint32_t n, const lay_axis
         return *i0 < n;
     }
     uint32_t k = *i0 / CS_TBLOCK;
-    while (k < nb && (b[k].t1 < a->t0 || b[k].t0 > a->t1))
+    while (k < nb && !meets(a, b[k].t0, b[k].t1))
         k++;
     uint32_t e = k;
-    while (e < nb && !(b[e].t1 < a->t0 || b[e].t0 > a->t1))
+    while (e < nb && meets(a, b[e].t0, b[e].t1))
         e++;
     *i0 = k * CS_TBLOCK > *i0 ? k * CS_TBLOCK : *i0;
     *i1 = e * CS_TBLOCK < n ? e * CS_TBLOCK : n;

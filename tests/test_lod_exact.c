@@ -574,7 +574,7 @@ static void many_messages_split_the_same(void **state)
     cs_err err = {0};
     sy_workers(&m, 8, 40000);
     assert_true(m.n_msgs >= 1u << 16);
-    assert_true(trf__blocks(&m, &err));
+    assert_true(trf__msg_blocks(&m, &err) && trf__sync_blocks(&m, &err));
     assert_true(cs_model_copy(&m, &ub, &err));
     ub.n_msg_block = ub.n_sync_block = 0;
     failures = 0;
@@ -612,7 +612,7 @@ static void coarsened_bundles_cover_other_grids(void **state)
     cs_model m;
     cs_err err = {0};
     sy_workers(&m, 8, 40000);
-    assert_true(trf__blocks(&m, &err));
+    assert_true(trf__msg_blocks(&m, &err) && trf__sync_blocks(&m, &err));
     lay_lanes l;
     lay_axis a;
     assert_true(lay_lanes_build(&m, &(lay_lanes_desc){0}, &l, &err));

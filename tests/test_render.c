@@ -341,6 +341,16 @@ static void picture_matches_reference(void **st)
     cs_model_deinit(&m);
 }
 
+/* Loads a trace of the test data, or fails the test saying why. */
+static void load(const char *path, cs_file *f, cs_model *m)
+{
+    cs_err err = {0};
+    if (!tl_load(path, f, m, NULL, &err)) {
+        print_message("%s: %s\n", path, err.msg);
+        fail();
+    }
+}
+
 /* Real traces from two trace formats: the ping-pong players' lanes show
  * channel waits and sleeps, and every message between them is an arrow. */
 static void corpus_pingpong_draws_players_and_every_message(void **st)
@@ -351,11 +361,7 @@ static void corpus_pingpong_draws_players_and_every_message(void **st)
     for (size_t t = 0; t < sizeof traces / sizeof *traces; t++) {
         cs_file f;
         cs_model m;
-        cs_err err = {0};
-        if (!tl_load(traces[t], &f, &m, NULL, &err)) {
-            print_message("%s: %s\n", traces[t], err.msg);
-            fail();
-        }
+        load(traces[t], &f, &m);
         gl_env e;
         env_open(&e, &m, &f, 960, 540);
         rnd_view v;
@@ -397,10 +403,7 @@ static void still_picture_matches_the_full_renderer(void **st)
         cs_file f;
         cs_model m;
         cs_err err = {0};
-        if (!tl_load(traces[t], &f, &m, NULL, &err)) {
-            print_message("%s: %s\n", traces[t], err.msg);
-            fail();
-        }
+        load(traces[t], &f, &m);
         gl_env e;
         env_open(&e, &m, &f, 800, 450);
         rnd_renderer *full = e.r, *still = rnd_create_still(&m, &err);
@@ -920,10 +923,7 @@ static void gif_frames_keep_state_colours(void **st)
     cs_file f;
     cs_model m;
     cs_err err = {0};
-    if (!tl_load(trace, &f, &m, NULL, &err)) {
-        print_message("%s: %s\n", trace, err.msg);
-        fail();
-    }
+    load(trace, &f, &m);
     for (int theme = RND_DARK; theme < RND_THEME_COUNT; theme++) {
         gl_env e;
         env_open(&e, &m, &f, 480, 270);
@@ -1046,11 +1046,7 @@ static void counts_agree_and_values_are_printed(void **st)
     for (size_t t = 0; t < 2; t++) {
         cs_file f;
         cs_model m;
-        cs_err err = {0};
-        if (!tl_load(traces[t], &f, &m, NULL, &err)) {
-            print_message("%s: %s\n", traces[t], err.msg);
-            fail();
-        }
+        load(traces[t], &f, &m);
         uint32_t glyphs[2] = {0, 0};
         for (int with = 1; with >= 0; with--) {
             gl_env e;

@@ -27,18 +27,24 @@ static void widen(cs_tblock *b, int64_t t0, int64_t t1)
     b->t1 = t1 > b->t1 ? t1 : b->t1;
 }
 
-bool trf__blocks(cs_model *m, cs_err *err)
+bool trf__msg_blocks(cs_model *m, cs_err *err)
 {
-    if (!alloc_blocks(&m->msg_block, &m->n_msg_block, m->n_msgs, err) ||
-        !alloc_blocks(&m->sync_block, &m->n_sync_block, m->n_edges, err))
+    if (!alloc_blocks(&m->msg_block, &m->n_msg_block, m->n_msgs, err))
         return false;
     for (uint32_t i = 0; i < m->n_msgs; i++) {
         const cs_msg *x = &m->msgs[i];
         if (x->t_send != CS_T_NONE && x->t_recv != CS_T_NONE)
             widen(&m->msg_block[i / CS_TBLOCK], x->t_send, x->t_recv);
     }
+    return true;
+}
+
+bool trf__sync_blocks(cs_model *m, cs_err *err)
+{
+    if (!alloc_blocks(&m->sync_block, &m->n_sync_block, m->n_edges, err))
+        return false;
     for (uint32_t i = 0; i < m->n_edges; i++)
-        if (m->edges[i].kind == CS_EK_SYNC)
+        if (trf_edge_drawn(&m->edges[i]))
             widen(&m->sync_block[i / CS_TBLOCK], m->edges[i].ts, m->edges[i].ts);
     return true;
 }

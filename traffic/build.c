@@ -64,5 +64,5 @@ bool trf_build(cs_model *m, cs_err *err)
     cs_map_deinit(&c.by_id);
     if (ok && !sorted(m)) /* usually nearly sorted already: edges come in time order */
         qsort(m->msgs, m->n_msgs, sizeof *m->msgs, msg_cmp);
-    return ok && trf__blocks(m, err);
+    return ok && trf__msg_blocks(m, err) && trf__sync_blocks(m, err);
 }

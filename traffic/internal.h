@@ -27,7 +27,8 @@
  *   bool trf__patched(trf__ctx *c, cs_err *err)
  *   bool trf__annot(trf__ctx *c, cs_err *err)
  *   bool trf__infer(trf__ctx *c, cs_err *err)
- *   bool trf__blocks(cs_model *m, cs_err *err)
+ *   bool trf__msg_blocks(cs_model *m, cs_err *err)    the messages' time blocks (blocks.c)
+ *   bool trf__sync_blocks(cs_model *m, cs_err *err)   the sync wake-ups' time blocks
  * All return 0/false with *err filled on failure (out of memory only).
  */
 #ifndef TRF_INTERNAL_H
@@ -76,6 +77,7 @@ bool trf__classify(trf__ctx *c, cs_err *err);
 bool trf__patched(trf__ctx *c, cs_err *err);
 bool trf__annot(trf__ctx *c, cs_err *err);
 bool trf__infer(trf__ctx *c, cs_err *err);
-bool trf__blocks(cs_model *m, cs_err *err);
+bool trf__msg_blocks(cs_model *m, cs_err *err);
+bool trf__sync_blocks(cs_model *m, cs_err *err);
 
 #endif

@@ -13,7 +13,7 @@ bool trf_keep_drawn(cs_model *m, cs_err *err)
         return true;
     uint32_t n = 1; /* edges[0] stays the reserved "none" */
     for (uint32_t i = 1; i < m->n_edges; i++)
-        if (m->edges[i].kind == CS_EK_SYNC)
+        if (trf_edge_drawn(&m->edges[i]))
             m->edges[n++] = m->edges[i];
     for (uint32_t i = 0; i < m->n_msgs; i++)
         m->msgs[i].edge = 0;
@@ -21,5 +21,5 @@ bool trf_keep_drawn(cs_model *m, cs_err *err)
     if (e) /* else the larger block stays: still correct */
         m->edges = e, m->cap_edges = n;
     m->n_edges = n;
-    return trf__blocks(m, err);
+    return trf__sync_blocks(m, err); /* the messages' blocks stay as they were */
 }
