@@ -24,7 +24,9 @@ static const char help_head[] =
     "      --bench-zoom N    then (or alone): from the whole trace at the fit view,\n"
     "                        N wheel notches in at the centre, then N drags of a\n"
     "                        tenth of the width; print the median and worst step\n"
-    "                        (view change to frame shown) and exit\n"
+    "                        (view change to frame shown; in lanes drawn from the\n"
+    "                        summaries before, stretched) and settled (the frame\n"
+    "                        after, summaries made afresh) and exit\n"
     "      --follow          the trace is still being written (a file, a pipe, a FIFO;\n"
     "                        TRACE - implies it): the picture grows as Go 1.22+\n"
     "                        generations arrive, about once a second\n" CLI_TRACE_HELP
@@ -58,6 +60,7 @@ static bool frame(cli_viewer *vw, cs_err *err)
     int w, h;
     rnd_surface_begin(vw->surf);
     rnd_surface_size(vw->surf, &w, &h);
+    vw->view.quick = cli_view_quick(vw, cli_clock());
     if (!rnd_frame_draw(vw->r, &vw->view, w, h, err))
         return false;
     if (vw->shot) { /* a failed screenshot is the user's to see, not a reason to close */
@@ -77,10 +80,11 @@ static bool loop(cli_viewer *vw, cs_err *err)
     double last = cli_clock(), fps_t = last;
     int fps_n = 0;
     while (!vw->quit && !glfwWindowShouldClose(win)) {
+        double settle = vw->settle_at - cli_clock();
         if (v->playing)
             glfwPollEvents();
-        else
-            glfwWaitEventsTimeout(0.1);
+        else /* the frame after a zoom or pan settles comes on time */
+            glfwWaitEventsTimeout(settle > 0 && settle < 0.1 ? settle : 0.1);
         double t = cli_clock();
         cli_view_tick(vw, t - last);
         last = t;
@@ -156,8 +160,10 @@ static bool bench_frames(cli_viewer *vw, int n, cs_err *err)
 /* One step as the mouse makes it, at the window's centre: a wheel notch in,
  * or a right-button drag a tenth of the window's width to the left (a pan
  * in every layout), through the viewer's own input code; *dt is the time
- * from the view change to glFinish() of the frame that shows it. */
-static bool bench_step(cli_viewer *vw, bool zoom, double *dt, cs_err *err)
+ * from the view change to glFinish() of the frame that shows it, *settled
+ * that of the frame once the step has settled (the lanes' summaries made
+ * afresh for the new window). */
+static bool bench_step(cli_viewer *vw, bool zoom, double *dt, double *settled, cs_err *err)
 {
     int w, h;
     rnd_surface_size(vw->surf, &w, &h);
@@ -171,28 +177,37 @@ static bool bench_step(cli_viewer *vw, bool zoom, double *dt, cs_err *err)
         return false;
     glFinish();
     *dt = cli_clock() - t;
+    vw->settle_at = 0;
+    t = cli_clock();
+    if (!frame(vw, err))
+        return false;
+    glFinish();
+    *settled = cli_clock() - t;
     glfwPollEvents();
     return true;
 }
 
 /* From the whole trace shown at the fit view (as End shows it; one frame
  * drawn first), n zoom steps in, then n pan steps at the depth they
- * reached; prints the median and worst of each. */
+ * reached; prints the median and worst of each, as shown and settled. */
 static bool bench_steps(cli_viewer *vw, int n, cs_err *err)
 {
-    double *dt = cs_alloc(2 * (size_t)n * sizeof *dt), zm, zw, pm, pw;
+    double *dt = cs_alloc(4 * (size_t)n * sizeof *dt), *st = dt + 2 * n, q[8];
     if (!dt)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %d step times", 2 * n);
     vw->view.now = CS_T_NONE, vw->view.playing = false;
     bool ok = frame(vw, err);
     glFinish();
     for (int i = 0; ok && i < 2 * n; i++)
-        ok = bench_step(vw, i < n, &dt[i], err);
+        ok = bench_step(vw, i < n, &dt[i], &st[i], err);
     if (ok) {
-        median_worst(dt, n, &zm, &zw);
-        median_worst(dt + n, n, &pm, &pw);
-        printf("steps %d  zoom median %.2f ms  worst %.2f ms  pan median %.2f ms  worst %.2f ms\n", n, zm * 1e3,
-               zw * 1e3, pm * 1e3, pw * 1e3);
+        median_worst(dt, n, &q[0], &q[1]);
+        median_worst(dt + n, n, &q[2], &q[3]);
+        median_worst(st, n, &q[4], &q[5]);
+        median_worst(st + n, n, &q[6], &q[7]);
+        printf("steps %d  zoom median %.2f ms  worst %.2f ms  pan median %.2f ms  worst %.2f ms  "
+               "settled: zoom median %.2f ms  worst %.2f ms  pan median %.2f ms  worst %.2f ms\n",
+               n, q[0] * 1e3, q[1] * 1e3, q[2] * 1e3, q[3] * 1e3, q[4] * 1e3, q[5] * 1e3, q[6] * 1e3, q[7] * 1e3);
     }
     cs_free(dt);
     return ok;

@@ -28,6 +28,10 @@
  *       pointer (vw->mx, vw->my), as the callback does it
  *   void cli_view_drag(cli_viewer *vw, int button, double dx, double dy)
  *       the pointer moved by dx, dy with button (1 left, 2 right) held, as the callback does it
+ *   bool cli_view_quick(cli_viewer *vw, double now)
+ *       whether the frame drawn now may stretch the lanes' summaries (rnd_view.quick):
+ *       within CLI_VIEW_SETTLE_S of a wheel notch or drag that moved the lanes' window,
+ *       and for at most CLI_VIEW_STALE_S in a row
  *   void cli_view_hover(cli_viewer *vw)           what is under the mouse now (tooltip), none
  *       when the mouse is outside; called every frame, as the view may have
  *       moved under a still mouse (filter, step, layout)
@@ -48,6 +52,13 @@
 
 typedef struct cli_follow cli_follow;
 
+/* After the last zoom or pan step the summaries are made afresh for the
+ * window reached: about one wheel notch's spacing later, so a spun wheel
+ * or a drag is drawn at once from the summaries made before, stretched;
+ * and never stretched for longer than CLI_VIEW_STALE_S in a row. */
+#define CLI_VIEW_SETTLE_S 0.12
+#define CLI_VIEW_STALE_S 0.5
+
 typedef struct cli_viewer {
     const cs_model *m;
     cli_follow *follow;      /* --follow: where newer models come from, NULL none */
@@ -67,6 +78,8 @@ typedef struct cli_viewer {
     double mx, my, press_x, press_y;
     int drag;                /* 0 none, 1 left, 2 right */
     bool moved;
+    double settle_at;        /* the lanes' window moves (wheel, drag) until then (cli_clock) */
+    double quick_since;      /* when the frames in a row that stretch the summaries began, 0 none */
     double t_start;          /* cli_clock when the command started (--bench-frames) */
 } cli_viewer;
 
@@ -84,6 +97,7 @@ void cli_view_follow_stop(cli_follow *fl);
 void cli_view_input_install(cli_viewer *vw);
 void cli_view_wheel(cli_viewer *vw, double dy);
 void cli_view_drag(cli_viewer *vw, int button, double dx, double dy);
+bool cli_view_quick(cli_viewer *vw, double now);
 void cli_view_hover(cli_viewer *vw);
 bool cli_view_screenshot(cli_viewer *vw, cs_err *err);
 void cli_view_status(cli_viewer *vw, const char *fmt, ...);

@@ -389,7 +389,7 @@ void cli_view_wheel(cli_viewer *vw, double dy)
     int64_t c = hit.t != CS_T_NONE ? hit.t : (v->t0 + v->t1) / 2;
     int64_t a = c - (int64_t)((double)(c - v->t0) * k), b = c + (int64_t)((double)(v->t1 - c) * k);
     if (b - a >= 100) /* no closer than 100 ns across the window */
-        v->t0 = a, v->t1 = b;
+        v->t0 = a, v->t1 = b, vw->settle_at = cli_clock() + CLI_VIEW_SETTLE_S;
 }
 
 static void on_scroll(GLFWwindow *w, double dx, double dy)
@@ -408,6 +408,7 @@ void cli_view_drag(cli_viewer *vw, int button, double dx, double dy)
         int64_t span = v->t1 - v->t0, shift = (int64_t)(-dx / (w * 0.8) * (double)span);
         v->t0 += shift, v->t1 += shift;
         v->scroll_px = fmaxf(0.0f, v->scroll_px - (float)dy);
+        vw->settle_at = cli_clock() + CLI_VIEW_SETTLE_S;
         break;
     }
     case DRAG_ORBIT:
@@ -417,6 +418,18 @@ void cli_view_drag(cli_viewer *vw, int button, double dx, double dy)
     default:
         v->pan_x += (float)dx, v->pan_y += (float)dy;
     }
+}
+
+bool cli_view_quick(cli_viewer *vw, double now)
+{
+    bool moving = now < vw->settle_at;
+    if (!moving || (vw->quick_since && now - vw->quick_since > CLI_VIEW_STALE_S)) {
+        vw->quick_since = 0; /* this frame makes them afresh */
+        return false;
+    }
+    if (!vw->quick_since)
+        vw->quick_since = now;
+    return true;
 }
 
 void cli_view_hover(cli_viewer *vw)

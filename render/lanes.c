@@ -24,6 +24,7 @@ typedef struct lanes_ctx {
     const rnd_view *v;
     const rnd__theme *th;
     const lay_axis *ax;
+    const lay_axis *lod_ax;  /* a quick frame's: the axis the summaries were made with, else NULL */
     const lay_lanes *ln;
     float x0, x1, y0, y1, lane_h;
     int64_t t0, t1, t_end;   /* window and the drawing limit (now) */
@@ -63,8 +64,12 @@ static float tx(const lanes_ctx *c, int64_t t)
     return c->x0 + (float)(lay_axis_x(c->ax, t) * (double)(c->x1 - c->x0));
 }
 
+/* Where a summary column starts, in pixels: stretched from the summaries'
+ * axis to the view's in a quick frame. */
 static float col_x(const lanes_ctx *c, uint32_t col)
 {
+    if (c->lod_ax)
+        return tx(c, lay_axis_t(c->lod_ax, (double)col / c->cols));
     return c->x0 + (c->x1 - c->x0) * (float)col / (float)c->cols;
 }
 
@@ -279,7 +284,7 @@ static void lanes_geometry(lanes_ctx *c, rnd_renderer *r, const rnd_view *v, int
 {
     uint32_t nrows = r->lay.lanes.n_lanes;
     c->r = r, c->v = v, c->th = rnd__theme_get(v->theme);
-    c->ax = &r->lay.axis, c->ln = &r->lay.lanes;
+    c->ax = &r->lay.axis, c->lod_ax = NULL, c->ln = &r->lay.lanes;
     c->img = NULL, c->img_w = c->img_h = 0;
     c->x0 = fminf(240.0f, fmaxf(90.0f, 0.16f * (float)w));
     c->x1 = (float)w - 18.0f;
@@ -423,7 +428,10 @@ static void cached_marks(lanes_ctx *c, int w, int h)
     key.now = 0, key.playing = false, key.speed = 0, key.fps = 0, key.status = NULL, key.status_fade = 0;
     key.tip_x = key.tip_y = 0, key.hover = 0, key.help = false, key.title = NULL;
     key.loop = false, key.loop0 = key.loop1 = 0;
-    if (!lc->valid || lc->w != w || lc->h != h || memcmp(&lc->key, &key, sizeof key)) {
+    key.quick = false;
+    bool stretched = c->lod_ax != NULL;
+    if (!lc->valid || lc->w != w || lc->h != h || lc->stretched != stretched || stretched ||
+        memcmp(&lc->key, &key, sizeof key)) {
         int64_t t_end = c->t_end;
         c->t_end = c->t1;
         lc->dense = c->lane_h < DENSE_PX && dense_image(c);
@@ -432,7 +440,7 @@ static void cached_marks(lanes_ctx *c, int w, int h)
         c->t_end = t_end;
         r->sc.img_new = lc->dense;
         lc->valid = marks_copy(&lc->segs, &r->sc.k[RND__SEGS]) && marks_copy(&lc->heads, &r->sc.k[RND__HEADS]);
-        lc->key = key, lc->w = w, lc->h = h;
+        lc->key = key, lc->w = w, lc->h = h, lc->stretched = stretched;
     } else if (!marks_copy(&r->sc.k[RND__SEGS], &lc->segs) || !marks_copy(&r->sc.k[RND__HEADS], &lc->heads)) {
         r->sc.oom = true;
     }
@@ -456,8 +464,10 @@ void rnd__lanes_build(rnd_renderer *r, const rnd_view *v, int w, int h)
         return;
     lanes_geometry(&c, r, v, w, h);
     bool dense = c.lane_h < DENSE_PX;
-    if (!rnd__lay_lod(r, c.lane0, c.lane1, c.cols, c.cols / ARROW_PX + 1, dense ? ARROW_BUDGET / 2 : ARROW_BUDGET))
+    if (!rnd__lay_lod(r, c.lane0, c.lane1, c.cols, c.cols / ARROW_PX + 1, dense ? ARROW_BUDGET / 2 : ARROW_BUDGET,
+                      v->quick))
         return;
+    c.lod_ax = r->lay.moved ? &r->lay.lod_axis : NULL;
     cached_marks(&c, w, h);
     arrows_draw(&c);
     if (!r->lc.dense)

@@ -2,20 +2,33 @@
  * the time axis (layout/axis.h), the lanes (lanes.h), the dominant mark per
  * (lane, pixel column) and the arrows bundled per (lane pair, column)
  * (lod.h). Each is rebuilt only when what it depends on changes, so the
- * frames of a playback reuse them and their cost is paid once per view. */
+ * frames of a playback reuse them and their cost is paid once per view.
+ * While zoom or pan goes on (rnd_view.quick), the summaries of the window
+ * before are kept and drawn stretched to the new one, with the axis they
+ * were made with; the frame after the last step makes them afresh. */
 #include "rnd.h"
 
 #include <string.h>
 
-void rnd__lay_deinit(rnd__lay *l)
+/* Drops the summaries (and the axis they were made with, if it is not the
+ * current one). */
+static void lod_drop(rnd__lay *l)
 {
     lay_bundles_deinit(&l->bun);
     lay_lod_deinit(&l->lod);
     cs_free(l->rep);
     l->rep = NULL;
+    if (l->moved)
+        lay_axis_deinit(&l->lod_axis);
+    l->have_lod = l->have_bun = l->moved = false;
+}
+
+void rnd__lay_deinit(rnd__lay *l)
+{
+    lod_drop(l);
     lay_lanes_deinit(&l->lanes);
     lay_axis_deinit(&l->axis);
-    l->have = l->have_lod = l->have_bun = false;
+    l->have = false;
 }
 
 static bool fail(rnd__lay *l)
@@ -28,16 +41,24 @@ static bool fail(rnd__lay *l)
 bool rnd__lay_lanes(rnd_renderer *r, const rnd_view *v, bool one_per_g)
 {
     rnd__lay *l = &r->lay;
-    rnd__lay_key k = {.kind = v->axis, .t0 = v->t0, .t1 = v->t1 > v->t0 ? v->t1 : v->t0 + 1,
-                      .compact = v->compact && !one_per_g, .collapse = v->collapse && !one_per_g,
+    rnd__lay_key k = {.compact = v->compact && !one_per_g, .collapse = v->collapse && !one_per_g,
                       .show_system = v->show_system, .one_per_g = one_per_g,
                       .keep = v->selected < r->m->n_g && (r->m->g[v->selected].flags & CS_G_SYSTEM) ? v->selected : 0};
     memcpy(k.filter, v->filter, sizeof k.filter);
-    if (!l->have || memcmp(&k, &l->key, sizeof k)) {
+    rnd__axis_key ak = {.kind = v->axis, .t0 = v->t0, .t1 = v->t1 > v->t0 ? v->t1 : v->t0 + 1};
+    bool lanes = l->have && !memcmp(&k, &l->key, sizeof k), axis = lanes && !memcmp(&ak, &l->akey, sizeof ak);
+    if (!lanes)
         rnd__lay_deinit(l);
-        l->key = k;
-        if (!lay_axis_build(r->m, &(lay_axis_desc){.kind = k.kind, .t0 = k.t0, .t1 = k.t1}, &l->axis, &l->err) ||
-            !lay_lanes_build(r->m, &(lay_lanes_desc){.compact = k.compact, .collapse = k.collapse,
+    else if (!axis && (l->have_lod || l->have_bun) && !l->moved) /* the summaries' axis, to stretch them */
+        l->lod_axis = l->axis, l->moved = true;
+    else if (!axis)
+        lay_axis_deinit(&l->axis);
+    l->key = k, l->akey = ak;
+    if (!axis && !lay_axis_build(r->m, &(lay_axis_desc){.kind = ak.kind, .t0 = ak.t0, .t1 = ak.t1}, &l->axis,
+                                 &l->err))
+        return fail(l);
+    if (!lanes) {
+        if (!lay_lanes_build(r->m, &(lay_lanes_desc){.compact = k.compact, .collapse = k.collapse,
                                                      .show_system = k.show_system, .keep = k.keep,
                                                      .filter = k.filter}, &l->lanes, &l->err))
             return fail(l);
@@ -49,13 +70,18 @@ bool rnd__lay_lanes(rnd_renderer *r, const rnd_view *v, bool one_per_g)
 }
 
 bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols, uint32_t arrow_cols,
-                  uint32_t max_bundles)
+                  uint32_t max_bundles, bool quick)
 {
     rnd__lay *l = &r->lay;
     rnd__lod_key k = {lane0, lane1, cols ? cols : 1};
     rnd__bun_key bk = {arrow_cols ? arrow_cols : 1, max_bundles};
     if (!l->have)
         return false;
+    if (l->moved && quick && l->have_lod && l->have_bun && !memcmp(&k, &l->lkey, sizeof k) &&
+        !memcmp(&bk, &l->bkey, sizeof bk))
+        return true; /* stretched */
+    if (l->moved)
+        lod_drop(l);
     bool lod = l->have_lod && !memcmp(&k, &l->lkey, sizeof k);
     bool bun = l->have_bun && bk.max_bundles == l->bkey.max_bundles &&
                (bk.arrow_cols == l->bkey.arrow_cols || lay_bundles_cover(&l->bun, l->bkey.arrow_cols, bk.arrow_cols));

@@ -100,6 +100,8 @@ typedef struct rnd_view {
     bool hud;                /* viewer HUD (time, speed, fps) instead of export framing */
     bool help;               /* key list overlay */
     bool playing;
+    bool quick;              /* lanes, while zoom or pan goes on: a moved window may stretch the
+                              * summaries made for the one before instead of making them again */
     bool loop;               /* playback loops inside [loop0, loop1] (viewer: '[' and ']') */
     int64_t loop0, loop1;
     double speed;            /* playback, trace ns per wall second (HUD) */

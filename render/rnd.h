@@ -167,6 +167,7 @@ typedef struct rnd__lane_cache {
     size_t img_cap;
     int img_w, img_h;
     bool dense;              /* lanes thinner than a few pixels: painted into img */
+    bool stretched;          /* the marks are of a quick frame's stretched summaries */
     uint8_t *lane_lit;       /* per lane: kept bright by the highlight */
     uint32_t cap_lit;
 } rnd__lane_cache;
@@ -187,8 +188,6 @@ typedef struct rnd__graph {
 /* The layout/ structures the lanes and tree views draw from (lay.c), each
  * rebuilt only when what it depends on changes. */
 typedef struct rnd__lay_key {
-    lay_axis_kind kind;
-    int64_t t0, t1;
     bool compact, collapse, show_system, one_per_g;
     uint32_t keep;
     char filter[64];
@@ -197,12 +196,21 @@ typedef struct rnd__lay_key {
 typedef struct rnd__lod_key { uint32_t lane0, lane1, cols; } rnd__lod_key;
 typedef struct rnd__bun_key { uint32_t arrow_cols, max_bundles; } rnd__bun_key;
 
+typedef struct rnd__axis_key {
+    lay_axis_kind kind;
+    int64_t t0, t1;
+} rnd__axis_key;
+
 typedef struct rnd__lay {
     bool have, have_lod, have_bun;
-    rnd__lay_key key;
+    bool moved;              /* the window moved since lod and bun were made: they were made with
+                              * lod_axis, and only a quick frame draws them (stretched) */
+    rnd__lay_key key;        /* what lanes were made for, */
+    rnd__axis_key akey;      /* and axis */
     rnd__lod_key lkey;       /* what lod was made for, */
     rnd__bun_key bkey;       /* and bun, with the same axis and lanes */
     lay_axis axis;
+    lay_axis lod_axis;       /* when moved */
     lay_lanes lanes;
     lay_lod lod;             /* dominant mark per (lane, column) */
     lay_bundles bun;         /* arrows bundled per (kind, lanes, column), by t0 */
@@ -332,9 +340,11 @@ const char *rnd__g_label(const rnd_renderer *r, uint32_t gi, char *buf, size_t n
  * failure (r->lay.err says why; the structures are gone). */
 bool rnd__lay_lanes(rnd_renderer *r, const rnd_view *v, bool one_per_g);
 /* Span summaries for lanes [lane0, lane1) in cols columns and the arrows
- * bundled in arrow_cols columns (at most max_bundles). */
+ * bundled in arrow_cols columns (at most max_bundles). With quick, those
+ * made for the window before stay when only the window moved (r->lay.moved
+ * then stays true: the caller draws them through r->lay.lod_axis). */
 bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols, uint32_t arrow_cols,
-                  uint32_t max_bundles);
+                  uint32_t max_bundles, bool quick);
 void rnd__lay_deinit(rnd__lay *l);
 /* The arrow a bundle stands for (its first one): false for spawns. */
 bool rnd__bundle_arrow(const rnd_renderer *r, const lay_bundle *b, rnd__arrow *out);

@@ -1072,6 +1072,78 @@ static void counts_agree_and_values_are_printed(void **st)
     }
 }
 
+/* Pixels of running and channel-wait bars in columns [xa, xb) of the last
+ * picture's lanes (above the axis, not the legend). */
+static size_t bars_in(const gl_env *e, int xa, int xb)
+{
+    const lay_palette *p = lay_palette_get(LAY_THEME_DARK);
+    size_t n = 0;
+    for (int y = (int)e->r->plot_y0; y < (int)e->r->sc.clip[3] && y < e->h; y++)
+        for (int x = xa; x < xb; x++)
+            for (int k = LAY_MARK_RUNNING; k <= LAY_MARK_BLOCK_CHAN; k += LAY_MARK_BLOCK_CHAN - LAY_MARK_RUNNING)
+                n += count_color(e->rgba + ((size_t)y * e->w + (size_t)x) * 4, 1, rgb_of(p->mark[k]), 12);
+    return n;
+}
+
+/* While zoom or pan goes on (rnd_view.quick) the lanes are drawn from the
+ * summaries made for the window before, stretched to the new one: zoomed
+ * out from the second half of a trace, its first half has no bars yet,
+ * zoomed in the picture is near the one made afresh; once it settles the
+ * frame equals a new renderer's, pixel for pixel. */
+static void quick_frames_stretch_the_summaries_made_before(void **st)
+{
+    (void)st;
+    cs_file f;
+    cs_model m;
+    load("tests/data/corpus/go1.27/primesieve.trace", &f, &m);
+    gl_env e, fresh;
+    env_open(&e, &m, &f, 960, 540);
+    env_open(&fresh, &m, NULL, 960, 540);
+    size_t n = (size_t)e.w * e.h;
+    rnd_view whole, half, second;
+    rnd_view_defaults(&m, &whole);
+    half = second = whole;
+    int64_t q = (whole.t1 - whole.t0) / 4;
+    half.t0 = whole.t0 + q, half.t1 = whole.t1 - q;
+    second.t0 = whole.t0 + 2 * q;
+    draw(&fresh, &whole);
+    int xa = (int)fresh.r->plot_x0, xb = (int)(fresh.r->plot_x0 + 0.5f * (fresh.r->plot_x1 - fresh.r->plot_x0)) - 10;
+    size_t fresh_left = bars_in(&fresh, xa, xb);
+    uint8_t *want = cs_alloc(n * 4), *before = cs_alloc(n * 4);
+    memcpy(want, fresh.rgba, n * 4);
+    /* out: the second half's summaries cover none of the first */
+    draw(&e, &second);
+    whole.quick = true;
+    draw(&e, &whole);
+    save(&e, "quick-out.png");
+    size_t quick_left = bars_in(&e, xa, xb);
+    print_message("bar pixels in the first half: %zu quick, %zu afresh\n", quick_left, fresh_left);
+    assert_true(fresh_left > 1000);
+    assert_int_equal(quick_left, 0);
+    whole.quick = false;
+    draw(&e, &whole);
+    assert_int_equal(count_diff(e.rgba, want, n, 0), 0);
+    /* in: the whole trace's summaries stretched twice are near the half's afresh */
+    memcpy(before, e.rgba, n * 4);
+    draw(&fresh, &half);
+    memcpy(want, fresh.rgba, n * 4);
+    half.quick = true;
+    draw(&e, &half);
+    save(&e, "quick-in.png");
+    size_t d_quick = count_diff(e.rgba, want, n, 30), d_before = count_diff(before, want, n, 30);
+    print_message("pixels off the zoomed picture: %zu stretched, %zu unmoved\n", d_quick, d_before);
+    assert_true(count_diff(e.rgba, before, n, 30) > n / 50);
+    assert_true(d_quick * 2 < d_before);
+    half.quick = false;
+    draw(&e, &half);
+    assert_int_equal(count_diff(e.rgba, want, n, 0), 0);
+    cs_free(want), cs_free(before);
+    env_close(&fresh);
+    env_close(&e);
+    cs_model_deinit(&m);
+    cs_file_unmap(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1097,6 +1169,7 @@ int main(void)
         cmocka_unit_test(pictures_are_opaque),
         cmocka_unit_test(themes_keep_states_apart),
         cmocka_unit_test(counts_agree_and_values_are_printed),
+        cmocka_unit_test(quick_frames_stretch_the_summaries_made_before),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

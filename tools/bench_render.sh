@@ -8,8 +8,10 @@
 # time to exit, first frame, median and worst of the others; then, in a run
 # of its own, `view --bench-zoom 10`: median and worst of 10 wheel notches
 # in at the window's centre and of 10 drags of a tenth of its width, each
-# from the view change to the frame shown (a build without --bench-zoom
-# shows "-"). With BASE=PATH (another chanscope build, e.g. main's) every
+# from the view change to the frame shown (in lanes, drawn from the
+# summaries made before, stretched), and "settled": the frame after, with
+# the summaries made afresh for the new window (a build without
+# --bench-zoom shows "-"). With BASE=PATH (another chanscope build, e.g. main's) every
 # row is measured with it too, run for run interleaved, side by side.
 # Usage: sh tools/bench_render.sh [TRACE...]   (default: the traces above)
 set -u
@@ -64,7 +66,9 @@ frames() {
     if ! "$1" view --help 2>/dev/null | grep -q -- --bench-zoom; then
         printf "  zoom %14s  pan %14s" - -
     elif DISPLAY=$xdisp "$1" view -q --bench-zoom 10 --size 1280x720 --layout "$3" "$2" >"$out/draw-out.txt" 2>&1; then
-        awk '$1 == "steps" { printf "  zoom %5.0f/%5.0f ms  pan %5.0f/%5.0f ms", $5, $8, $12, $15 }' "$out/draw-out.txt"
+        awk '$1 == "steps" { printf "  zoom %5.0f/%5.0f ms  pan %5.0f/%5.0f ms", $5, $8, $12, $15
+            if (NF >= 30) printf "  settled: zoom %5.0f/%5.0f ms  pan %5.0f/%5.0f ms", $20, $23, $27, $30 }' \
+            "$out/draw-out.txt"
     else
         printf "  zoom, pan: failed"
     fi

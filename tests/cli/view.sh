@@ -42,13 +42,14 @@ bench=$($cs view -q --bench-frames 2 "$trace" 2>&1) || fail "view --bench-frames
 echo "$bench" | grep -q "samples 0 " || fail "software GL is multisampled: $bench"
 
 # --bench-zoom: wheel notches and drags through the viewer's own input code,
-# after the frames or alone, in lanes and the tree; each median and worst a
-# positive, finite number of ms, the worst no less than the median
+# after the frames or alone, in lanes and the tree; each median and worst,
+# as shown and settled, a positive, finite number of ms, the worst no less
+# than the median
 steps_ok() {
-    echo "$1" | awk -v n="$2" '$1 == "steps" && $2 == n && $3 == "zoom" && $10 == "pan" {
-        split("5 8 12 15", f, " ")
+    echo "$1" | awk -v n="$2" '$1 == "steps" && $2 == n && $3 == "zoom" && $10 == "pan" && $17 == "settled:" {
+        split("5 8 12 15 20 23 27 30", f, " ")
         for (k in f) if ($f[k] !~ /^[0-9]+\.[0-9]+$/ || $f[k] + 0 <= 0) exit 1
-        if ($8 + 0 < $5 + 0 || $15 + 0 < $12 + 0) exit 1
+        if ($8 + 0 < $5 + 0 || $15 + 0 < $12 + 0 || $23 + 0 < $20 + 0 || $30 + 0 < $27 + 0) exit 1
         found = 1 } END { exit !found }'
 }
 for layout in lanes tree; do
