@@ -52,7 +52,7 @@ int cli_cmd_dot(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"group", required_argument, NULL, O_GROUP},
         {"render", required_argument, NULL, O_RENDER}, {"engine", required_argument, NULL, O_ENGINE},
         {"theme", required_argument, NULL, O_THEME}, {"system", no_argument, NULL, O_SYSTEM}, {0}};
-    cli_trace_opts o = {0};
+    cli_trace_opts o = {.drawn_only = true};
     dot_args a = {0};
     int rc = cli_args_parse(&(cli_args){.cmd = "dot", .help = help, .shortopts = "o:", .longopts = longopts,
                                         .on_opt = parse_opt, .ud = &a}, argc, argv, &o);

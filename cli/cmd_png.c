@@ -205,7 +205,7 @@ int cli_cmd_png(int argc, char **argv)
         {"frames", required_argument, NULL, O_FRAMES}, {"fps", required_argument, NULL, O_FPS},
         CLI_LANE_LONGOPTS, {0}};
     png_opts p = {.w = 1920, .h = 1080};
-    cli_trace_opts o = {0};
+    cli_trace_opts o = {.drawn_only = true}; /* the model shrinks before GL grows */
     int rc = cli_args_parse(&(cli_args){.cmd = "png", .help = help, .shortopts = "o:", .longopts = longopts,
                                         .on_opt = parse_opt, .ud = &p}, argc, argv, &o);
     if (rc < 0 && !p.out)
@@ -215,7 +215,7 @@ int cli_cmd_png(int argc, char **argv)
     if (rc >= 0 || !cli_open(&o, &f, &m, NULL, &rc))
         return rc;
     cs_err err = {0};
-    bool ok = trf_keep_drawn(&m, &err) && run(&p, &m, o.path, &err); /* the model shrinks before GL grows */
+    bool ok = run(&p, &m, o.path, &err);
     cli_unload(&f, &m, NULL);
     return ok ? 0 : cli_report(&err, "chanscope png");
 }

@@ -65,7 +65,7 @@ int cli_cmd_svg(int argc, char **argv)
         {"range", required_argument, NULL, O_RANGE}, {"theme", required_argument, NULL, O_THEME},
         {"width", required_argument, NULL, O_WIDTH}, {"system", no_argument, NULL, O_SYSTEM},
         CLI_LANE_LONGOPTS, {0}};
-    cli_trace_opts o = {0};
+    cli_trace_opts o = {.drawn_only = true};
     svg_args a = {0};
     int rc = cli_args_parse(&(cli_args){.cmd = "svg", .help = help, .shortopts = "o:", .longopts = longopts,
                                         .on_opt = parse_opt, .ud = &a}, argc, argv, &o);

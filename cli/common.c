@@ -250,7 +250,8 @@ bool cli_decode(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, c
         .on_progress = o->on_progress ? o->on_progress : show_progress ? progress : NULL,
         .progress_ud = o->on_progress ? o->progress_ud : &b,
     };
-    bool ok = dec_trace_load(&d, f, m, s, err) && (o->no_model || trf_build(m, err));
+    bool ok = dec_trace_load(&d, f, m, s, err) &&
+              (o->no_model || (o->drawn_only ? trf_build_drawn(m, err) : trf_build(m, err)));
     if (b.shown)
         fputs("\r\033[K", stderr);
     if (!ok)

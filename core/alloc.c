@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define HDR 16 /* keeps 16-byte alignment of the user pointer */
 
@@ -81,6 +83,18 @@ void cs_free(void *p)
     memcpy(&old, base, sizeof old);
     atomic_fetch_sub(&cur_bytes, old);
     free(base);
+}
+
+/* madvise(MADV_DONTNEED) frees the pages at once and the range keeps its
+ * addresses: anonymous memory reads back as zeros after, the pages of a
+ * file mapping never written are read back from the file. */
+void cs_release(void *p, size_t n)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t a = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+    uintptr_t b = ((uintptr_t)p + n) & ~((uintptr_t)page - 1);
+    if (page > 0 && b > a)
+        madvise((void *)a, b - a, MADV_DONTNEED); /* advice: on failure the pages just stay */
 }
 
 size_t cs_alloc_current(void) { return atomic_load(&cur_bytes); }

@@ -222,20 +222,29 @@ static bool is_system(const char *name, bool named)
            (strncmp(name, "runtime.", 8) == 0 && strcmp(name, "runtime.main") != 0);
 }
 
+/* Spans moved between two gives of the source's pages back (regroup). */
+#define REGROUP_STEP 65536u
+
 /* Moves column `col` (n elements of `size` bytes) to its grouped order,
- * d[s] being where span s goes: one column copied at a time, so grouping
- * needs room for one more column only. */
+ * d[s] being where span s goes: one column copied at a time, and the
+ * source's pages given back as it is read, while the destination's fill
+ * at the same pace (each goroutine's spans are written in order), so
+ * grouping needs room for little more than one column. */
 static bool regroup(void **col, size_t size, const uint32_t *d, uint32_t n, cs_err *err)
 {
     unsigned char *src = *col, *dst = cs_alloc((size_t)n * size + 1);
     if (!dst)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory grouping %u spans", n);
-    if (size == 8)
-        for (uint32_t s = 0; s < n; s++)
-            ((int64_t *)dst)[d[s]] = ((const int64_t *)src)[s];
-    else
-        for (uint32_t s = 0; s < n; s++)
-            dst[d[s]] = src[s];
+    for (uint32_t s0 = 0; s0 < n; s0 += REGROUP_STEP) {
+        uint32_t s1 = n - s0 > REGROUP_STEP ? s0 + REGROUP_STEP : n;
+        if (size == 8)
+            for (uint32_t s = s0; s < s1; s++)
+                ((int64_t *)dst)[d[s]] = ((const int64_t *)src)[s];
+        else
+            for (uint32_t s = s0; s < s1; s++)
+                dst[d[s]] = src[s];
+        cs_release(src, (size_t)s1 * size);
+    }
     cs_free(src);
     *col = dst;
     return true;

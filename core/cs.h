@@ -7,6 +7,9 @@
  *   size_t cs_alloc_peak(void) / cs_alloc_current(void) / void cs_alloc_peak_reset(void)
  *   bool cs_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem, cs_err *err)
  *   void *cs_alloc_lines(size_t n, void **raw)   zeroed, on cache lines of its own; cs_free(*raw)
+ *   void cs_release(void *p, size_t n)   the whole pages inside [p, p + n), part of a block
+ *       whose bytes there are done with, go back to the system (a block's read as zeros after,
+ *       a file mapping's as the file)
  *   typedef size_t cs_write_fn(void *ctx, const void *data, size_t n)
  *
  * Errors are values: the function that finds a problem fills a cs_err and
@@ -59,6 +62,7 @@ const char *cs_code_name(cs_code code);
 void *cs_alloc(size_t n);
 void *cs_calloc(size_t n, size_t size);
 void *cs_realloc(void *p, size_t n);
+void cs_release(void *p, size_t n);
 /* n zeroed bytes on 64-byte cache lines that hold nothing else, for data
  * one thread writes while another works beside it; free with cs_free(*raw)
  * (*raw is set, NULL on failure, also when NULL is returned). */

@@ -137,6 +137,10 @@ bool cs_file_follow(const char *path, cs_file *out, cs_err *err)
 
 void cs_file_drop(cs_file *f, uint64_t off)
 {
+    if (f->mapped && f->data && off <= f->size) {
+        cs_release((void *)f->data, (size_t)off); /* file pages: read back from the file if touched */
+        return;
+    }
     if (!f->stream || off <= f->base || off > f->size)
         return;
     memmove((uint8_t *)f->data, f->data + (off - f->base), f->size - off);

@@ -30,8 +30,9 @@
  *   uint64_t cs_file_total(const cs_file *f)        its size once known, else 0
  *   bool cs_file_more(cs_file *f, cs_err *err)      a stream: at least one more byte, or its
  *       end (f->ended); moves the window (pointers into it go stale); a whole input: nothing
- *   void cs_file_drop(cs_file *f, uint64_t off)     a stream: the bytes before off are not needed
- *       again (the window moves); a whole input: nothing
+ *   void cs_file_drop(cs_file *f, uint64_t off)     the bytes before off are not needed again: a
+ *       stream's window moves; a mapped file's whole pages before off leave the process's
+ *       memory, as with cs_file_release (they stay readable); other whole inputs: nothing
  *   bool cs_file_whole(cs_file *f, cs_err *err)     a stream read to its end, whole (base 0);
  *       only before any cs_file_drop
  *   bool cs_file_follow(const char *path, cs_file *out, cs_err *err)

@@ -158,7 +158,7 @@ static bool gen_one(v2_run *r, bool wait, bool settled, bool *short_, cs_err *er
     plan *p = &r->p;
     *short_ = false;
     if (!r->scanning) {
-        cs_file_drop(f, r->off); /* a stream: the generations before are done with */
+        cs_file_drop(f, r->off); /* the generations before are done with */
         while (wait && f->stream && !f->ended && r->off == f->size)
             if (!cs_file_more(f, err))
                 return false;

@@ -469,6 +469,68 @@ static void patched_events_pair_newest_first_and_closes_stay_closes(void **st)
     tm_deinit(&t);
 }
 
+/* ---- a still picture's traffic ---------------------------------------- */
+
+/* trf_build_drawn over several of its trimming steps (TRF__TRIM_EVERY
+ * edges each): the same messages as trf_build, naming no edge, and of the
+ * edges exactly the sync wake-ups, in order, with their time blocks. */
+static void still_picture_traffic_keeps_the_messages_and_the_sync_wakeups(void **st)
+{
+    (void)st;
+    tm t;
+    tm_init(&t);
+    uint32_t send = stk(&t, "runtime.chansend1", "main.producer:7", NULL);
+    uint32_t recv = stk(&t, "runtime.chanrecv1", "main.consumer:12", NULL);
+    uint32_t unlock = stk(&t, "sync.(*Mutex).Unlock", "main.m:3", NULL);
+    const uint32_t n = 3 * 65536 + 123;
+    int64_t ts = 10;
+    run(&t, ts, 1), run(&t, ts, 2);
+    for (uint32_t i = 0; i < n; i++, ts += 10) {
+        uint64_t g = 1 + i % 2;
+        switch (i % 5) {
+        case 0: case 1: case 2: /* a receiver parks, a sender wakes it */
+            blk(&t, ts, g, CS_R_CHAN_RECV, recv), unb(&t, ts + 3, 3 - g, g, send);
+            break;
+        case 3: /* a mutex */
+            blk(&t, ts, g, CS_R_SYNC, 0), unb(&t, ts + 3, 3 - g, g, unlock);
+            break;
+        default: /* a timer */
+            blk(&t, ts, g, CS_R_SLEEP, 0), unb(&t, ts + 3, CS_NO_GOID, g, 0);
+        }
+        run(&t, ts + 6, g);
+    }
+    assert_true(cs_mb_finish(&t.mb, ts, &t.err));
+    cs_model d;
+    assert_true(cs_model_copy(&t.m, &d, &t.err));
+    assert_true(trf_build(&t.m, &t.err));
+    assert_true(trf_build_drawn(&d, &t.err));
+    assert_int_equal(t.m.n_msgs, n / 5 * 3 + (n % 5 > 3 ? 3 : n % 5));
+    assert_int_equal(d.n_msgs, t.m.n_msgs);
+    for (uint32_t i = 0; i < d.n_msgs; i++) {
+        cs_msg a = t.m.msgs[i], b = d.msgs[i];
+        assert_int_equal(b.edge, 0);
+        a.edge = 0;
+        if (memcmp(&a, &b, sizeof a))
+            fail_msg("message %u differs", i);
+    }
+    uint32_t k = 1;
+    for (uint32_t i = 1; i < t.m.n_edges; i++)
+        if (t.m.edges[i].kind == CS_EK_SYNC) {
+            if (k >= d.n_edges || memcmp(&t.m.edges[i], &d.edges[k], sizeof d.edges[k]))
+                fail_msg("sync wake-up %u is not kept as edge %u", i, k);
+            k++;
+        }
+    assert_int_equal(k, d.n_edges);
+    assert_int_equal(d.n_edges - 1, (n + 1) / 5);
+    assert_int_equal(d.n_sync_block, (d.n_edges + CS_TBLOCK - 1) / CS_TBLOCK);
+    for (uint32_t b = 0; b < d.n_sync_block; b++) {
+        uint32_t last = (b + 1) * CS_TBLOCK < d.n_edges ? (b + 1) * CS_TBLOCK - 1 : d.n_edges - 1;
+        assert_true(d.sync_block[b].t1 == d.edges[last].ts);
+    }
+    cs_model_deinit(&d);
+    tm_deinit(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -481,6 +543,7 @@ int main(void)
         cmocka_unit_test(goroutines_still_blocked_at_the_end_make_no_messages),
         cmocka_unit_test(annotations_pair_exactly_and_cover_inferred_handoffs),
         cmocka_unit_test(patched_events_pair_newest_first_and_closes_stay_closes),
+        cmocka_unit_test(still_picture_traffic_keeps_the_messages_and_the_sync_wakeups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

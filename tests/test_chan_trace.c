@@ -290,7 +290,7 @@ static void trace_ending_with_blocked_goroutines_keeps_every_handoff(void **st)
 
 /* ---- a still picture's model ------------------------------------------ */
 
-/* trf_keep_drawn keeps exactly the sync wake-ups, in order, with the time
+/* trf_build_drawn keeps exactly the sync wake-ups, in order, with the time
  * blocks over them, and the arrows a picture bundles from it are the
  * same, message for message. */
 static void check_keep_drawn(corpus_case *c, const char *ver)
@@ -298,7 +298,7 @@ static void check_keep_drawn(corpus_case *c, const char *ver)
     cs_model t;
     cs_err err = {0};
     assert_true(cs_model_copy(&c->m, &t, &err));
-    assert_true(trf_keep_drawn(&t, &err));
+    assert_true(trf_build_drawn(&t, &err));
     uint32_t k = 1;
     for (uint32_t i = 1; i < c->m.n_edges; i++) {
         const cs_edge *e = &c->m.edges[i];

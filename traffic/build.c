@@ -2,9 +2,10 @@
  * finished model (docs/trace-format.md §6–7). Classifies every wake-up edge,
  * then collects messages: exact ones from patched-runtime events and from
  * annotations first, inferred ones from wake-ups after, sorts them by
- * time and indexes them by time (blocks.c). Called by the CLI and the tests once dec_trace_load() built the
- * model; it may be run again on the same model (it starts from no
- * messages). */
+ * time and indexes them by time (blocks.c); for a still picture the edges
+ * it does not draw go as their messages are made (trim.c). Called by the
+ * CLI and the tests once dec_trace_load() built the model; it may be run
+ * again on the same model (it starts from no messages). */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -38,13 +39,13 @@ static bool sorted(const cs_model *m)
     return true;
 }
 
-bool trf_build(cs_model *m, cs_err *err)
+static bool build(cs_model *m, bool drawn_only, cs_err *err)
 {
     if (m->n_edges == 0 || m->n_chans == 0) /* no model was built */
         return true;
     m->n_msgs = 0;
     m->n_chans = 1;
-    trf__ctx c = {.m = m, .n_stack = m->n_stack};
+    trf__ctx c = {.m = m, .n_stack = m->n_stack, .drawn_only = drawn_only, .trim_read = 1, .trim_write = 1};
     c.stack_site = cs_alloc((size_t)c.n_stack * sizeof *c.stack_site + 1);
     c.stack_role = cs_alloc((size_t)c.n_stack + 1);
     bool ok = c.stack_site && c.stack_role;
@@ -64,5 +65,10 @@ bool trf_build(cs_model *m, cs_err *err)
     cs_map_deinit(&c.by_id);
     if (ok && !sorted(m)) /* usually nearly sorted already: edges come in time order */
         qsort(m->msgs, m->n_msgs, sizeof *m->msgs, msg_cmp);
+    if (ok && drawn_only)
+        trf__trim_end(&c);
     return ok && trf__msg_blocks(m, err) && trf__sync_blocks(m, err);
 }
+
+bool trf_build(cs_model *m, cs_err *err) { return build(m, false, err); }
+bool trf_build_drawn(cs_model *m, cs_err *err) { return build(m, true, err); }

@@ -130,6 +130,8 @@ bool trf__infer(trf__ctx *c, cs_err *err)
     for (uint32_t i = 1; ok && i < m->n_edges; i++) {
         cs_msg x;
         bool from_sent;
+        if (c->drawn_only && i % TRF__TRIM_EVERY == 0)
+            trf__trim(c, i);
         if (!edge_msg(m, cur, i, &x, &from_sent))
             continue;
         if (!(idx && x.kind == CS_MK_SEND && covered(m, idx, n_exact, &x, m->edges[i].ts)))

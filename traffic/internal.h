@@ -6,7 +6,8 @@
  *   annot.c     trace.Log "chan.send"/"chan.recv" -> exact messages
  *   infer.c     channel wake-ups -> inferred messages (site grouping)
  *   blocks.c    the time blocks of messages and sync wake-ups (cs_model.msg_block)
- * trim.c (trf_keep_drawn) cuts a finished model to what still pictures draw.
+ *   trim.c      for a still picture (trf_build_drawn), the edges not drawn go as
+ *               infer.c makes their messages
  * sites.c names code sites and recognises the runtime's channel frames.
  * Nothing here reads trace bytes: the input is the model the decoders built.
  *
@@ -29,6 +30,10 @@
  *   bool trf__infer(trf__ctx *c, cs_err *err)
  *   bool trf__msg_blocks(cs_model *m, cs_err *err)    the messages' time blocks (blocks.c)
  *   bool trf__sync_blocks(cs_model *m, cs_err *err)   the sync wake-ups' time blocks
+ *   void trf__trim(trf__ctx *c, uint32_t upto)
+ *       with c->drawn_only: edges [c->trim_read, upto) are done with; the drawn
+ *       ones move down to c->trim_write, the pages of the others go back
+ *   void trf__trim_end(trf__ctx *c)   the rest, then the messages name no edge
  * All return 0/false with *err filled on failure (out of memory only).
  */
 #ifndef TRF_INTERNAL_H
@@ -60,6 +65,9 @@ typedef struct trf__ctx {
     uint8_t *stack_role;  /* per stack: trf__role, 0xff not yet known */
     uint32_t n_stack;     /* entries in both */
     bool patched;     /* exact GoSend/GoRecv traffic present: no inference */
+    bool drawn_only;  /* trf_build_drawn: of the edges keep the drawn ones (trim.c) */
+    uint32_t trim_read, trim_write; /* edges before trim_read are done with; the drawn
+                                       ones among them are below trim_write */
     uint32_t n_exact; /* exact messages so far (annotation windows for dedupe) */
 } trf__ctx;
 
@@ -79,5 +87,10 @@ bool trf__annot(trf__ctx *c, cs_err *err);
 bool trf__infer(trf__ctx *c, cs_err *err);
 bool trf__msg_blocks(cs_model *m, cs_err *err);
 bool trf__sync_blocks(cs_model *m, cs_err *err);
+void trf__trim(trf__ctx *c, uint32_t upto);
+void trf__trim_end(trf__ctx *c);
+
+/* Edges infer.c reads between two trf__trim calls (drawn_only). */
+#define TRF__TRIM_EVERY 65536u
 
 #endif

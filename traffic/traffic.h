@@ -10,15 +10,16 @@
  *       dec_trace_load() has built a model (not after a no_model load). It
  *       may be run again on the same model (it starts from no messages).
  *       false with *err filled when out of memory.
- *   bool trf_keep_drawn(cs_model *m, cs_err *err)
- *       after trf_build, for a still picture: keeps of the edges only the
- *       sync wake-ups (renumbered; a message then names no edge, edge 0)
- *       and frees the rest; false with *err filled when out of memory.
+ *   bool trf_build_drawn(cs_model *m, cs_err *err)
+ *       trf_build for a still picture: keeps of the edges only the sync
+ *       wake-ups (renumbered; a message then names no edge, edge 0), the
+ *       others let go while their messages are made, so the model never
+ *       holds both.
  *   bool trf_edge_drawn(const cs_edge *e)    (inline)
  *       the wake-ups pictures draw as arrows of their own: the sync ones
  *       (mutex, WaitGroup, cond); channel hand-offs are drawn as their
  *       messages, timer and network wake-ups not at all (layout/arrow.h,
- *       the time blocks, trf_keep_drawn)
+ *       the time blocks, trf_build_drawn)
  *   size_t trf_site(const cs_model *m, uint32_t stack, char *out, size_t cap)
  *       code site of a channel operation in a stack, "func:file:line"
  *       ("" when none); returns the length written.
@@ -35,7 +36,7 @@ static inline bool trf_edge_drawn(const cs_edge *e)
 {
     return e->kind == CS_EK_SYNC;
 }
-bool trf_keep_drawn(cs_model *m, cs_err *err);
+bool trf_build_drawn(cs_model *m, cs_err *err);
 size_t trf_site(const cs_model *m, uint32_t stack, char *out, size_t cap);
 
 #endif
