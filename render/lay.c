@@ -46,7 +46,8 @@ bool rnd__lay_lanes(rnd_renderer *r, const rnd_view *v, bool one_per_g)
                       .keep = v->selected < r->m->n_g && (r->m->g[v->selected].flags & CS_G_SYSTEM) ? v->selected : 0};
     memcpy(k.filter, v->filter, sizeof k.filter);
     rnd__axis_key ak = {.kind = v->axis, .t0 = v->t0, .t1 = v->t1 > v->t0 ? v->t1 : v->t0 + 1};
-    bool lanes = l->have && !memcmp(&k, &l->key, sizeof k), axis = lanes && !memcmp(&ak, &l->akey, sizeof ak);
+    bool lanes = l->have && !memcmp(&k, &l->key, sizeof k),
+         axis = lanes && ak.kind == l->akey.kind && ak.t0 == l->akey.t0 && ak.t1 == l->akey.t1; /* not its padding */
     if (!lanes)
         rnd__lay_deinit(l);
     else if (!axis && (l->have_lod || l->have_bun) && !l->moved) /* the summaries' axis, to stretch them */
