@@ -293,7 +293,7 @@ static void trace_ending_with_blocked_goroutines_keeps_every_handoff(void **st)
 /* trf_build_drawn keeps exactly the sync wake-ups, in order, with the time
  * blocks over them, and the arrows a picture bundles from it are the
  * same, message for message. */
-static void check_keep_drawn(corpus_case *c, const char *ver)
+static void check_build_drawn(corpus_case *c, const char *ver)
 {
     cs_model t;
     cs_err err = {0};
@@ -342,7 +342,7 @@ static void still_model_keeps_the_sync_wakeups_and_draws_the_same(void **st)
     static const char *progs[] = {"netserver", "syncmix", "closebcast", "pingpong"};
     int n = 0;
     for (size_t p = 0; p < sizeof progs / sizeof *progs; p++)
-        n += each_case(progs[p], check_keep_drawn);
+        n += each_case(progs[p], check_build_drawn);
     need(n, 4);
 }
 
