@@ -2,7 +2,10 @@
  * order with their goroutine beside them and grouped per goroutine by a
  * counting sort in cs_mb_finish(), so the hot path is an append. A span's
  * end is kept only when its goroutine's next span does not begin there
- * (model.h: far ends). */
+ * (model.h: far ends); its start in 32 bits over a base per block of spans,
+ * in event order while building (the block's first end less 2^31 ns: the
+ * spans that close together mostly started within 2 s of each other), over
+ * the block's earliest start once grouped (model.h: wide starts). */
 #include "build.h"
 
 #include <string.h>
@@ -29,6 +32,8 @@ void cs_mb_deinit(cs_mb *mb)
     cs_free(mb->cur);
     cs_free(mb->span_g);
     cs_free(mb->far);
+    cs_free(mb->t0_base);
+    cs_free(mb->wide);
     memset(mb, 0, sizeof *mb);
 }
 
@@ -36,10 +41,12 @@ bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
 {
     memset(out, 0, sizeof *out);
     out->m = m;
-    uint32_t n_g = mb->m->n_g, n_span = mb->m->n_span;
+    uint32_t n_g = mb->m->n_g, n_span = mb->m->n_span, n_base = (n_span + CS_T0_BLOCK - 1) >> CS_T0_BLOCK_BITS;
     if (!cs_grow((void **)&out->cur, &out->cap_cur, n_g, sizeof *out->cur, err) ||
         !cs_grow((void **)&out->span_g, &out->cap_span_g, n_span, sizeof *out->span_g, err) ||
-        !cs_grow((void **)&out->far, &out->cap_far, mb->n_far, sizeof *out->far, err)) {
+        !cs_grow((void **)&out->far, &out->cap_far, mb->n_far, sizeof *out->far, err) ||
+        !cs_grow((void **)&out->t0_base, &out->cap_t0_base, n_base, sizeof *out->t0_base, err) ||
+        !cs_grow((void **)&out->wide, &out->cap_wide, mb->n_wide, sizeof *out->wide, err)) {
         cs_mb_deinit(out);
         return false;
     }
@@ -48,7 +55,11 @@ bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
         memcpy(out->span_g, mb->span_g, (size_t)n_span * sizeof *out->span_g);
     if (mb->n_far)
         memcpy(out->far, mb->far, (size_t)mb->n_far * sizeof *out->far);
-    out->n_far = mb->n_far;
+    if (n_base)
+        memcpy(out->t0_base, mb->t0_base, (size_t)n_base * sizeof *out->t0_base);
+    if (mb->n_wide)
+        memcpy(out->wide, mb->wide, (size_t)mb->n_wide * sizeof *out->wide);
+    out->n_far = mb->n_far, out->n_wide = mb->n_wide;
     return true;
 }
 
@@ -85,6 +96,41 @@ static bool far_add(cs_mb *mb, uint32_t span, int64_t t1, cs_err *err)
     return true;
 }
 
+/* A wide block of CS_T0_BLOCK starts in *wide (grown), its base from
+ * *base; the first `have` of them copied from col. */
+static bool widen(const uint32_t *col, int64_t *base, int64_t **wide, uint32_t *n_wide, uint32_t *cap_wide,
+                  uint32_t b, uint32_t have, cs_err *err)
+{
+    if (!cs_grow((void **)wide, cap_wide, *n_wide + CS_T0_BLOCK, sizeof **wide, err))
+        return false;
+    for (uint32_t i = 0; i < have; i++)
+        (*wide)[*n_wide + i] = cs_t0_at(col, base, *wide, (b << CS_T0_BLOCK_BITS) + i);
+    base[b] = CS_T0_WIDE + *n_wide;
+    *n_wide += CS_T0_BLOCK;
+    return true;
+}
+
+/* Span n's start t0, as it closes at t (build.c's top). */
+static bool t0_put(cs_mb *mb, uint32_t n, int64_t t0, int64_t t, cs_err *err)
+{
+    uint32_t b = n >> CS_T0_BLOCK_BITS, i = n & (CS_T0_BLOCK - 1);
+    if (!i) {
+        if (!cs_grow((void **)&mb->t0_base, &mb->cap_t0_base, b + 1, sizeof *mb->t0_base, err))
+            return false;
+        mb->t0_base[b] = t - ((int64_t)1 << 31);
+    }
+    uint64_t o = (uint64_t)(t0 - mb->t0_base[b]); /* times lie within ±CS_T_MAX: no overflow */
+    if (mb->t0_base[b] < CS_T0_WIDE && o <= UINT32_MAX) {
+        mb->m->span_t0[n] = (uint32_t)o;
+        return true;
+    }
+    if (mb->t0_base[b] < CS_T0_WIDE &&
+        !widen(mb->m->span_t0, mb->t0_base, &mb->wide, &mb->n_wide, &mb->cap_wide, b, i, err))
+        return false;
+    mb->wide[mb->t0_base[b] - CS_T0_WIDE + i] = t0;
+    return true;
+}
+
 static bool span_close(cs_mb *mb, uint32_t gi, int64_t t, cs_err *err)
 {
     cs_model *m = mb->m;
@@ -103,7 +149,8 @@ static bool span_close(cs_mb *mb, uint32_t gi, int64_t t, cs_err *err)
             return false;
         m->cap_span = c0;
     }
-    m->span_t0[n] = c->t0;
+    if (!t0_put(mb, n, c->t0, t, err))
+        return false;
     m->span_state[n] = c->state;
     m->span_reason[n] = c->reason;
     mb->span_g[n] = gi;
@@ -225,28 +272,68 @@ static bool is_system(const char *name, bool named)
 /* Spans moved between two gives of the source's pages back (regroup). */
 #define REGROUP_STEP 65536u
 
-/* Moves column `col` (n elements of `size` bytes) to its grouped order,
- * d[s] being where span s goes: one column copied at a time, and the
- * source's pages given back as it is read, while the destination's fill
- * at the same pace (each goroutine's spans are written in order), so
- * grouping needs room for little more than one column. */
-static bool regroup(void **col, size_t size, const uint32_t *d, uint32_t n, cs_err *err)
+/* Moves byte column `col` to its grouped order, d[s] being where span s
+ * goes: one column copied at a time, and the source's pages given back as
+ * it is read, while the destination's fill at the same pace (each
+ * goroutine's spans are written in order), so grouping needs room for
+ * little more than one column. */
+static bool regroup(uint8_t **col, const uint32_t *d, uint32_t n, cs_err *err)
 {
-    unsigned char *src = *col, *dst = cs_alloc((size_t)n * size + 1);
+    uint8_t *src = *col, *dst = cs_alloc((size_t)n + 1);
     if (!dst)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory grouping %u spans", n);
     for (uint32_t s0 = 0; s0 < n; s0 += REGROUP_STEP) {
         uint32_t s1 = n - s0 > REGROUP_STEP ? s0 + REGROUP_STEP : n;
-        if (size == 8)
-            for (uint32_t s = s0; s < s1; s++)
-                ((int64_t *)dst)[d[s]] = ((const int64_t *)src)[s];
-        else
-            for (uint32_t s = s0; s < s1; s++)
-                dst[d[s]] = src[s];
-        cs_release(src, (size_t)s1 * size);
+        for (uint32_t s = s0; s < s1; s++)
+            dst[d[s]] = src[s];
+        cs_release(src, s1);
     }
     cs_free(src);
     *col = dst;
+    return true;
+}
+
+/* The starts in grouped order, d[s] being where span s goes: each block's
+ * base the earliest of its starts, or wide when they lie 2^32 ns apart or
+ * more (model.h). Like regroup, the source's pages go back as it is read. */
+static bool group_t0(cs_mb *mb, const uint32_t *d, uint32_t n, cs_err *err)
+{
+    cs_model *m = mb->m;
+    uint32_t nb = (n >> CS_T0_BLOCK_BITS) + 1, n_wide = 0;
+    int64_t *base = cs_alloc((size_t)nb * sizeof *base), *top = cs_alloc((size_t)nb * sizeof *top), *wide = NULL;
+    uint32_t *dst = cs_alloc((size_t)n * sizeof *dst + 1);
+    bool ok = base && top && dst;
+    for (uint32_t b = 0; ok && b < nb; b++)
+        base[b] = INT64_MAX, top[b] = INT64_MIN;
+    for (uint32_t s = 0; ok && s < n; s++) {
+        int64_t t = cs_t0_at(m->span_t0, mb->t0_base, mb->wide, s);
+        uint32_t b = d[s] >> CS_T0_BLOCK_BITS;
+        base[b] = t < base[b] ? t : base[b], top[b] = t > top[b] ? t : top[b];
+    }
+    for (uint32_t b = 0; ok && b < nb; b++)
+        if (top[b] == INT64_MIN) /* the block after the last span */
+            base[b] = 0;
+        else if ((uint64_t)(top[b] - base[b]) > UINT32_MAX)
+            base[b] = CS_T0_WIDE + n_wide, n_wide += CS_T0_BLOCK;
+    wide = ok ? cs_alloc((size_t)n_wide * sizeof *wide + 1) : NULL;
+    if (!(ok = ok && wide)) {
+        cs_free(base), cs_free(top), cs_free(dst), cs_free(wide);
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory grouping %u spans", n);
+    }
+    for (uint32_t s0 = 0; s0 < n; s0 += REGROUP_STEP) {
+        uint32_t s1 = n - s0 > REGROUP_STEP ? s0 + REGROUP_STEP : n;
+        for (uint32_t s = s0; s < s1; s++) {
+            int64_t t = cs_t0_at(m->span_t0, mb->t0_base, mb->wide, s), b = base[d[s] >> CS_T0_BLOCK_BITS];
+            if (b < CS_T0_WIDE)
+                dst[d[s]] = (uint32_t)(t - b);
+            else
+                wide[b - CS_T0_WIDE + (d[s] & (CS_T0_BLOCK - 1))] = t;
+        }
+        cs_release(m->span_t0, (size_t)s1 * sizeof *m->span_t0);
+    }
+    cs_free(top), cs_free(m->span_t0), cs_free(mb->t0_base), cs_free(mb->wide);
+    mb->t0_base = mb->wide = NULL, mb->cap_t0_base = mb->cap_wide = mb->n_wide = 0;
+    m->span_t0 = dst, m->span_t0_base = base, m->span_wide_t0 = wide, m->n_wide = n_wide;
     return true;
 }
 
@@ -298,9 +385,8 @@ static bool group_spans(cs_mb *mb, cs_err *err)
         mb->span_g[s] = m->g[gi].span_first + fill[gi]++;
     }
     cs_free(fill);
-    if (!regroup((void **)&m->span_t0, 8, mb->span_g, n, err) ||
-        !regroup((void **)&m->span_state, 1, mb->span_g, n, err) ||
-        !regroup((void **)&m->span_reason, 1, mb->span_g, n, err))
+    if (!group_t0(mb, mb->span_g, n, err) ||
+        !regroup(&m->span_state, mb->span_g, n, err) || !regroup(&m->span_reason, mb->span_g, n, err))
         return false;
     m->cap_span = n;
     return far_ends(mb, err);

@@ -61,6 +61,13 @@ typedef struct cs_mb {
     uint32_t cap_span_g;
     cs_mb_far *far;
     uint32_t n_far, cap_far;
+    /* until finish groups them, the spans' starts (m->span_t0) are blocks
+     * of CS_T0_BLOCK in the builder's order as model.h has them, over
+     * t0_base (a block's first span's end less 2^31 ns) or in wide */
+    int64_t *t0_base;
+    uint32_t cap_t0_base;
+    int64_t *wide;
+    uint32_t n_wide, cap_wide;
 } cs_mb;
 
 typedef struct cs_mb_create_desc {

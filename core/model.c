@@ -12,9 +12,11 @@ void cs_model_init(cs_model *m)
 }
 
 /* Every table the model allocates: X(field, elements filled, elements
- * allocated), for m. The span ends exist once the model is finished
- * (cs_mb_finish): n_span / 64 + 1 words of bits and ranks. */
+ * allocated), for m. The span ends and the starts' bases exist once the
+ * model is finished (cs_mb_finish): n_span / 64 + 1 words of bits and
+ * ranks, a base per CS_T0_BLOCK spans. */
 #define FAR_WORDS(m) ((m)->span_far ? (m)->n_span / 64 + 1 : 0)
+#define T0_BLOCKS(m) ((m)->span_t0_base ? ((m)->n_span >> CS_T0_BLOCK_BITS) + 1 : 0)
 #define MODEL_TABLES(X, m)                                                                 \
     X(str_bytes, (m)->len_bytes, (m)->cap_bytes)                                           \
     X(str_off, (m)->n_str ? (m)->n_str + 1 : 0, (m)->cap_str)                              \
@@ -22,6 +24,8 @@ void cs_model_init(cs_model *m)
     X(stack_first, (m)->n_stack ? (m)->n_stack + 1 : 0, (m)->cap_stack)                    \
     X(g, (m)->n_g, (m)->cap_g)                                                             \
     X(span_t0, (m)->n_span, (m)->cap_span)                                                 \
+    X(span_t0_base, T0_BLOCKS(m), T0_BLOCKS(m))                                            \
+    X(span_wide_t0, (m)->n_wide, (m)->n_wide)                                              \
     X(span_state, (m)->n_span, (m)->cap_span)                                              \
     X(span_reason, (m)->n_span, (m)->cap_span)                                             \
     X(span_far, FAR_WORDS(m), FAR_WORDS(m))                                                \

@@ -12,8 +12,10 @@
  * traces (1.5–1.21) count from the trace's first event (0); 1.22+ traces use
  * the reader's absolute timestamps. CS_T_NONE marks "unknown/never".
  *
- * Sizes: a span costs 10 bytes (t0, state, reason, a bit; 8 more when it
- * does not end where its goroutine's next span begins), an edge 32, a message
+ * Sizes: a span costs 6.25 bytes (t0 in 32 bits over its block's base,
+ * state, reason, a bit; 8 more when it does not end where its goroutine's
+ * next span begins, and 8 more in a block of 32 spans that lasts 4.29 s or
+ * more), an edge 32, a message
  * 40, a frame 24 (+4 per stack-frame reference), a patched-runtime event 48;
  * the time blocks 16 bytes per 256 messages and per 256 edges.
  *
@@ -26,6 +28,7 @@
  *   uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack)
  *   const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t i)  i=0 innermost
  *   bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out)
+ *   int64_t cs_span_t0(const cs_model *m, uint32_t s)   start of span s (inline)
  *   int64_t cs_span_t1(const cs_model *m, uint32_t s)   end of span s (inline)
  *   uint32_t cs_span_far_at(const cs_model *m, uint32_t s)   far span s's place in span_far_t1
  *   uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t)
@@ -44,6 +47,19 @@
  * decoders clamp hostile timestamps there, so later stages can add and
  * subtract times without overflow. */
 #define CS_T_MAX ((int64_t)1 << 60)
+
+/* Span starts (cs_model.span_t0): blocks of CS_T0_BLOCK spans; a block's
+ * base from CS_T0_WIDE up marks a wide one. */
+#define CS_T0_BLOCK_BITS 5
+#define CS_T0_BLOCK (1u << CS_T0_BLOCK_BITS)
+#define CS_T0_WIDE (CS_T_MAX + 1)
+
+/* Start s of a column of starts (cs_model.span_t0 and the builder's). */
+static inline int64_t cs_t0_at(const uint32_t *col, const int64_t *base, const int64_t *wide, uint32_t s)
+{
+    int64_t b = base[s >> CS_T0_BLOCK_BITS];
+    return b < CS_T0_WIDE ? b + col[s] : wide[b - CS_T0_WIDE + (s & (CS_T0_BLOCK - 1))];
+}
 
 typedef uint32_t cs_sid; /* index into the model's string table; 0 = "" */
 
@@ -247,12 +263,19 @@ typedef struct cs_model {
     cs_map g_index;       /* goid -> index */
 
     /* spans, grouped by goroutine (cs_goroutine.span_first) and in time
-     * order; span s lasts [span_t0[s], cs_span_t1(m, s)). Most spans end
-     * where their goroutine's next one begins, so only the others ("far"
-     * ends, the last span of each goroutine among them) keep their end: bit
-     * s of span_far marks them, span_far_t1 holds their ends in span order,
+     * order; span s lasts [cs_span_t0(m, s), cs_span_t1(m, s)). A start is
+     * kept in 32 bits over the earliest start of its block of CS_T0_BLOCK
+     * spans (span_t0_base); a block whose starts lie 2^32 ns apart or more
+     * is wide: its base is CS_T0_WIDE + k and its starts are in full at
+     * span_wide_t0[k...], span_t0 unused for it. Most spans end where their
+     * goroutine's next one begins, so only the others ("far" ends, the last
+     * span of each goroutine among them) keep their end: bit s of span_far
+     * marks them, span_far_t1 holds their ends in span order,
      * span_far_rank[w] counts the far spans before span 64·w. */
-    int64_t *span_t0;
+    uint32_t *span_t0;
+    int64_t *span_t0_base; /* n_span / CS_T0_BLOCK + 1 */
+    int64_t *span_wide_t0; /* n_wide: CS_T0_BLOCK per wide block */
+    uint32_t n_wide;
     uint8_t *span_state;  /* cs_state */
     uint8_t *span_reason; /* cs_reason when blocked or runnable */
     uint64_t *span_far;   /* n_span bits (n_span / 64 + 1 words) */
@@ -297,6 +320,10 @@ const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t
 bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out);
 uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t);
 size_t cs_model_bytes(const cs_model *m);
+static inline int64_t cs_span_t0(const cs_model *m, uint32_t s)
+{
+    return cs_t0_at(m->span_t0, m->span_t0_base, m->span_wide_t0, s);
+}
 
 /* Where far span s's end is in span_far_t1: the far spans before it. */
 static inline uint32_t cs_span_far_at(const cs_model *m, uint32_t s)
@@ -308,7 +335,7 @@ static inline uint32_t cs_span_far_at(const cs_model *m, uint32_t s)
 static inline int64_t cs_span_t1(const cs_model *m, uint32_t s)
 {
     if (!(m->span_far[s >> 6] >> (s & 63) & 1))
-        return m->span_t0[s + 1];
+        return cs_span_t0(m, s + 1);
     return m->span_far_t1[cs_span_far_at(m, s)];
 }
 

@@ -77,8 +77,8 @@ static void slices(pf *p)
             if (mk == LAY_MARK_NONE)
                 continue;
             begin(p, "X", gr->goid);
-            ts(p, m->span_t0[s]);
-            dur(p, cs_span_t1(m, s) - m->span_t0[s]);
+            ts(p, cs_span_t0(m, s));
+            dur(p, cs_span_t1(m, s) - cs_span_t0(m, s));
             exp__puts(p->w, ",\"cat\":\"state\",\"name\":\"");
             exp__puts(p->w, cs_state_name((cs_state)m->span_state[s]));
             if (m->span_reason[s])

@@ -116,10 +116,10 @@ static void draw_exact(lanes_pic *p, uint32_t gi)
     lay_mark run = LAY_MARK_NONE;
     double rx0 = 0, rx1 = 0;
     for (uint32_t i = g->span_first; i < g->span_first + g->span_count; i++) {
-        if (cs_span_t1(m, i) <= p->axis.t0 || m->span_t0[i] >= p->axis.t1)
+        if (cs_span_t1(m, i) <= p->axis.t0 || cs_span_t0(m, i) >= p->axis.t1)
             continue;
         lay_mark mk = lay_mark_of((cs_state)m->span_state[i], (cs_reason)m->span_reason[i]);
-        double a = px(p, m->span_t0[i]), b = px(p, cs_span_t1(m, i));
+        double a = px(p, cs_span_t0(m, i)), b = px(p, cs_span_t1(m, i));
         if (mk == run && a - rx1 < 0.01) {
             rx1 = b;
             continue;

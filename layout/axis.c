@@ -34,7 +34,7 @@ static void bucket_add(bucket_scan *b, int64_t t)
 static void bucket_fill(bucket_scan *b, const cs_model *m)
 {
     for (uint32_t s = 0; s < m->n_span; s++)
-        bucket_add(b, m->span_t0[s]);
+        bucket_add(b, cs_span_t0(m, s));
     for (uint32_t i = 1; i < m->n_g; i++) {
         bucket_add(b, m->g[i].create_ns);
         bucket_add(b, m->g[i].end_ns);

@@ -172,7 +172,7 @@ static int state_at(const cs_model *m, uint32_t gi, int64_t t)
 {
     const cs_goroutine *g = &m->g[gi];
     uint32_t s = cs_model_span_after(m, g, t);
-    if (s >= g->span_first + g->span_count || m->span_t0[s] > t)
+    if (s >= g->span_first + g->span_count || cs_span_t0(m, s) > t)
         return -1;
     return lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
 }

@@ -539,7 +539,7 @@ void rnd__lanes_pick(const rnd_renderer *r, const rnd_view *v, float x, float y,
     if (out->g && out->t != CS_T_NONE) {
         const cs_goroutine *g = &r->m->g[out->g];
         uint32_t s = cs_model_span_after(r->m, g, t);
-        if (s < g->span_first + g->span_count && r->m->span_t0[s] <= t)
+        if (s < g->span_first + g->span_count && cs_span_t0(r->m, s) <= t)
             out->span = s;
     }
     if (out->t == CS_T_NONE)

@@ -48,8 +48,8 @@ static int lines_g(const rnd_renderer *r, const rnd_hit *h, char l[][160])
     snprintf(l[n++], 160, "G%llu %s", (unsigned long long)g->goid,
              g->name ? cs_model_str(m, g->name) : "(unknown function)");
     if (h->span != UINT32_MAX) {
-        rnd__fmt_dur(a, sizeof a, (double)(m->span_t0[h->span] - m->t_first));
-        rnd__fmt_dur(b, sizeof b, (double)(cs_span_t1(m, h->span) - m->span_t0[h->span]));
+        rnd__fmt_dur(a, sizeof a, (double)(cs_span_t0(m, h->span) - m->t_first));
+        rnd__fmt_dur(b, sizeof b, (double)(cs_span_t1(m, h->span) - cs_span_t0(m, h->span)));
         int st = m->span_state[h->span], rs = m->span_reason[h->span];
         snprintf(l[n++], 160, "%s%s%s from %s for %s", cs_state_name((cs_state)st),
                  st == CS_ST_BLOCKED ? ": " : "", st == CS_ST_BLOCKED ? cs_reason_name((cs_reason)rs) : "", a, b);

@@ -38,11 +38,14 @@ static void map_survives_many_puts_and_deletes(void **st)
 
 /* The builder's spans against a plain replay of its rule (a goroutine's
  * open span closes at its next state change, when that comes later):
- * state changes of 7 goroutines at times that repeat, go backwards and
- * leave gaps (ended goroutines), so the ends kept apart (far ends) are
- * many and spread over several 64-span words; each span's start, end and
- * state, and cs_model_span_after at times around each end (a binary search
- * over the ends, as the spans of a sane trace are in time order). */
+ * state changes of 7 goroutines at times that repeat, go backwards, leave
+ * gaps (ended goroutines) and now and then jump by seconds, from below
+ * zero, so the ends kept apart (far ends) are many and spread over several
+ * 64-span words, and blocks of starts too far apart for 32 bits (wide), as
+ * the builder has them and once grouped, are many too; each span's start,
+ * end and state, and cs_model_span_after
+ * at times around each end (a binary search over the ends, as the spans of
+ * a sane trace are in time order). */
 #define SPAN_G 7
 #define SPAN_EV 6000
 static void spans_keep_their_ends(void **st)
@@ -61,11 +64,12 @@ static void spans_keep_their_ends(void **st)
     cs_model_init(&m);
     assert_true(cs_mb_init(&mb, &m, &err));
     uint64_t x = 12345;
-    int64_t t = 1000, t_max = t;
+    int64_t t = -3000000000, t_max = t;
     for (int i = 0; i < SPAN_EV; i++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         int g = (int)(x % SPAN_G);
         t += (int64_t)(x >> 8 & 15) - 3; /* now and then backwards or unchanged */
+        t += x % 499 ? 0 : (int64_t)(x >> 24 & 7) << 31; /* or up to 15 s on */
         t_max = t > t_max ? t : t_max;
         uint8_t s = (uint8_t)(x >> 16 & 7) % CS_ST_COUNT; /* CS_ST_NONE ends it for a while */
         if (open_st[g] != CS_ST_NONE && open_t0[g] != CS_T_NONE && t > open_t0[g]) {
@@ -89,7 +93,7 @@ static void spans_keep_their_ends(void **st)
         assert_int_equal(gr->span_count, r_n[g]);
         for (uint32_t k = 0; k < r_n[g]; k++) {
             uint32_t s = gr->span_first + k;
-            assert_int_equal(m.span_t0[s], r_t0[g][k]);
+            assert_int_equal(cs_span_t0(&m, s), r_t0[g][k]);
             assert_int_equal(cs_span_t1(&m, s), r_t1[g][k]);
             assert_int_equal(m.span_state[s], r_st[g][k]);
             near += k + 1 < r_n[g] && r_t0[g][k + 1] == r_t1[g][k];
@@ -111,6 +115,8 @@ static void spans_keep_their_ends(void **st)
     assert_int_equal(m.n_span, total);
     assert_int_equal(m.n_far, total - near); /* only the ends no next start gives */
     assert_true(m.n_far > 64 && near > 64);
+    print_message("%u spans, %u far ends, %u starts in wide blocks\n", total, m.n_far, m.n_wide);
+    assert_true(m.n_wide >= 2 * CS_T0_BLOCK && m.n_wide < total / 2);
     cs_mb_deinit(&mb);
     cs_model_deinit(&m);
 }

@@ -99,7 +99,7 @@ static void ref_marks(const cs_model *m, const lay_axis *a, const lay_lanes *l, 
                 lay_mark mk = lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
                 if (mk == LAY_MARK_NONE)
                     continue;
-                int64_t t0 = m->span_t0[s], t1 = cs_span_t1(m, s);
+                int64_t t0 = cs_span_t0(m, s), t1 = cs_span_t1(m, s);
                 if (t1 > a->t0 && t0 < a->t1)
                     n_spans[lane]++;
                 /* the first column that can meet the span: the first whose end is not before t0 */

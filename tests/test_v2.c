@@ -474,7 +474,7 @@ static void same_model(const char *what, const cs_model *a, const cs_model *b)
                a->g[i].span_count == b->g[i].span_count && a->g[i].name == b->g[i].name &&
                a->g[i].flags == b->g[i].flags && a->g[i].end_ns == b->g[i].end_ns;
     for (uint32_t i = 0; same && i < a->n_span; i++)
-        same = a->span_t0[i] == b->span_t0[i] && cs_span_t1(a, i) == cs_span_t1(b, i) &&
+        same = cs_span_t0(a, i) == cs_span_t0(b, i) && cs_span_t1(a, i) == cs_span_t1(b, i) &&
                a->span_state[i] == b->span_state[i] && a->span_reason[i] == b->span_reason[i];
     for (uint32_t i = 1; same && i < a->n_edges; i++)
         same = a->edges[i].ts == b->edges[i].ts && a->edges[i].from == b->edges[i].from &&

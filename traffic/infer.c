@@ -23,12 +23,12 @@ static int64_t resume_time(const cs_model *m, uint32_t *cur, uint32_t g, int64_t
 {
     const cs_goroutine *gr = &m->g[g];
     uint32_t i = cur[g] > gr->span_first ? cur[g] : gr->span_first, end = gr->span_first + gr->span_count;
-    while (i < end && m->span_t0[i] < t)
+    while (i < end && cs_span_t0(m, i) < t)
         i++;
     cur[g] = i;
     for (; i < end; i++) {
         if (m->span_state[i] == CS_ST_RUNNING)
-            return m->span_t0[i];
+            return cs_span_t0(m, i);
         if (m->span_state[i] != CS_ST_RUNNABLE)
             break;
     }
