@@ -166,7 +166,28 @@ static bool animate(const png_opts *p, rnd_surface *s, rnd_renderer *r, uint8_t 
     return true;
 }
 
-static bool run(png_opts *p, const cs_model *m, const char *trace, cs_err *err)
+/* A still picture is laid out and its scene built before the GL stack
+ * (about 150 MB) is loaded, and the spans it read go first. */
+static bool still(const png_opts *p, cs_model *m, uint8_t *rgba, cs_err *err)
+{
+    rnd_surface *s = NULL;
+    rnd_renderer *r = rnd_create_still(m, err);
+    bool ok = r && rnd_frame_build(r, &p->view, p->w, p->h, err);
+    if (ok)
+        cs_model_drop_spans(m);
+    ok = ok && rnd_surface_egl_create(p->w, p->h, &s, err);
+    if (ok) {
+        rnd_surface_begin(s);
+        ok = rnd_frame_show(r, &p->view, p->w, p->h, err);
+        rnd_surface_end(s);
+        ok = ok && rnd_surface_read(s, rgba, err) && rnd_png_write(p->out, rgba, p->w, p->h, err);
+    }
+    rnd_destroy(r);
+    rnd_surface_destroy(s);
+    return ok;
+}
+
+static bool run(png_opts *p, cs_model *m, const char *trace, cs_err *err)
 {
     char ttl[300];
     title(ttl, sizeof ttl, trace, m);
@@ -183,11 +204,13 @@ static bool run(png_opts *p, const cs_model *m, const char *trace, cs_err *err)
     rnd_renderer *r = NULL;
     uint8_t *rgba = cs_alloc((size_t)p->w * (size_t)p->h * 4);
     bool ok = rgba ? true : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a %dx%d image", p->w, p->h);
+    if (ok && !p->frames) {
+        ok = still(p, m, rgba, err);
+        cs_free(rgba);
+        return ok;
+    }
     ok = ok && rnd_surface_egl_create(p->w, p->h, &s, err) && (r = rnd_create_still(m, err)) != NULL;
-    if (ok && p->frames)
-        ok = animate(p, s, r, rgba, err);
-    else if (ok)
-        ok = render_one(s, r, &p->view, rgba, err) && rnd_png_write(p->out, rgba, p->w, p->h, err);
+    ok = ok && animate(p, s, r, rgba, err);
     rnd_destroy(r);
     rnd_surface_destroy(s);
     cs_free(rgba);

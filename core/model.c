@@ -12,17 +12,12 @@ void cs_model_init(cs_model *m)
 }
 
 /* Every table the model allocates: X(field, elements filled, elements
- * allocated), for m. The span ends and the starts' bases exist once the
+ * allocated), for m (the spans' among them apart). The span ends and the starts' bases exist once the
  * model is finished (cs_mb_finish): n_span / 64 + 1 words of bits and
  * ranks, a base per CS_T0_BLOCK spans. */
 #define FAR_WORDS(m) ((m)->span_far ? (m)->n_span / 64 + 1 : 0)
 #define T0_BLOCKS(m) ((m)->span_t0_base ? ((m)->n_span >> CS_T0_BLOCK_BITS) + 1 : 0)
-#define MODEL_TABLES(X, m)                                                                 \
-    X(str_bytes, (m)->len_bytes, (m)->cap_bytes)                                           \
-    X(str_off, (m)->n_str ? (m)->n_str + 1 : 0, (m)->cap_str)                              \
-    X(frames, (m)->n_frames, (m)->cap_frames)                                              \
-    X(stack_first, (m)->n_stack ? (m)->n_stack + 1 : 0, (m)->cap_stack)                    \
-    X(g, (m)->n_g, (m)->cap_g)                                                             \
+#define SPAN_TABLES(X, m)                                                                  \
     X(span_t0, (m)->n_span, (m)->cap_span)                                                 \
     X(span_t0_base, T0_BLOCKS(m), T0_BLOCKS(m))                                            \
     X(span_wide_t0, (m)->n_wide, (m)->n_wide)                                              \
@@ -30,7 +25,14 @@ void cs_model_init(cs_model *m)
     X(span_reason, (m)->n_span, (m)->cap_span)                                             \
     X(span_far, FAR_WORDS(m), FAR_WORDS(m))                                                \
     X(span_far_rank, FAR_WORDS(m), FAR_WORDS(m))                                           \
-    X(span_far_t1, (m)->span_far ? (m)->n_far : 0, (m)->span_far ? (m)->n_far : 0)         \
+    X(span_far_t1, (m)->span_far ? (m)->n_far : 0, (m)->span_far ? (m)->n_far : 0)
+#define MODEL_TABLES(X, m)                                                                 \
+    X(str_bytes, (m)->len_bytes, (m)->cap_bytes)                                           \
+    X(str_off, (m)->n_str ? (m)->n_str + 1 : 0, (m)->cap_str)                              \
+    X(frames, (m)->n_frames, (m)->cap_frames)                                              \
+    X(stack_first, (m)->n_stack ? (m)->n_stack + 1 : 0, (m)->cap_stack)                    \
+    X(g, (m)->n_g, (m)->cap_g)                                                             \
+    SPAN_TABLES(X, m)                                                                      \
     X(edges, (m)->n_edges, (m)->cap_edges)                                                 \
     X(msgs, (m)->n_msgs, (m)->cap_msgs)                                                    \
     X(chans, (m)->n_chans, (m)->cap_chans)                                                 \
@@ -221,6 +223,16 @@ const char *cs_msg_kind_name(cs_msg_kind k)
 {
     static const char *const names[CS_MK_COUNT] = {"send", "close"};
     return (unsigned)k < CS_MK_COUNT ? names[k] : "?";
+}
+
+void cs_model_drop_spans(cs_model *m)
+{
+#define DROP_TABLE(field, n, cap) cs_free(m->field), m->field = NULL;
+    SPAN_TABLES(DROP_TABLE, m)
+#undef DROP_TABLE
+    m->n_span = m->cap_span = m->n_far = m->n_wide = 0;
+    for (uint32_t i = 0; i < m->n_g; i++)
+        m->g[i].span_first = m->g[i].span_count = 0;
 }
 
 size_t cs_model_bytes(const cs_model *m)

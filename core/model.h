@@ -34,6 +34,8 @@
  *   uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t)
  *       index of g's first span that ends after t (g's span end when none)
  *   size_t cs_model_bytes(const cs_model *m)      bytes its tables use (filled part, for figures)
+ *   void cs_model_drop_spans(cs_model *m)   frees the spans: every goroutine has none after
+ *       (a picture laid out before its GL stack loads)
  *   const char *cs_state_name(cs_state s) / cs_reason_name(cs_reason r) / cs_edge_kind_name(k) / cs_msg_kind_name(k)
  */
 #ifndef CS_MODEL_H
@@ -320,6 +322,7 @@ const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t
 bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out);
 uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t);
 size_t cs_model_bytes(const cs_model *m);
+void cs_model_drop_spans(cs_model *m);
 static inline int64_t cs_span_t0(const cs_model *m, uint32_t s)
 {
     return cs_t0_at(m->span_t0, m->span_t0_base, m->span_wide_t0, s);

@@ -1,9 +1,10 @@
 /* render/frame.c — the renderer's lifetime and one frame: rnd_create
- * compiles the shaders and packs the font, rnd_model_attach derives
- * placement and arrows from the model (no GL: it may run on a worker thread
- * while the window draws the loading screen); rnd_frame_draw clears, lets
- * the current view and the overlay build the scene on the CPU, and hands it
- * to gl.c. */
+ * packs the font, rnd_model_attach derives placement and arrows from the
+ * model (no GL: it may run on a worker thread while the window draws the
+ * loading screen); rnd_frame_build lets the current view and the overlay
+ * build the scene on the CPU, rnd_frame_show clears and hands it to gl.c,
+ * which the first frame shown sets up (shaders, the font's texture), so a
+ * still picture is laid out before the GL stack is loaded. */
 #include "rnd.h"
 
 #include <string.h>
@@ -58,7 +59,7 @@ static rnd_renderer *create(const cs_model *m, bool arrows, cs_err *err)
         CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
         return NULL;
     }
-    if (!rnd__gl_init(&r->gl, err) || !rnd__font_init(&r->font, err) || (m && !attach(r, m, arrows, err))) {
+    if (!rnd__font_init(&r->font, err) || (m && !attach(r, m, arrows, err))) {
         rnd_destroy(r);
         return NULL;
     }
@@ -73,7 +74,8 @@ void rnd_destroy(rnd_renderer *r)
 {
     if (!r)
         return;
-    rnd__gl_deinit(&r->gl);
+    if (r->gl_ready)
+        rnd__gl_deinit(&r->gl);
     rnd__font_deinit(&r->font);
     rnd__scene_free(&r->sc);
     cs_free(r->lc.segs.v), cs_free(r->lc.heads.v), cs_free(r->lc.img), cs_free(r->lc.lane_lit);
@@ -97,7 +99,7 @@ void rnd_view_defaults(const cs_model *m, rnd_view *out)
     out->speed = (double)(out->t1 - out->t0) / 10.0; /* the whole trace in 10 s */
 }
 
-bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
+bool rnd_frame_build(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
 {
     if (v->now != CS_T_NONE && !r->arrow_of_msg) { /* a still renderer's first playback frame */
         if (!rnd__arrows_build(r, err))
@@ -127,8 +129,6 @@ bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *er
         r->lay.err = (cs_err){0};
         return false;
     }
-    if (!rnd__frame_submit(r, rnd__theme_get(v->theme), w, h, err))
-        return false;
     r->stats.segs = r->sc.k[RND__SEGS].n + r->sc.k[RND__UI_SEGS].n;
     r->stats.heads = r->sc.k[RND__HEADS].n;
     r->stats.dots = r->sc.k[RND__DOTS].n;
@@ -136,10 +136,27 @@ bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *er
     return true;
 }
 
+bool rnd_frame_show(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
+{
+    return rnd__frame_submit(r, rnd__theme_get(v->theme), w, h, err);
+}
+
+bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
+{
+    return rnd_frame_build(r, v, w, h, err) && rnd_frame_show(r, v, w, h, err);
+}
+
 bool rnd__frame_submit(rnd_renderer *r, const rnd__theme *th, int w, int h, cs_err *err)
 {
     if (r->sc.oom)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory building a frame");
+    if (!r->gl_ready) {
+        if (!rnd__gl_init(&r->gl, err))
+            return false;
+        r->gl_ready = true;
+        if (!rnd__font_upload(&r->font, err))
+            return false;
+    }
     glClearColor((float)(th->bg >> 24) / 255.0f, (float)((th->bg >> 16) & 255) / 255.0f,
                  (float)((th->bg >> 8) & 255) / 255.0f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);

@@ -14,9 +14,10 @@
  *   int rnd_surface_samples(const rnd_surface *s)     samples per pixel (0: no multisampling)
  *   void *rnd_surface_window(rnd_surface *s)          the GLFWwindow, NULL for EGL
  *   void rnd_surface_destroy(rnd_surface *s)          accepts NULL
- * API — drawing (needs a current context)
+ * API — drawing (what shows a frame needs a current context, the first one
+ * the same as later ones: it sets up shaders and the font's texture)
  *   rnd_renderer *rnd_create(const cs_model *m, cs_err *err)   borrows m, which must outlive it;
- *       m NULL: shaders and font only (rnd_loading_draw), rnd_model_attach later
+ *       m NULL: the font only (rnd_loading_draw), rnd_model_attach later
  *   rnd_renderer *rnd_create_still(const cs_model *m, cs_err *err)
  *       for pictures that are not picked in: the playback table of every
  *       arrow in time order (pulses, picking) waits for the first frame with
@@ -29,6 +30,13 @@
  *   void rnd_destroy(rnd_renderer *r)                          accepts NULL
  *   void rnd_view_defaults(const cs_model *m, rnd_view *out)   the whole trace, dark theme
  *   bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
+ *       rnd_frame_build, then rnd_frame_show
+ *   bool rnd_frame_build(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
+ *       the frame laid out and its scene built, on the CPU (no GL): what it
+ *       read of the model is not read again to show it
+ *   bool rnd_frame_show(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
+ *       the frame built last, drawn into the bound framebuffer (v and w × h
+ *       as given to rnd_frame_build)
  *   bool rnd_pick(rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out)
  *   const rnd_stats *rnd_last_stats(const rnd_renderer *r)     what the last frame drew
  *   void rnd_zoom_at(const rnd_renderer *r, rnd_view *v, int w, int h, float x, float y, float k)
@@ -158,6 +166,8 @@ bool rnd_model_attach(rnd_renderer *r, const cs_model *m, cs_err *err);
 bool rnd_loading_draw(rnd_renderer *r, const rnd_loading *l, int w, int h, cs_err *err);
 void rnd_view_defaults(const cs_model *m, rnd_view *out);
 bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err);
+bool rnd_frame_build(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err);
+bool rnd_frame_show(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err);
 bool rnd_pick(rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out);
 const rnd_stats *rnd_last_stats(const rnd_renderer *r);
 void rnd_zoom_at(const rnd_renderer *r, rnd_view *v, int w, int h, float x, float y, float k);

@@ -93,14 +93,16 @@ void rnd__line(rnd__scene *s, float x0, float y0, float x1, float y1, float w, u
 enum { RND__F11, RND__F12, RND__F14, RND__F16, RND__F18, RND__F20, RND__F22, RND__F24, RND__NFONT };
 #define RND__NCP 103
 typedef struct rnd__font {
-    GLuint tex;
+    GLuint tex;              /* 0 until rnd__font_upload */
+    uint8_t *pixels;         /* the atlas until then */
     int cp[RND__NCP];        /* codepoints packed, in pack order */
     stbtt_packedchar pc[RND__NFONT][RND__NCP];
     float ascent[RND__NFONT];
     int atlas_w, atlas_h;
 } rnd__font;
 
-bool rnd__font_init(rnd__font *f, cs_err *err);
+bool rnd__font_init(rnd__font *f, cs_err *err); /* packs the atlas (no GL) */
+bool rnd__font_upload(rnd__font *f, cs_err *err); /* the atlas as a texture (a current context) */
 void rnd__font_deinit(rnd__font *f);
 float rnd__text_width(const rnd__font *f, int size, const char *utf8);
 /* Draws text with its baseline at y; returns the advance. */
@@ -250,7 +252,8 @@ typedef struct rnd__tree_frame {
 
 struct rnd_renderer {
     const cs_model *m;
-    rnd__gl gl;
+    rnd__gl gl;              /* set up on the first frame shown (gl_ready) */
+    bool gl_ready;
     rnd__font font;
     rnd__scene sc;
     rnd_stats stats;

@@ -58,15 +58,24 @@ bool rnd__font_init(rnd__font *f, cs_err *err)
         cs_free(pixels);
         return pixels ? false : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
     }
+    f->pixels = pixels;
+    return true;
+}
+
+bool rnd__font_upload(rnd__font *f, cs_err *err)
+{
+    if (!f->pixels)
+        return CS_FAIL(err, CS_E_GL, CS_NO_OFFSET, "no font atlas to upload");
     glGenTextures(1, &f->tex);
     glBindTexture(GL_TEXTURE_2D, f->tex);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, f->atlas_w, f->atlas_h, 0, GL_RED, GL_UNSIGNED_BYTE, pixels);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, f->atlas_w, f->atlas_h, 0, GL_RED, GL_UNSIGNED_BYTE, f->pixels);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    cs_free(pixels);
+    cs_free(f->pixels);
+    f->pixels = NULL;
     return true;
 }
 
@@ -75,6 +84,8 @@ void rnd__font_deinit(rnd__font *f)
     if (f->tex)
         glDeleteTextures(1, &f->tex);
     f->tex = 0;
+    cs_free(f->pixels);
+    f->pixels = NULL;
 }
 
 /* The atlas' glyph of a code point (lay_utf8_next); '?' for what it lacks,

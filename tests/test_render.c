@@ -392,7 +392,9 @@ static void corpus_pingpong_draws_players_and_every_message(void **st)
 /* A still renderer (rnd_create_still: no playback table until a frame
  * plays) draws what the full one does, pixel for pixel: lanes and tree,
  * paused and at a playback time (where it builds the table), on traces
- * with closes, selects and exact valued messages. */
+ * with closes, selects and exact valued messages; and so does a frame
+ * built, then shown once its model's spans are gone (png's way), in the
+ * layouts that read spans (the graph reads none). */
 static void still_picture_matches_the_full_renderer(void **st)
 {
     (void)st;
@@ -426,6 +428,30 @@ static void still_picture_matches_the_full_renderer(void **st)
                           k & 2 ? "playing" : "paused", count_diff(want, e.rgba, n, 0));
             assert_int_equal(count_diff(want, e.rgba, n, 0), 0);
             assert_true(rnd_last_stats(still)->segs > 0);
+        }
+        for (int k = 0; k < 2; k++) { /* as png makes it: built, the spans dropped, then shown */
+            rnd_view v;
+            rnd_view_defaults(&m, &v);
+            v.layout = k ? RND_TREE : RND_LANES;
+            e.r = full;
+            draw(&e, &v);
+            memcpy(want, e.rgba, n * 4);
+            cs_model c;
+            assert_true(cs_model_copy(&m, &c, &err));
+            rnd_renderer *r = rnd_create_still(&c, &err);
+            assert_non_null(r);
+            assert_true(rnd_frame_build(r, &v, e.w, e.h, &err));
+            cs_model_drop_spans(&c);
+            assert_int_equal(c.n_span, 0);
+            rnd_surface_begin(e.s);
+            assert_true(rnd_frame_show(r, &v, e.w, e.h, &err));
+            rnd_surface_end(e.s);
+            assert_true(rnd_surface_read(e.s, e.rgba, &err));
+            print_message("%s, %s, built then shown without spans: %zu pixels differ\n", traces[t],
+                          k ? "tree" : "lanes", count_diff(want, e.rgba, n, 0));
+            assert_int_equal(count_diff(want, e.rgba, n, 0), 0);
+            rnd_destroy(r);
+            cs_model_deinit(&c);
         }
         rnd_destroy(still);
         e.r = full;
