@@ -30,6 +30,7 @@
  *   bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out)
  *   int64_t cs_span_t0(const cs_model *m, uint32_t s)   start of span s (inline)
  *   int64_t cs_span_t1(const cs_model *m, uint32_t s)   end of span s (inline)
+ *   bool cs_span_is_far(const cs_model *m, uint32_t s)   its end is not the next span's start (inline)
  *   uint32_t cs_span_far_at(const cs_model *m, uint32_t s)   far span s's place in span_far_t1
  *   uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t)
  *       index of g's first span that ends after t (g's span end when none)
@@ -335,11 +336,14 @@ static inline uint32_t cs_span_far_at(const cs_model *m, uint32_t s)
     return m->span_far_rank[s >> 6] + (uint32_t)__builtin_popcountll(below);
 }
 
+static inline bool cs_span_is_far(const cs_model *m, uint32_t s)
+{
+    return m->span_far[s >> 6] >> (s & 63) & 1;
+}
+
 static inline int64_t cs_span_t1(const cs_model *m, uint32_t s)
 {
-    if (!(m->span_far[s >> 6] >> (s & 63) & 1))
-        return cs_span_t0(m, s + 1);
-    return m->span_far_t1[cs_span_far_at(m, s)];
+    return cs_span_is_far(m, s) ? m->span_far_t1[cs_span_far_at(m, s)] : cs_span_t0(m, s + 1);
 }
 
 const char *cs_state_name(cs_state s);

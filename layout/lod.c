@@ -83,15 +83,19 @@ static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const
         cm->cur = 0;
         uint32_t end = g->span_first + g->span_count, c_end = 0;
         int64_t t_end = CS_T_NONE; /* a span mostly begins where the last one ended: its column is known */
-        /* from the span that reaches the window's start (it may end there) */
-        int64_t t0;
-        for (uint32_t s = cs_model_span_after(m, g, a->t0 - 1); s < end && (t0 = cs_span_t0(m, s)) < a->t1; s++) {
+        /* from the span that reaches the window's start (it may end there);
+         * each start read once: a span that is not far ends where the next
+         * begins (and a goroutine's last span is far) */
+        uint32_t s = cs_model_span_after(m, g, a->t0 - 1);
+        for (int64_t start = s < end ? cs_span_t0(m, s) : 0, next; s < end && start < a->t1; s++, start = next) {
+            bool far = cs_span_is_far(m, s);
+            int64_t t1 = far ? m->span_far_t1[cs_span_far_at(m, s)] : cs_span_t0(m, s + 1);
+            next = far && s + 1 < end ? cs_span_t0(m, s + 1) : t1;
             lay_mark mk = lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
             if (mk == LAY_MARK_NONE)
                 continue;
-            bool before = t0 < lo; /* covers every column up to its end's */
-            t0 = before ? lo : t0;
-            int64_t t1 = cs_span_t1(m, s);
+            bool before = start < lo; /* covers every column up to its end's */
+            int64_t t0 = before ? lo : start;
             *n_spans += t1 > lo;
             uint32_t c0 = t0 == t_end ? c_end : t0 < hi ? col_at(cm, t0) : cols;
             t1 = t1 > hi ? hi : t1;
