@@ -194,7 +194,7 @@ static bool bench_steps(cli_viewer *vw, int n, cs_err *err)
 {
     double *dt = cs_alloc(4 * (size_t)n * sizeof *dt), *st = dt + 2 * n, q[8];
     if (!dt)
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %d step times", 2 * n);
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %d step times", 4 * n);
     vw->view.now = CS_T_NONE, vw->view.playing = false;
     bool ok = frame(vw, err);
     glFinish();

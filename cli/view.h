@@ -31,7 +31,7 @@
  *   bool cli_view_quick(cli_viewer *vw, double now)
  *       whether the frame drawn now may stretch the lanes' summaries (rnd_view.quick):
  *       within CLI_VIEW_SETTLE_S of a wheel notch or drag that moved the lanes' window,
- *       and for at most CLI_VIEW_STALE_S in a row
+ *       and for at most CLI_VIEW_STALE_S in a row (it notes when such frames began)
  *   void cli_view_hover(cli_viewer *vw)           what is under the mouse now (tooltip), none
  *       when the mouse is outside; called every frame, as the view may have
  *       moved under a still mouse (filter, step, layout)

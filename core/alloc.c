@@ -91,9 +91,11 @@ void cs_free(void *p)
 void cs_release(void *p, size_t n)
 {
     long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0)
+        return;
     uintptr_t a = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
     uintptr_t b = ((uintptr_t)p + n) & ~((uintptr_t)page - 1);
-    if (page > 0 && b > a)
+    if (b > a)
         madvise((void *)a, b - a, MADV_DONTNEED); /* advice: on failure the pages just stay */
 }
 

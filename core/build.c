@@ -41,7 +41,8 @@ bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
 {
     memset(out, 0, sizeof *out);
     out->m = m;
-    uint32_t n_g = mb->m->n_g, n_span = mb->m->n_span, n_base = (n_span + CS_T0_BLOCK - 1) >> CS_T0_BLOCK_BITS;
+    uint32_t n_g = mb->m->n_g, n_span = mb->m->n_span;
+    uint32_t n_base = (uint32_t)(((uint64_t)n_span + CS_T0_BLOCK - 1) >> CS_T0_BLOCK_BITS); /* t0_put's */
     if (!cs_grow((void **)&out->cur, &out->cap_cur, n_g, sizeof *out->cur, err) ||
         !cs_grow((void **)&out->span_g, &out->cap_span_g, n_span, sizeof *out->span_g, err) ||
         !cs_grow((void **)&out->far, &out->cap_far, mb->n_far, sizeof *out->far, err) ||

@@ -138,7 +138,10 @@ bool cs_file_follow(const char *path, cs_file *out, cs_err *err)
 void cs_file_drop(cs_file *f, uint64_t off)
 {
     if (f->mapped && f->data && off <= f->size) {
-        cs_release((void *)f->data, (size_t)off); /* file pages: read back from the file if touched */
+        long page = sysconf(_SC_PAGESIZE);
+        size_t from = page > 0 ? f->dropped & ~((size_t)page - 1) : 0; /* the page it stopped in */
+        if (off > f->dropped) /* file pages: read back from the file if touched */
+            cs_release((void *)(f->data + from), (size_t)off - from), f->dropped = (size_t)off;
         return;
     }
     if (!f->stream || off <= f->base || off > f->size)
@@ -235,7 +238,7 @@ static void *drop(void *arg)
 void cs_file_release(const cs_file *f)
 {
     if (f && f->data && f->mapped) /* never memory of the caller's: it would read back as zeros */
-        madvise((void *)f->data, f->size, MADV_DONTNEED);
+        cs_release((void *)f->data, f->size);
 }
 
 void cs_file_unmap(cs_file *f)

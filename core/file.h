@@ -83,6 +83,7 @@ typedef struct cs_file {
     const char *path;    /* borrowed from the caller */
     bool owned;          /* data is a heap buffer read from a stream, not a mapping */
     bool mapped;         /* data is a read-only mapping of the file (cs_file_map) */
+    size_t dropped;      /* a mapping: its pages before this offset were let go (cs_file_drop) */
     dev_t dev;           /* identity of a regular file (0/0 for a stream) */
     ino_t ino;
     /* a stream (cs_file_more) */

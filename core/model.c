@@ -12,7 +12,7 @@ void cs_model_init(cs_model *m)
 }
 
 /* Every table the model allocates: X(field, elements filled, elements
- * allocated), for m (the spans' among them apart). The span ends and the starts' bases exist once the
+ * allocated), for m; SPAN_TABLES are the spans'. The span ends and the starts' bases exist once the
  * model is finished (cs_mb_finish): n_span / 64 + 1 words of bits and
  * ranks, a base per CS_T0_BLOCK spans. */
 #define FAR_WORDS(m) ((m)->span_far ? (m)->n_span / 64 + 1 : 0)

@@ -12,12 +12,12 @@
  * traces (1.5–1.21) count from the trace's first event (0); 1.22+ traces use
  * the reader's absolute timestamps. CS_T_NONE marks "unknown/never".
  *
- * Sizes: a span costs 6.25 bytes (t0 in 32 bits over its block's base,
- * state, reason, a bit; 8 more when it does not end where its goroutine's
- * next span begins, and 8 more in a block of 32 spans that lasts 4.29 s or
- * more), an edge 32, a message
- * 40, a frame 24 (+4 per stack-frame reference), a patched-runtime event 48;
- * the time blocks 16 bytes per 256 messages and per 256 edges.
+ * Sizes: a span costs about 6.4 bytes (t0 in 32 bits over its block's
+ * base, state, reason, a bit and its rank; 8 more when it does not end
+ * where its goroutine's next span begins, and 8 more in a block of 32 spans
+ * that lasts 4.29 s or more), an edge 32, a message 40, a frame 24 (+4 per
+ * stack-frame reference), a patched-runtime event 48; the time blocks 16
+ * bytes per 256 messages and per 256 edges.
  *
  * API
  *   void cs_model_init(cs_model *m) / cs_model_deinit(cs_model *m)

@@ -153,9 +153,11 @@ bool rnd__frame_submit(rnd_renderer *r, const rnd__theme *th, int w, int h, cs_e
     if (!r->gl_ready) {
         if (!rnd__gl_init(&r->gl, err))
             return false;
-        r->gl_ready = true;
-        if (!rnd__font_upload(&r->font, err))
+        if (!rnd__font_upload(&r->font, err)) {
+            rnd__gl_deinit(&r->gl);
             return false;
+        }
+        r->gl_ready = true;
     }
     glClearColor((float)(th->bg >> 24) / 255.0f, (float)((th->bg >> 16) & 255) / 255.0f,
                  (float)((th->bg >> 8) & 255) / 255.0f, 1.0f);

@@ -429,9 +429,8 @@ static void cached_marks(lanes_ctx *c, int w, int h)
     key.tip_x = key.tip_y = 0, key.hover = 0, key.help = false, key.title = NULL;
     key.loop = false, key.loop0 = key.loop1 = 0;
     key.quick = false;
-    bool stretched = c->lod_ax != NULL;
-    if (!lc->valid || lc->w != w || lc->h != h || lc->stretched != stretched || stretched ||
-        memcmp(&lc->key, &key, sizeof key)) {
+    bool stretched = c->lod_ax != NULL; /* made for this frame only */
+    if (stretched || !lc->valid || lc->w != w || lc->h != h || memcmp(&lc->key, &key, sizeof key)) {
         int64_t t_end = c->t_end;
         c->t_end = c->t1;
         lc->dense = c->lane_h < DENSE_PX && dense_image(c);
@@ -439,8 +438,9 @@ static void cached_marks(lanes_ctx *c, int w, int h)
         c->img = NULL;
         c->t_end = t_end;
         r->sc.img_new = lc->dense;
-        lc->valid = marks_copy(&lc->segs, &r->sc.k[RND__SEGS]) && marks_copy(&lc->heads, &r->sc.k[RND__HEADS]);
-        lc->key = key, lc->w = w, lc->h = h, lc->stretched = stretched;
+        lc->valid = !stretched && marks_copy(&lc->segs, &r->sc.k[RND__SEGS]) &&
+                    marks_copy(&lc->heads, &r->sc.k[RND__HEADS]);
+        lc->key = key, lc->w = w, lc->h = h;
     } else if (!marks_copy(&r->sc.k[RND__SEGS], &lc->segs) || !marks_copy(&r->sc.k[RND__HEADS], &lc->heads)) {
         r->sc.oom = true;
     }

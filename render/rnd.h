@@ -169,7 +169,6 @@ typedef struct rnd__lane_cache {
     size_t img_cap;
     int img_w, img_h;
     bool dense;              /* lanes thinner than a few pixels: painted into img */
-    bool stretched;          /* the marks are of a quick frame's stretched summaries */
     uint8_t *lane_lit;       /* per lane: kept bright by the highlight */
     uint32_t cap_lit;
 } rnd__lane_cache;

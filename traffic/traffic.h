@@ -13,8 +13,10 @@
  *   bool trf_build_drawn(cs_model *m, cs_err *err)
  *       trf_build for a still picture: keeps of the edges only the sync
  *       wake-ups (renumbered; a message then names no edge, edge 0), the
- *       others let go while their messages are made, so the model never
- *       holds both.
+ *       others let go while their messages are inferred, so the model never
+ *       holds both (with a patched runtime's exact traffic, at the end).
+ *       Run once: after it, or after a failure of it, the model is only to
+ *       be drawn or freed.
  *   bool trf_edge_drawn(const cs_edge *e)    (inline)
  *       the wake-ups pictures draw as arrows of their own: the sync ones
  *       (mutex, WaitGroup, cond); channel hand-offs are drawn as their

@@ -2,8 +2,8 @@
  * once the messages are made, the channel hand-offs among the edges are
  * drawn as their messages and only the sync wake-ups as edges
  * (layout/arrow.h), so the others go, and they go while the messages are
- * made: the model never holds both (on a channel-heavy trace the edges are
- * a third of it). */
+ * inferred: the model never holds both (on a channel-heavy trace the edges
+ * are a third of it). */
 #include "internal.h"
 
 void trf__trim(trf__ctx *c, uint32_t upto)
