@@ -307,7 +307,7 @@ int cli_cmd_view(int argc, char **argv)
         {"bench-zoom", required_argument, NULL, O_BENCH_ZOOM},
         {"follow", no_argument, NULL, O_FOLLOW}, CLI_LANE_LONGOPTS, {0}};
     cli_viewer vw = {.t_start = cli_clock()};
-    cli_trace_opts o = {0};
+    cli_trace_opts o = {.drawn_only = true}; /* the viewer reads no wake-up it does not draw */
     view_args a = {.vw = &vw, .w = 1280, .h = 720};
     static char help[sizeof help_head + sizeof help_tail + 4096];
     size_t n = strlen(help_head);

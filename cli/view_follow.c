@@ -69,7 +69,7 @@ static bool offer(cli_follow *fl, const dec_stream *ds, bool last, cs_err *err)
     if (!s)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
     s->last = last, s->bytes = fl->f.size;
-    if (!dec_stream_model(ds, &s->m, err) || !trf_build(&s->m, err)) {
+    if (!dec_stream_model(ds, &s->m, err) || !trf_build_drawn(&s->m, err)) { /* a new model each time */
         snapshot_free(s);
         return false;
     }

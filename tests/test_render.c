@@ -392,15 +392,17 @@ static void corpus_pingpong_draws_players_and_every_message(void **st)
 /* A still renderer (rnd_create_still: no playback table until a frame
  * plays) draws what the full one does, pixel for pixel: lanes and tree,
  * paused and at a playback time (where it builds the table), on traces
- * with closes, selects and exact valued messages; and so does a frame
- * built, then shown once its model's spans are gone (png's way), in the
- * layouts that read spans (the graph reads none). */
+ * with closes, selects, sync wake-ups and exact valued messages; and so
+ * does a frame built, then shown once its model's spans are gone (png's
+ * way), in the layouts that read spans (the graph reads none), and the
+ * viewer's, whose model keeps only the wake-ups drawn (trf_build_drawn). */
 static void still_picture_matches_the_full_renderer(void **st)
 {
     (void)st;
     static const char *traces[] = {"tests/data/corpus/go1.23/closebcast.trace",
                                    "tests/data/corpus/go1.23/selectmix.trace",
-                                   "tests/data/corpus/go1.23/annotated.trace"};
+                                   "tests/data/corpus/go1.23/annotated.trace",
+                                   "tests/data/corpus/go1.27/netserver.trace"};
     for (size_t t = 0; t < sizeof traces / sizeof *traces; t++) {
         cs_file f;
         cs_model m;
@@ -453,6 +455,27 @@ static void still_picture_matches_the_full_renderer(void **st)
             rnd_destroy(r);
             cs_model_deinit(&c);
         }
+        cs_model c; /* the viewer's model keeps only the wake-ups drawn: the same, playing */
+        assert_true(cs_model_copy(&m, &c, &err));
+        assert_true(trf_build_drawn(&c, &err));
+        rnd_renderer *viewer = rnd_create(&c, &err);
+        assert_non_null(viewer);
+        for (int k = 0; k < 2; k++) {
+            rnd_view v;
+            rnd_view_defaults(&m, &v);
+            v.layout = k ? RND_TREE : RND_LANES;
+            v.now = m.t_first + (m.t_last - m.t_first) * 2 / 3;
+            e.r = full;
+            draw(&e, &v);
+            memcpy(want, e.rgba, n * 4);
+            e.r = viewer;
+            draw(&e, &v);
+            print_message("%s, %s, drawn wake-ups only: %zu pixels differ\n", traces[t], k ? "tree" : "lanes",
+                          count_diff(want, e.rgba, n, 0));
+            assert_int_equal(count_diff(want, e.rgba, n, 0), 0);
+        }
+        rnd_destroy(viewer);
+        cs_model_deinit(&c);
         rnd_destroy(still);
         e.r = full;
         cs_free(want);
