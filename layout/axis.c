@@ -103,6 +103,22 @@ static double unfolded(const lay_axis *a, int64_t folded)
     return rest > 0 ? (double)rest : 1.0;
 }
 
+/* The gaps of axis `of` that meet a's range, cut to it (unsorted). */
+static bool gaps_from(const lay_axis *of, lay_axis *a, cs_err *err)
+{
+    uint32_t cap = 0;
+    for (uint32_t i = 0; i < of->n_gaps; i++) {
+        lay_gap g = of->gaps[i];
+        g.t0 = g.t0 > a->t0 ? g.t0 : a->t0, g.t1 = g.t1 < a->t1 ? g.t1 : a->t1;
+        if (g.t1 <= g.t0)
+            continue;
+        if (!cs_grow((void **)&a->gaps, &cap, a->n_gaps + 1, sizeof *a->gaps, err))
+            return false;
+        a->gaps[a->n_gaps++] = g;
+    }
+    return true;
+}
+
 /* Keeps the longest gaps that really shrink when folded, then places them. */
 static void place_gaps(lay_axis *a, uint32_t max_gaps, double gw)
 {
@@ -154,7 +170,7 @@ bool lay_axis_build(const cs_model *m, const lay_axis_desc *d, lay_axis *out, cs
     int64_t min_ns = d->gap_min_ns > 0 ? d->gap_min_ns : range / 50;
     if (min_ns < 1)
         min_ns = 1;
-    if (!find_gaps(m, out, min_ns, err))
+    if (!(d->gaps_of ? gaps_from(d->gaps_of, out, err) : find_gaps(m, out, min_ns, err)))
         return false;
     place_gaps(out, d->max_gaps ? d->max_gaps : 32, d->gap_width > 0 ? d->gap_width : 0.02);
     return true;

@@ -33,6 +33,9 @@ typedef struct lay_axis_desc {
     int64_t gap_min_ns;    /* GAPS: fold idle stretches longer than this; 0 = range/50 */
     double gap_width;      /* GAPS: axis fraction of one folded gap; 0 = 0.02 */
     uint32_t max_gaps;     /* GAPS: fold at most this many (the longest); 0 = 32 */
+    const struct lay_axis *gaps_of; /* GAPS: take the idle stretches of this axis that meet the
+                                       range instead of finding the model's (no scan: for a frame
+                                       that stretches summaries made for it); NULL = the model's */
     double log_unit_ns;    /* LOG: 0 = range/1e4 */
 } lay_axis_desc;
 

@@ -47,7 +47,8 @@ bool rnd__lay_lanes(rnd_renderer *r, const rnd_view *v, bool one_per_g)
     memcpy(k.filter, v->filter, sizeof k.filter);
     rnd__axis_key ak = {.kind = v->axis, .t0 = v->t0, .t1 = v->t1 > v->t0 ? v->t1 : v->t0 + 1};
     bool lanes = l->have && !memcmp(&k, &l->key, sizeof k),
-         axis = lanes && ak.kind == l->akey.kind && ak.t0 == l->akey.t0 && ak.t1 == l->akey.t1; /* not its padding */
+         axis = lanes && ak.kind == l->akey.kind && ak.t0 == l->akey.t0 && ak.t1 == l->akey.t1 && /* not its padding */
+                (v->quick || !l->axis_rough);
     if (!lanes)
         rnd__lay_deinit(l);
     else if (!axis && (l->have_lod || l->have_bun) && !l->moved) /* the summaries' axis, to stretch them */
@@ -55,9 +56,13 @@ bool rnd__lay_lanes(rnd_renderer *r, const rnd_view *v, bool one_per_g)
     else if (!axis)
         lay_axis_deinit(&l->axis);
     l->key = k, l->akey = ak;
-    if (!axis && !lay_axis_build(r->m, &(lay_axis_desc){.kind = ak.kind, .t0 = ak.t0, .t1 = ak.t1}, &l->axis,
-                                 &l->err))
+    /* a stretched frame's folded stretches: the summaries' axis', not the model's (no scan) */
+    const lay_axis *rough = v->quick && l->moved && ak.kind == LAY_AXIS_GAPS ? &l->lod_axis : NULL;
+    if (!axis && !lay_axis_build(r->m, &(lay_axis_desc){.kind = ak.kind, .t0 = ak.t0, .t1 = ak.t1, .gaps_of = rough},
+                                 &l->axis, &l->err))
         return fail(l);
+    if (!axis)
+        l->axis_rough = rough != NULL;
     if (!lanes) {
         if (!lay_lanes_build(r->m, &(lay_lanes_desc){.compact = k.compact, .collapse = k.collapse,
                                                      .show_system = k.show_system, .keep = k.keep,

@@ -206,6 +206,8 @@ typedef struct rnd__lay {
     bool have, have_lod, have_bun;
     bool moved;              /* the window moved since lod and bun were made: they were made with
                               * lod_axis, and only a quick frame draws them (stretched) */
+    bool axis_rough;         /* axis folds lod_axis' idle stretches (a quick frame on the gaps
+                              * axis): made again from the model once the view settles */
     rnd__lay_key key;        /* what lanes were made for, */
     rnd__axis_key akey;      /* and axis */
     rnd__lod_key lkey;       /* what lod was made for, */

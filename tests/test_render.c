@@ -1138,7 +1138,7 @@ static size_t bars_in(const gl_env *e, int xa, int xb)
  * summaries made for the window before, stretched to the new one: zoomed
  * out from the second half of a trace, its first half has no bars yet,
  * zoomed in the picture is near the one made afresh; once it settles the
- * frame equals a new renderer's, pixel for pixel. */
+ * frame equals a new renderer's, pixel for pixel, on the gaps axis too. */
 static void quick_frames_stretch_the_summaries_made_before(void **st)
 {
     (void)st;
@@ -1185,6 +1185,19 @@ static void quick_frames_stretch_the_summaries_made_before(void **st)
     assert_true(d_quick * 2 < d_before);
     half.quick = false;
     draw(&e, &half);
+    assert_int_equal(count_diff(e.rgba, want, n, 0), 0);
+    /* on the gaps axis a stretched frame folds the stretches of the axis
+     * the summaries were made with; settled, the model's again */
+    second.axis = whole.axis = LAY_AXIS_GAPS;
+    draw(&fresh, &whole);
+    memcpy(want, fresh.rgba, n * 4);
+    draw(&e, &second);
+    whole.quick = true;
+    draw(&e, &whole);
+    save(&e, "quick-gaps.png");
+    assert_true(rnd_last_stats(e.r)->gaps > 0);
+    whole.quick = false;
+    draw(&e, &whole);
     assert_int_equal(count_diff(e.rgba, want, n, 0), 0);
     cs_free(want), cs_free(before);
     env_close(&fresh);
