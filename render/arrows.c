@@ -78,7 +78,8 @@ void rnd__arrows_flying(rnd_renderer *r, const rnd_view *v, rnd__ends_fn *ends, 
         return;
     uint32_t drawn = 0, seen = 0;
     for (uint32_t i = rnd__arrow_lower(r, v->now + 1); i-- > 0 && drawn < FLYING_MAX && seen++ < 8 * FLYING_MAX;) {
-        const rnd__arrow *a = &r->arrows[i];
+        rnd__arrow arrow = rnd__arrow_get(r, i);
+        const rnd__arrow *a = &arrow;
         float A[3], B[3];
         if (r->lay.rep[i] || !rnd__arrow_flying(r->m, v, a) || r->row[a->from] < 0 || r->row[a->to] < 0 ||
             !ends(ctx, a, A, B))
@@ -95,18 +96,3 @@ uint32_t rnd__arrow_color(const rnd_renderer *r, const rnd__theme *th, const rnd
     uint32_t chan = rnd__arrow_chan(r->m, a);
     return th->hue[chan < r->m->n_chans ? r->hue[chan] % LAY_CHAN_HUES : 0];
 }
-
-/* Index of the first arrow with t0 >= t. */
-uint32_t rnd__arrow_lower(const rnd_renderer *r, int64_t t)
-{
-    uint32_t lo = 0, hi = r->n_arrows;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (r->arrows[mid].t0 < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-

@@ -150,7 +150,8 @@ static void pulses(graph_ctx *c)
     uint32_t step = hi - lo > GRAPH_PULSES ? (hi - lo) / GRAPH_PULSES + 1 : 1;
     float xy[2 * CURVE_PTS];
     for (uint32_t i = lo; i < hi; i += step) {
-        const rnd__arrow *a = &c->r->arrows[i];
+        rnd__arrow arrow = rnd__arrow_get(c->r, i);
+        const rnd__arrow *a = &arrow;
         if (a->kind == LAY_ARROW_SYNC || !rnd__arrow_flying(c->r->m, v, a) || nog[a->from] == UINT32_MAX ||
             nog[a->to] == UINT32_MAX || !node_shown(c, nog[a->from]) || !node_shown(c, nog[a->to]))
             continue;

@@ -553,7 +553,8 @@ void rnd__lanes_pick(const rnd_renderer *r, const rnd_view *v, float x, float y,
     uint32_t end = hi == INT64_MAX ? r->n_arrows : rnd__arrow_lower(r, hi + 1);
     float best = 5.0f;
     for (uint32_t k = 0; k < PICK_ARROWS && k < end; k++) {
-        const rnd__arrow *a = &r->arrows[end - 1 - k];
+        rnd__arrow arrow = rnd__arrow_get(r, end - 1 - k);
+        const rnd__arrow *a = &arrow;
         int32_t fr = r->row[a->from], to = r->row[a->to];
         if (fr < 0 || to < 0)
             continue;

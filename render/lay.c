@@ -138,6 +138,6 @@ bool rnd__bundle_arrow(const rnd_renderer *r, const lay_bundle *b, rnd__arrow *o
         return rnd__msg_arrow(m, b->first, out);
     if (r->arrow_of_msg[b->first] == UINT32_MAX)
         return false;
-    *out = r->arrows[r->arrow_of_msg[b->first]];
+    *out = rnd__arrow_get(r, r->arrow_of_msg[b->first]);
     return true;
 }

@@ -114,53 +114,70 @@ bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *
     return true;
 }
 
+/* What a reference's arrow sorts by: its time and sender. */
+static int64_t ref_t0(const cs_model *m, uint32_t ref)
+{
+    return ref & RND__REF_SYNC ? m->edges[ref & ~RND__REF_SYNC].ts : m->msgs[ref - 1].t_send;
+}
+
+static uint32_t ref_from(const cs_model *m, uint32_t ref)
+{
+    return ref & RND__REF_SYNC ? m->edges[ref & ~RND__REF_SYNC].from : m->msgs[ref - 1].sender;
+}
+
+static uint32_t ref_to(const cs_model *m, uint32_t ref)
+{
+    return ref & RND__REF_SYNC ? m->edges[ref & ~RND__REF_SYNC].to : m->msgs[ref - 1].receiver;
+}
+
 /* Arrows in (t0, from) order, stably. Messages come sorted by time and the
  * sync wake-ups in event order, so each part is nearly one run: a merge
  * sort that skips halves already in order costs O(n) on them, and a merge
  * copies only its shorter side aside. */
-static bool arrow_before(const rnd__arrow *x, const rnd__arrow *y)
+static bool arrow_before(const cs_model *m, const rnd__aref *x, const rnd__aref *y)
 {
-    return x->t0 < y->t0 || (x->t0 == y->t0 && x->from < y->from);
+    int64_t a = ref_t0(m, x->ref), b = ref_t0(m, y->ref);
+    return a < b || (a == b && ref_from(m, x->ref) < ref_from(m, y->ref));
 }
 
 /* Merges the sorted a[0, h) and a[h, n), equal ones left first; tmp holds
  * the shorter side. */
-static void arrows_merge(rnd__arrow *a, uint32_t h, uint32_t n, rnd__arrow *tmp)
+static void arrows_merge(const cs_model *m, rnd__aref *a, uint32_t h, uint32_t n, rnd__aref *tmp)
 {
-    if (h == 0 || h == n || !arrow_before(&a[h], &a[h - 1]))
+    if (h == 0 || h == n || !arrow_before(m, &a[h], &a[h - 1]))
         return;
     if (h <= n - h) {
         memcpy(tmp, a, (size_t)h * sizeof *a);
         uint32_t i = 0, j = h, k = 0;
         while (i < h && j < n)
-            a[k++] = arrow_before(&a[j], &tmp[i]) ? a[j++] : tmp[i++];
+            a[k++] = arrow_before(m, &a[j], &tmp[i]) ? a[j++] : tmp[i++];
         while (i < h)
             a[k++] = tmp[i++];
     } else {
         uint32_t i = h, j = n - h, k = n;
         memcpy(tmp, a + h, (size_t)j * sizeof *a);
         while (i > 0 && j > 0)
-            a[--k] = arrow_before(&tmp[j - 1], &a[i - 1]) ? a[--i] : tmp[--j];
+            a[--k] = arrow_before(m, &tmp[j - 1], &a[i - 1]) ? a[--i] : tmp[--j];
         while (j > 0)
             a[--k] = tmp[--j];
     }
 }
 
-static void arrows_sort(rnd__arrow *a, uint32_t n, rnd__arrow *tmp)
+static void arrows_sort(const cs_model *m, rnd__aref *a, uint32_t n, rnd__aref *tmp)
 {
     if (n <= 16) { /* insertion */
         for (uint32_t i = 1; i < n; i++) {
-            rnd__arrow x = a[i];
+            rnd__aref x = a[i];
             uint32_t j = i;
-            for (; j > 0 && arrow_before(&x, &a[j - 1]); j--)
+            for (; j > 0 && arrow_before(m, &x, &a[j - 1]); j--)
                 a[j] = a[j - 1];
             a[j] = x;
         }
         return;
     }
-    arrows_sort(a, n / 2, tmp);
-    arrows_sort(a + n / 2, n - n / 2, tmp);
-    arrows_merge(a, n / 2, n, tmp);
+    arrows_sort(m, a, n / 2, tmp);
+    arrows_sort(m, a + n / 2, n - n / 2, tmp);
+    arrows_merge(m, a, n / 2, n, tmp);
 }
 
 bool rnd__msg_arrow(const cs_model *m, uint32_t i, rnd__arrow *out)
@@ -190,22 +207,25 @@ bool rnd__arrows_build(rnd_renderer *r, cs_err *err)
     cs_free(r->arrows), cs_free(r->arrow_of_msg);
     r->arrow_of_msg = NULL, r->n_arrows = 0;
     uint64_t cap = (uint64_t)m->n_msgs + m->n_edges;
-    r->arrows = cs_calloc(cap ? cap : 1, sizeof *r->arrows);
-    if (!r->arrows || cap > UINT32_MAX)
+    r->arrows = cs_alloc((size_t)(cap ? cap : 1) * sizeof *r->arrows);
+    if (!r->arrows || cap >= RND__REF_SYNC)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %llu arrows", (unsigned long long)cap);
     uint32_t n = 0;
+    rnd__arrow a;
     for (uint32_t i = 0; i < m->n_msgs; i++)
-        n += rnd__msg_arrow(m, i, &r->arrows[n]);
+        if (rnd__msg_arrow(m, i, &a))
+            r->arrows[n++] = (rnd__aref){i + 1, UINT32_MAX};
     uint32_t n_msg = n;
     for (uint32_t i = 1; i < m->n_edges; i++)
-        n += rnd__edge_arrow(m, i, &r->arrows[n]);
+        if (rnd__edge_arrow(m, i, &a))
+            r->arrows[n++] = (rnd__aref){i | RND__REF_SYNC, UINT32_MAX};
     r->n_arrows = n;
-    rnd__arrow *tmp = cs_alloc(((size_t)n / 2 + 1) * sizeof *tmp);
+    rnd__aref *tmp = cs_alloc(((size_t)n / 2 + 1) * sizeof *tmp);
     if (!tmp)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory ordering %u arrows", n);
-    arrows_sort(r->arrows, n_msg, tmp);
-    arrows_sort(r->arrows + n_msg, n - n_msg, tmp);
-    arrows_merge(r->arrows, n_msg, n, tmp);
+    arrows_sort(m, r->arrows, n_msg, tmp);
+    arrows_sort(m, r->arrows + n_msg, n - n_msg, tmp);
+    arrows_merge(m, r->arrows, n_msg, n, tmp);
     cs_free(tmp);
     r->arrow_of_msg = cs_alloc(((size_t)m->n_msgs + 1) * sizeof *r->arrow_of_msg);
     if (!r->arrow_of_msg)
@@ -213,21 +233,48 @@ bool rnd__arrows_build(rnd_renderer *r, cs_err *err)
     for (uint32_t i = 0; i < m->n_msgs; i++)
         r->arrow_of_msg[i] = UINT32_MAX;
     for (uint32_t i = 0; i < n; i++)
-        if (r->arrows[i].msg)
-            r->arrow_of_msg[r->arrows[i].msg - 1] = i;
-    /* t_next: a backwards scan remembering each goroutine's next send */
-    int64_t *next = cs_alloc(((size_t)m->n_g + 1) * sizeof *next);
+        if (!(r->arrows[i].ref & RND__REF_SYNC))
+            r->arrow_of_msg[r->arrows[i].ref - 1] = i;
+    /* next: a backwards scan remembering each goroutine's next send */
+    uint32_t *next = cs_alloc(((size_t)m->n_g + 1) * sizeof *next);
     if (!next)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u goroutines", m->n_g);
     for (uint32_t i = 0; i <= m->n_g; i++)
-        next[i] = INT64_MAX;
+        next[i] = UINT32_MAX;
     for (uint32_t i = n; i-- > 0;) {
-        r->arrows[i].t_next = next[r->arrows[i].to];
-        if (r->arrows[i].kind != LAY_ARROW_SYNC)
-            next[r->arrows[i].from] = r->arrows[i].t0;
+        uint32_t ref = r->arrows[i].ref;
+        r->arrows[i].next = next[ref_to(m, ref)];
+        if (!(ref & RND__REF_SYNC))
+            next[ref_from(m, ref)] = i;
     }
     cs_free(next);
     return true;
+}
+
+rnd__arrow rnd__arrow_get(const rnd_renderer *r, uint32_t i)
+{
+    const cs_model *m = r->m;
+    rnd__aref x = r->arrows[i];
+    rnd__arrow a = {.t_next = INT64_MAX};
+    if (x.ref & RND__REF_SYNC)
+        rnd__edge_arrow(m, x.ref & ~RND__REF_SYNC, &a);
+    else
+        rnd__msg_arrow(m, x.ref - 1, &a);
+    a.t_next = x.next == UINT32_MAX ? INT64_MAX : ref_t0(m, r->arrows[x.next].ref);
+    return a;
+}
+
+uint32_t rnd__arrow_lower(const rnd_renderer *r, int64_t t)
+{
+    uint32_t lo = 0, hi = r->n_arrows;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (ref_t0(r->m, r->arrows[mid].ref) < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 bool rnd__filter_update(rnd_renderer *r, const rnd_view *v, cs_err *err)
@@ -277,11 +324,11 @@ void rnd__lit_update(rnd_renderer *r, const rnd_view *v)
         if (r->m->g[i].parent == v->selected)
             r->lit[i] = 1;
     for (uint32_t i = 0; i < r->n_arrows; i++) {
-        const rnd__arrow *a = &r->arrows[i];
-        if (a->from == v->selected)
-            r->lit[a->to] = 1;
-        if (a->to == v->selected)
-            r->lit[a->from] = 1;
+        rnd__arrow a = rnd__arrow_get(r, i);
+        if (a.from == v->selected)
+            r->lit[a.to] = 1;
+        if (a.to == v->selected)
+            r->lit[a.from] = 1;
     }
 }
 

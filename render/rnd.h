@@ -124,9 +124,9 @@ uint32_t rnd__alpha(uint32_t rgba, float a);
 uint32_t rnd__mix_over(uint32_t rgba, uint32_t bg);
 
 /* An arrow of the picture: a message of the model, or a sync wake-up
- * (layout/arrow.h decides which). Sorted by t0. Its end and channel are
- * its message's (rnd__arrow_t1, rnd__arrow_chan), so a trace's millions of
- * arrows cost 32 bytes each. */
+ * (layout/arrow.h decides which). Its end and channel are its message's
+ * (rnd__arrow_t1, rnd__arrow_chan). The playback table keeps each only as
+ * a reference (rnd__aref) and rnd__arrow_get makes it whole. */
 typedef struct rnd__arrow {
     int64_t t0;
     int64_t t_next;          /* when the receiver next sends (the ball is hit back) */
@@ -135,6 +135,12 @@ typedef struct rnd__arrow {
     uint8_t kind;            /* lay_arrow_kind: CHAN, CLOSE or SYNC (a wake-up) */
     uint8_t pad[3];
 } rnd__arrow;
+
+/* An arrow of the playback table: what it draws, message + 1 or, with
+ * RND__REF_SYNC, a sync wake-up's edge; and the table index of the arrow by
+ * which its receiver next sends (UINT32_MAX none): 8 bytes an arrow. */
+#define RND__REF_SYNC 0x80000000u
+typedef struct rnd__aref { uint32_t ref, next; } rnd__aref;
 
 /* When the arrow lands (a wake-up: at once) and its channel (hue key). */
 static inline int64_t rnd__arrow_t1(const cs_model *m, const rnd__arrow *a)
@@ -270,7 +276,7 @@ struct rnd_renderer {
     float *tree_xz;          /* per goroutine: 3D tree position (x, z) */
     rnd__tree_frame tree;    /* the last tree frame */
     rnd__graph graph;        /* the graph view's layout, made on its first frame */
-    rnd__arrow *arrows;
+    rnd__aref *arrows;       /* the playback table: every arrow, by (t0, from) */
     uint32_t n_arrows;
     float *scr;              /* per goroutine: its mark on screen in the last tree/graph
                               * frame as x0 y0 x1 y1 pixels; x0 < 0 when hidden */
@@ -304,6 +310,8 @@ void rnd__graph_area(const rnd_renderer *r, const rnd_view *v, int w, int h, flo
  * picture goes without (rnd_create_still): its first frame with a playback
  * time builds it. */
 bool rnd__arrows_build(rnd_renderer *r, cs_err *err);
+/* Arrow i of the playback table, whole. */
+rnd__arrow rnd__arrow_get(const rnd_renderer *r, uint32_t i);
 /* Message i / wake-up edge i as an arrow (t_next unknown: INT64_MAX);
  * false: it is none. */
 bool rnd__msg_arrow(const cs_model *m, uint32_t i, rnd__arrow *out);

@@ -69,8 +69,10 @@ void rnd__tooltip(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int 
 {
     char l[6][160];
     int n = 0;
-    if (r->hit.arrow && r->hit.arrow <= r->n_arrows)
-        n = lines_arrow(r, &r->arrows[r->hit.arrow - 1], l);
+    if (r->hit.arrow && r->hit.arrow <= r->n_arrows) {
+        rnd__arrow a = rnd__arrow_get(r, r->hit.arrow - 1);
+        n = lines_arrow(r, &a, l);
+    }
     else if (r->hit.g && r->hit.g == v->hover)
         n = lines_g(r, &r->hit, l);
     if (!n)
