@@ -323,12 +323,12 @@ void rnd__lit_update(rnd_renderer *r, const rnd_view *v)
     for (uint32_t i = 1; i < r->m->n_g; i++)
         if (r->m->g[i].parent == v->selected)
             r->lit[i] = 1;
-    for (uint32_t i = 0; i < r->n_arrows; i++) {
-        rnd__arrow a = rnd__arrow_get(r, i);
-        if (a.from == v->selected)
-            r->lit[a.to] = 1;
-        if (a.to == v->selected)
-            r->lit[a.from] = 1;
+    for (uint32_t i = 0; i < r->n_arrows; i++) { /* from and to, without the whole arrow */
+        uint32_t ref = r->arrows[i].ref, from = ref_from(r->m, ref), to = ref_to(r->m, ref);
+        if (from == v->selected)
+            r->lit[to] = 1;
+        if (to == v->selected)
+            r->lit[from] = 1;
     }
 }
 

@@ -546,15 +546,7 @@ static void corpus_summaries_equal_full_detail(void **state)
 {
     (void)state;
     files = cases = failures = 0;
-    nftw("tests/data/corpus", visit, 16, FTW_PHYS);
-    const char *shared = tl_shared();
-    if (shared) {
-        char dir[512];
-        snprintf(dir, sizeof dir, "%s/corpus", shared);
-        nftw(dir, visit, 16, FTW_PHYS);
-        snprintf(dir, sizeof dir, "%s/gotrace-patched", shared);
-        nftw(dir, visit, 16, FTW_PHYS);
-    }
+    tl_walk("tests/data/corpus", (const char *const[]){"corpus", "gotrace-patched", NULL}, visit);
     print_message("compared %d traces in %d cases, %d mismatches\n", files, cases, failures);
     assert_true(files > 10);
     assert_int_equal(failures, 0);

@@ -5,6 +5,9 @@
  * API (static inline)
  *   const char *tl_shared(void)     path of ../shared/traces, or NULL when absent
  *   const char *tl_data(void)       path of tests/data
+ *   void tl_walk(const char *local, const char *const *shared, tl_visit_fn *visit)
+ *       nftw(visit) over the folder local, then over each folder named in the
+ *       NULL-terminated shared under ../shared/traces when that is present
  *   bool tl_load(const char *path, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
  *       decodes path and finds its channel traffic (trf_build)
  *   json_t *tl_json(const char *path)   parsed file, or NULL
@@ -21,6 +24,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <ftw.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +57,19 @@ static inline const char *tl_shared(void)
 }
 
 static inline const char *tl_data(void) { return "tests/data"; }
+
+typedef int tl_visit_fn(const char *path, const struct stat *st, int flag, struct FTW *ftw);
+
+static inline void tl_walk(const char *local, const char *const *shared, tl_visit_fn *visit)
+{
+    nftw(local, visit, 16, FTW_PHYS);
+    const char *root = tl_shared();
+    for (int i = 0; root && shared[i]; i++) {
+        char dir[512];
+        snprintf(dir, sizeof dir, "%s/%s", root, shared[i]);
+        nftw(dir, visit, 16, FTW_PHYS);
+    }
+}
 
 static inline bool tl_load(const char *path, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
 {
