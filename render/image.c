@@ -27,6 +27,13 @@ bool rnd_png_write(const char *path, const uint8_t *rgba, int w, int h, cs_err *
     for (size_t i = 0; i < n; i++)
         memcpy(rgb + 3 * i, rgba + 4 * i, 3);
     stbi_flip_vertically_on_write(0);
+    /* Rows unfiltered: a picture of flat fills, lines and text deflates best
+     * as it is. stb otherwise tries all five PNG filters on every row and
+     * keeps the one with the smallest sum, which breaks the runs deflate
+     * finds: on lanes, tree and graph pictures of the corpus, unfiltered
+     * rows encode 2-4 times faster, and the files come out 3-15% smaller
+     * (a dense picture of 1,000 lanes, 10% bigger). */
+    stbi_write_force_png_filter = 0;
     int ok = stbi_write_png_to_func(png_write_fn, &o, w, h, 3, rgb, w * 3);
     cs_free(rgb);
     if (!ok) {
