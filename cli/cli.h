@@ -7,10 +7,13 @@
  *   int cli_report(const cs_err *err, const char *path)   prints "path:offset: msg", returns exit status
  *   int cli_usage(const char *cmd, const char *fmt, ...)  prints a usage error, returns 2
  *   bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
- *       decodes (dec_trace_load), then, unless o->no_model, finds the channel
- *       traffic (trf_build)
+ *       decodes (dec_trace_load), then, unless o->no_model or o->traffic_later,
+ *       finds the channel traffic (cli_traffic)
  *   bool cli_decode(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
  *       cli_load's second half: f (a stream: read as it is decoded) into m (initialised by the caller)
+ *   bool cli_traffic(const cli_trace_opts *o, cs_model *m, cs_err *err)
+ *       the channel traffic of a decoded model (traffic/), as o asks: what cli_decode
+ *       does after decoding, unless o->traffic_later
  *   void cli_unload(cs_file *f, cs_model *m, cs_stats *s)
  *   int cli_args_parse(const cli_args *a, int argc, char **argv, cli_trace_opts *o)
  *       -h prints a->help; shared trace options fill o; the command's own go to
@@ -72,6 +75,7 @@ typedef struct cli_trace_opts {
     bool quiet;         /* -q: no warnings, no progress */
     bool no_model;      /* set by commands that need only events/stats */
     bool drawn_only;    /* set by still pictures: of the wake-ups keep the drawn ones (trf_build_drawn) */
+    bool traffic_later; /* the caller runs cli_traffic itself (the viewer, after its first picture) */
     dec_event_fn *on_event;
     bool loose_order;   /* see dec_desc.loose_order */
     void *event_ud;
@@ -158,6 +162,7 @@ bool cli_int_parse(const char *s, int lo, int hi, int *out);
 bool cli_size_parse(const char *s, int lo, int hi, int *w, int *h);
 bool cli_load(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err);
 bool cli_decode(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, cs_err *err);
+bool cli_traffic(const cli_trace_opts *o, cs_model *m, cs_err *err);
 void cli_unload(cs_file *f, cs_model *m, cs_stats *s);
 void cli_json_str(FILE *f, const char *s);
 void cli_json_time(FILE *f, int64_t t);

@@ -90,6 +90,8 @@ static bool loop(cli_viewer *vw, cs_err *err)
         last = t;
         if (vw->follow && !cli_view_follow_poll(vw, vw->follow, err))
             return false;
+        if (vw->loader && !cli_view_load_poll(vw, err))
+            return false;
         cli_view_hover(vw);
         if (!frame(vw, err))
             return false;
@@ -115,9 +117,28 @@ static void median_worst(double *dt, int n, double *median, double *worst)
     *median = dt[n / 2], *worst = dt[n - 1];
 }
 
+/* Before the figures: the first picture drawn as the viewer shows it (the
+ * model before its channel traffic; *shown, unless NULL: when, after
+ * start), then the whole model waited for and swapped in, so what is timed
+ * is its frames. */
+static bool bench_load(cli_viewer *vw, double *shown, cs_err *err)
+{
+    if (!vw->loader)
+        return true;
+    if (!frame(vw, err))
+        return false;
+    glFinish();
+    if (shown)
+        *shown = cli_clock() - vw->t_start;
+    while (cli_view_load_pending(vw->loader))
+        glfwWaitEventsTimeout(0.01);
+    return cli_view_load_poll(vw, err);
+}
+
 /* Draws n frames with the playback running and prints the frame times: the
  * first one apart (it builds the level-of-detail caches, as every zoom or
- * pan does), then the median, mean and worst of the others. */
+ * pan does), then the median, mean and worst of the others; and when the
+ * first picture and the first of the whole model were shown. */
 static bool bench_frames(cli_viewer *vw, int n, cs_err *err)
 {
     rnd_view *v = &vw->view;
@@ -125,7 +146,11 @@ static bool bench_frames(cli_viewer *vw, int n, cs_err *err)
     if (!dt)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %d frame times", n);
     v->playing = true;
-    double shown = 0;
+    double first_shown = 0, shown = 0;
+    if (!bench_load(vw, &first_shown, err)) {
+        cs_free(dt);
+        return false;
+    }
     for (int i = 0; i < n; i++) {
         v->now = v->t0 + (int64_t)((double)(v->t1 - v->t0) * (i + 1) / n);
         double t = cli_clock();
@@ -150,9 +175,10 @@ static bool bench_frames(cli_viewer *vw, int n, cs_err *err)
     rnd_surface_size(vw->surf, &w, &h);
     printf("frames %d  size %dx%d  samples %d  first %.2f ms  then median %.2f ms  mean %.2f ms  worst %.2f ms  "
            "(last frame: %u segments, %u heads, %u dots, %u glyphs; %u goroutines, %u/%u messages)  "
-           "first shown %.2f s after start\n",
+           "first shown %.2f s after start, with its channel traffic %.2f s\n",
            n, w, h, rnd_surface_samples(vw->surf), first * 1e3, median * 1e3, total / m * 1e3,
-           worst * 1e3, s->segs, s->heads, s->dots, s->glyphs, s->lanes, s->msgs_shown, s->msgs_total, shown);
+           worst * 1e3, s->segs, s->heads, s->dots, s->glyphs, s->lanes, s->msgs_shown, s->msgs_total,
+           first_shown ? first_shown : shown, shown);
     cs_free(dt);
     return true;
 }
@@ -195,8 +221,9 @@ static bool bench_steps(cli_viewer *vw, int n, cs_err *err)
     double *dt = cs_alloc(4 * (size_t)n * sizeof *dt), *st = dt + 2 * n, q[8];
     if (!dt)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %d step times", 4 * n);
+    bool ok = bench_load(vw, NULL, err);
     vw->view.now = CS_T_NONE, vw->view.playing = false;
-    bool ok = frame(vw, err);
+    ok = ok && frame(vw, err);
     glFinish();
     for (int i = 0; ok && i < 2 * n; i++)
         ok = bench_step(vw, i < n, &dt[i], &st[i], err);
@@ -264,16 +291,18 @@ static int run(cli_viewer *vw, const cli_trace_opts *o, int w, int h, int bench_
     snprintf(title, sizeof title, "chanscope \xE2\x80\x94 %s", cli_trace_name(o->path));
     int rc = 0;
     cli_loader *ld = NULL;
-    if (!follow && !(ld = cli_view_load_start(o, &f, &m, &err))) {
+    bool early = vw->view.layout != RND_GRAPH; /* the graph is the traffic: it waits for it */
+    if (!follow && !(ld = cli_view_load_start(o, &f, &m, early, &err))) {
         rc = cli_report(&err, "chanscope view");
     } else if (!rnd_surface_glfw_create(title, w, h, &vw->surf, &err) || !(vw->r = rnd_create(NULL, &err))) {
-        cli_view_load_cancel(ld);
+        cli_view_load_stop(ld);
         rc = cli_report(&err, "chanscope view");
     } else if (follow && !cli_view_follow_start(o, &vw->follow, &err)) {
         rc = cli_report(&err, o->path);
     } else if (follow ? cli_view_follow_first(vw, vw->follow, &rc) : cli_view_load(vw, ld, &rc)) {
         rnd_view opts = vw->view;
-        vw->m = follow ? cli_view_follow_model(vw->follow) : &m;
+        if (follow)
+            vw->m = cli_view_follow_model(vw->follow);
         rnd_view_defaults(vw->m, &vw->view);
         vw->view.layout = opts.layout, vw->view.theme = opts.theme, vw->view.show_system = opts.show_system;
         vw->view.engine = opts.engine;
@@ -283,6 +312,8 @@ static int run(cli_viewer *vw, const cli_trace_opts *o, int w, int h, int bench_
         vw->loop0 = vw->loop1 = CS_T_NONE;
         if (follow)
             cli_view_follow_shown(vw, vw->follow);
+        else
+            cli_view_load_shown(vw);
         cli_view_input_install(vw);
         bool ok = bench_n || zoom_n ? (!bench_n || bench_frames(vw, bench_n, &err)) &&
                                           (!zoom_n || bench_steps(vw, zoom_n, &err))
@@ -291,6 +322,7 @@ static int run(cli_viewer *vw, const cli_trace_opts *o, int w, int h, int bench_
             rc = cli_report(&err, "chanscope view");
     }
     rnd_destroy(vw->r);
+    cli_view_load_stop(vw->loader); /* after the renderer that may show its model */
     cli_view_follow_stop(vw->follow);
     rnd_surface_destroy(vw->surf);
     cli_unload(&f, &m, NULL);

@@ -250,8 +250,7 @@ bool cli_decode(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, c
         .on_progress = o->on_progress ? o->on_progress : show_progress ? progress : NULL,
         .progress_ud = o->on_progress ? o->progress_ud : &b,
     };
-    bool ok = dec_trace_load(&d, f, m, s, err) &&
-              (o->no_model || (o->drawn_only ? trf_build_drawn(m, err) : trf_build(m, err)));
+    bool ok = dec_trace_load(&d, f, m, s, err) && (o->traffic_later || cli_traffic(o, m, err));
     if (b.shown)
         fputs("\r\033[K", stderr);
     if (!ok)
@@ -259,6 +258,11 @@ bool cli_decode(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, c
     if (m->warning[0] && !o->quiet)
         fprintf(stderr, "%s: warning: %s\n", cli_trace_name(o->path), m->warning);
     return true;
+}
+
+bool cli_traffic(const cli_trace_opts *o, cs_model *m, cs_err *err)
+{
+    return o->no_model || (o->drawn_only ? trf_build_drawn(m, err) : trf_build(m, err));
 }
 
 void cli_unload(cs_file *f, cs_model *m, cs_stats *s)

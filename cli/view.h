@@ -4,14 +4,22 @@
  * (view_input.c); cmd_view.c owns the loop and the command line.
  *
  * API
- *   cli_loader *cli_view_load_start(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_err *err)
+ *   cli_loader *cli_view_load_start(const cli_trace_opts *o, cs_file *f, cs_model *m, bool early, cs_err *err)
  *       starts loading o->path into f and m on a worker thread, before the
- *       window exists; NULL (err filled) when out of memory
+ *       window exists; with `early`, the first picture comes before the
+ *       channel traffic; NULL (err filled) when out of memory
  *   bool cli_view_load(cli_viewer *vw, cli_loader *ld, int *rc)
- *       finishes the load: attaches m to vw->r (made without a model) while
- *       the window shows progress; on failure reports it and sets *rc (1, or
- *       0 when the user cancelled); ld is freed; cli_unload f and m either way
- *   void cli_view_load_cancel(cli_loader *ld)     stops and frees a load no window will show (NULL: nothing)
+ *       attaches the first picture's model to vw->r (made without a model)
+ *       while the window shows progress, and sets vw->m and vw->loader; on
+ *       failure reports it, sets *rc (1, or 0 when the user cancelled) and
+ *       frees ld; cli_unload f and m either way, after cli_view_load_stop
+ *   bool cli_view_load_pending(const cli_loader *ld)   the whole model is still to come
+ *   void cli_view_load_shown(cli_viewer *vw)   status line for the first picture
+ *   bool cli_view_load_poll(cli_viewer *vw, cs_err *err)
+ *       each frame: once the worker has the whole model, swaps it in (a new vw->r,
+ *       vw->m; vw->loader freed), the view kept; false when its traffic failed
+ *   void cli_view_load_stop(cli_loader *ld)   stops (the traffic, once begun, runs
+ *       out), joins and frees a load (NULL: nothing)
  *   void cli_view_quit_keys(cli_viewer *vw)       q and Esc (only) set vw->quit: for waiting screens
  *   bool cli_view_follow_start(const cli_trace_opts *o, cli_follow **out, cs_err *err)
  *       starts reading a growing trace (view_follow.c); free with cli_view_follow_stop
@@ -51,6 +59,7 @@
 #include "../render/render.h"
 
 typedef struct cli_follow cli_follow;
+typedef struct cli_loader cli_loader;
 
 /* After the last zoom or pan step the summaries are made afresh for the
  * window reached: about one wheel notch's spacing later, so a spun wheel
@@ -62,6 +71,7 @@ typedef struct cli_follow cli_follow;
 typedef struct cli_viewer {
     const cs_model *m;
     cli_follow *follow;      /* --follow: where newer models come from, NULL none */
+    cli_loader *loader;      /* a load whose whole model is still to come, NULL none */
     rnd_surface *surf;
     rnd_renderer *r;
     rnd_view view;
@@ -83,10 +93,12 @@ typedef struct cli_viewer {
     double t_start;          /* cli_clock when the command started (--bench-frames) */
 } cli_viewer;
 
-typedef struct cli_loader cli_loader;
-cli_loader *cli_view_load_start(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_err *err);
+cli_loader *cli_view_load_start(const cli_trace_opts *o, cs_file *f, cs_model *m, bool early, cs_err *err);
 bool cli_view_load(cli_viewer *vw, cli_loader *ld, int *rc);
-void cli_view_load_cancel(cli_loader *ld);
+bool cli_view_load_pending(const cli_loader *ld);
+void cli_view_load_shown(cli_viewer *vw);
+bool cli_view_load_poll(cli_viewer *vw, cs_err *err);
+void cli_view_load_stop(cli_loader *ld);
 void cli_view_quit_keys(cli_viewer *vw);
 bool cli_view_follow_start(const cli_trace_opts *o, cli_follow **out, cs_err *err);
 bool cli_view_follow_first(cli_viewer *vw, cli_follow *fl, int *rc);

@@ -3,29 +3,46 @@
  * (rnd_model_attach) run on a worker thread, started before the window is
  * made (which takes a few tenths of a second of its own), while this thread
  * makes the window and then keeps handling events and drawing the loading
- * screen (file name, progress bar, MB read). q, Esc or closing the window cancels: the decoder stops at its
- * next progress report and everything is freed as after an error. */
+ * screen (file name, progress bar, MB read). q, Esc or closing the window
+ * cancels: the decoder stops at its next progress report and everything is
+ * freed as after an error.
+ *
+ * The first picture does not wait for the channel traffic (a fifth of the
+ * load of a big trace): it shows the model as decoded, without arrows
+ * (cs_model_before_traffic), while the worker infers the traffic and makes
+ * a renderer of the whole model, which the frame loop then swaps in
+ * (cli_view_load_poll), the view kept. The graph, which is the traffic,
+ * waits for it. */
 #include "view.h"
 
 #include <GLFW/glfw3.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
 struct cli_loader {
-    cli_trace_opts o;        /* the caller's, with on_progress pointing here */
+    cli_trace_opts o;        /* the caller's, with on_progress pointing here and the traffic left to work() */
     cs_file *f;
     cs_model *m;
+    bool early;              /* a first picture before the traffic */
+    cs_model before;         /* then: m before its traffic, what vw->r shows first (has_before) */
+    bool has_before;
     _Atomic(rnd_renderer *) r; /* set once the window has one */
-    cs_err err;              /* written by the worker, read after the join */
-    bool ok, threaded;
+    rnd_renderer *whole;     /* made by the worker for m with its traffic, until the frame loop takes it */
+    cs_err err;              /* written by the worker, read once `shown` (ok) or `complete` (whole_ok) */
+    bool ok, whole_ok, threaded;
     pthread_t th;
     _Atomic uint64_t done, total;
     _Atomic bool placing;    /* decoded; building the renderer's placement */
-    _Atomic bool cancel, finished;
+    _Atomic bool cancel;
+    _Atomic bool shown;      /* vw->r can draw the first picture, or the load failed (!ok) */
+    _Atomic bool complete;   /* the worker is done: `whole` is ready, or the traffic failed (!whole_ok) */
 };
 typedef cli_loader loader;
+
+static const char finding[] = "finding the channel traffic\xE2\x80\xA6"; /* the status until it is shown */
 
 static bool on_progress(void *ud, uint64_t done, uint64_t total)
 {
@@ -35,21 +52,37 @@ static bool on_progress(void *ud, uint64_t done, uint64_t total)
     return !atomic_load(&ld->cancel);
 }
 
+static void wake(_Atomic bool *flag)
+{
+    atomic_store(flag, true);
+    glfwPostEmptyEvent(); /* wake the event wait at once */
+}
+
+/* The first picture: m, or m before its traffic, attached to the window's
+ * renderer once there is one. */
+static bool first(loader *ld)
+{
+    while (!atomic_load(&ld->r) && !atomic_load(&ld->cancel)) /* the window is still being made */
+        nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    atomic_store(&ld->done, atomic_load(&ld->total));
+    atomic_store(&ld->placing, true);
+    if (atomic_load(&ld->cancel))
+        return CS_FAIL(&ld->err, CS_E_CANCELLED, CS_NO_OFFSET, "loading cancelled");
+    if (!ld->early)
+        return cli_traffic(&ld->o, ld->m, &ld->err) && rnd_model_attach(atomic_load(&ld->r), ld->m, &ld->err);
+    ld->has_before = cs_model_before_traffic(ld->m, &ld->before, &ld->err);
+    return ld->has_before && rnd_model_attach(atomic_load(&ld->r), &ld->before, &ld->err);
+}
+
 static void *work(void *ud)
 {
     loader *ld = ud;
-    ld->ok = cli_load(&ld->o, ld->f, ld->m, NULL, &ld->err);
-    while (ld->ok && !atomic_load(&ld->r) && !atomic_load(&ld->cancel)) /* the window is still being made */
-        nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
-    if (ld->ok) {
-        atomic_store(&ld->done, atomic_load(&ld->total));
-        atomic_store(&ld->placing, true);
-        ld->ok = atomic_load(&ld->cancel)
-                     ? CS_FAIL(&ld->err, CS_E_CANCELLED, CS_NO_OFFSET, "loading cancelled")
-                     : rnd_model_attach(atomic_load(&ld->r), ld->m, &ld->err);
-    }
-    atomic_store(&ld->finished, true);
-    glfwPostEmptyEvent(); /* wake the event wait at once */
+    ld->ok = cli_load(&ld->o, ld->f, ld->m, NULL, &ld->err) && first(ld);
+    wake(&ld->shown);
+    if (ld->ok && ld->early) /* what the first picture lacks; traffic/ reads only what it borrows */
+        ld->whole_ok = cli_traffic(&ld->o, ld->m, &ld->err) && !atomic_load(&ld->cancel) &&
+                       (ld->whole = rnd_create(ld->m, &ld->err));
+    wake(&ld->complete);
     return NULL;
 }
 
@@ -74,15 +107,15 @@ void cli_view_quit_keys(cli_viewer *vw)
     glfwSetKeyCallback(win, on_key);
 }
 
-/* Draws the loading screen until the worker is done; asks it to stop once
- * the user quits (the window is hidden at once, the join waits for the
- * decoder's next progress report). */
+/* Draws the loading screen until the first picture can be drawn; asks the
+ * worker to stop once the user quits (the window is hidden at once, the
+ * join waits for the decoder's next progress report). */
 static bool wait_drawing(cli_viewer *vw, loader *ld, cs_err *err)
 {
     GLFWwindow *win = rnd_surface_window(vw->surf);
     double t0 = cli_clock();
     bool ok = true;
-    while (!atomic_load(&ld->finished)) {
+    while (!atomic_load(&ld->shown)) {
         if (!atomic_load(&ld->cancel) && (vw->quit || glfwWindowShouldClose(win))) {
             atomic_store(&ld->cancel, true);
             glfwHideWindow(win);
@@ -105,28 +138,31 @@ static bool wait_drawing(cli_viewer *vw, loader *ld, cs_err *err)
     return ok;
 }
 
-cli_loader *cli_view_load_start(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_err *err)
+cli_loader *cli_view_load_start(const cli_trace_opts *o, cs_file *f, cs_model *m, bool early, cs_err *err)
 {
     loader *ld = cs_calloc(1, sizeof *ld);
     if (!ld) {
         CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
         return NULL;
     }
-    *ld = (loader){.o = *o, .f = f, .m = m};
-    ld->o.on_progress = on_progress, ld->o.progress_ud = ld;
+    *ld = (loader){.o = *o, .f = f, .m = m, .early = early};
+    ld->o.on_progress = on_progress, ld->o.progress_ud = ld, ld->o.traffic_later = true;
     struct stat st;
     atomic_store(&ld->total, stat(o->path, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0);
     ld->threaded = cs_thread_create(&ld->th, work, ld) == 0;
     return ld;
 }
 
-void cli_view_load_cancel(cli_loader *ld)
+void cli_view_load_stop(cli_loader *ld)
 {
     if (!ld)
         return;
     atomic_store(&ld->cancel, true);
     if (ld->threaded)
-        pthread_join(ld->th, NULL);
+        pthread_join(ld->th, NULL); /* the traffic, once begun, is not cut short */
+    rnd_destroy(ld->whole);
+    if (ld->has_before)
+        cs_model_before_traffic_free(&ld->before);
     cs_free(ld);
 }
 
@@ -137,18 +173,52 @@ bool cli_view_load(cli_viewer *vw, cli_loader *ld, int *rc)
     cli_view_quit_keys(vw);
     if (!ld->threaded) {
         work(ld); /* no thread: load here, with a still window */
-    } else {
-        bool drawn = wait_drawing(vw, ld, &err);
-        pthread_join(ld->th, NULL);
-        if (!drawn) {
-            *rc = cli_report(&err, "chanscope view");
-            cs_free(ld);
-            return false;
-        }
+    } else if (!wait_drawing(vw, ld, &err)) {
+        cli_view_load_stop(ld);
+        *rc = cli_report(&err, "chanscope view");
+        return false;
     }
-    bool ok = ld->ok;
-    if (!ok)
+    if (!ld->ok) {
         *rc = ld->err.code == CS_E_CANCELLED ? 0 : cli_report(&ld->err, ld->o.path);
-    cs_free(ld);
-    return ok;
+        cli_view_load_stop(ld);
+        return false;
+    }
+    vw->loader = ld;
+    vw->m = ld->has_before ? &ld->before : ld->m;
+    return true;
+}
+
+void cli_view_load_shown(cli_viewer *vw)
+{
+    if (cli_view_load_pending(vw->loader))
+        cli_view_status(vw, "%s", finding);
+}
+
+bool cli_view_load_pending(const cli_loader *ld)
+{
+    return ld && ld->early && !atomic_load(&ld->complete);
+}
+
+bool cli_view_load_poll(cli_viewer *vw, cs_err *err)
+{
+    loader *ld = vw->loader;
+    if (!ld || cli_view_load_pending(ld))
+        return true;
+    if (ld->threaded)
+        pthread_join(ld->th, NULL), ld->threaded = false;
+    vw->loader = NULL;
+    if (ld->early && !ld->whole_ok) {
+        *err = ld->err;
+        cli_view_load_stop(ld);
+        return false;
+    }
+    if (ld->whole) { /* the view is kept: the model's goroutines and times are the same */
+        rnd_destroy(vw->r);
+        vw->r = ld->whole, ld->whole = NULL;
+        vw->m = ld->m;
+        if (vw->view.status == vw->status && !strcmp(vw->status, finding))
+            vw->view.status = NULL, vw->status[0] = 0;
+    }
+    cli_view_load_stop(ld);
+    return true;
 }

@@ -235,6 +235,41 @@ void cs_model_drop_spans(cs_model *m)
         m->g[i].span_first = m->g[i].span_count = 0;
 }
 
+/* The tables cs_model_before_traffic owns: the strings, edge 0, channel 0. */
+#define OWN_TABLES(X, m)                                                                   \
+    X(str_bytes, (m)->len_bytes, (m)->len_bytes)                                           \
+    X(str_off, (m)->n_str ? (m)->n_str + 1 : 0, (m)->n_str ? (m)->n_str + 1 : 0)           \
+    X(edges, (m)->n_edges ? 1u : 0u, (m)->n_edges ? 1u : 0u)                              \
+    X(chans, (m)->n_chans ? 1u : 0u, (m)->n_chans ? 1u : 0u)
+
+bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err)
+{
+    *out = *m;
+    out->str_index = out->g_index = (cs_map){0}; /* nothing looks anything up in it */
+    out->msgs = NULL, out->msg_block = out->sync_block = NULL;
+    out->n_msgs = out->cap_msgs = out->n_msg_block = out->n_sync_block = 0;
+#define NO_TABLE(field, n, cap) out->field = NULL;
+    OWN_TABLES(NO_TABLE, m)
+#undef NO_TABLE
+    bool ok = true;
+#define DUP_TABLE(field, n, cap) ok = ok && dup(&out->field, m->field, n, cap, sizeof *m->field, err);
+    OWN_TABLES(DUP_TABLE, m)
+#undef DUP_TABLE
+    out->cap_bytes = m->len_bytes, out->cap_str = m->n_str ? m->n_str + 1 : 0;
+    out->n_edges = out->cap_edges = m->n_edges ? 1 : 0, out->n_chans = out->cap_chans = m->n_chans ? 1 : 0;
+    if (!ok)
+        cs_model_before_traffic_free(out);
+    return ok;
+}
+
+void cs_model_before_traffic_free(cs_model *out)
+{
+#define FREE_TABLE(field, n, cap) cs_free(out->field);
+    OWN_TABLES(FREE_TABLE, out)
+#undef FREE_TABLE
+    memset(out, 0, sizeof *out);
+}
+
 size_t cs_model_bytes(const cs_model *m)
 {
     size_t n = 0;

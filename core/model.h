@@ -37,6 +37,11 @@
  *   size_t cs_model_bytes(const cs_model *m)      bytes its tables use (filled part, for figures)
  *   void cs_model_drop_spans(cs_model *m)   frees the spans: every goroutine has none after
  *       (a picture laid out before its GL stack loads)
+ *   bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err)
+ *       out: m as it is drawn while traffic/ works on it (the viewer's first picture):
+ *       its goroutines, spans, stacks, ranges and logs borrowed from m (which traffic/
+ *       only reads), its strings copied (traffic/ interns more, and may move them), no
+ *       wake-ups, messages or channels; free with cs_model_before_traffic_free, before m
  *   const char *cs_state_name(cs_state s) / cs_reason_name(cs_reason r) / cs_edge_kind_name(k) / cs_msg_kind_name(k)
  */
 #ifndef CS_MODEL_H
@@ -324,6 +329,8 @@ bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out);
 uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t);
 size_t cs_model_bytes(const cs_model *m);
 void cs_model_drop_spans(cs_model *m);
+bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err);
+void cs_model_before_traffic_free(cs_model *out);
 static inline int64_t cs_span_t0(const cs_model *m, uint32_t s)
 {
     return cs_t0_at(m->span_t0, m->span_t0_base, m->span_wide_t0, s);

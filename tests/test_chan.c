@@ -531,6 +531,51 @@ static void still_picture_traffic_keeps_the_messages_and_the_sync_wakeups(void *
     tm_deinit(&t);
 }
 
+/* The viewer's first picture (cli/view_load.c) is drawn from
+ * cs_model_before_traffic while traffic/ works on the model: what it
+ * borrows traffic/ leaves alone, and its strings stay its own while
+ * traffic/ interns more and moves the model's. */
+static void the_picture_before_traffic_outlives_the_traffic(void **st)
+{
+    (void)st;
+    tm t;
+    tm_init(&t);
+    uint32_t send = stk(&t, "runtime.chansend1", "main.producer:7", NULL);
+    uint32_t recv = stk(&t, "runtime.chanrecv1", "main.consumer:12", NULL);
+    int64_t ts = 10;
+    run(&t, ts, 1), run(&t, ts, 2);
+    assert_true(cs_mb_name(&t.mb, 1, 0x10, str(&t, "main.producer"), &t.err));
+    assert_true(cs_mb_name(&t.mb, 2, 0x20, str(&t, "main.consumer"), &t.err));
+    for (uint32_t i = 0; i < 1000; i++, ts += 10) {
+        uint64_t g = 1 + i % 2;
+        blk(&t, ts, g, CS_R_CHAN_RECV, recv), unb(&t, ts + 3, 3 - g, g, send), run(&t, ts + 6, g);
+    }
+    assert_true(cs_mb_finish(&t.mb, ts, &t.err));
+    cs_model b;
+    assert_true(cs_model_before_traffic(&t.m, &b, &t.err));
+    const uint32_t *t0 = t.m.span_t0;
+    const char *name1 = cs_model_str(&b, b.g[gi(&t, 1)].name);
+    assert_true(trf_build_drawn(&t.m, &t.err));
+    for (int i = 0; i < 20000; i++) { /* the model's strings move */
+        char s[32];
+        snprintf(s, sizeof s, "s%d", i);
+        str(&t, s);
+    }
+    assert_int_equal(t.m.n_msgs, 1000);
+    assert_int_equal(b.n_msgs, 0);
+    assert_int_equal(b.n_edges, 1);
+    assert_int_equal(b.n_chans, 1);
+    assert_int_equal(b.n_msg_block + b.n_sync_block, 0);
+    assert_memory_equal(&b.edges[0], &(cs_edge){0}, sizeof b.edges[0]);
+    assert_ptr_equal(b.span_t0, t0);
+    assert_ptr_equal(b.g, t.m.g);
+    assert_int_equal(b.n_span, t.m.n_span);
+    assert_string_equal(name1, "main.producer");
+    assert_string_equal(cs_model_str(&b, b.g[gi(&t, 2)].name), "main.consumer");
+    cs_model_before_traffic_free(&b);
+    tm_deinit(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -544,6 +589,7 @@ int main(void)
         cmocka_unit_test(annotations_pair_exactly_and_cover_inferred_handoffs),
         cmocka_unit_test(patched_events_pair_newest_first_and_closes_stay_closes),
         cmocka_unit_test(still_picture_traffic_keeps_the_messages_and_the_sync_wakeups),
+        cmocka_unit_test(the_picture_before_traffic_outlives_the_traffic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

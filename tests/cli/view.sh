@@ -10,7 +10,8 @@
 # `view --help`, one table); zoomed in, playback runs on past the window
 # to the end of the trace, and loops inside a range set with [ and ]; q quits with status 0 (under ASan: no leaks). A
 # trace that does not decode exits 1 with FILE:OFFSET; q while a large trace
-# loads exits 0; on software GL the window is not multisampled. Skips when
+# loads exits 0; on software GL the window is not multisampled; the first
+# picture comes before the channel traffic, which then takes its place. Skips when
 # Xvfb, xdotool or ImageMagick are missing, or when the trace doesn't decode.
 set -u
 cs=${CHANSCOPE:-./chanscope}
@@ -40,6 +41,11 @@ bench=$($cs view -q --layout graph --engine circo --bench-frames 2 "$trace" 2>&1
 # 3 to 5 times the frame time
 bench=$($cs view -q --bench-frames 2 "$trace" 2>&1) || fail "view --bench-frames: $bench"
 echo "$bench" | grep -q "samples 0 " || fail "software GL is multisampled: $bench"
+# the first picture is shown before the channel traffic is found, then the
+# whole model (its messages) takes its place for the frames that are timed
+echo "$bench" | awk '/first shown/ { for (i = 1; i < NF; i++) { if ($i == "shown") a = $(i + 1); if ($i == "traffic") b = $(i + 1) }
+    ok = a > 0 && a + 0 <= b + 0 } END { exit !ok }' || fail "the first picture does not come first: $bench"
+echo "$bench" | grep -Eq " [1-9][0-9]*/[1-9][0-9]* messages" || fail "the frames timed are not the whole model's: $bench"
 
 # --bench-zoom: wheel notches and drags through the viewer's own input code,
 # after the frames or alone, in lanes and the tree; each median and worst,
