@@ -117,21 +117,21 @@ static void median_worst(double *dt, int n, double *median, double *worst)
     *median = dt[n / 2], *worst = dt[n - 1];
 }
 
-/* Before the figures: the first picture drawn as the viewer shows it (the
- * model before its channel traffic; *shown, unless NULL: when, after
- * start), then the whole model waited for and swapped in, so what is timed
- * is its frames. */
-static bool bench_load(cli_viewer *vw, double *shown, cs_err *err)
+/* Before the figures: a first picture before the channel traffic drawn as
+ * the viewer shows it (*shown: when, after start, and *msgs: the messages
+ * it had, for the caller's report), then the whole model waited for and
+ * swapped in, so what is timed is its frames. */
+static bool bench_load(cli_viewer *vw, double *shown, uint32_t *msgs, cs_err *err)
 {
-    if (!vw->loader)
-        return true;
-    if (!frame(vw, err))
-        return false;
-    glFinish();
-    if (shown)
+    if (cli_view_load_pending(vw->loader)) {
+        if (!frame(vw, err))
+            return false;
+        glFinish();
         *shown = cli_clock() - vw->t_start;
-    while (cli_view_load_pending(vw->loader))
-        glfwWaitEventsTimeout(0.01);
+        *msgs = rnd_last_stats(vw->r)->msgs_total;
+        while (cli_view_load_pending(vw->loader))
+            glfwWaitEventsTimeout(0.01);
+    }
     return cli_view_load_poll(vw, err);
 }
 
@@ -146,8 +146,9 @@ static bool bench_frames(cli_viewer *vw, int n, cs_err *err)
     if (!dt)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %d frame times", n);
     v->playing = true;
-    double first_shown = 0, shown = 0;
-    if (!bench_load(vw, &first_shown, err)) {
+    double first_shown = -1, shown = 0;
+    uint32_t first_msgs = 0;
+    if (!bench_load(vw, &first_shown, &first_msgs, err)) {
         cs_free(dt);
         return false;
     }
@@ -175,10 +176,10 @@ static bool bench_frames(cli_viewer *vw, int n, cs_err *err)
     rnd_surface_size(vw->surf, &w, &h);
     printf("frames %d  size %dx%d  samples %d  first %.2f ms  then median %.2f ms  mean %.2f ms  worst %.2f ms  "
            "(last frame: %u segments, %u heads, %u dots, %u glyphs; %u goroutines, %u/%u messages)  "
-           "first shown %.2f s after start, with its channel traffic %.2f s\n",
+           "first shown %.2f s after start (%u messages), with its channel traffic %.2f s\n",
            n, w, h, rnd_surface_samples(vw->surf), first * 1e3, median * 1e3, total / m * 1e3,
            worst * 1e3, s->segs, s->heads, s->dots, s->glyphs, s->lanes, s->msgs_shown, s->msgs_total,
-           first_shown ? first_shown : shown, shown);
+           first_shown >= 0 ? first_shown : shown, first_shown >= 0 ? first_msgs : s->msgs_total, shown);
     cs_free(dt);
     return true;
 }
@@ -221,7 +222,9 @@ static bool bench_steps(cli_viewer *vw, int n, cs_err *err)
     double *dt = cs_alloc(4 * (size_t)n * sizeof *dt), *st = dt + 2 * n, q[8];
     if (!dt)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %d step times", 4 * n);
-    bool ok = bench_load(vw, NULL, err);
+    double shown;
+    uint32_t msgs;
+    bool ok = bench_load(vw, &shown, &msgs, err);
     vw->view.now = CS_T_NONE, vw->view.playing = false;
     ok = ok && frame(vw, err);
     glFinish();
@@ -321,6 +324,8 @@ static int run(cli_viewer *vw, const cli_trace_opts *o, int w, int h, int bench_
         if (!ok)
             rc = cli_report(&err, "chanscope view");
     }
+    if (vw->loader && vw->surf) /* its traffic runs out unseen */
+        glfwHideWindow(rnd_surface_window(vw->surf));
     rnd_destroy(vw->r);
     cli_view_load_stop(vw->loader); /* after the renderer that may show its model */
     cli_view_follow_stop(vw->follow);

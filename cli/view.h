@@ -6,18 +6,20 @@
  * API
  *   cli_loader *cli_view_load_start(const cli_trace_opts *o, cs_file *f, cs_model *m, bool early, cs_err *err)
  *       starts loading o->path into f and m on a worker thread, before the
- *       window exists; with `early`, the first picture comes before the
- *       channel traffic; NULL (err filled) when out of memory
+ *       window exists; with `early` (and a big file), the first picture comes
+ *       before the channel traffic; NULL (err filled) when out of memory
  *   bool cli_view_load(cli_viewer *vw, cli_loader *ld, int *rc)
  *       attaches the first picture's model to vw->r (made without a model)
- *       while the window shows progress, and sets vw->m and vw->loader; on
- *       failure reports it, sets *rc (1, or 0 when the user cancelled) and
- *       frees ld; cli_unload f and m either way, after cli_view_load_stop
+ *       while the window shows progress, and sets vw->m; on failure reports
+ *       it and sets *rc (1, or 0 when the user cancelled); either way ld is
+ *       vw->loader, for the caller to stop after destroying vw->r, then to
+ *       cli_unload f and m
  *   bool cli_view_load_pending(const cli_loader *ld)   the whole model is still to come
  *   void cli_view_load_shown(cli_viewer *vw)   status line for the first picture
  *   bool cli_view_load_poll(cli_viewer *vw, cs_err *err)
  *       each frame: once the worker has the whole model, swaps it in (a new vw->r,
- *       vw->m; vw->loader freed), the view kept; false when its traffic failed
+ *       vw->m; vw->loader freed), the view kept; false (err filled) when its
+ *       traffic failed
  *   void cli_view_load_stop(cli_loader *ld)   stops (the traffic, once begun, runs
  *       out), joins and frees a load (NULL: nothing)
  *   void cli_view_quit_keys(cli_viewer *vw)       q and Esc (only) set vw->quit: for waiting screens
@@ -71,7 +73,7 @@ typedef struct cli_loader cli_loader;
 typedef struct cli_viewer {
     const cs_model *m;
     cli_follow *follow;      /* --follow: where newer models come from, NULL none */
-    cli_loader *loader;      /* a load whose whole model is still to come, NULL none */
+    cli_loader *loader;      /* a load not done with (its whole model still to come), NULL none */
     rnd_surface *surf;
     rnd_renderer *r;
     rnd_view view;

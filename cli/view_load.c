@@ -26,23 +26,27 @@ struct cli_loader {
     cli_trace_opts o;        /* the caller's, with on_progress pointing here and the traffic left to work() */
     cs_file *f;
     cs_model *m;
-    bool early;              /* a first picture before the traffic */
+    bool early;              /* a first picture before the traffic (a big trace, on a thread) */
     cs_model before;         /* then: m before its traffic, what vw->r shows first (has_before) */
     bool has_before;
     _Atomic(rnd_renderer *) r; /* set once the window has one */
     rnd_renderer *whole;     /* made by the worker for m with its traffic, until the frame loop takes it */
-    cs_err err;              /* written by the worker, read once `shown` (ok) or `complete` (whole_ok) */
-    bool ok, whole_ok, threaded;
+    cs_err err;              /* written by the worker, read once `shown` (ok) or `complete` (whole) */
+    bool ok, threaded;
     pthread_t th;
     _Atomic uint64_t done, total;
     _Atomic bool placing;    /* decoded; building the renderer's placement */
     _Atomic bool cancel;
     _Atomic bool shown;      /* vw->r can draw the first picture, or the load failed (!ok) */
-    _Atomic bool complete;   /* the worker is done: `whole` is ready, or the traffic failed (!whole_ok) */
+    _Atomic bool complete;   /* the worker is done: `whole` is ready, or the traffic failed (NULL) */
 };
 typedef cli_loader loader;
 
 static const char finding[] = "finding the channel traffic\xE2\x80\xA6"; /* the status until it is shown */
+
+/* Below this size the traffic takes a tenth of a second or less: the
+ * first picture waits for it rather than cost a second renderer. */
+#define EARLY_MIN (32u << 20)
 
 static bool on_progress(void *ud, uint64_t done, uint64_t total)
 {
@@ -79,9 +83,9 @@ static void *work(void *ud)
     loader *ld = ud;
     ld->ok = cli_load(&ld->o, ld->f, ld->m, NULL, &ld->err) && first(ld);
     wake(&ld->shown);
-    if (ld->ok && ld->early) /* what the first picture lacks; traffic/ reads only what it borrows */
-        ld->whole_ok = cli_traffic(&ld->o, ld->m, &ld->err) && !atomic_load(&ld->cancel) &&
-                       (ld->whole = rnd_create(ld->m, &ld->err));
+    if (ld->ok && ld->early && !atomic_load(&ld->cancel)) /* what it lacks; traffic/ only reads what it borrows */
+        if (cli_traffic(&ld->o, ld->m, &ld->err) && !atomic_load(&ld->cancel))
+            ld->whole = rnd_create(ld->m, &ld->err);
     wake(&ld->complete);
     return NULL;
 }
@@ -145,11 +149,15 @@ cli_loader *cli_view_load_start(const cli_trace_opts *o, cs_file *f, cs_model *m
         CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
         return NULL;
     }
-    *ld = (loader){.o = *o, .f = f, .m = m, .early = early};
+    *ld = (loader){.o = *o, .f = f, .m = m};
     ld->o.on_progress = on_progress, ld->o.progress_ud = ld, ld->o.traffic_later = true;
     struct stat st;
-    atomic_store(&ld->total, stat(o->path, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0);
+    uint64_t size = stat(o->path, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0;
+    atomic_store(&ld->total, size);
+    ld->early = early && size >= EARLY_MIN;
     ld->threaded = cs_thread_create(&ld->th, work, ld) == 0;
+    if (!ld->threaded)
+        ld->early = false; /* loaded in one go (cli_view_load) */
     return ld;
 }
 
@@ -170,20 +178,18 @@ bool cli_view_load(cli_viewer *vw, cli_loader *ld, int *rc)
 {
     cs_err err = {0};
     atomic_store(&ld->r, vw->r);
+    vw->loader = ld; /* freed by the caller, after vw->r, which may show its model */
     cli_view_quit_keys(vw);
     if (!ld->threaded) {
         work(ld); /* no thread: load here, with a still window */
     } else if (!wait_drawing(vw, ld, &err)) {
-        cli_view_load_stop(ld);
         *rc = cli_report(&err, "chanscope view");
         return false;
     }
     if (!ld->ok) {
         *rc = ld->err.code == CS_E_CANCELLED ? 0 : cli_report(&ld->err, ld->o.path);
-        cli_view_load_stop(ld);
         return false;
     }
-    vw->loader = ld;
     vw->m = ld->has_before ? &ld->before : ld->m;
     return true;
 }
@@ -202,14 +208,15 @@ bool cli_view_load_pending(const cli_loader *ld)
 bool cli_view_load_poll(cli_viewer *vw, cs_err *err)
 {
     loader *ld = vw->loader;
-    if (!ld || cli_view_load_pending(ld))
+    if (!ld)
         return true;
-    if (ld->threaded)
-        pthread_join(ld->th, NULL), ld->threaded = false;
-    vw->loader = NULL;
-    if (ld->early && !ld->whole_ok) {
+    if (cli_view_load_pending(ld)) {
+        if (!vw->view.status) /* it says so while it lasts */
+            cli_view_status(vw, "%s", finding);
+        return true;
+    }
+    if (ld->early && !ld->whole) { /* its traffic failed; the caller frees it */
         *err = ld->err;
-        cli_view_load_stop(ld);
         return false;
     }
     if (ld->whole) { /* the view is kept: the model's goroutines and times are the same */
@@ -219,6 +226,7 @@ bool cli_view_load_poll(cli_viewer *vw, cs_err *err)
         if (vw->view.status == vw->status && !strcmp(vw->status, finding))
             vw->view.status = NULL, vw->status[0] = 0;
     }
+    vw->loader = NULL;
     cli_view_load_stop(ld);
     return true;
 }

@@ -235,28 +235,28 @@ void cs_model_drop_spans(cs_model *m)
         m->g[i].span_first = m->g[i].span_count = 0;
 }
 
-/* The tables cs_model_before_traffic owns: the strings, edge 0, channel 0. */
+/* The tables cs_model_before_traffic owns, X(field, its capacity's field,
+ * elements): the strings, edge 0, channel 0. */
 #define OWN_TABLES(X, m)                                                                   \
-    X(str_bytes, (m)->len_bytes, (m)->len_bytes)                                           \
-    X(str_off, (m)->n_str ? (m)->n_str + 1 : 0, (m)->n_str ? (m)->n_str + 1 : 0)           \
-    X(edges, (m)->n_edges ? 1u : 0u, (m)->n_edges ? 1u : 0u)                              \
-    X(chans, (m)->n_chans ? 1u : 0u, (m)->n_chans ? 1u : 0u)
+    X(str_bytes, cap_bytes, (m)->len_bytes)                                                \
+    X(str_off, cap_str, (m)->n_str ? (m)->n_str + 1 : 0)                                   \
+    X(edges, cap_edges, (m)->n_edges ? 1u : 0u)                                            \
+    X(chans, cap_chans, (m)->n_chans ? 1u : 0u)
 
 bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err)
 {
     *out = *m;
-    out->str_index = out->g_index = (cs_map){0}; /* nothing looks anything up in it */
+    cs_map_init(&out->str_index), cs_map_init(&out->g_index); /* nothing looks anything up in it */
     out->msgs = NULL, out->msg_block = out->sync_block = NULL;
     out->n_msgs = out->cap_msgs = out->n_msg_block = out->n_sync_block = 0;
-#define NO_TABLE(field, n, cap) out->field = NULL;
+    out->n_edges = m->n_edges ? 1 : 0, out->n_chans = m->n_chans ? 1 : 0;
+#define NO_TABLE(field, cap, n) out->field = NULL, out->cap = n;
     OWN_TABLES(NO_TABLE, m)
 #undef NO_TABLE
     bool ok = true;
-#define DUP_TABLE(field, n, cap) ok = ok && dup(&out->field, m->field, n, cap, sizeof *m->field, err);
+#define DUP_TABLE(field, cap, n) ok = ok && dup(&out->field, m->field, n, n, sizeof *m->field, err);
     OWN_TABLES(DUP_TABLE, m)
 #undef DUP_TABLE
-    out->cap_bytes = m->len_bytes, out->cap_str = m->n_str ? m->n_str + 1 : 0;
-    out->n_edges = out->cap_edges = m->n_edges ? 1 : 0, out->n_chans = out->cap_chans = m->n_chans ? 1 : 0;
     if (!ok)
         cs_model_before_traffic_free(out);
     return ok;
@@ -264,7 +264,7 @@ bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err)
 
 void cs_model_before_traffic_free(cs_model *out)
 {
-#define FREE_TABLE(field, n, cap) cs_free(out->field);
+#define FREE_TABLE(field, cap, n) cs_free(out->field);
     OWN_TABLES(FREE_TABLE, out)
 #undef FREE_TABLE
     memset(out, 0, sizeof *out);

@@ -39,9 +39,10 @@
  *       (a picture laid out before its GL stack loads)
  *   bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err)
  *       out: m as it is drawn while traffic/ works on it (the viewer's first picture):
- *       its goroutines, spans, stacks, ranges and logs borrowed from m (which traffic/
- *       only reads), its strings copied (traffic/ interns more, and may move them), no
- *       wake-ups, messages or channels; free with cs_model_before_traffic_free, before m
+ *       its own copy of m's strings (traffic/ interns more, and may move them), no
+ *       wake-ups, messages or channels, and the rest (goroutines, spans, stacks,
+ *       ranges, logs, patched-runtime events: what traffic/ only reads) borrowed
+ *       from m; free with cs_model_before_traffic_free, before m
  *   const char *cs_state_name(cs_state s) / cs_reason_name(cs_reason r) / cs_edge_kind_name(k) / cs_msg_kind_name(k)
  */
 #ifndef CS_MODEL_H
