@@ -5,7 +5,8 @@
 # time and peak RSS of `info` (decode + full model), `svg` and `png`
 # (1920x1080, EGL offscreen) in the lanes and tree layouts (svg has no
 # tree), and, when Xvfb is installed, `view --bench-frames 30` at 1280x720:
-# time to exit, first frame, median and worst of the others; then, in a run
+# time to exit, when the first picture was shown (a big trace's, before
+# its channel traffic), first frame, median and worst of the others; then, in a run
 # of its own, `view --bench-zoom 10`: median and worst of 10 wheel notches
 # in at the window's centre and of 10 drags of a tenth of its width, each
 # from the view change to the frame shown (in lanes, drawn from the
@@ -57,9 +58,10 @@ frames() {
     if DISPLAY=$xdisp /usr/bin/time -f "%e %M" -o "$out/draw-time.txt" "$1" view -q --bench-frames 30 \
         --size 1280x720 --layout "$3" "$2" >"$out/draw-out.txt" 2>&1; then
         read -r wall rss <"$out/draw-time.txt"
+        shown=$(sed -n 's/.*first shown \([0-9.]*\) s after start.*/\1/p' "$out/draw-out.txt")
         sed -n 's/.* first \([0-9.]*\) ms  then median \([0-9.]*\) ms .* worst \([0-9.]*\) ms.*/\1 \2 \3/p' \
-            "$out/draw-out.txt" | awk -v w="$wall" -v r="$rss" '{
-            printf "%6.2f s %6.0f MB  first %6.0f ms  median %5.0f ms  worst %5.0f ms", w, r / 1024, $1, $2, $3 }'
+            "$out/draw-out.txt" | awk -v w="$wall" -v r="$rss" -v sh="${shown:-0}" '{
+            printf "%6.2f s %6.0f MB  shown %5.2f s  first %6.0f ms  median %5.0f ms  worst %5.0f ms", w, r / 1024, sh, $1, $2, $3 }'
     else
         printf "%17s" failed
     fi
