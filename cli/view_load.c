@@ -196,7 +196,8 @@ bool cli_view_load(cli_viewer *vw, cli_loader *ld, int *rc)
 
 void cli_view_load_shown(cli_viewer *vw)
 {
-    if (cli_view_load_pending(vw->loader))
+    vw->view.traffic_pending = cli_view_load_pending(vw->loader);
+    if (vw->view.traffic_pending)
         cli_view_status(vw, "%s", finding);
 }
 
@@ -223,6 +224,7 @@ bool cli_view_load_poll(cli_viewer *vw, cs_err *err)
         rnd_destroy(vw->r);
         vw->r = ld->whole, ld->whole = NULL;
         vw->m = ld->m;
+        vw->view.traffic_pending = false;
         if (vw->view.status == vw->status && !strcmp(vw->status, finding))
             vw->view.status = NULL, vw->status[0] = 0;
     }

@@ -144,11 +144,15 @@ static void counts(char *buf, size_t n, const rnd_renderer *r, const rnd_view *v
 {
     static const char *axes[] = {"", "   \xC2\xB7   log time axis", "   \xC2\xB7   gap-folded time axis"};
     bool lanes = v->layout == RND_LANES, tree = v->layout == RND_TREE;
-    snprintf(buf, n, "goroutines shown %u / %u%s%s   \xC2\xB7   messages shown %u / %u%s",
-             r->stats.lanes, r->stats.g_total,
+    char msgs[64];
+    if (v->traffic_pending)
+        snprintf(msgs, sizeof msgs, "messages: being found\xE2\x80\xA6");
+    else
+        snprintf(msgs, sizeof msgs, "messages shown %u / %u", r->stats.msgs_shown, r->stats.msgs_total);
+    snprintf(buf, n, "goroutines shown %u / %u%s%s   \xC2\xB7   %s%s", r->stats.lanes, r->stats.g_total,
              lanes && v->collapse ? " (one lane per function)" : "",
-             lanes && v->compact && !v->collapse ? " (lanes reused)" : "",
-             r->stats.msgs_shown, r->stats.msgs_total, lanes || tree ? axes[v->axis % 3] : "");
+             lanes && v->compact && !v->collapse ? " (lanes reused)" : "", msgs,
+             lanes || tree ? axes[v->axis % 3] : "");
 }
 
 static void export_frame(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int w, int h)

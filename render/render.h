@@ -117,6 +117,8 @@ typedef struct rnd_view {
     char filter[64];         /* only goroutines whose function contains this */
     const char *title;       /* first line of the picture, NULL none */
     const char *status;      /* one line at the bottom of the HUD, NULL none */
+    bool traffic_pending;    /* viewer: the model shown is the one before its channel traffic, which
+                                is being found (the counts say so instead of "0 / 0" messages) */
     float status_fade;       /* 0 the status shows fully ... 1 it has faded out */
     const rnd_key_row *keys; /* the key list overlay ('help'): the viewer's bindings */
     uint32_t n_keys;
