@@ -114,7 +114,8 @@ bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *
     return true;
 }
 
-/* What a reference's arrow sorts by: its time and sender. */
+/* A reference's arrow's time and ends: the one place they are read from
+ * a message or a sync wake-up. */
 static int64_t ref_t0(const cs_model *m, uint32_t ref)
 {
     return ref & RND__REF_SYNC ? m->edges[ref & ~RND__REF_SYNC].ts : m->msgs[ref - 1].t_send;
@@ -187,8 +188,8 @@ bool rnd__msg_arrow(const cs_model *m, uint32_t i, rnd__arrow *out)
     if (!msg->sender || !msg->receiver || msg->sender >= m->n_g || msg->receiver >= m->n_g ||
         msg->t_send == CS_T_NONE)
         return false;
-    *out = (rnd__arrow){.t0 = msg->t_send, .t_next = INT64_MAX, .from = msg->sender, .to = msg->receiver,
-                        .msg = i + 1, .kind = (uint8_t)lay_msg_arrow(msg)};
+    *out = (rnd__arrow){.t0 = ref_t0(m, i + 1), .t_next = INT64_MAX, .from = ref_from(m, i + 1),
+                        .to = ref_to(m, i + 1), .msg = i + 1, .kind = (uint8_t)lay_msg_arrow(msg)};
     return true;
 }
 
@@ -197,7 +198,9 @@ bool rnd__edge_arrow(const cs_model *m, uint32_t i, rnd__arrow *out)
     const cs_edge *e = &m->edges[i]; /* sync wake-ups (as layout/lod.h counts them): quieter */
     if (lay_edge_arrow(e) != LAY_ARROW_SYNC || !e->from || !e->to || e->from >= m->n_g || e->to >= m->n_g)
         return false;
-    *out = (rnd__arrow){.t0 = e->ts, .t_next = INT64_MAX, .from = e->from, .to = e->to, .kind = LAY_ARROW_SYNC};
+    uint32_t ref = i | RND__REF_SYNC;
+    *out = (rnd__arrow){.t0 = ref_t0(m, ref), .t_next = INT64_MAX, .from = ref_from(m, ref), .to = ref_to(m, ref),
+                        .kind = LAY_ARROW_SYNC};
     return true;
 }
 
@@ -255,7 +258,7 @@ rnd__arrow rnd__arrow_get(const rnd_renderer *r, uint32_t i)
 {
     const cs_model *m = r->m;
     rnd__aref x = r->arrows[i];
-    rnd__arrow a = {.t_next = INT64_MAX};
+    rnd__arrow a;
     if (x.ref & RND__REF_SYNC)
         rnd__edge_arrow(m, x.ref & ~RND__REF_SYNC, &a);
     else

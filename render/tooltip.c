@@ -72,8 +72,7 @@ void rnd__tooltip(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int 
     if (r->hit.arrow && r->hit.arrow <= r->n_arrows) {
         rnd__arrow a = rnd__arrow_get(r, r->hit.arrow - 1);
         n = lines_arrow(r, &a, l);
-    }
-    else if (r->hit.g && r->hit.g == v->hover)
+    } else if (r->hit.g && r->hit.g == v->hover)
         n = lines_g(r, &r->hit, l);
     if (!n)
         return;
