@@ -324,7 +324,7 @@ static int run(cli_viewer *vw, const cli_trace_opts *o, int w, int h, int bench_
         if (!ok)
             rc = cli_report(&err, "chanscope view");
     }
-    if (vw->loader && vw->surf) /* its traffic runs out unseen */
+    if (cli_view_load_pending(vw->loader) && vw->surf) /* its traffic runs out unseen */
         glfwHideWindow(rnd_surface_window(vw->surf));
     rnd_destroy(vw->r);
     cli_view_load_stop(vw->loader); /* after the renderer that may show its model */

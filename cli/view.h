@@ -17,9 +17,9 @@
  *   bool cli_view_load_pending(const cli_loader *ld)   the whole model is still to come
  *   void cli_view_load_shown(cli_viewer *vw)   status line for the first picture
  *   bool cli_view_load_poll(cli_viewer *vw, cs_err *err)
- *       each frame: once the worker has the whole model, swaps it in (a new vw->r,
- *       vw->m; vw->loader freed), the view kept; false (err filled) when its
- *       traffic failed
+ *       each frame: once the worker has the channel traffic, hands it to vw->r
+ *       (rnd_traffic_take) and sets vw->m, the view kept (vw->loader stays, with
+ *       the model before the traffic); false (err filled) when the traffic failed
  *   void cli_view_load_stop(cli_loader *ld)   stops (the traffic, once begun, runs
  *       out), joins and frees a load (NULL: nothing)
  *   void cli_view_quit_keys(cli_viewer *vw)       q and Esc (only) set vw->quit: for waiting screens

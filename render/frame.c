@@ -1,7 +1,7 @@
 /* render/frame.c — the renderer's lifetime and one frame: rnd_create
- * packs the font, rnd_model_attach derives placement and arrows from the
- * model (no GL: it may run on a worker thread while the window draws the
- * loading screen); rnd_frame_build lets the current view and the overlay
+ * packs the font, rnd_model_attach derives placement and arrows
+ * (traffic.c) from the model (no GL: it may run on a worker thread while
+ * the window draws the loading screen); rnd_frame_build lets the current view and the overlay
  * build the scene on the CPU, rnd_frame_show clears and hands it to gl.c,
  * which the first frame shown sets up (shaders, the font's texture), so a
  * still picture is laid out before the GL stack is loaded. */
@@ -9,47 +9,35 @@
 
 #include <string.h>
 
-/* +1 messages, +4 sync wake-ups; and the earliest arrow, as the playback
- * table orders them: by (t0, from), the first of equals */
-static void present_arrow(rnd_renderer *r, const rnd__arrow *a, rnd__arrow *first)
+/* What the model's spans, spawns and GC show (its traffic's arrows are
+ * rnd__traffic_build's). */
+static uint32_t present_spans(const cs_model *m)
 {
-    r->present |= 1u << (LAY_MARK_COUNT + (a->kind == LAY_ARROW_SYNC ? 4 : 1));
-    if (a->t0 < first->t0 || (a->t0 == first->t0 && a->from < first->from))
-        *first = *a;
-}
-
-static void find_present(rnd_renderer *r)
-{
-    const cs_model *m = r->m;
-    r->present = 0;
+    uint32_t present = 0;
     for (uint32_t s = 0; s < m->n_span; s++)
-        r->present |= 1u << lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
-    rnd__arrow a, first = {.t0 = INT64_MAX};
-    for (uint32_t i = 0; i < m->n_msgs; i++)
-        if (rnd__msg_arrow(m, i, &a))
-            present_arrow(r, &a, &first);
-    for (uint32_t i = 1; i < m->n_edges; i++)
-        if (rnd__edge_arrow(m, i, &a))
-            present_arrow(r, &a, &first);
-    r->first_chan = first.msg ? m->msgs[first.msg - 1].chan : 0;
+        present |= 1u << lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
     for (uint32_t i = 1; i < m->n_g; i++)
         if (m->g[i].parent && !(m->g[i].flags & CS_G_AT_START))
-            r->present |= 1u << (LAY_MARK_COUNT + 2);
+            present |= 1u << (LAY_MARK_COUNT + 2);
     for (uint32_t i = 0; i < m->n_ranges; i++)
         if (m->ranges[i].kind == CS_RK_GC || m->ranges[i].kind == CS_RK_STW)
-            r->present |= 1u << (LAY_MARK_COUNT + 3);
+            present |= 1u << (LAY_MARK_COUNT + 3);
+    return present;
 }
 
 static bool attach(rnd_renderer *r, const cs_model *m, bool arrows, cs_err *err)
 {
     r->m = m;
-    if (!rnd__place(r, err) || (arrows && !rnd__arrows_build(r, err)) ||
-        !(r->hue = lay_chan_hue_table(m, err)))
-        return false;
-    find_present(r);
-    r->stats.g_total = m->n_g ? m->n_g - 1 : 0;
-    r->stats.msgs_total = m->n_msgs; /* the model's messages, as info and the SVG count them */
-    return true;
+    rnd_traffic t;
+    bool ok = rnd__place(r, err) && rnd__traffic_build(m, arrows, &t, err);
+    if (ok) {
+        r->present = present_spans(m);
+        rnd__traffic_swap(r, &t);
+        r->stats.g_total = m->n_g ? m->n_g - 1 : 0;
+        r->stats.msgs_total = m->n_msgs; /* the model's messages, as info and the SVG count them */
+    }
+    rnd__traffic_deinit(&t);
+    return ok;
 }
 
 static rnd_renderer *create(const cs_model *m, bool arrows, cs_err *err)
@@ -101,11 +89,8 @@ void rnd_view_defaults(const cs_model *m, rnd_view *out)
 
 bool rnd_frame_build(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
 {
-    if (v->now != CS_T_NONE && !r->arrow_of_msg) { /* a still renderer's first playback frame */
-        if (!rnd__arrows_build(r, err))
-            return false;
-        r->lay.have_bun = false; /* its bundles' arrows are marked again */
-    }
+    if (v->now != CS_T_NONE && !r->arrow_of_msg && !rnd__traffic_table(r, err)) /* a still renderer's first playback frame */
+        return false;
     r->frame_w = w;
     r->legend_rows = rnd__legend_rows(r, v, h); /* before any view takes its area */
     if (v->layout == RND_GRAPH && !rnd__graph_place(r, v, w, h, err))

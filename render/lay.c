@@ -10,17 +10,23 @@
 
 #include <string.h>
 
+void rnd__lay_arrows_drop(rnd__lay *l)
+{
+    lay_bundles_deinit(&l->bun);
+    cs_free(l->rep);
+    l->rep = NULL;
+    l->have_bun = false;
+}
+
 /* Drops the summaries (and the axis they were made with, if it is not the
  * current one). */
 static void lod_drop(rnd__lay *l)
 {
-    lay_bundles_deinit(&l->bun);
+    rnd__lay_arrows_drop(l);
     lay_lod_deinit(&l->lod);
-    cs_free(l->rep);
-    l->rep = NULL;
     if (l->moved)
         lay_axis_deinit(&l->lod_axis);
-    l->have_lod = l->have_bun = l->moved = false;
+    l->have_lod = l->moved = false;
 }
 
 void rnd__lay_deinit(rnd__lay *l)
@@ -96,9 +102,7 @@ bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols
     if (lod && bun)
         return true;
     if (!bun) {
-        lay_bundles_deinit(&l->bun);
-        cs_free(l->rep);
-        l->have_bun = false;
+        rnd__lay_arrows_drop(l);
         l->rep = cs_calloc((size_t)r->n_arrows + 1, 1);
         if (!l->rep) {
             CS_FAIL(&l->err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u arrows", r->n_arrows);

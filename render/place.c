@@ -204,40 +204,37 @@ bool rnd__edge_arrow(const cs_model *m, uint32_t i, rnd__arrow *out)
     return true;
 }
 
-bool rnd__arrows_build(rnd_renderer *r, cs_err *err)
+bool rnd__arrows_build(const cs_model *m, rnd_traffic *t, cs_err *err)
 {
-    const cs_model *m = r->m;
-    cs_free(r->arrows), cs_free(r->arrow_of_msg);
-    r->arrow_of_msg = NULL, r->n_arrows = 0;
     uint64_t cap = (uint64_t)m->n_msgs + m->n_edges;
-    r->arrows = cs_alloc((size_t)(cap ? cap : 1) * sizeof *r->arrows);
-    if (!r->arrows || cap >= RND__REF_SYNC)
+    t->arrows = cs_alloc((size_t)(cap ? cap : 1) * sizeof *t->arrows);
+    if (!t->arrows || cap >= RND__REF_SYNC)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %llu arrows", (unsigned long long)cap);
     uint32_t n = 0;
     rnd__arrow a;
     for (uint32_t i = 0; i < m->n_msgs; i++)
         if (rnd__msg_arrow(m, i, &a))
-            r->arrows[n++] = (rnd__aref){i + 1, UINT32_MAX};
+            t->arrows[n++] = (rnd__aref){i + 1, UINT32_MAX};
     uint32_t n_msg = n;
     for (uint32_t i = 1; i < m->n_edges; i++)
         if (rnd__edge_arrow(m, i, &a))
-            r->arrows[n++] = (rnd__aref){i | RND__REF_SYNC, UINT32_MAX};
-    r->n_arrows = n;
+            t->arrows[n++] = (rnd__aref){i | RND__REF_SYNC, UINT32_MAX};
+    t->n_arrows = n;
     rnd__aref *tmp = cs_alloc(((size_t)n / 2 + 1) * sizeof *tmp);
     if (!tmp)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory ordering %u arrows", n);
-    arrows_sort(m, r->arrows, n_msg, tmp);
-    arrows_sort(m, r->arrows + n_msg, n - n_msg, tmp);
-    arrows_merge(m, r->arrows, n_msg, n, tmp);
+    arrows_sort(m, t->arrows, n_msg, tmp);
+    arrows_sort(m, t->arrows + n_msg, n - n_msg, tmp);
+    arrows_merge(m, t->arrows, n_msg, n, tmp);
     cs_free(tmp);
-    r->arrow_of_msg = cs_alloc(((size_t)m->n_msgs + 1) * sizeof *r->arrow_of_msg);
-    if (!r->arrow_of_msg)
+    t->arrow_of_msg = cs_alloc(((size_t)m->n_msgs + 1) * sizeof *t->arrow_of_msg);
+    if (!t->arrow_of_msg)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u messages", m->n_msgs);
     for (uint32_t i = 0; i < m->n_msgs; i++)
-        r->arrow_of_msg[i] = UINT32_MAX;
+        t->arrow_of_msg[i] = UINT32_MAX;
     for (uint32_t i = 0; i < n; i++)
-        if (!(r->arrows[i].ref & RND__REF_SYNC))
-            r->arrow_of_msg[r->arrows[i].ref - 1] = i;
+        if (!(t->arrows[i].ref & RND__REF_SYNC))
+            t->arrow_of_msg[t->arrows[i].ref - 1] = i;
     /* next: a backwards scan remembering each goroutine's next send */
     uint32_t *next = cs_alloc(((size_t)m->n_g + 1) * sizeof *next);
     if (!next)
@@ -245,8 +242,8 @@ bool rnd__arrows_build(rnd_renderer *r, cs_err *err)
     for (uint32_t i = 0; i <= m->n_g; i++)
         next[i] = UINT32_MAX;
     for (uint32_t i = n; i-- > 0;) {
-        uint32_t ref = r->arrows[i].ref;
-        r->arrows[i].next = next[ref_to(m, ref)];
+        uint32_t ref = t->arrows[i].ref;
+        t->arrows[i].next = next[ref_to(m, ref)];
         if (!(ref & RND__REF_SYNC))
             next[ref_from(m, ref)] = i;
     }

@@ -306,10 +306,30 @@ bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *
 void rnd__graph_deinit(rnd__graph *g);
 /* The graph's area in a w × h window: x0 y0 x1 y1 pixels. */
 void rnd__graph_area(const rnd_renderer *r, const rnd_view *v, int w, int h, float *area);
-/* The playback table: every arrow in time order (pulses, picking). A still
- * picture goes without (rnd_create_still): its first frame with a playback
- * time builds it. */
-bool rnd__arrows_build(rnd_renderer *r, cs_err *err);
+/* What a renderer draws of its model's channel traffic (traffic.c), made
+ * from the model alone: the playback table of every arrow in time order
+ * (pulses, picking) and each message's place in it, the channels' hues,
+ * and which kinds of arrow there are. */
+struct rnd_traffic {
+    rnd__aref *arrows;       /* NULL: no playback table (a still picture's, until it plays) */
+    uint32_t n_arrows;
+    uint32_t *arrow_of_msg;  /* per message: its index in arrows, UINT32_MAX none */
+    uint8_t *hue;            /* per channel: index into the palette's channel hues */
+    uint32_t present;        /* the bits of rnd_renderer.present it gives (RND__PRESENT_ARROWS) */
+    uint32_t first_chan;     /* channel of the earliest arrow */
+};
+#define RND__PRESENT_ARROWS (1u << (LAY_MARK_COUNT + 1) | 1u << (LAY_MARK_COUNT + 4))
+/* The traffic of m into *t (zeroed first), with its playback table when
+ * `table`; on failure what *t holds is for rnd__traffic_deinit. */
+bool rnd__traffic_build(const cs_model *m, bool table, rnd_traffic *t, cs_err *err);
+void rnd__traffic_deinit(rnd_traffic *t);
+/* r's traffic and *t trade places. */
+void rnd__traffic_swap(rnd_renderer *r, rnd_traffic *t);
+/* The playback table of m into t->arrows, n_arrows, arrow_of_msg (place.c).
+ * A still picture goes without (rnd_create_still): its first frame with a
+ * playback time builds it (rnd__traffic_table). */
+bool rnd__arrows_build(const cs_model *m, rnd_traffic *t, cs_err *err);
+bool rnd__traffic_table(rnd_renderer *r, cs_err *err);
 /* Arrow i of the playback table, whole. */
 rnd__arrow rnd__arrow_get(const rnd_renderer *r, uint32_t i);
 /* Message i / wake-up edge i as an arrow (t_next unknown: INT64_MAX);
@@ -358,6 +378,8 @@ bool rnd__lay_lanes(rnd_renderer *r, const rnd_view *v, bool one_per_g);
 bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols, uint32_t arrow_cols,
                   uint32_t max_bundles, bool quick);
 void rnd__lay_deinit(rnd__lay *l);
+/* The bundles of arrows go (the arrows changed): the next frame makes them again. */
+void rnd__lay_arrows_drop(rnd__lay *l);
 /* The arrow a bundle stands for (its first one): false for spawns. */
 bool rnd__bundle_arrow(const rnd_renderer *r, const lay_bundle *b, rnd__arrow *out);
 

@@ -9,7 +9,9 @@
  * pictures are opaque; every theme tells its states apart; the message
  * total is the model's and exact values are printed; the tree's lines,
  * axis and labels share one projection at every camera pose, its labels
- * never meet and the wheel zooms at the pointer. Models are built with
+ * never meet and the wheel zooms at the pointer; a renderer of a model
+ * before its traffic that takes the traffic draws as one of the whole
+ * model. Models are built with
  * core/build.h (a synthetic ping-pong) and, when the decoders read them,
  * corpus traces.
  * Pictures are left in build/test-out/ for looking at. Skips when EGL has
@@ -480,6 +482,91 @@ static void still_picture_matches_the_full_renderer(void **st)
         e.r = full;
         cs_free(want);
         env_close(&e);
+        cs_model_deinit(&m);
+        cs_file_unmap(&f);
+    }
+}
+
+/* View k of traffic_taken_draws_as_the_whole_model: lanes, tree and graph,
+ * paused and playing, a goroutine selected with its partners lit, and a
+ * filter (on goroutine `pick`'s function). */
+static void taken_view(const cs_model *m, uint32_t pick, int k, rnd_view *v)
+{
+    rnd_view_defaults(m, v);
+    static const rnd_layout layouts[] = {RND_LANES, RND_TREE, RND_GRAPH};
+    v->layout = layouts[k % 3];
+    if (k / 3 == 1)
+        v->now = m->t_first + (m->t_last - m->t_first) * 2 / 3;
+    if (k / 3 == 2)
+        v->selected = pick, v->highlight = RND_HL_PARTNERS;
+    if (k / 3 == 3)
+        snprintf(v->filter, sizeof v->filter, "%s", cs_model_str(m, m->g[pick].name));
+}
+
+/* The viewer's big trace: a renderer of the model before its channel
+ * traffic (cs_model_before_traffic) draws a frame, then takes the traffic
+ * made apart (rnd_traffic_make, rnd_traffic_take), and from then on draws
+ * what a renderer made of the whole model does, pixel for pixel, in every
+ * view: what the frame before made of the traffic (bundles, graph, lit
+ * partners, a filter's matches) made again, the summaries of its spans
+ * kept. */
+static void traffic_taken_draws_as_the_whole_model(void **st)
+{
+    (void)st;
+    static const char *traces[] = {"tests/data/corpus/go1.23/closebcast.trace",
+                                   "tests/data/corpus/go1.19/pingpong.trace",
+                                   "tests/data/corpus/go1.27/netserver.trace"};
+    enum { VIEWS = 12 };
+    for (size_t t = 0; t < sizeof traces / sizeof *traces; t++) {
+        cs_file f;
+        cs_model m, b;
+        cs_err err = {0};
+        cs_model_init(&m);
+        assert_true(cs_file_map(traces[t], &f, &err));
+        assert_true(dec_trace_load(&(dec_desc){.path = traces[t], .jobs = 2}, &f, &m, NULL, &err));
+        gl_env e;
+        env_open(&e, &m, &f, 800, 450);
+        rnd_destroy(e.r); /* of the model before its traffic: the taker's are made of b */
+        assert_true(cs_model_before_traffic(&m, &b, &err));
+        assert_true(trf_build(&m, &err));
+        rnd_renderer *whole = rnd_create(&m, &err);
+        assert_non_null(whole);
+        uint32_t pick = 0; /* the last goroutine of the program's own */
+        for (uint32_t i = m.n_g; i-- > 1 && !pick;)
+            if (!strncmp(cs_model_str(&m, m.g[i].name), "main.", 5) && strcmp(cs_model_str(&m, m.g[i].name), "main.main"))
+                pick = i;
+        assert_true(pick > 0 && m.n_msgs > 0);
+        size_t n = (size_t)e.w * e.h;
+        uint8_t *want = cs_alloc(n * 4);
+        assert_non_null(want);
+        for (int k = 0; k < VIEWS; k++) {
+            rnd_view v;
+            taken_view(&m, pick, k, &v);
+            e.r = whole;
+            draw(&e, &v);
+            memcpy(want, e.rgba, n * 4);
+            rnd_stats ws = *rnd_last_stats(whole);
+            rnd_renderer *taker = e.r = rnd_create(&b, &err);
+            assert_non_null(taker);
+            draw(&e, &v); /* before the traffic */
+            assert_int_equal(rnd_last_stats(taker)->msgs_shown, 0);
+            rnd_traffic *tr = rnd_traffic_make(&m, &err);
+            assert_non_null(tr);
+            rnd_traffic_take(taker, &m, tr);
+            draw(&e, &v);
+            const rnd_stats *ts = rnd_last_stats(taker);
+            print_message("%s, view %d: %u/%u messages, %zu pixels differ\n", traces[t], k, ts->msgs_shown,
+                          ts->msgs_total, count_diff(want, e.rgba, n, 0));
+            assert_int_equal(ts->msgs_total, m.n_msgs);
+            assert_int_equal(ts->msgs_shown, ws.msgs_shown);
+            assert_int_equal(ts->segs, ws.segs);
+            assert_int_equal(count_diff(want, e.rgba, n, 0), 0);
+            rnd_destroy(taker);
+        }
+        cs_free(want);
+        e.r = whole;
+        env_close(&e);
+        cs_model_before_traffic_free(&b);
         cs_model_deinit(&m);
         cs_file_unmap(&f);
     }
@@ -1217,6 +1304,7 @@ int main(void)
         cmocka_unit_test(picture_matches_reference),
         cmocka_unit_test(corpus_pingpong_draws_players_and_every_message),
         cmocka_unit_test(still_picture_matches_the_full_renderer),
+        cmocka_unit_test(traffic_taken_draws_as_the_whole_model),
         cmocka_unit_test(axes_differ_and_gaps_are_marked),
         cmocka_unit_test(pulses_follow_the_axis),
         cmocka_unit_test(slanted_arrows_are_picked_along_their_length),

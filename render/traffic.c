@@ -1,0 +1,108 @@
+/* render/traffic.c — what a renderer draws of its model's channel traffic
+ * (rnd_traffic: the playback table, the channels' hues, which kinds of
+ * arrow there are), made from the model alone. A renderer makes its own
+ * when it is given a model (frame.c); the viewer makes one on its loading
+ * thread while the picture before the traffic is shown, and the renderer
+ * of that picture takes it over (rnd_traffic_take), keeping all it made
+ * of the goroutines and spans, which the traffic does not change. */
+#include "rnd.h"
+
+#include <string.h>
+
+/* the bit of an arrow, and the earliest arrow, as the playback table
+ * orders them: by (t0, from), the first of equals */
+static void present_arrow(rnd_traffic *t, const rnd__arrow *a, rnd__arrow *first)
+{
+    t->present |= 1u << (LAY_MARK_COUNT + (a->kind == LAY_ARROW_SYNC ? 4 : 1));
+    if (a->t0 < first->t0 || (a->t0 == first->t0 && a->from < first->from))
+        *first = *a;
+}
+
+bool rnd__traffic_build(const cs_model *m, bool table, rnd_traffic *t, cs_err *err)
+{
+    memset(t, 0, sizeof *t);
+    if ((table && !rnd__arrows_build(m, t, err)) || !(t->hue = lay_chan_hue_table(m, err)))
+        return false;
+    rnd__arrow a, first = {.t0 = INT64_MAX};
+    for (uint32_t i = 0; i < m->n_msgs; i++)
+        if (rnd__msg_arrow(m, i, &a))
+            present_arrow(t, &a, &first);
+    for (uint32_t i = 1; i < m->n_edges; i++)
+        if (rnd__edge_arrow(m, i, &a))
+            present_arrow(t, &a, &first);
+    t->first_chan = first.msg ? m->msgs[first.msg - 1].chan : 0;
+    return true;
+}
+
+void rnd__traffic_deinit(rnd_traffic *t)
+{
+    cs_free(t->arrows), cs_free(t->arrow_of_msg), cs_free(t->hue);
+    memset(t, 0, sizeof *t);
+}
+
+void rnd__traffic_swap(rnd_renderer *r, rnd_traffic *t)
+{
+    rnd_traffic was = {.arrows = r->arrows, .n_arrows = r->n_arrows, .arrow_of_msg = r->arrow_of_msg,
+                       .hue = r->hue, .present = r->present & RND__PRESENT_ARROWS, .first_chan = r->first_chan};
+    r->arrows = t->arrows, r->n_arrows = t->n_arrows, r->arrow_of_msg = t->arrow_of_msg, r->hue = t->hue;
+    r->present = (r->present & ~RND__PRESENT_ARROWS) | t->present, r->first_chan = t->first_chan;
+    *t = was;
+}
+
+bool rnd__traffic_table(rnd_renderer *r, cs_err *err)
+{
+    rnd_traffic t = {0};
+    bool ok = rnd__arrows_build(r->m, &t, err);
+    if (ok) { /* the table only: hues and bits stay */
+        rnd__aref *arrows = r->arrows;
+        uint32_t *of_msg = r->arrow_of_msg;
+        r->arrows = t.arrows, r->n_arrows = t.n_arrows, r->arrow_of_msg = t.arrow_of_msg;
+        t.arrows = arrows, t.arrow_of_msg = of_msg;
+        rnd__lay_arrows_drop(&r->lay); /* its bundles' arrows are marked again */
+    }
+    rnd__traffic_deinit(&t);
+    return ok;
+}
+
+rnd_traffic *rnd_traffic_make(const cs_model *m, cs_err *err)
+{
+    rnd_traffic *t = cs_alloc(sizeof *t);
+    if (!t) {
+        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
+        return NULL;
+    }
+    if (!rnd__traffic_build(m, true, t, err)) {
+        rnd_traffic_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void rnd_traffic_take(rnd_renderer *r, const cs_model *m, rnd_traffic *t)
+{
+    r->m = m;
+    rnd__traffic_swap(r, t);
+    rnd_traffic_free(t);
+    r->stats.msgs_total = m->n_msgs;
+    /* what the traffic changes is made again by the next frame: the bundles
+     * of arrows, the lanes' marks, the graph (the traffic is its edges),
+     * the selection's partners and a filter's matches (which take in the
+     * partners, and so do the lanes filtered) */
+    rnd__lay_arrows_drop(&r->lay);
+    r->lc.valid = false;
+    rnd__graph_deinit(&r->graph);
+    r->lit_for = UINT32_MAX;
+    if (r->filt) {
+        cs_free(r->filt);
+        r->filt = NULL, r->filt_for[0] = 0;
+        rnd__lay_deinit(&r->lay);
+    }
+}
+
+void rnd_traffic_free(rnd_traffic *t)
+{
+    if (!t)
+        return;
+    rnd__traffic_deinit(t);
+    cs_free(t);
+}
