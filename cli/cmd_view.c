@@ -119,8 +119,8 @@ static void median_worst(double *dt, int n, double *median, double *worst)
 
 /* Before the figures: a first picture before the channel traffic drawn as
  * the viewer shows it (*shown: when, after start, and *msgs: the messages
- * it had, for the caller's report), then the whole model waited for and
- * swapped in, so what is timed is its frames. */
+ * it had, for the caller's report), then its traffic waited for and taken
+ * over, so what is timed is the whole model's frames. */
 static bool bench_load(cli_viewer *vw, double *shown, uint32_t *msgs, cs_err *err)
 {
     if (cli_view_load_pending(vw->loader)) {
@@ -324,7 +324,7 @@ static int run(cli_viewer *vw, const cli_trace_opts *o, int w, int h, int bench_
         if (!ok)
             rc = cli_report(&err, "chanscope view");
     }
-    if (cli_view_load_pending(vw->loader) && vw->surf) /* its traffic runs out unseen */
+    if (vw->loader && vw->surf) /* its traffic runs out unseen */
         glfwHideWindow(rnd_surface_window(vw->surf));
     rnd_destroy(vw->r);
     cli_view_load_stop(vw->loader); /* after the renderer that may show its model */

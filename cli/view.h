@@ -18,8 +18,8 @@
  *   void cli_view_load_shown(cli_viewer *vw)   status line for the first picture
  *   bool cli_view_load_poll(cli_viewer *vw, cs_err *err)
  *       each frame: once the worker has the channel traffic, hands it to vw->r
- *       (rnd_traffic_take) and sets vw->m, the view kept (vw->loader stays, with
- *       the model before the traffic); false (err filled) when the traffic failed
+ *       (rnd_traffic_take) and sets vw->m, the view kept (vw->loader freed);
+ *       false (err filled) when the traffic failed
  *   void cli_view_load_stop(cli_loader *ld)   stops (the traffic, once begun, runs
  *       out), joins and frees a load (NULL: nothing)
  *   void cli_view_quit_keys(cli_viewer *vw)       q and Esc (only) set vw->quit: for waiting screens
@@ -73,7 +73,7 @@ typedef struct cli_loader cli_loader;
 typedef struct cli_viewer {
     const cs_model *m;
     cli_follow *follow;      /* --follow: where newer models come from, NULL none */
-    cli_loader *loader;      /* a load not done with (its whole model still to come), NULL none */
+    cli_loader *loader;      /* a load not done with (its channel traffic still to come), NULL none */
     rnd_surface *surf;
     rnd_renderer *r;
     rnd_view view;

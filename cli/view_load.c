@@ -10,7 +10,7 @@
  * The first picture does not wait for the channel traffic (a fifth of the
  * load of a big trace): it shows the model as decoded, without arrows
  * (cs_model_before_traffic), while the worker infers the traffic and makes
- * what the renderer draws of it (rnd_traffic_make), which the frame loop
+ * what the renderer draws of it (rnd_traffic_create), which the frame loop
  * then hands to the renderer (cli_view_load_poll), the view kept. The
  * graph, which is the traffic, waits for it. */
 #include "view.h"
@@ -31,7 +31,7 @@ struct cli_loader {
     bool has_before;
     _Atomic(rnd_renderer *) r; /* set once the window has one */
     rnd_traffic *traffic;    /* made by the worker of m's traffic, until the frame loop hands it to vw->r */
-    cs_err err;              /* written by the worker, read once `shown` (ok) or `complete` (whole) */
+    cs_err err;              /* written by the worker, read once `shown` (ok) or `complete` (traffic) */
     bool ok, threaded;
     pthread_t th;
     _Atomic uint64_t done, total;
@@ -39,7 +39,6 @@ struct cli_loader {
     _Atomic bool cancel;
     _Atomic bool shown;      /* vw->r can draw the first picture, or the load failed (!ok) */
     _Atomic bool complete;   /* the worker is done: `traffic` is ready, or it failed (NULL) */
-    bool taken;              /* vw->r shows m with its traffic */
 };
 typedef cli_loader loader;
 
@@ -86,7 +85,7 @@ static void *work(void *ud)
     wake(&ld->shown);
     if (ld->ok && ld->early && !atomic_load(&ld->cancel)) /* what it lacks; traffic/ only reads what it borrows */
         if (cli_traffic(&ld->o, ld->m, &ld->err) && !atomic_load(&ld->cancel))
-            ld->traffic = rnd_traffic_make(ld->m, &ld->err);
+            ld->traffic = rnd_traffic_create(ld->m, &ld->err);
     wake(&ld->complete);
     return NULL;
 }
@@ -169,7 +168,7 @@ void cli_view_load_stop(cli_loader *ld)
     atomic_store(&ld->cancel, true);
     if (ld->threaded)
         pthread_join(ld->th, NULL); /* the traffic, once begun, is not cut short */
-    rnd_traffic_free(ld->traffic);
+    rnd_traffic_destroy(ld->traffic);
     if (ld->has_before)
         cs_model_before_traffic_free(&ld->before);
     cs_free(ld);
@@ -210,25 +209,26 @@ bool cli_view_load_pending(const cli_loader *ld)
 bool cli_view_load_poll(cli_viewer *vw, cs_err *err)
 {
     loader *ld = vw->loader;
-    if (!ld || ld->taken || !ld->early)
+    if (!ld)
         return true;
     if (cli_view_load_pending(ld)) {
         if (!vw->view.status) /* it says so while it lasts */
             cli_view_status(vw, "%s", finding);
         return true;
     }
-    if (!ld->traffic) { /* it failed; the caller frees the load */
+    if (ld->early && !ld->traffic) { /* it failed; the caller frees the load */
         *err = ld->err;
         return false;
     }
-    /* the view is kept: the goroutines and times are the same; the model
-     * before the traffic stays until the viewer closes, as what the
-     * renderer made of it may point into its strings */
-    rnd_traffic_take(vw->r, ld->m, ld->traffic);
-    ld->traffic = NULL, ld->taken = true;
-    vw->m = ld->m;
-    vw->view.traffic_pending = false;
-    if (vw->view.status == vw->status && !strcmp(vw->status, finding))
-        vw->view.status = NULL, vw->status[0] = 0;
+    if (ld->traffic) { /* the view is kept: the model's goroutines and times are the same */
+        rnd_traffic_take(vw->r, ld->m, ld->traffic);
+        ld->traffic = NULL;
+        vw->m = ld->m;
+        vw->view.traffic_pending = false;
+        if (vw->view.status == vw->status && !strcmp(vw->status, finding))
+            vw->view.status = NULL, vw->status[0] = 0;
+    }
+    vw->loader = NULL; /* and the model before the traffic, which nothing shows now */
+    cli_view_load_stop(ld);
     return true;
 }

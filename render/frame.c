@@ -1,16 +1,17 @@
 /* render/frame.c — the renderer's lifetime and one frame: rnd_create
  * packs the font, rnd_model_attach derives placement and arrows
  * (traffic.c) from the model (no GL: it may run on a worker thread while
- * the window draws the loading screen); rnd_frame_build lets the current view and the overlay
- * build the scene on the CPU, rnd_frame_show clears and hands it to gl.c,
- * which the first frame shown sets up (shaders, the font's texture), so a
- * still picture is laid out before the GL stack is loaded. */
+ * the window draws the loading screen); rnd_frame_build lets the current
+ * view and the overlay build the scene on the CPU, rnd_frame_show clears
+ * and hands it to gl.c, which the first frame shown sets up (shaders, the
+ * font's texture), so a still picture is laid out before the GL stack is
+ * loaded. */
 #include "rnd.h"
 
 #include <string.h>
 
-/* What the model's spans, spawns and GC show (its traffic's arrows are
- * rnd__traffic_build's). */
+/* What the model's spans, spawns and GC give the legend (its traffic's
+ * arrows are rnd__traffic_build's). */
 static uint32_t present_spans(const cs_model *m)
 {
     uint32_t present = 0;
@@ -18,23 +19,22 @@ static uint32_t present_spans(const cs_model *m)
         present |= 1u << lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
     for (uint32_t i = 1; i < m->n_g; i++)
         if (m->g[i].parent && !(m->g[i].flags & CS_G_AT_START))
-            present |= 1u << (LAY_MARK_COUNT + 2);
+            present |= RND__PRESENT_SPAWNS;
     for (uint32_t i = 0; i < m->n_ranges; i++)
         if (m->ranges[i].kind == CS_RK_GC || m->ranges[i].kind == CS_RK_STW)
-            present |= 1u << (LAY_MARK_COUNT + 3);
+            present |= RND__PRESENT_GC;
     return present;
 }
 
 static bool attach(rnd_renderer *r, const cs_model *m, bool arrows, cs_err *err)
 {
     r->m = m;
-    rnd_traffic t;
+    rnd_traffic t = {0};
     bool ok = rnd__place(r, err) && rnd__traffic_build(m, arrows, &t, err);
     if (ok) {
         r->present = present_spans(m);
-        rnd__traffic_swap(r, &t);
+        rnd__traffic_install(r, m, &t);
         r->stats.g_total = m->n_g ? m->n_g - 1 : 0;
-        r->stats.msgs_total = m->n_msgs; /* the model's messages, as info and the SVG count them */
     }
     rnd__traffic_deinit(&t);
     return ok;
@@ -89,7 +89,8 @@ void rnd_view_defaults(const cs_model *m, rnd_view *out)
 
 bool rnd_frame_build(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
 {
-    if (v->now != CS_T_NONE && !r->arrow_of_msg && !rnd__traffic_table(r, err)) /* a still renderer's first playback frame */
+    /* a still renderer's first frame with a playback time */
+    if (v->now != CS_T_NONE && !r->arrow_of_msg && !rnd__traffic_table(r, err))
         return false;
     r->frame_w = w;
     r->legend_rows = rnd__legend_rows(r, v, h); /* before any view takes its area */

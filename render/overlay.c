@@ -112,24 +112,24 @@ static float legend(rnd_renderer *r, const rnd__theme *th, float x, float *y, bo
             rnd__line(&r->sc, p.x, p.y - 4, p.x + 18, p.y - 4, w, th->mark[k]);
         legend_label(&p, lay_mark_name((lay_mark)k));
     }
-    if ((r->present & 1u << (LAY_MARK_COUNT + 1)) && r->legend_chans) {
+    if ((r->present & RND__PRESENT_MSGS) && r->legend_chans) {
         legend_chans(&p);
-    } else if (r->present & 1u << (LAY_MARK_COUNT + 1)) { /* no room for the channels: one swatch */
+    } else if (r->present & RND__PRESENT_MSGS) { /* no room for the channels: one swatch */
         legend_item(&p, "message");
         arrow_swatch(&p, th->hue[r->first_chan < r->m->n_chans ? r->hue[r->first_chan] : 0], false);
         legend_label(&p, "message");
     }
-    if (r->present & 1u << (LAY_MARK_COUNT + 4)) {
+    if (r->present & RND__PRESENT_SYNC) {
         legend_item(&p, lay_arrow_name(LAY_ARROW_SYNC));
         arrow_swatch(&p, th->sync, true);
         legend_label(&p, lay_arrow_name(LAY_ARROW_SYNC));
     }
-    if (r->present & 1u << (LAY_MARK_COUNT + 2)) {
+    if (r->present & RND__PRESENT_SPAWNS) {
         legend_item(&p, lay_arrow_name(LAY_ARROW_SPAWN));
         arrow_swatch(&p, th->spawn, false);
         legend_label(&p, lay_arrow_name(LAY_ARROW_SPAWN));
     }
-    if (r->present & 1u << (LAY_MARK_COUNT + 3)) {
+    if (r->present & RND__PRESENT_GC) {
         legend_item(&p, "GC");
         if (draw)
             rnd__rect(&r->sc, p.x, p.y - 11, p.x + 18, p.y + 3, th->gc | 0x80);

@@ -25,7 +25,7 @@
  *   bool rnd_model_attach(rnd_renderer *r, const cs_model *m, cs_err *err)
  *       placement and arrows from m (borrowed); no GL, so it may run on another
  *       thread while this one calls rnd_loading_draw — nothing else meanwhile
- *   rnd_traffic *rnd_traffic_make(const cs_model *m, cs_err *err)
+ *   rnd_traffic *rnd_traffic_create(const cs_model *m, cs_err *err)
  *       what a renderer draws of m's channel traffic (arrows, the playback
  *       table, channel hues), made from m alone (no GL, no renderer): on a
  *       thread while a renderer shows m before its traffic
@@ -33,10 +33,11 @@
  *   void rnd_traffic_take(rnd_renderer *r, const cs_model *m, rnd_traffic *t)
  *       r shows m (borrowed) from now on, with t (which goes): m has the
  *       goroutines and spans of the model r showed, so r keeps its
- *       placement, lanes, the summaries of its spans and its GL state, and
- *       makes again only what the traffic changes (bundles, the graph, the
- *       selection's partners, a filter's matches)
- *   void rnd_traffic_free(rnd_traffic *t)                      accepts NULL
+ *       placement, its GL state and, mostly, its lanes and the summaries of
+ *       their spans, and makes again what the traffic changes (bundles, the
+ *       graph, the selection's partners; a filter's matches and the gaps
+ *       axis, with the lanes and summaries made of them)
+ *   void rnd_traffic_destroy(rnd_traffic *t)                      accepts NULL
  *   bool rnd_loading_draw(rnd_renderer *r, const rnd_loading *l, int w, int h, cs_err *err)
  *       the loading screen: file name, progress bar, MB read of the total
  *   void rnd_destroy(rnd_renderer *r)                          accepts NULL
@@ -178,9 +179,9 @@ rnd_renderer *rnd_create(const cs_model *m, cs_err *err);
 rnd_renderer *rnd_create_still(const cs_model *m, cs_err *err);
 void rnd_destroy(rnd_renderer *r);
 bool rnd_model_attach(rnd_renderer *r, const cs_model *m, cs_err *err);
-rnd_traffic *rnd_traffic_make(const cs_model *m, cs_err *err);
+rnd_traffic *rnd_traffic_create(const cs_model *m, cs_err *err);
 void rnd_traffic_take(rnd_renderer *r, const cs_model *m, rnd_traffic *t);
-void rnd_traffic_free(rnd_traffic *t);
+void rnd_traffic_destroy(rnd_traffic *t);
 bool rnd_loading_draw(rnd_renderer *r, const rnd_loading *l, int w, int h, cs_err *err);
 void rnd_view_defaults(const cs_model *m, rnd_view *out);
 bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err);

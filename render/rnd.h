@@ -257,6 +257,14 @@ typedef struct rnd__tree_frame {
     uint32_t n_labels;
 } rnd__tree_frame;
 
+/* What a picture has, for its legend (rnd_renderer.present): a bit per
+ * lay_mark, then these. */
+#define RND__PRESENT_MSGS (1u << (LAY_MARK_COUNT + 1))   /* channel messages */
+#define RND__PRESENT_SPAWNS (1u << (LAY_MARK_COUNT + 2)) /* goroutines made while tracing */
+#define RND__PRESENT_GC (1u << (LAY_MARK_COUNT + 3))     /* GC or stop-the-world ranges */
+#define RND__PRESENT_SYNC (1u << (LAY_MARK_COUNT + 4))   /* sync wake-ups */
+#define RND__PRESENT_ARROWS (RND__PRESENT_MSGS | RND__PRESENT_SYNC)
+
 struct rnd_renderer {
     const cs_model *m;
     rnd__gl gl;              /* set up on the first frame shown (gl_ready) */
@@ -284,8 +292,7 @@ struct rnd_renderer {
     uint32_t lit_for;        /* selection lit[] was computed for */
     uint8_t *filt;           /* per goroutine: lay_filter_build for filt_for, NULL no filter */
     char filt_for[64];
-    uint32_t present;        /* bit per lay_mark; MARK_COUNT+1 messages, +2 spawns, +3 GC,
-                              * +4 sync wake-ups */
+    uint32_t present;        /* a bit per lay_mark, and the RND__PRESENT_* bits */
     uint32_t first_chan;     /* channel of the earliest arrow (the legend's one swatch) */
     uint8_t *hue;            /* per channel: index into the palette's channel hues */
     /* geometry of the last lanes frame, for picking */
@@ -318,13 +325,12 @@ struct rnd_traffic {
     uint32_t present;        /* the bits of rnd_renderer.present it gives (RND__PRESENT_ARROWS) */
     uint32_t first_chan;     /* channel of the earliest arrow */
 };
-#define RND__PRESENT_ARROWS (1u << (LAY_MARK_COUNT + 1) | 1u << (LAY_MARK_COUNT + 4))
 /* The traffic of m into *t (zeroed first), with its playback table when
  * `table`; on failure what *t holds is for rnd__traffic_deinit. */
 bool rnd__traffic_build(const cs_model *m, bool table, rnd_traffic *t, cs_err *err);
 void rnd__traffic_deinit(rnd_traffic *t);
-/* r's traffic and *t trade places. */
-void rnd__traffic_swap(rnd_renderer *r, rnd_traffic *t);
+/* r shows m with traffic *t, which then holds r's traffic before. */
+void rnd__traffic_install(rnd_renderer *r, const cs_model *m, rnd_traffic *t);
 /* The playback table of m into t->arrows, n_arrows, arrow_of_msg (place.c).
  * A still picture goes without (rnd_create_still): its first frame with a
  * playback time builds it (rnd__traffic_table). */

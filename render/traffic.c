@@ -3,8 +3,8 @@
  * arrow there are), made from the model alone. A renderer makes its own
  * when it is given a model (frame.c); the viewer makes one on its loading
  * thread while the picture before the traffic is shown, and the renderer
- * of that picture takes it over (rnd_traffic_take), keeping all it made
- * of the goroutines and spans, which the traffic does not change. */
+ * of that picture takes it over (rnd_traffic_take), keeping what it made
+ * of the goroutines and spans that the traffic does not change. */
 #include "rnd.h"
 
 #include <string.h>
@@ -13,7 +13,7 @@
  * orders them: by (t0, from), the first of equals */
 static void present_arrow(rnd_traffic *t, const rnd__arrow *a, rnd__arrow *first)
 {
-    t->present |= 1u << (LAY_MARK_COUNT + (a->kind == LAY_ARROW_SYNC ? 4 : 1));
+    t->present |= a->kind == LAY_ARROW_SYNC ? RND__PRESENT_SYNC : RND__PRESENT_MSGS;
     if (a->t0 < first->t0 || (a->t0 == first->t0 && a->from < first->from))
         *first = *a;
 }
@@ -40,13 +40,25 @@ void rnd__traffic_deinit(rnd_traffic *t)
     memset(t, 0, sizeof *t);
 }
 
-void rnd__traffic_swap(rnd_renderer *r, rnd_traffic *t)
+/* What is made of the arrows goes, for the next frame to make again: their
+ * bundles, the lanes' marks, the selection's partners. */
+static void arrows_changed(rnd_renderer *r)
+{
+    rnd__lay_arrows_drop(&r->lay);
+    r->lc.valid = false;
+    r->lit_for = UINT32_MAX;
+}
+
+void rnd__traffic_install(rnd_renderer *r, const cs_model *m, rnd_traffic *t)
 {
     rnd_traffic was = {.arrows = r->arrows, .n_arrows = r->n_arrows, .arrow_of_msg = r->arrow_of_msg,
                        .hue = r->hue, .present = r->present & RND__PRESENT_ARROWS, .first_chan = r->first_chan};
+    r->m = m;
     r->arrows = t->arrows, r->n_arrows = t->n_arrows, r->arrow_of_msg = t->arrow_of_msg, r->hue = t->hue;
     r->present = (r->present & ~RND__PRESENT_ARROWS) | t->present, r->first_chan = t->first_chan;
+    r->stats.msgs_total = m->n_msgs; /* the model's messages, as info and the SVG count them */
     *t = was;
+    arrows_changed(r);
 }
 
 bool rnd__traffic_table(rnd_renderer *r, cs_err *err)
@@ -58,13 +70,13 @@ bool rnd__traffic_table(rnd_renderer *r, cs_err *err)
         uint32_t *of_msg = r->arrow_of_msg;
         r->arrows = t.arrows, r->n_arrows = t.n_arrows, r->arrow_of_msg = t.arrow_of_msg;
         t.arrows = arrows, t.arrow_of_msg = of_msg;
-        rnd__lay_arrows_drop(&r->lay); /* its bundles' arrows are marked again */
+        arrows_changed(r);
     }
     rnd__traffic_deinit(&t);
     return ok;
 }
 
-rnd_traffic *rnd_traffic_make(const cs_model *m, cs_err *err)
+rnd_traffic *rnd_traffic_create(const cs_model *m, cs_err *err)
 {
     rnd_traffic *t = cs_alloc(sizeof *t);
     if (!t) {
@@ -72,7 +84,7 @@ rnd_traffic *rnd_traffic_make(const cs_model *m, cs_err *err)
         return NULL;
     }
     if (!rnd__traffic_build(m, true, t, err)) {
-        rnd_traffic_free(t);
+        rnd_traffic_destroy(t);
         return NULL;
     }
     return t;
@@ -80,26 +92,21 @@ rnd_traffic *rnd_traffic_make(const cs_model *m, cs_err *err)
 
 void rnd_traffic_take(rnd_renderer *r, const cs_model *m, rnd_traffic *t)
 {
-    r->m = m;
-    rnd__traffic_swap(r, t);
-    rnd_traffic_free(t);
-    r->stats.msgs_total = m->n_msgs;
-    /* what the traffic changes is made again by the next frame: the bundles
-     * of arrows, the lanes' marks, the graph (the traffic is its edges),
-     * the selection's partners and a filter's matches (which take in the
-     * partners, and so do the lanes filtered) */
-    rnd__lay_arrows_drop(&r->lay);
-    r->lc.valid = false;
+    rnd__traffic_install(r, m, t);
+    rnd_traffic_destroy(t);
+    /* besides what is made of the arrows: the graph (the traffic is its
+     * edges), and what takes in the messages, with what was made of it: a
+     * filter's matches (and partners), the gaps axis' idle stretches
+     * (layout/axis.h), the lanes and summaries made with either */
     rnd__graph_deinit(&r->graph);
-    r->lit_for = UINT32_MAX;
-    if (r->filt) {
+    if (r->filt || (r->lay.have && r->lay.akey.kind == LAY_AXIS_GAPS)) {
         cs_free(r->filt);
         r->filt = NULL, r->filt_for[0] = 0;
         rnd__lay_deinit(&r->lay);
     }
 }
 
-void rnd_traffic_free(rnd_traffic *t)
+void rnd_traffic_destroy(rnd_traffic *t)
 {
     if (!t)
         return;

@@ -488,8 +488,10 @@ static void still_picture_matches_the_full_renderer(void **st)
 }
 
 /* View k of traffic_taken_draws_as_the_whole_model: lanes, tree and graph,
- * paused and playing, a goroutine selected with its partners lit, and a
- * filter (on goroutine `pick`'s function). */
+ * paused, playing, a goroutine selected with its partners lit, a filter
+ * (on goroutine `pick`'s function), the gaps axis (whose idle stretches
+ * take in the messages) and the log axis. */
+enum { TAKEN_VIEWS = 18 };
 static void taken_view(const cs_model *m, uint32_t pick, int k, rnd_view *v)
 {
     rnd_view_defaults(m, v);
@@ -501,33 +503,39 @@ static void taken_view(const cs_model *m, uint32_t pick, int k, rnd_view *v)
         v->selected = pick, v->highlight = RND_HL_PARTNERS;
     if (k / 3 == 3)
         snprintf(v->filter, sizeof v->filter, "%s", cs_model_str(m, m->g[pick].name));
+    if (k / 3 == 4)
+        v->axis = LAY_AXIS_GAPS;
+    if (k / 3 == 5)
+        v->axis = LAY_AXIS_LOG;
 }
 
 /* The viewer's big trace: a renderer of the model before its channel
  * traffic (cs_model_before_traffic) draws a frame, then takes the traffic
- * made apart (rnd_traffic_make, rnd_traffic_take), and from then on draws
- * what a renderer made of the whole model does, pixel for pixel, in every
- * view: what the frame before made of the traffic (bundles, graph, lit
- * partners, a filter's matches) made again, the summaries of its spans
- * kept. */
+ * made apart (rnd_traffic_create, rnd_traffic_take), the copy it showed
+ * freed at once, and from then on draws what a renderer made of the whole
+ * model does, pixel for pixel, in every view: what the frame before made
+ * of the traffic (bundles, graph, lit partners, a filter's matches, the
+ * gaps axis) made again, the summaries of its spans kept otherwise. */
 static void traffic_taken_draws_as_the_whole_model(void **st)
 {
     (void)st;
     static const char *traces[] = {"tests/data/corpus/go1.23/closebcast.trace",
                                    "tests/data/corpus/go1.19/pingpong.trace",
+                                   "tests/data/corpus/go1.23/annotated.trace",
                                    "tests/data/corpus/go1.27/netserver.trace"};
-    enum { VIEWS = 12 };
     for (size_t t = 0; t < sizeof traces / sizeof *traces; t++) {
         cs_file f;
-        cs_model m, b;
+        cs_model m;
         cs_err err = {0};
         cs_model_init(&m);
         assert_true(cs_file_map(traces[t], &f, &err));
         assert_true(dec_trace_load(&(dec_desc){.path = traces[t], .jobs = 2}, &f, &m, NULL, &err));
         gl_env e;
         env_open(&e, &m, &f, 800, 450);
-        rnd_destroy(e.r); /* of the model before its traffic: the taker's are made of b */
-        assert_true(cs_model_before_traffic(&m, &b, &err));
+        rnd_destroy(e.r); /* of the model before its traffic: the taker's are made of copies */
+        cs_model b[TAKEN_VIEWS]; /* made before the traffic, as the viewer makes it */
+        for (int k = 0; k < TAKEN_VIEWS; k++)
+            assert_true(cs_model_before_traffic(&m, &b[k], &err));
         assert_true(trf_build(&m, &err));
         rnd_renderer *whole = rnd_create(&m, &err);
         assert_non_null(whole);
@@ -539,20 +547,21 @@ static void traffic_taken_draws_as_the_whole_model(void **st)
         size_t n = (size_t)e.w * e.h;
         uint8_t *want = cs_alloc(n * 4);
         assert_non_null(want);
-        for (int k = 0; k < VIEWS; k++) {
+        for (int k = 0; k < TAKEN_VIEWS; k++) {
             rnd_view v;
             taken_view(&m, pick, k, &v);
             e.r = whole;
             draw(&e, &v);
             memcpy(want, e.rgba, n * 4);
             rnd_stats ws = *rnd_last_stats(whole);
-            rnd_renderer *taker = e.r = rnd_create(&b, &err);
+            rnd_renderer *taker = e.r = rnd_create(&b[k], &err);
             assert_non_null(taker);
             draw(&e, &v); /* before the traffic */
             assert_int_equal(rnd_last_stats(taker)->msgs_shown, 0);
-            rnd_traffic *tr = rnd_traffic_make(&m, &err);
+            rnd_traffic *tr = rnd_traffic_create(&m, &err);
             assert_non_null(tr);
             rnd_traffic_take(taker, &m, tr);
+            cs_model_before_traffic_free(&b[k]); /* nothing of it is read again */
             draw(&e, &v);
             const rnd_stats *ts = rnd_last_stats(taker);
             print_message("%s, view %d: %u/%u messages, %zu pixels differ\n", traces[t], k, ts->msgs_shown,
@@ -566,7 +575,6 @@ static void traffic_taken_draws_as_the_whole_model(void **st)
         cs_free(want);
         e.r = whole;
         env_close(&e);
-        cs_model_before_traffic_free(&b);
         cs_model_deinit(&m);
         cs_file_unmap(&f);
     }
