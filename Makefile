@@ -43,10 +43,9 @@ CSTD    := -std=c11 -D_GNU_SOURCE -DCS_VERSION=\"$(VERSION)\"
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
 # The decoders without GCC's SLP vectorizer, which packs pairs of 8-byte
-# fields of their hot paths into 16-byte registers: the 16-byte load of two
-# fields an event stored one at a time waits for both stores (no store
-# forwarding), and packing costs more than the store it saves (README,
-# "Speed"). Private: not passed on to what an object depends on.
+# fields of their hot paths into 16-byte registers and back: it costs the
+# decoders more than it saves (README, "Speed"). Private: not passed on to
+# what an object depends on.
 $(foreach f,rel asan tsan pgo opt,$(BUILD)/$(f)/decode/%.o): private ALL_CFLAGS += -fno-tree-slp-vectorize
 
 LIB_SRCS := $(wildcard core/*.c decode/*.c traffic/*.c layout/*.c render/*.c export/*.c)
