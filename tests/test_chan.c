@@ -1,7 +1,8 @@
 /* tests/test_chan.c — channel traffic on models built through the builder:
  * from the oracles' unblock lists of the corpus (Go's own reading of every
  * wake-up, so the classifier is checked independently of our decoders), and
- * small hand-built cases for select, close, nil stacks, goroutines blocked
+ * small hand-built cases for select (a select woken by a select too),
+ * close, nil stacks, goroutines blocked
  * at trace start or still blocked at the end, timers and annotations. */
 #include "testlib.h"
 
@@ -260,6 +261,51 @@ static void select_cases_get_their_direction(void **st)
     assert_int_equal(t.m.msgs[1].receiver, gi(&t, 1));
     assert_int_equal(t.m.msgs[2].sender, gi(&t, 3));
     tm_deinit(&t);
+}
+
+/* A select woken by a select takes its direction from the line its
+ * unblocker's selectgo woke it from, a call of recv or of send: the order
+ * of the program's two lines (recv's first), the lines of Go's releases
+ * for the trace's version, or hand-offs of known direction from the same
+ * line; no guess by site votes, which would say the unblocker sent. */
+static void selects_woken_by_selects_go_by_selectgo_s_line(void **st)
+{
+    (void)st;
+    for (int k = 0; k < 3; k++) {
+        tm t;
+        tm_init(&t);
+        t.m.version = k == 1 ? 1026 : 1030; /* 1030: a release whose lines are not known */
+        uint32_t line_recv = k == 0 ? 600 : k == 1 ? 497 : 700;
+        uint32_t at_p = stk(&t, "runtime.selectgo:351", "main.p:30", NULL);
+        char recv_line[32], send_line[32];
+        snprintf(recv_line, sizeof recv_line, "runtime.selectgo:%u", line_recv);
+        snprintf(send_line, sizeof send_line, "runtime.selectgo:%u", line_recv + 30);
+        if (k == 2) { /* G4 parks sending; G2's select receives from it, from line 700 */
+            blk(&t, 1, 4, CS_R_CHAN_SEND, stk(&t, "runtime.chansend1", "main.d:60", NULL));
+            unb(&t, 2, 2, 4, stk(&t, recv_line, "main.c:22", NULL));
+            run(&t, 3, 4);
+        }
+        /* G1 selects (sending); G2's select receives from it */
+        blk(&t, 10, 1, CS_R_SELECT, at_p);
+        unb(&t, 20, 2, 1, stk(&t, recv_line, "main.c:22", NULL));
+        run(&t, 21, 1);
+        if (k == 0) { /* G2 selects (receiving); G1's select sends to it, from the other line */
+            blk(&t, 30, 2, CS_R_SELECT, stk(&t, "runtime.selectgo:351", "main.c:22", NULL));
+            unb(&t, 40, 1, 2, stk(&t, send_line, "main.p:30", NULL));
+            run(&t, 41, 2);
+        }
+        fin(&t, 50);
+        uint32_t e1 = k == 2 ? 2 : 1;
+        print_message("case %d: %u edges, %u messages\n", k, t.m.n_edges - 1, t.m.n_msgs);
+        assert_int_equal(t.m.edges[e1].kind, CS_EK_SELECT_RECV);
+        assert_false(t.m.edges[e1].flags & CS_EF_DIR_GUESSED);
+        if (k == 0)
+            assert_int_equal(t.m.edges[2].kind, CS_EK_SELECT_SEND);
+        assert_int_equal(count_msgs(&t.m, CS_MK_SEND), k == 1 ? 1 : 2);
+        for (uint32_t i = 0; i < t.m.n_msgs; i++) /* every value went from G1 (or G4) to G2 */
+            assert_int_equal(t.m.msgs[i].receiver, gi(&t, 2));
+        tm_deinit(&t);
+    }
 }
 
 static void close_wakes_every_receiver_from_one_site(void **st)
@@ -582,6 +628,7 @@ int main(void)
         cmocka_unit_test(oracle_unblocks_give_truth_handoffs),
         cmocka_unit_test(sender_waits_and_receiver_waits_give_truthful_times),
         cmocka_unit_test(select_cases_get_their_direction),
+        cmocka_unit_test(selects_woken_by_selects_go_by_selectgo_s_line),
         cmocka_unit_test(close_wakes_every_receiver_from_one_site),
         cmocka_unit_test(nil_stack_and_goroutineless_wakeups_make_no_messages),
         cmocka_unit_test(goroutines_blocked_at_start_still_hand_off),

@@ -48,17 +48,20 @@ static bool build(cs_model *m, bool drawn_only, cs_err *err)
     trf__ctx c = {.m = m, .n_stack = m->n_stack, .drawn_only = drawn_only, .trim_read = 1, .trim_write = 1};
     c.stack_site = cs_alloc((size_t)c.n_stack * sizeof *c.stack_site + 1);
     c.stack_role = cs_alloc((size_t)c.n_stack + 1);
-    bool ok = c.stack_site && c.stack_role;
+    c.stack_sel_line = cs_alloc((size_t)c.n_stack * sizeof *c.stack_sel_line + 1);
+    bool ok = c.stack_site && c.stack_role && c.stack_sel_line;
     if (!ok)
         CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u stacks", c.n_stack);
     else {
         memset(c.stack_site, 0xff, (size_t)c.n_stack * sizeof *c.stack_site);
         memset(c.stack_role, 0xff, c.n_stack);
+        memset(c.stack_sel_line, 0xff, (size_t)c.n_stack * sizeof *c.stack_sel_line);
     }
     ok = ok && trf__classify(&c, err) && trf__patched(&c, err) &&
          trf__annot(&c, err) && trf__infer(&c, err);
     cs_free(c.stack_site);
     cs_free(c.stack_role);
+    cs_free(c.stack_sel_line);
     cs_map_deinit(&c.site_of);
     cs_map_deinit(&c.by_sites);
     cs_map_deinit(&c.by_close);

@@ -11,13 +11,21 @@
  *   chanrecv*, selectnbrecv       -> recv (select-recv if the woken one selected)
  *   selectgo                      -> direction from the woken one's reason:
  *                                    receiving -> select-send, sending ->
- *                                    select-recv, select -> decided by votes
+ *                                    select-recv, select -> below
  *   closechan, or other frames    -> close (the caller of close is on top)
  *   no symbolised frames          -> other (nothing to go on)
- * Votes for select woken by select: every hand-off whose direction is known
- * counts its unblocker's site and its woken site as a sending or receiving
- * site; a select-select hand-off takes the direction with more votes for
- * its two sites (ties: the unblocker sent) and is flagged CS_EF_DIR_GUESSED.
+ * A select woken by a select: the unblocker's selectgo woke it from one of
+ * two lines, its call of recv (the unblocker received) or of send (it
+ * sent), the same two for every select of the program (Go's
+ * runtime/select.go, selectgo). A line tells when hand-offs of known
+ * direction came from it (the woken one blocked in a plain send or
+ * receive); else, when exactly two lines woke, what the other's tell;
+ * else the lines of Go's releases (known_lines) for the trace's version;
+ * else, of exactly two lines, the first is recv (so in Go 1.19 to 1.27).
+ * Otherwise votes: every hand-off whose direction is known counts its
+ * unblocker's site and its woken site as a sending or receiving site; the
+ * hand-off takes the direction with more votes for its two sites (ties:
+ * the unblocker sent) and is flagged CS_EF_DIR_GUESSED.
  * Other reasons: sync/cond -> sync, sleep -> timer, network -> net, else other. */
 #include "internal.h"
 
@@ -26,6 +34,16 @@ typedef struct votes {
     uint32_t (*v)[2];     /* [0] seen sending, [1] seen receiving */
     uint32_t n, cap;
 } votes;
+
+/* The lines of runtime.selectgo that woke a select or a known direction,
+ * each with the hand-offs seen from it: [0] the unblocker sent, [1] it
+ * received. */
+#define SEL_LINES 4
+typedef struct sel_lines {
+    struct { uint32_t line, n[2]; } l[SEL_LINES];
+    uint32_t n;
+    bool more;            /* lines beyond SEL_LINES */
+} sel_lines;
 
 static bool chan_reason(uint8_t r)
 {
@@ -115,26 +133,101 @@ static bool resolve(trf__ctx *c, votes *v, cs_edge *e, cs_err *err)
     return true;
 }
 
+/* The lines of selectgo's calls of recv and of send in Go's
+ * runtime/select.go, by the version of the traces the release writes. */
+static const struct {
+    int version;
+    uint32_t recv, send;
+} known_lines[] = {
+    {1019, 471, 501},                   /* Go 1.19 */
+    {1021, 470, 500}, {1022, 470, 500}, /* Go 1.21, 1.22 */
+    {1023, 481, 511}, {1023, 497, 527}, /* Go 1.23, 1.24 */
+    {1025, 497, 527}, {1026, 497, 527}, /* Go 1.25; 1.26 and 1.27 */
+};
+
+static int known_sends(int version, uint32_t line)
+{
+    for (size_t i = 0; i < sizeof known_lines / sizeof *known_lines; i++)
+        if (known_lines[i].version == version && (line == known_lines[i].recv || line == known_lines[i].send))
+            return line == known_lines[i].send;
+    return -1;
+}
+
+/* Counts a hand-off (or, sent NULL, a select it woke) under the line of
+ * selectgo that woke it; line 0 (none, or unknown) counts nowhere. */
+static void line_count(sel_lines *s, uint32_t line, const bool *sent)
+{
+    uint32_t i = 0;
+    while (i < s->n && s->l[i].line != line)
+        i++;
+    if (!line || (i == s->n && i == SEL_LINES)) {
+        s->more |= line != 0;
+        return;
+    }
+    if (i == s->n)
+        s->l[s->n++].line = line, s->l[i].n[0] = s->l[i].n[1] = 0;
+    if (sent)
+        s->l[i].n[*sent ? 0 : 1]++;
+}
+
+/* 1: the unblocker sent from line i, 0: it received, -1: its counts do not tell */
+static int line_told(const sel_lines *s, uint32_t i)
+{
+    return s->l[i].n[0] == s->l[i].n[1] ? -1 : s->l[i].n[0] > s->l[i].n[1];
+}
+
+/* Whether selectgo's line `line` is its send: 1, its recv: 0, unknown: -1,
+ * in a trace of `version`. */
+static int line_sends(const sel_lines *s, uint32_t line, int version)
+{
+    uint32_t i = 0;
+    while (i < s->n && s->l[i].line != line)
+        i++;
+    if (!line || i == s->n)
+        return -1;
+    bool two = s->n == 2 && !s->more;
+    int told = line_told(s, i), other = two ? line_told(s, 1 - i) : -1, known = known_sends(version, line);
+    if (told >= 0)
+        return told;
+    if (other >= 0)
+        return !other;
+    if (known >= 0)
+        return known;
+    return two && version >= 1019 ? line > s->l[1 - i].line : -1;
+}
+
 static bool is_handoff(uint8_t k)
 {
     return k == CS_EK_SEND || k == CS_EK_SELECT_SEND || k == CS_EK_RECV || k == CS_EK_SELECT_RECV;
 }
 
-/* Second pass, only when some select was woken by a select: count votes
- * over the hand-offs with a known direction, then decide the others. */
+/* Second pass, only when some select was woken by a select: count the
+ * lines of selectgo and the votes over the hand-offs with a known
+ * direction, then decide the others. */
 static bool settle_selects(trf__ctx *c, cs_err *err)
 {
     cs_model *m = c->m;
     votes v = {0};
+    sel_lines lines = {0};
     bool ok = true;
     for (uint32_t i = 1; ok && i < m->n_edges; i++) {
         const cs_edge *e = &m->edges[i];
+        bool sent = e->kind == CS_EK_SEND || e->kind == CS_EK_SELECT_SEND;
+        if ((is_handoff(e->kind) || e->kind == CS_EK_COUNT) && trf__stack_role(c, e->stack) == TRF_ROLE_SELECT)
+            line_count(&lines, trf__select_line(c, e->stack), e->kind == CS_EK_COUNT ? NULL : &sent);
         if (is_handoff(e->kind))
-            ok = vote(c, &v, e, e->kind == CS_EK_SEND || e->kind == CS_EK_SELECT_SEND, err);
+            ok = vote(c, &v, e, sent, err);
     }
-    for (uint32_t i = 1; ok && i < m->n_edges; i++)
-        if (m->edges[i].kind == CS_EK_COUNT)
-            ok = resolve(c, &v, &m->edges[i], err);
+    for (uint32_t i = 1; ok && i < m->n_edges; i++) {
+        cs_edge *e = &m->edges[i];
+        if (e->kind != CS_EK_COUNT)
+            continue;
+        int sends = line_sends(&lines, trf__select_line(c, e->stack), m->version);
+        if (sends >= 0)
+            e->kind = sends ? CS_EK_SELECT_SEND : CS_EK_SELECT_RECV;
+        else
+            ok = resolve(c, &v, e, err);
+    }
     cs_map_deinit(&v.of_site);
     cs_free(v.v);
     return ok;

@@ -14,6 +14,8 @@
  * API (folder-private)
  *   trf__role trf__func_role(const char *func)
  *   trf__role trf__stack_role(trf__ctx *c, uint32_t stack)      cached per stack
+ *   uint32_t trf__select_line(trf__ctx *c, uint32_t stack)     cached per stack
+ *       the line of runtime.selectgo in the stack, 0 none or unknown
  *   const cs_frame *trf__site_frame(const cs_model *m, uint32_t stack)
  *   cs_sid trf__site(trf__ctx *c, uint32_t stack, cs_err *err)    0 = no site; cached
  *   cs_sid trf__frame_site(trf__ctx *c, const cs_frame *f, cs_err *err)
@@ -63,7 +65,8 @@ typedef struct trf__ctx {
     cs_map by_id;     /* runtime / annotation channel id -> chan index */
     uint32_t *stack_site; /* per stack: site sid, UINT32_MAX not yet known */
     uint8_t *stack_role;  /* per stack: trf__role, 0xff not yet known */
-    uint32_t n_stack;     /* entries in both */
+    uint32_t *stack_sel_line; /* per stack: trf__select_line, UINT32_MAX not yet known */
+    uint32_t n_stack;     /* entries in the three */
     bool patched;     /* exact GoSend/GoRecv traffic present: no inference */
     bool drawn_only;  /* trf_build_drawn: of the edges keep the drawn ones (trim.c) */
     uint32_t trim_read, trim_write; /* edges before trim_read are done with; the drawn
@@ -73,6 +76,7 @@ typedef struct trf__ctx {
 
 trf__role trf__func_role(const char *func);
 trf__role trf__stack_role(trf__ctx *c, uint32_t stack);
+uint32_t trf__select_line(trf__ctx *c, uint32_t stack);
 const cs_frame *trf__site_frame(const cs_model *m, uint32_t stack);
 cs_sid trf__site(trf__ctx *c, uint32_t stack, cs_err *err);
 cs_sid trf__frame_site(trf__ctx *c, const cs_frame *f, cs_err *err);

@@ -59,6 +59,26 @@ static trf__role stack_role(const cs_model *m, uint32_t stack)
     return first;
 }
 
+static uint32_t select_line(const cs_model *m, uint32_t stack)
+{
+    uint32_t n = cs_model_stack_len(m, stack);
+    for (uint32_t i = 0; i < n && i < SCAN_FRAMES; i++) {
+        const cs_frame *f = cs_model_stack_frame(m, stack, i);
+        if (!strcmp(cs_model_str(m, f->func), "runtime.selectgo"))
+            return f->line;
+    }
+    return 0;
+}
+
+uint32_t trf__select_line(trf__ctx *c, uint32_t stack)
+{
+    if (stack >= c->n_stack)
+        return select_line(c->m, stack);
+    if (c->stack_sel_line[stack] == UINT32_MAX)
+        c->stack_sel_line[stack] = select_line(c->m, stack);
+    return c->stack_sel_line[stack];
+}
+
 trf__role trf__stack_role(trf__ctx *c, uint32_t stack)
 {
     if (stack >= c->n_stack)
