@@ -248,7 +248,7 @@ typedef struct cs_log {
 
 typedef struct cs_model {
     cs_family family;
-    int version;          /* 1005 ... 1025 (go 1.N -> 1000+N) */
+    int version;          /* 1005 ... 1026 (go 1.N -> 1000+N) */
     int64_t t_first, t_last; /* first and last event time */
     uint64_t n_events;    /* events the decoder produced */
     uint32_t n_gens;      /* 1.22+: generations decoded */

@@ -266,16 +266,18 @@ static void select_cases_get_their_direction(void **st)
 /* A select woken by a select takes its direction from the line its
  * unblocker's selectgo woke it from, a call of recv or of send: the order
  * of the program's two lines (recv's first), the lines of Go's releases
- * for the trace's version, or hand-offs of known direction from the same
+ * for the trace's version, hand-offs of known direction from the same
+ * line, or (in a trace older than the order is known for) from the other
  * line; no guess by site votes, which would say the unblocker sent. */
 static void selects_woken_by_selects_go_by_selectgo_s_line(void **st)
 {
     (void)st;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         tm t;
         tm_init(&t);
-        t.m.version = k == 1 ? 1026 : 1030; /* 1030: a release whose lines are not known */
-        uint32_t line_recv = k == 0 ? 600 : k == 1 ? 497 : 700;
+        /* 1030: a release whose lines are not known; 1011: nor their order */
+        t.m.version = k == 1 ? 1026 : k == 3 ? 1011 : 1030;
+        uint32_t line_recv = k == 0 || k == 3 ? 600 : k == 1 ? 497 : 700;
         uint32_t at_p = stk(&t, "runtime.selectgo:351", "main.p:30", NULL);
         char recv_line[32], send_line[32];
         snprintf(recv_line, sizeof recv_line, "runtime.selectgo:%u", line_recv);
@@ -284,6 +286,11 @@ static void selects_woken_by_selects_go_by_selectgo_s_line(void **st)
             blk(&t, 1, 4, CS_R_CHAN_SEND, stk(&t, "runtime.chansend1", "main.d:60", NULL));
             unb(&t, 2, 2, 4, stk(&t, recv_line, "main.c:22", NULL));
             run(&t, 3, 4);
+        }
+        if (k == 3) { /* G2 parks receiving; G4's select sends to it, from line 630: the other line sends */
+            blk(&t, 1, 2, CS_R_CHAN_RECV, stk(&t, "runtime.chanrecv1", "main.e:70", NULL));
+            unb(&t, 2, 4, 2, stk(&t, send_line, "main.f:80", NULL));
+            run(&t, 3, 2);
         }
         /* G1 selects (sending); G2's select receives from it */
         blk(&t, 10, 1, CS_R_SELECT, at_p);
@@ -295,13 +302,15 @@ static void selects_woken_by_selects_go_by_selectgo_s_line(void **st)
             run(&t, 41, 2);
         }
         fin(&t, 50);
-        uint32_t e1 = k == 2 ? 2 : 1;
+        uint32_t e1 = k >= 2 ? 2 : 1;
         print_message("case %d: %u edges, %u messages\n", k, t.m.n_edges - 1, t.m.n_msgs);
         assert_int_equal(t.m.edges[e1].kind, CS_EK_SELECT_RECV);
         assert_false(t.m.edges[e1].flags & CS_EF_DIR_GUESSED);
         if (k == 0)
             assert_int_equal(t.m.edges[2].kind, CS_EK_SELECT_SEND);
         assert_int_equal(count_msgs(&t.m, CS_MK_SEND), k == 1 ? 1 : 2);
+        if (k == 3)
+            assert_int_equal(t.m.edges[1].kind, CS_EK_SELECT_SEND);
         for (uint32_t i = 0; i < t.m.n_msgs; i++) /* every value went from G1 (or G4) to G2 */
             assert_int_equal(t.m.msgs[i].receiver, gi(&t, 2));
         tm_deinit(&t);

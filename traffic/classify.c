@@ -20,8 +20,10 @@
  * runtime/select.go, selectgo). A line tells when hand-offs of known
  * direction came from it (the woken one blocked in a plain send or
  * receive); else, when exactly two lines woke, what the other's tell;
- * else the lines of Go's releases (known_lines) for the trace's version;
- * else, of exactly two lines, the first is recv (so in Go 1.19 to 1.27).
+ * else the lines of Go's releases (known_lines) for the trace's version
+ * (both, when two woke); else, of exactly two lines in a trace of Go 1.19
+ * or later, the first is recv (so in 1.19 to 1.27, and taken to hold
+ * after). None of these is flagged as a guess.
  * Otherwise votes: every hand-off whose direction is known counts its
  * unblocker's site and its woken site as a sending or receiving site; the
  * hand-off takes the direction with more votes for its two sites (ties:
@@ -191,7 +193,8 @@ static int line_sends(const sel_lines *s, uint32_t line, int version)
         return told;
     if (other >= 0)
         return !other;
-    if (known >= 0)
+    /* of two lines, the table must place the other on the other side */
+    if (known >= 0 && (!two || known_sends(version, s->l[1 - i].line) == !known))
         return known;
     return two && version >= 1019 ? line > s->l[1 - i].line : -1;
 }
