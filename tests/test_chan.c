@@ -2,7 +2,7 @@
  * from the oracles' unblock lists of the corpus (Go's own reading of every
  * wake-up, so the classifier is checked independently of our decoders), and
  * small hand-built cases for select (a select woken by a select too),
- * close, nil stacks, goroutines blocked
+ * the runtime's own channels, close, nil stacks, goroutines blocked
  * at trace start or still blocked at the end, timers and annotations. */
 #include "testlib.h"
 
@@ -315,6 +315,34 @@ static void selects_woken_by_selects_go_by_selectgo_s_line(void **st)
             assert_int_equal(t.m.msgs[i].receiver, gi(&t, 2));
         tm_deinit(&t);
     }
+}
+
+/* The runtime's own channels carry no message of the program's: a GC
+ * worker starting wakes the goroutine that started the GC (both calls in
+ * the runtime); a reflect.Select, whose selectgo the runtime calls for the
+ * program, and a plain send still hand values over. */
+static void the_runtime_s_own_channels_carry_no_message(void **st)
+{
+    (void)st;
+    tm t;
+    tm_init(&t);
+    blk(&t, 10, 1, CS_R_CHAN_RECV, stk(&t, "runtime.chanrecv1", "runtime.gcBgMarkStartWorkers",
+                                       "runtime.gcStart", "main.alloc:24", NULL));
+    unb(&t, 20, 5, 1, stk(&t, "runtime.chansend1", "runtime.gcBgMarkWorker", NULL));
+    run(&t, 21, 1);
+    blk(&t, 30, 1, CS_R_SELECT, stk(&t, "runtime.selectgo", "runtime.reflect_rselect", "reflect.rselect",
+                                    "reflect.Select", "main.sel:40", NULL));
+    unb(&t, 40, 2, 1, stk(&t, "runtime.chansend1", "main.send:50", NULL));
+    run(&t, 41, 1);
+    blk(&t, 50, 1, CS_R_CHAN_SEND, stk(&t, "runtime.chansend1", "main.send2:60", NULL));
+    unb(&t, 60, 2, 1, stk(&t, "runtime.selectgo", "runtime.reflect_rselect", "reflect.Select", "main.r:70", NULL));
+    run(&t, 61, 1);
+    fin(&t, 70);
+    assert_int_equal(t.m.edges[1].kind, CS_EK_OTHER);
+    assert_int_equal(t.m.edges[2].kind, CS_EK_SELECT_SEND);
+    assert_int_equal(t.m.edges[3].kind, CS_EK_SELECT_RECV);
+    assert_int_equal(t.m.n_msgs, 2);
+    tm_deinit(&t);
 }
 
 static void close_wakes_every_receiver_from_one_site(void **st)
@@ -638,6 +666,7 @@ int main(void)
         cmocka_unit_test(sender_waits_and_receiver_waits_give_truthful_times),
         cmocka_unit_test(select_cases_get_their_direction),
         cmocka_unit_test(selects_woken_by_selects_go_by_selectgo_s_line),
+        cmocka_unit_test(the_runtime_s_own_channels_carry_no_message),
         cmocka_unit_test(close_wakes_every_receiver_from_one_site),
         cmocka_unit_test(nil_stack_and_goroutineless_wakeups_make_no_messages),
         cmocka_unit_test(goroutines_blocked_at_start_still_hand_off),

@@ -181,9 +181,33 @@ static bool chan_blocked(const char *why)
     return false;
 }
 
-/* The oracle's unblocks; with only_chan, those a user goroutine made on a
+/* A frame of the channel functions (chanrecv -> chanrecv1, selectgo). */
+static bool chan_func(const char *f)
+{
+    static const char *prefixes[] = {"runtime.chansend", "runtime.chanrecv", "runtime.selectgo",
+                                     "runtime.selectnb", "runtime.reflect_", "reflect."};
+    for (size_t i = 0; f && i < sizeof prefixes / sizeof *prefixes; i++)
+        if (!strncmp(f, prefixes[i], strlen(prefixes[i])))
+            return true;
+    return false;
+}
+
+/* A send, receive or select the runtime made for itself: the frame after
+ * the channel functions is the runtime's (GC workers starting). */
+static bool runtime_own(json_t *stack)
+{
+    size_t n = json_array_size(stack), i = 0;
+    while (i < n && !chan_func(json_string_value(json_array_get(stack, i))))
+        i++;
+    while (i < n && chan_func(json_string_value(json_array_get(stack, i))))
+        i++;
+    const char *f = i < n ? json_string_value(json_array_get(stack, i)) : NULL;
+    return f && !strncmp(f, "runtime.", 8) && strcmp(f, "runtime.main");
+}
+
+/* The oracle's unblocks; with only_chan, those a goroutine made on a
  * channel-blocked goroutine with a stack (the ones that are hand-offs or
- * closes), by the oracle's own fields. */
+ * closes), by the oracle's own fields, but for the runtime's own. */
 static uint32_t oracle_unblocks(json_t *o, bool only_chan, ub *out, uint32_t cap)
 {
     json_t *u;
@@ -193,7 +217,8 @@ static uint32_t oracle_unblocks(json_t *o, bool only_chan, ub *out, uint32_t cap
         json_int_t from = json_integer_value(json_object_get(u, "From"));
         json_t *stack = json_object_get(u, "Stack");
         const char *why = json_string_value(json_object_get(u, "Blocked"));
-        if (only_chan && (from <= 0 || !why || !chan_blocked(why) || json_array_size(stack) == 0))
+        if (only_chan && (from <= 0 || !why || !chan_blocked(why) || json_array_size(stack) == 0 ||
+                          runtime_own(stack)))
             continue;
         if (n < cap)
             out[n] = (ub){json_integer_value(json_object_get(u, "Ts")), from > 0 ? (uint64_t)from : 0,

@@ -12,6 +12,8 @@
  *   selectgo                      -> direction from the woken one's reason:
  *                                    receiving -> select-send, sending ->
  *                                    select-recv, select -> below
+ *   a send, receive or select     -> other: the runtime's own channel (GC
+ *   the runtime makes for itself     workers starting, the tracer), no message
  *   closechan, or other frames    -> close (the caller of close is on top)
  *   no symbolised frames          -> other (nothing to go on)
  * A select woken by a select: the unblocker's selectgo woke it from one of
@@ -85,6 +87,7 @@ static uint8_t chan_kind(trf__ctx *c, const cs_edge *e)
             return CS_EK_SELECT_RECV;
         return CS_EK_COUNT;
     case TRF_ROLE_CLOSE: return CS_EK_CLOSE;
+    case TRF_ROLE_RUNTIME: return CS_EK_OTHER;
     case TRF_ROLE_NONE: break;
     }
     return symbolised(c->m, e->stack) && chan_reason(e->reason) ? CS_EK_CLOSE : CS_EK_OTHER;

@@ -51,7 +51,9 @@ typedef enum trf__role {
     TRF_ROLE_RECV,   /* chanrecv1/2, chanrecv, selectnbrecv, reflect.chanrecv */
     TRF_ROLE_SELECT, /* selectgo, reflect.rselect: direction not visible */
     TRF_ROLE_CLOSE,  /* closechan, reflect.chanclose (usually skipped by Go) */
-    TRF_ROLE_TIMER   /* time.sendTime: a timer channel firing */
+    TRF_ROLE_TIMER,  /* time.sendTime: a timer channel firing */
+    TRF_ROLE_RUNTIME /* a stack's send, receive or select made by the runtime for itself (its
+                      * caller a runtime function: GC workers starting, the tracer's goroutines) */
 } trf__role;
 
 typedef struct trf__ctx {

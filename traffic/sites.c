@@ -43,20 +43,37 @@ static trf__role frame_role(const cs_model *m, const cs_frame *f)
     return trf__func_role(cs_model_str(m, f->func));
 }
 
+static bool runtime_internal(const char *func)
+{
+    return !strncmp(func, "runtime.", 8) && strcmp(func, "runtime.main") != 0;
+}
+
+/* Whether the first frame after frame `at` that is no channel function
+ * (chanrecv -> chanrecv1, reflect_rselect -> selectgo) is the runtime's. */
+static bool runtime_caller(const cs_model *m, uint32_t stack, uint32_t at)
+{
+    uint32_t n = cs_model_stack_len(m, stack), j = at + 1;
+    while (j < n && frame_role(m, cs_model_stack_frame(m, stack, j)) != TRF_ROLE_NONE)
+        j++;
+    return j < n && runtime_internal(cs_model_str(m, cs_model_stack_frame(m, stack, j)->func));
+}
+
 /* A timer firing anywhere in the scanned frames wins: its send goes through
- * selectnbsend/chansend, which would otherwise look like a user send. */
+ * selectnbsend/chansend, which would otherwise look like a user send. A
+ * send, receive or select the runtime makes for itself is its own. */
 static trf__role stack_role(const cs_model *m, uint32_t stack)
 {
-    uint32_t n = cs_model_stack_len(m, stack);
+    uint32_t n = cs_model_stack_len(m, stack), at = 0;
     trf__role first = TRF_ROLE_NONE;
     for (uint32_t i = 0; i < n && i < SCAN_FRAMES; i++) {
         trf__role r = frame_role(m, cs_model_stack_frame(m, stack, i));
         if (r == TRF_ROLE_TIMER)
             return r;
         if (first == TRF_ROLE_NONE)
-            first = r;
+            first = r, at = i;
     }
-    return first;
+    bool op = first == TRF_ROLE_SEND || first == TRF_ROLE_RECV || first == TRF_ROLE_SELECT;
+    return op && runtime_caller(m, stack, at) ? TRF_ROLE_RUNTIME : first;
 }
 
 static uint32_t select_line(const cs_model *m, uint32_t stack)
@@ -86,11 +103,6 @@ trf__role trf__stack_role(trf__ctx *c, uint32_t stack)
     if (c->stack_role[stack] == 0xff)
         c->stack_role[stack] = (uint8_t)stack_role(c->m, stack);
     return (trf__role)c->stack_role[stack];
-}
-
-static bool runtime_internal(const char *func)
-{
-    return !strncmp(func, "runtime.", 8) && strcmp(func, "runtime.main") != 0;
 }
 
 const cs_frame *trf__site_frame(const cs_model *m, uint32_t stack)
