@@ -50,6 +50,7 @@ void exp__svg_title(exp__svg *s, const char *counts)
     exp__puts(s->w, "</text>\n");
 }
 
+/* One legend entry: an arrow (head: its marker), or a bar th px thick. */
 static double legend_item(exp__svg *s, double x, double y, const char *name, lay_rgba c,
                           double th, const char *dash, const char *head)
 {
@@ -61,9 +62,12 @@ static double legend_item(exp__svg *s, double x, double y, const char *name, lay
                     "stroke-width=\"1.5\"%s%s%s marker-end=\"url(#%s)\"/>\n",
                     x, y, x + 22, y, hex, dash ? " stroke-dasharray=\"" : "", dash ? dash : "",
                     dash ? "\"" : "", head);
-    else
+    else if (c.a == 255)
         exp__printf(s->w, "<rect x=\"%.1f\" y=\"%.1f\" width=\"22\" height=\"%.1f\" fill=\"%s\"/>\n",
                     x, y - th / 2, th, hex);
+    else /* as translucent as what it names */
+        exp__printf(s->w, "<rect x=\"%.1f\" y=\"%.1f\" width=\"22\" height=\"%.1f\" fill=\"%s\" "
+                    "fill-opacity=\"%.2f\"/>\n", x, y - th / 2, th, hex, c.a / 255.0);
     exp__printf(s->w, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"%s\">", x + 28, y + 4, fg);
     exp__xml(s->w, name);
     exp__printf(s->w, "</text>\n");
@@ -105,6 +109,8 @@ void exp__svg_legend(exp__svg *s)
                         k == LAY_ARROW_CLOSE ? "5 3" : k == LAY_ARROW_SYNC ? "1.5 2.5" : NULL,
                         k == LAY_ARROW_SPAWN ? "hs" : k == LAY_ARROW_SYNC ? "hy" : "hd");
     }
+    if (s->gc_used && x <= s->width - 160)
+        legend_item(s, x, y, "GC", s->pal->gc, 14, NULL, NULL);
     if (s->arrow_used[LAY_ARROW_CHAN] || s->arrow_used[LAY_ARROW_CLOSE])
         channel_legend(s, y + 22);
 }

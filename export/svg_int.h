@@ -29,6 +29,7 @@ typedef struct exp__svg {
     double width;
     bool mark_used[LAY_MARK_COUNT];
     bool arrow_used[LAY_ARROW_COUNT];
+    bool gc_used;          /* GC or stop-the-world bands drawn */
     uint8_t *hue;          /* per channel (layout/palette.h lay_chan_hue_table) */
 } exp__svg;
 

@@ -39,6 +39,12 @@ static bool is_summary(const lanes_pic *p, uint32_t lane)
     return p->lanes.collapsed || p->lod.n_spans[lane] > p->cols / 4;
 }
 
+/* A GC cycle or stop-the-world pause within the picture's time. */
+static bool gc_band(const lanes_pic *p, const cs_range *r)
+{
+    return (r->kind == CS_RK_GC || r->kind == CS_RK_STW) && r->t1 >= p->axis.t0 && r->t0 <= p->axis.t1;
+}
+
 static bool build(lanes_pic *p, cs_err *err)
 {
     exp__svg *s = p->s;
@@ -67,6 +73,8 @@ static bool build(lanes_pic *p, cs_err *err)
         s->mark_used[p->lod.mark[i]] = true;
     for (uint32_t i = 0; i < p->bun.n; i++)
         s->arrow_used[p->bun.b[i].kind] = true;
+    for (uint32_t i = 0; i < s->m->n_ranges && !s->gc_used; i++)
+        s->gc_used = gc_band(p, &s->m->ranges[i]);
     return true;
 }
 
@@ -183,7 +191,7 @@ static bool draw_gc(lanes_pic *p, cs_err *err)
     uint32_t n = 0, cap = 0;
     for (uint32_t i = 0; i < m->n_ranges; i++) {
         const cs_range *r = &m->ranges[i];
-        if ((r->kind != CS_RK_GC && r->kind != CS_RK_STW) || r->t1 < p->axis.t0 || r->t0 > p->axis.t1)
+        if (!gc_band(p, r))
             continue;
         if (!cs_grow((void **)&v, &cap, n + 1, sizeof *v, err))
             return false;

@@ -3,8 +3,9 @@
 # (xmllint) and headless Chromium renders it to a screenshot with more than
 # the background in it; the DOT file is accepted by `dot -Tsvg` and
 # --render png gives a PNG; the Perfetto JSON parses (jq) with one flow start
-# and one flow end per message, on named threads; failures leave no output
-# and no temporary file behind.
+# and one flow end per message, on named threads; the SVG legend names GC
+# when GC bands are drawn; failures leave no output and no temporary file
+# behind.
 set -u
 cs=${CHANSCOPE:-./chanscope}
 fail() { echo "FAIL: $*"; exit 1; }
@@ -37,6 +38,14 @@ for t in $traces; do
     [ "$s" -eq "$f" ] && { [ "$s" -gt 0 ] || [ "$msgs" -eq 0 ]; } && [ "$s" -le "$msgs" ] || fail "$n: $s flow starts, $f ends, $msgs messages"
     jq -e '[.traceEvents[] | select(.name == "thread_name")] | length > 2' "$tmp/$n.json" >/dev/null || fail "$n: thread names"
 done
+# the legend names GC when the picture has its bands (a trace with GC cycles), not otherwise
+$cs svg -q tests/data/gens/gens-gc-go1.27.trace -o "$tmp/gc.svg" || fail "svg gens-gc"
+grep -q 'fill-opacity="[0-9.]*"><title>GC</title>' "$tmp/gc.svg" || fail "gens-gc: no GC bands"
+grep -q '>GC</text>' "$tmp/gc.svg" || fail "gens-gc: GC bands drawn, but not in the legend"
+$cs svg -q --range 0:1us tests/data/gens/gens-gc-go1.27.trace -o "$tmp/nogc.svg" || fail "svg gens-gc --range"
+if grep -q '<title>GC</title>' "$tmp/nogc.svg"; then :; elif grep -q '>GC</text>' "$tmp/nogc.svg"; then
+    fail "gens-gc, first microsecond: GC in the legend, but no GC band drawn"
+fi
 # names that are markup in XML ("main.player" made "main.<&'\">r", same length) stay text in every SVG
 perl -pe 's/main\.player/main.<&\x27">r/g' tests/data/pingpong-go1.25.trace >"$tmp/markup.trace"
 for l in lanes graph; do
