@@ -100,6 +100,8 @@ void exp__svg_legend(exp__svg *s)
         if (s->mark_used[k])
             x = legend_item(s, x, y, lay_mark_name((lay_mark)k), s->pal->mark[k],
                             14 * lay_mark_thickness((lay_mark)k), NULL, NULL);
+    if (s->gc_used) /* a background, as the marks: before the arrows, which may not fit */
+        x = legend_item(s, x, y, "GC", s->pal->gc, 14, NULL, NULL);
     for (int k = 0; k < LAY_ARROW_COUNT; k++) {
         if (!s->arrow_used[k] || x > s->width - 160)
             continue;
@@ -109,8 +111,6 @@ void exp__svg_legend(exp__svg *s)
                         k == LAY_ARROW_CLOSE ? "5 3" : k == LAY_ARROW_SYNC ? "1.5 2.5" : NULL,
                         k == LAY_ARROW_SPAWN ? "hs" : k == LAY_ARROW_SYNC ? "hy" : "hd");
     }
-    if (s->gc_used && x <= s->width - 160)
-        legend_item(s, x, y, "GC", s->pal->gc, 14, NULL, NULL);
     if (s->arrow_used[LAY_ARROW_CHAN] || s->arrow_used[LAY_ARROW_CLOSE])
         channel_legend(s, y + 22);
 }

@@ -330,17 +330,24 @@ static void the_runtime_s_own_channels_carry_no_message(void **st)
                                        "runtime.gcStart", "main.alloc:24", NULL));
     unb(&t, 20, 5, 1, stk(&t, "runtime.chansend1", "runtime.gcBgMarkWorker", NULL));
     run(&t, 21, 1);
-    blk(&t, 30, 1, CS_R_SELECT, stk(&t, "runtime.selectgo", "runtime.reflect_rselect", "reflect.rselect",
+    blk(&t, 30, 1, CS_R_SELECT, stk(&t, "runtime.selectgo", "reflect.rselect", "reflect.select0",
                                     "reflect.Select", "main.sel:40", NULL));
     unb(&t, 40, 2, 1, stk(&t, "runtime.chansend1", "main.send:50", NULL));
     run(&t, 41, 1);
     blk(&t, 50, 1, CS_R_CHAN_SEND, stk(&t, "runtime.chansend1", "main.send2:60", NULL));
-    unb(&t, 60, 2, 1, stk(&t, "runtime.selectgo", "runtime.reflect_rselect", "reflect.Select", "main.r:70", NULL));
+    unb(&t, 60, 2, 1, stk(&t, "runtime.selectgo", "reflect.rselect", "reflect.select0", "reflect.Select",
+                          "main.r:70", NULL));
     run(&t, 61, 1);
-    fin(&t, 70);
+    /* signal.Notify: os/signal's goroutine and the runtime's signal M hand over */
+    blk(&t, 70, 3, CS_R_CHAN_RECV, stk(&t, "runtime.chanrecv1", "runtime.sigenable", "os/signal.signal_enable",
+                                       "os/signal.Notify", "main.main:9", NULL));
+    unb(&t, 80, 6, 3, stk(&t, "runtime.chansend1", "runtime.ensureSigM.func1", NULL));
+    run(&t, 81, 3);
+    fin(&t, 90);
     assert_int_equal(t.m.edges[1].kind, CS_EK_OTHER);
     assert_int_equal(t.m.edges[2].kind, CS_EK_SELECT_SEND);
     assert_int_equal(t.m.edges[3].kind, CS_EK_SELECT_RECV);
+    assert_int_equal(t.m.edges[4].kind, CS_EK_OTHER);
     assert_int_equal(t.m.n_msgs, 2);
     tm_deinit(&t);
 }

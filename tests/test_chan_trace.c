@@ -185,7 +185,7 @@ static bool chan_blocked(const char *why)
 static bool chan_func(const char *f)
 {
     static const char *prefixes[] = {"runtime.chansend", "runtime.chanrecv", "runtime.selectgo",
-                                     "runtime.selectnb", "runtime.reflect_", "reflect."};
+                                     "runtime.selectnb", "reflect."};
     for (size_t i = 0; f && i < sizeof prefixes / sizeof *prefixes; i++)
         if (!strncmp(f, prefixes[i], strlen(prefixes[i])))
             return true;

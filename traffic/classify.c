@@ -7,13 +7,14 @@
  *   no unblocking goroutine       -> timer (a timer channel fired from the
  *                                    scheduler; user code always has a G)
  *   time.sendTime in the stack    -> timer
+ *   then a send, receive or       -> other: the runtime's own channel (GC
+ *   select the runtime makes for     workers starting, os/signal's handshake
+ *   itself                           with the runtime, the tracer), no message
  *   chansend*, selectnbsend       -> send (select-send if the woken one selected)
  *   chanrecv*, selectnbrecv       -> recv (select-recv if the woken one selected)
  *   selectgo                      -> direction from the woken one's reason:
  *                                    receiving -> select-send, sending ->
  *                                    select-recv, select -> below
- *   a send, receive or select     -> other: the runtime's own channel (GC
- *   the runtime makes for itself     workers starting, the tracer), no message
  *   closechan, or other frames    -> close (the caller of close is on top)
  *   no symbolised frames          -> other (nothing to go on)
  * A select woken by a select: the unblocker's selectgo woke it from one of

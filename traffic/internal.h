@@ -53,7 +53,8 @@ typedef enum trf__role {
     TRF_ROLE_CLOSE,  /* closechan, reflect.chanclose (usually skipped by Go) */
     TRF_ROLE_TIMER,  /* time.sendTime: a timer channel firing */
     TRF_ROLE_RUNTIME /* a stack's send, receive or select made by the runtime for itself (its
-                      * caller a runtime function: GC workers starting, the tracer's goroutines) */
+                      * caller a runtime function: GC workers starting, signal.Notify's
+                      * handshake, the tracer's goroutines) */
 } trf__role;
 
 typedef struct trf__ctx {
