@@ -63,15 +63,14 @@ void rnd__traffic_install(rnd_renderer *r, const cs_model *m, rnd_traffic *t)
 
 bool rnd__traffic_table(rnd_renderer *r, cs_err *err)
 {
-    rnd_traffic t = {0};
+    /* the renderer's traffic with a table: its hues and bits taken along */
+    rnd_traffic t = {.hue = r->hue, .present = r->present & RND__PRESENT_ARROWS, .first_chan = r->first_chan};
+    r->hue = NULL;
     bool ok = rnd__arrows_build(r->m, &t, err);
-    if (ok) { /* the table only: hues and bits stay */
-        rnd__aref *arrows = r->arrows;
-        uint32_t *of_msg = r->arrow_of_msg;
-        r->arrows = t.arrows, r->n_arrows = t.n_arrows, r->arrow_of_msg = t.arrow_of_msg;
-        t.arrows = arrows, t.arrow_of_msg = of_msg;
-        arrows_changed(r);
-    }
+    if (!ok)
+        r->hue = t.hue, t.hue = NULL;
+    else
+        rnd__traffic_install(r, r->m, &t);
     rnd__traffic_deinit(&t);
     return ok;
 }
