@@ -167,14 +167,15 @@ static bool animate(const png_opts *p, rnd_surface *s, rnd_renderer *r, uint8_t 
 }
 
 /* A still picture is laid out and its scene built before the GL stack
- * (about 150 MB) is loaded, and the spans it read go first. */
+ * (about 150 MB) is loaded, and the model goes first: from then on the
+ * renderer draws its scene only (rnd_frame_show). */
 static bool still(const png_opts *p, cs_model *m, uint8_t *rgba, cs_err *err)
 {
     rnd_surface *s = NULL;
     rnd_renderer *r = rnd_create_still(m, err);
     bool ok = r && rnd_frame_build(r, &p->view, p->w, p->h, err);
     if (ok)
-        cs_model_drop_spans(m);
+        cs_model_deinit(m);
     ok = ok && rnd_surface_egl_create(p->w, p->h, &s, err);
     if (ok) {
         rnd_surface_begin(s);

@@ -99,6 +99,21 @@ void cs_release(void *p, size_t n)
         madvise((void *)a, b - a, MADV_DONTNEED); /* advice: on failure the pages just stay */
 }
 
+void *cs_pages(size_t n)
+{
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    account(n, 0);
+    return p;
+}
+
+void cs_pages_free(void *p, size_t n)
+{
+    if (p && !munmap(p, n))
+        account(0, n);
+}
+
 size_t cs_alloc_current(void) { return atomic_load(&cur_bytes); }
 size_t cs_alloc_peak(void) { return atomic_load(&peak_bytes); }
 void cs_alloc_peak_reset(void) { atomic_store(&peak_bytes, atomic_load(&cur_bytes)); }

@@ -1,14 +1,16 @@
-/* core/build.c — the model builder of build.h. Spans are appended in event
- * order with their goroutine beside them and grouped per goroutine by a
- * counting sort in cs_mb_finish(), so the hot path is an append. A span's
- * end is kept only when its goroutine's next span does not begin there
- * (model.h: far ends); its start in 32 bits over a base per block of spans,
- * in event order while building (the block's first end less 2^31 ns: the
- * spans that close together mostly started within 2 s of each other), over
- * the block's earliest start once grouped (model.h: wide starts). */
+/* core/build.c — the model builder of build.h. Each goroutine's spans are
+ * appended in time order to chunks of its own, which grow as it has more
+ * (CHUNK_MIN to CHUNK_MAX spans), so the hot path is an append and
+ * cs_mb_finish() lays them out per goroutine by copying each chunk once.
+ * A chunk keeps its starts in 32 bits over the first one's (a start
+ * further off begins a new chunk). A span's end is kept only when its
+ * goroutine's next span does not begin there (model.h: far ends); in the
+ * model its start is in 32 bits over its block's earliest start (model.h:
+ * wide starts). */
 #include "build.h"
 
 #include <string.h>
+#include <unistd.h>
 
 bool cs_mb_init(cs_mb *mb, cs_model *m, cs_err *err)
 {
@@ -23,17 +25,97 @@ bool cs_mb_init(cs_mb *mb, cs_model *m, cs_err *err)
     memset(&m->g[0], 0, sizeof m->g[0]);
     memset(&m->edges[0], 0, sizeof m->edges[0]);
     memset(&m->chans[0], 0, sizeof m->chans[0]);
+    memset(&mb->cur[0], 0, sizeof mb->cur[0]);
     m->n_g = m->n_edges = m->n_chans = 1;
     return cs_model_intern(m, "", 0, err) == 0 && err->code == CS_OK;
 }
 
+/* A chunk: its header, then cap starts (over base), states and reasons.
+ * The last chunk of a goroutine keeps its count in cs_mb_cur.k_n (the hot
+ * path touches no header); the others, here. */
+struct cs_mb_chunk {
+    cs_mb_chunk *prev;
+    int64_t base;
+    uint32_t n, cap;
+};
+
+#define CHUNK_MIN 8u
+#define CHUNK_MAX 65536u
+
+/* A span in a chunk: its start over the chunk's base (4 bytes, unaligned),
+ * state, reason — one record, so that an append writes one place. */
+#define REC 6u
+
+static uint8_t *chunk_rec(cs_mb_chunk *k) { return (uint8_t *)(k + 1); }
+static size_t chunk_bytes(uint32_t cap) { return sizeof(cs_mb_chunk) + (size_t)cap * REC; }
+
+/* Chunks are cut from slabs of whole pages (cs_pages), not from malloc's
+ * heap: finish gives each chunk's pages back as it copies it and the slabs
+ * at its end, and none of it stays behind as free heap that a later table
+ * would touch again. A chunk of a page or more starts on a page, so that
+ * its pages are its own. */
+#define SLAB_BYTES ((size_t)4 << 20)
+
+struct cs_mb_slab {
+    cs_mb_slab *next;
+    size_t bytes, used;
+};
+
+static size_t page_bytes(void)
+{
+    long p = sysconf(_SC_PAGESIZE);
+    return p > 0 ? (size_t)p : 4096;
+}
+
+static void *slab_take(cs_mb *mb, size_t bytes, cs_err *err)
+{
+    size_t page = page_bytes(), big = bytes >= page ? page - 1 : 7;
+    cs_mb_slab *s = mb->slabs;
+    size_t at = s ? (s->used + big) & ~big : 0;
+    if (!s || at + bytes > s->bytes) {
+        size_t n = (sizeof *s + bytes + 2 * page - 1) & ~(page - 1);
+        n = n > SLAB_BYTES ? n : SLAB_BYTES;
+        if (!(s = cs_pages(n))) {
+            CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for the spans");
+            return NULL;
+        }
+        *s = (cs_mb_slab){.next = mb->slabs, .bytes = n};
+        mb->slabs = s;
+        at = (sizeof *s + big) & ~big;
+    }
+    s->used = at + bytes;
+    return (char *)s + at;
+}
+
+static void slabs_free(cs_mb *mb)
+{
+    for (cs_mb_slab *s = mb->slabs, *next; s; s = next)
+        next = s->next, cs_pages_free(s, s->bytes);
+    mb->slabs = NULL;
+}
+
+/* A new last chunk for c, its starts over c's open span's: twice as big
+ * as the spans the last one took, within CHUNK_MIN..CHUNK_MAX (one cut
+ * short by a far start does not make the next bigger). */
+static bool chunk_add(cs_mb *mb, cs_mb_cur *c, cs_err *err)
+{
+    uint32_t cap = c->last ? 2 * c->k_n : CHUNK_MIN;
+    cap = cap < CHUNK_MIN ? CHUNK_MIN : cap > CHUNK_MAX ? CHUNK_MAX : cap;
+    cs_mb_chunk *k = slab_take(mb, chunk_bytes(cap), err);
+    if (!k)
+        return false;
+    if (c->last)
+        c->last->n = c->k_n;
+    *k = (cs_mb_chunk){.prev = c->last, .base = c->t0, .cap = cap};
+    c->last = k, c->k_base = c->t0, c->k_n = 0, c->k_cap = cap;
+    return true;
+}
+
 void cs_mb_deinit(cs_mb *mb)
 {
+    slabs_free(mb);
     cs_free(mb->cur);
-    cs_free(mb->span_g);
     cs_free(mb->far);
-    cs_free(mb->t0_base);
-    cs_free(mb->wide);
     memset(mb, 0, sizeof *mb);
 }
 
@@ -41,27 +123,35 @@ bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
 {
     memset(out, 0, sizeof *out);
     out->m = m;
-    uint32_t n_g = mb->m->n_g, n_span = mb->m->n_span;
-    uint32_t n_base = (uint32_t)(((uint64_t)n_span + CS_T0_BLOCK - 1) >> CS_T0_BLOCK_BITS); /* t0_put's */
+    uint32_t n_g = mb->m->n_g;
     if (!cs_grow((void **)&out->cur, &out->cap_cur, n_g, sizeof *out->cur, err) ||
-        !cs_grow((void **)&out->span_g, &out->cap_span_g, n_span, sizeof *out->span_g, err) ||
-        !cs_grow((void **)&out->far, &out->cap_far, mb->n_far, sizeof *out->far, err) ||
-        !cs_grow((void **)&out->t0_base, &out->cap_t0_base, n_base, sizeof *out->t0_base, err) ||
-        !cs_grow((void **)&out->wide, &out->cap_wide, mb->n_wide, sizeof *out->wide, err)) {
-        cs_mb_deinit(out);
+        !cs_grow((void **)&out->far, &out->cap_far, mb->n_far, sizeof *out->far, err)) {
+        cs_free(out->cur), cs_free(out->far);
         return false;
     }
     memcpy(out->cur, mb->cur, (size_t)n_g * sizeof *out->cur);
-    if (n_span)
-        memcpy(out->span_g, mb->span_g, (size_t)n_span * sizeof *out->span_g);
     if (mb->n_far)
         memcpy(out->far, mb->far, (size_t)mb->n_far * sizeof *out->far);
-    if (n_base)
-        memcpy(out->t0_base, mb->t0_base, (size_t)n_base * sizeof *out->t0_base);
-    if (mb->n_wide)
-        memcpy(out->wide, mb->wide, (size_t)mb->n_wide * sizeof *out->wide);
-    out->n_far = mb->n_far, out->n_wide = mb->n_wide;
-    return true;
+    out->n_far = mb->n_far, out->n_span = mb->n_span;
+    bool ok = true;
+    for (uint32_t i = 1; i < n_g; i++) { /* each chunk copied at the size it has, newest first */
+        cs_mb_cur *c = &out->cur[i];
+        cs_mb_chunk **link = &c->last;
+        for (cs_mb_chunk *k = mb->cur[i].last; k; k = k->prev) {
+            uint32_t n = k == mb->cur[i].last ? mb->cur[i].k_n : k->n, cap = n ? n : 1;
+            cs_mb_chunk *to = ok ? slab_take(out, chunk_bytes(cap), err) : NULL;
+            if (!(ok = to != NULL))
+                break;
+            *to = (cs_mb_chunk){.base = k->base, .n = n, .cap = cap};
+            memcpy(chunk_rec(to), chunk_rec(k), (size_t)n * REC);
+            *link = to, link = &to->prev;
+        }
+        *link = NULL;
+        c->k_cap = c->k_n; /* full: the next span starts a chunk */
+    }
+    if (!ok)
+        cs_mb_deinit(out);
+    return ok;
 }
 
 uint32_t cs_mb_g(cs_mb *mb, uint64_t goid, cs_err *err)
@@ -89,75 +179,37 @@ uint32_t cs_mb_g(cs_mb *mb, uint64_t goid, cs_err *err)
     return i;
 }
 
-static bool far_add(cs_mb *mb, uint32_t span, int64_t t1, cs_err *err)
+static bool far_add(cs_mb *mb, uint32_t gi, uint32_t span, int64_t t1, cs_err *err)
 {
     if (!cs_grow((void **)&mb->far, &mb->cap_far, mb->n_far + 1, sizeof *mb->far, err))
         return false;
-    mb->far[mb->n_far++] = (cs_mb_far){.t1 = t1, .span = span};
-    return true;
-}
-
-/* A wide block of CS_T0_BLOCK starts in *wide (grown), its base from
- * *base; the first `have` of them copied from col. */
-static bool widen(const uint32_t *col, int64_t *base, int64_t **wide, uint32_t *n_wide, uint32_t *cap_wide,
-                  uint32_t b, uint32_t have, cs_err *err)
-{
-    if (!cs_grow((void **)wide, cap_wide, *n_wide + CS_T0_BLOCK, sizeof **wide, err))
-        return false;
-    for (uint32_t i = 0; i < have; i++)
-        (*wide)[*n_wide + i] = cs_t0_at(col, base, *wide, (b << CS_T0_BLOCK_BITS) + i);
-    base[b] = CS_T0_WIDE + *n_wide;
-    *n_wide += CS_T0_BLOCK;
-    return true;
-}
-
-/* Span n's start t0, as it closes at t (build.c's top). */
-static bool t0_put(cs_mb *mb, uint32_t n, int64_t t0, int64_t t, cs_err *err)
-{
-    uint32_t b = n >> CS_T0_BLOCK_BITS, i = n & (CS_T0_BLOCK - 1);
-    if (!i) {
-        if (!cs_grow((void **)&mb->t0_base, &mb->cap_t0_base, b + 1, sizeof *mb->t0_base, err))
-            return false;
-        mb->t0_base[b] = t - ((int64_t)1 << 31);
-    }
-    uint64_t o = (uint64_t)(t0 - mb->t0_base[b]); /* times lie within ±CS_T_MAX: no overflow */
-    if (mb->t0_base[b] < CS_T0_WIDE && o <= UINT32_MAX) {
-        mb->m->span_t0[n] = (uint32_t)o;
-        return true;
-    }
-    if (mb->t0_base[b] < CS_T0_WIDE &&
-        !widen(mb->m->span_t0, mb->t0_base, &mb->wide, &mb->n_wide, &mb->cap_wide, b, i, err))
-        return false;
-    mb->wide[mb->t0_base[b] - CS_T0_WIDE + i] = t0;
+    mb->far[mb->n_far++] = (cs_mb_far){.t1 = t1, .g = gi, .span = span};
     return true;
 }
 
 static bool span_close(cs_mb *mb, uint32_t gi, int64_t t, cs_err *err)
 {
-    cs_model *m = mb->m;
     cs_mb_cur *c = &mb->cur[gi];
     if (c->state == CS_ST_NONE || c->t0 == CS_T_NONE || t <= c->t0)
         return true;
-    if (c->last_span && c->last_t1 != c->t0 && !far_add(mb, c->last_span - 1, c->last_t1, err))
+    if (c->n_spans && c->last_t1 != c->t0 && !far_add(mb, gi, c->n_spans - 1, c->last_t1, err))
         return false;
-    uint32_t n = m->n_span, cap = m->cap_span;
-    if (n + 1 > cap) {
-        uint32_t c0 = cap, c2 = cap, c3 = cap;
-        if (!cs_grow((void **)&m->span_t0, &c0, n + 1, sizeof *m->span_t0, err) ||
-            !cs_grow((void **)&m->span_state, &c2, n + 1, 1, err) ||
-            !cs_grow((void **)&m->span_reason, &c3, n + 1, 1, err) ||
-            !cs_grow((void **)&mb->span_g, &mb->cap_span_g, n + 1, sizeof *mb->span_g, err))
+    if (mb->n_span == UINT32_MAX - 1)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "more than %u spans", UINT32_MAX - 2);
+    uint64_t dt = (uint64_t)(c->t0 - c->k_base); /* times lie within ±CS_T_MAX: no overflow */
+    if (c->k_n == c->k_cap || dt > UINT32_MAX) {
+        if (!chunk_add(mb, c, err))
             return false;
-        m->cap_span = c0;
+        dt = 0;
     }
-    if (!t0_put(mb, n, c->t0, t, err))
-        return false;
-    m->span_state[n] = c->state;
-    m->span_reason[n] = c->reason;
-    mb->span_g[n] = gi;
-    m->n_span = n + 1;
+    uint8_t *rec = chunk_rec(c->last) + (size_t)c->k_n * REC;
+    uint32_t d32 = (uint32_t)dt;
+    memcpy(rec, &d32, 4);
+    rec[4] = c->state, rec[5] = c->reason;
+    c->k_n++;
+    mb->n_span++;
+    c->n_spans++;
     c->last_t1 = t;
-    c->last_span = n + 1;
     return true;
 }
 
@@ -270,75 +322,68 @@ static bool is_system(const char *name, bool named)
            (strncmp(name, "runtime.", 8) == 0 && strcmp(name, "runtime.main") != 0);
 }
 
-/* Spans moved between two gives of the source's pages back (regroup). */
-#define REGROUP_STEP 65536u
+/* The model's spans as they are laid out: a block of CS_T0_BLOCK starts
+ * is held until it is whole, then given its base (the earliest) or made
+ * wide when they lie 2^32 ns apart or more (model.h). */
+typedef struct span_out {
+    cs_model *m;
+    int64_t blk[CS_T0_BLOCK];
+    uint32_t n;           /* spans laid out */
+    uint32_t cap_wide;
+} span_out;
 
-/* Moves byte column `col` to its grouped order, d[s] being where span s
- * goes: one column copied at a time, and the source's pages given back as
- * it is read, while the destination's fill at the same pace (each
- * goroutine's spans are written in order), so grouping needs room for
- * little more than one column. */
-static bool regroup(uint8_t **col, const uint32_t *d, uint32_t n, cs_err *err)
+static bool block_out(span_out *o, cs_err *err)
 {
-    uint8_t *src = *col, *dst = cs_alloc((size_t)n + 1);
-    if (!dst)
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory grouping %u spans", n);
-    for (uint32_t s0 = 0; s0 < n; s0 += REGROUP_STEP) {
-        uint32_t s1 = n - s0 > REGROUP_STEP ? s0 + REGROUP_STEP : n;
-        for (uint32_t s = s0; s < s1; s++)
-            dst[d[s]] = src[s];
-        cs_release(src, s1);
+    cs_model *m = o->m;
+    uint32_t have = o->n & (CS_T0_BLOCK - 1), b = (o->n - 1) >> CS_T0_BLOCK_BITS, first = b << CS_T0_BLOCK_BITS;
+    have = have ? have : CS_T0_BLOCK;
+    int64_t lo = o->blk[0], hi = o->blk[0];
+    for (uint32_t i = 1; i < have; i++)
+        lo = o->blk[i] < lo ? o->blk[i] : lo, hi = o->blk[i] > hi ? o->blk[i] : hi;
+    if ((uint64_t)(hi - lo) <= UINT32_MAX) {
+        m->span_t0_base[b] = lo;
+        for (uint32_t i = 0; i < have; i++)
+            m->span_t0[first + i] = (uint32_t)(o->blk[i] - lo);
+        return true;
     }
-    cs_free(src);
-    *col = dst;
+    if (!cs_grow((void **)&m->span_wide_t0, &o->cap_wide, m->n_wide + CS_T0_BLOCK, sizeof *m->span_wide_t0, err))
+        return false;
+    m->span_t0_base[b] = CS_T0_WIDE + m->n_wide;
+    memcpy(m->span_wide_t0 + m->n_wide, o->blk, (size_t)have * sizeof *o->blk);
+    m->n_wide += CS_T0_BLOCK;
     return true;
 }
 
-/* The starts in grouped order, d[s] being where span s goes: each block's
- * base the earliest of its starts, or wide when they lie 2^32 ns apart or
- * more (model.h). Like regroup, the source's pages go back as it is read. */
-static bool group_t0(cs_mb *mb, const uint32_t *d, uint32_t n, cs_err *err)
+/* Goroutine gi's chunks into the model's columns, oldest first, each one's
+ * pages given back once copied (its slab goes at the end). */
+static bool chunks_out(cs_mb *mb, uint32_t gi, span_out *o, cs_err *err)
 {
     cs_model *m = mb->m;
-    uint32_t nb = (n >> CS_T0_BLOCK_BITS) + 1, n_wide = 0;
-    int64_t *base = cs_alloc((size_t)nb * sizeof *base), *top = cs_alloc((size_t)nb * sizeof *top), *wide = NULL;
-    uint32_t *dst = cs_alloc((size_t)n * sizeof *dst + 1);
-    bool ok = base && top && dst;
-    for (uint32_t b = 0; ok && b < nb; b++)
-        base[b] = INT64_MAX, top[b] = INT64_MIN;
-    for (uint32_t s = 0; ok && s < n; s++) {
-        int64_t t = cs_t0_at(m->span_t0, mb->t0_base, mb->wide, s);
-        uint32_t b = d[s] >> CS_T0_BLOCK_BITS;
-        base[b] = t < base[b] ? t : base[b], top[b] = t > top[b] ? t : top[b];
-    }
-    for (uint32_t b = 0; ok && b < nb; b++)
-        if (top[b] == INT64_MIN) /* the block after the last span */
-            base[b] = 0;
-        else if ((uint64_t)(top[b] - base[b]) > UINT32_MAX)
-            base[b] = CS_T0_WIDE + n_wide, n_wide += CS_T0_BLOCK;
-    wide = ok ? cs_alloc((size_t)n_wide * sizeof *wide + 1) : NULL;
-    if (!(ok = ok && wide)) {
-        cs_free(base), cs_free(top), cs_free(dst), cs_free(wide);
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory grouping %u spans", n);
-    }
-    for (uint32_t s0 = 0; s0 < n; s0 += REGROUP_STEP) {
-        uint32_t s1 = n - s0 > REGROUP_STEP ? s0 + REGROUP_STEP : n;
-        for (uint32_t s = s0; s < s1; s++) {
-            int64_t t = cs_t0_at(m->span_t0, mb->t0_base, mb->wide, s), b = base[d[s] >> CS_T0_BLOCK_BITS];
-            if (b < CS_T0_WIDE)
-                dst[d[s]] = (uint32_t)(t - b);
-            else
-                wide[b - CS_T0_WIDE + (d[s] & (CS_T0_BLOCK - 1))] = t;
+    cs_mb_cur *c = &mb->cur[gi];
+    cs_mb_chunk *k = NULL;
+    if (c->last)
+        c->last->n = c->k_n;
+    for (cs_mb_chunk *at = c->last, *prev; at; at = prev) /* the links turned oldest first */
+        prev = at->prev, at->prev = k, k = at;
+    c->last = NULL;
+    bool ok = true;
+    for (cs_mb_chunk *next; k; k = next) {
+        const uint8_t *rec = chunk_rec(k);
+        for (uint32_t i = 0; ok && i < k->n; i++, rec += REC) {
+            uint32_t dt;
+            memcpy(&dt, rec, 4);
+            m->span_state[o->n] = rec[4], m->span_reason[o->n] = rec[5];
+            o->blk[o->n++ & (CS_T0_BLOCK - 1)] = k->base + dt;
+            if (!(o->n & (CS_T0_BLOCK - 1)))
+                ok = block_out(o, err);
         }
-        cs_release(m->span_t0, (size_t)s1 * sizeof *m->span_t0);
+        next = k->prev;
+        cs_release(k, chunk_bytes(k->cap));
     }
-    cs_free(top), cs_free(m->span_t0), cs_free(mb->t0_base), cs_free(mb->wide);
-    mb->t0_base = mb->wide = NULL, mb->cap_t0_base = mb->cap_wide = mb->n_wide = 0;
-    m->span_t0 = dst, m->span_t0_base = base, m->span_wide_t0 = wide, m->n_wide = n_wide;
-    return true;
+    return ok;
 }
 
-/* The far ends in grouped order: their bits, the ranks, the ends. */
+/* The far ends: their bits, the ranks, the ends. */
 static bool far_ends(cs_mb *mb, cs_err *err)
 {
     cs_model *m = mb->m;
@@ -349,7 +394,7 @@ static bool far_ends(cs_mb *mb, cs_err *err)
     if (!m->span_far || !m->span_far_rank || !m->span_far_t1)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u span ends", mb->n_far);
     for (uint32_t i = 0; i < mb->n_far; i++) {
-        uint32_t s = mb->span_g[mb->far[i].span];
+        uint32_t s = m->g[mb->far[i].g].span_first + mb->far[i].span;
         m->span_far[s >> 6] |= UINT64_C(1) << (s & 63);
     }
     uint32_t acc = 0;
@@ -358,38 +403,33 @@ static bool far_ends(cs_mb *mb, cs_err *err)
         acc += (uint32_t)__builtin_popcountll(m->span_far[w]);
     }
     for (uint32_t i = 0; i < mb->n_far; i++)
-        m->span_far_t1[cs_span_far_at(m, mb->span_g[mb->far[i].span])] = mb->far[i].t1;
+        m->span_far_t1[cs_span_far_at(m, m->g[mb->far[i].g].span_first + mb->far[i].span)] = mb->far[i].t1;
     m->n_far = mb->n_far;
     return true;
 }
 
-/* Counting sort of spans by goroutine, stable, so each goroutine's spans stay
- * in time order. span_g becomes each span's place. */
-static bool group_spans(cs_mb *mb, cs_err *err)
+/* The spans per goroutine, in goroutine order, out of the chunks. */
+static bool spans_out(cs_mb *mb, cs_err *err)
 {
     cs_model *m = mb->m;
-    uint32_t n = m->n_span;
-    for (uint32_t i = 0; i < m->n_g; i++)
-        m->g[i].span_count = 0;
-    for (uint32_t s = 0; s < n; s++)
-        m->g[mb->span_g[s]].span_count++;
-    uint32_t acc = 0;
-    for (uint32_t i = 0; i < m->n_g; i++) {
-        m->g[i].span_first = acc;
-        acc += m->g[i].span_count;
+    uint32_t n = mb->n_span, nb = (n >> CS_T0_BLOCK_BITS) + 1;
+    m->span_t0 = cs_alloc((size_t)n * sizeof *m->span_t0 + 1);
+    m->span_state = cs_alloc((size_t)n + 1), m->span_reason = cs_alloc((size_t)n + 1);
+    m->span_t0_base = cs_alloc((size_t)nb * sizeof *m->span_t0_base);
+    if (!m->span_t0 || !m->span_state || !m->span_reason || !m->span_t0_base)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u spans", n);
+    m->span_t0_base[nb - 1] = 0; /* the block after the last span, when that one ends a block */
+    span_out o = {.m = m};
+    m->g[0].span_first = m->g[0].span_count = 0;
+    for (uint32_t i = 1; i < m->n_g; i++) {
+        m->g[i].span_first = o.n, m->g[i].span_count = mb->cur[i].n_spans;
+        if (!chunks_out(mb, i, &o, err))
+            return false;
     }
-    uint32_t *fill = cs_calloc(m->n_g, sizeof *fill);
-    if (!fill)
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory grouping %u spans", n);
-    for (uint32_t s = 0; s < n; s++) {
-        uint32_t gi = mb->span_g[s];
-        mb->span_g[s] = m->g[gi].span_first + fill[gi]++;
-    }
-    cs_free(fill);
-    if (!group_t0(mb, mb->span_g, n, err) ||
-        !regroup(&m->span_state, mb->span_g, n, err) || !regroup(&m->span_reason, mb->span_g, n, err))
+    if ((o.n & (CS_T0_BLOCK - 1)) && !block_out(&o, err))
         return false;
-    m->cap_span = n;
+    slabs_free(mb);
+    m->n_span = m->cap_span = n;
     return far_ends(mb, err);
 }
 
@@ -400,9 +440,9 @@ bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)
         if (!span_close(mb, i, t_end, err))
             return false;
     for (uint32_t i = 1; i < m->n_g; i++) /* a goroutine's last span is far */
-        if (mb->cur[i].last_span && !far_add(mb, mb->cur[i].last_span - 1, mb->cur[i].last_t1, err))
+        if (mb->cur[i].n_spans && !far_add(mb, i, mb->cur[i].n_spans - 1, mb->cur[i].last_t1, err))
             return false;
-    if (!group_spans(mb, err))
+    if (!spans_out(mb, err))
         return false;
     bool named = false;
     for (uint32_t i = 1; i < m->n_g && !named; i++)

@@ -25,23 +25,29 @@
 
 #define CS_NO_GOID UINT64_MAX
 
+/* A run of one goroutine's spans, and the pages chunks are cut from (build.c). */
+typedef struct cs_mb_chunk cs_mb_chunk;
+typedef struct cs_mb_slab cs_mb_slab;
+
 typedef struct cs_mb_cur {
     int64_t t0;           /* start of the open span */
     int64_t block_ts;     /* when it started waiting, CS_T_NONE */
+    int64_t last_t1;      /* end of its last span */
+    int64_t k_base;       /* its last chunk's starts are over this */
+    cs_mb_chunk *last;    /* its last chunk (they are linked newest first) */
     uint32_t block_stack;
     cs_sid reason_name;
+    uint32_t n_spans;     /* spans closed so far */
+    uint32_t k_n, k_cap;  /* its last chunk's spans and room */
     uint8_t state, reason;
     uint8_t pad[2];
-    int64_t last_t1;      /* end of its last span */
-    uint32_t last_span;   /* that span's place + 1 in the builder's order, 0 none */
-    uint32_t pad2;
 } cs_mb_cur;
 
 /* A span that does not end where its goroutine's next one begins. */
 typedef struct cs_mb_far {
     int64_t t1;
-    uint32_t span;        /* in the builder's order */
-    uint32_t pad;
+    uint32_t g;           /* its goroutine */
+    uint32_t span;        /* its place among the goroutine's spans */
 } cs_mb_far;
 
 /* goroutines looked up lately: a direct-mapped cache in front of g_index
@@ -57,17 +63,10 @@ typedef struct cs_mb {
     cs_mb_recent recent[CS_MB_RECENT];
     cs_mb_cur *cur;       /* per goroutine index */
     uint32_t cap_cur;
-    uint32_t *span_g;     /* goroutine of each span, until finish groups them */
-    uint32_t cap_span_g;
+    uint32_t n_span;      /* spans closed so far; the model has them once finished */
+    cs_mb_slab *slabs;    /* newest first */
     cs_mb_far *far;
     uint32_t n_far, cap_far;
-    /* until finish groups them, the spans' starts (m->span_t0) are blocks
-     * of CS_T0_BLOCK in the builder's order as model.h has them, over
-     * t0_base (a block's first span's end less 2^31 ns) or in wide */
-    int64_t *t0_base;
-    uint32_t cap_t0_base;
-    int64_t *wide;
-    uint32_t n_wide, cap_wide;
 } cs_mb;
 
 typedef struct cs_mb_create_desc {

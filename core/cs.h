@@ -10,6 +10,9 @@
  *   void cs_release(void *p, size_t n)   the whole pages inside [p, p + n), part of a block
  *       whose bytes there are done with, go back to the system (a block's read as zeros after,
  *       a file mapping's as the file)
+ *   void *cs_pages(size_t n) / void cs_pages_free(void *p, size_t n)   n bytes of zeroed whole
+ *       pages straight from the system, apart from malloc's heap, counted as cs_alloc's;
+ *       NULL when there are none
  *   typedef size_t cs_write_fn(void *ctx, const void *data, size_t n)
  *
  * Errors are values: the function that finds a problem fills a cs_err and
@@ -63,6 +66,8 @@ void *cs_alloc(size_t n);
 void *cs_calloc(size_t n, size_t size);
 void *cs_realloc(void *p, size_t n);
 void cs_release(void *p, size_t n);
+void *cs_pages(size_t n);
+void cs_pages_free(void *p, size_t n);
 /* n zeroed bytes on 64-byte cache lines that hold nothing else, for data
  * one thread writes while another works beside it; free with cs_free(*raw)
  * (*raw is set, NULL on failure, also when NULL is returned). */

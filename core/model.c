@@ -225,16 +225,6 @@ const char *cs_msg_kind_name(cs_msg_kind k)
     return (unsigned)k < CS_MK_COUNT ? names[k] : "?";
 }
 
-void cs_model_drop_spans(cs_model *m)
-{
-#define DROP_TABLE(field, n, cap) cs_free(m->field), m->field = NULL;
-    SPAN_TABLES(DROP_TABLE, m)
-#undef DROP_TABLE
-    m->n_span = m->cap_span = m->n_far = m->n_wide = 0;
-    for (uint32_t i = 0; i < m->n_g; i++)
-        m->g[i].span_first = m->g[i].span_count = 0;
-}
-
 /* The tables cs_model_before_traffic owns, X(field, its capacity's field,
  * elements): the strings, edge 0, channel 0. */
 #define OWN_TABLES(X, m)                                                                   \

@@ -35,8 +35,6 @@
  *   uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t)
  *       index of g's first span that ends after t (g's span end when none)
  *   size_t cs_model_bytes(const cs_model *m)      bytes its tables use (filled part, for figures)
- *   void cs_model_drop_spans(cs_model *m)   frees the spans: every goroutine has none after
- *       (a picture laid out before its GL stack loads)
  *   bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err)
  *       out: m as it is drawn while traffic/ works on it (the viewer's first picture):
  *       its own copy of m's strings (traffic/ interns more, and may move them), no
@@ -329,7 +327,6 @@ const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t
 bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out);
 uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t);
 size_t cs_model_bytes(const cs_model *m);
-void cs_model_drop_spans(cs_model *m);
 bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err);
 void cs_model_before_traffic_free(cs_model *out);
 static inline int64_t cs_span_t0(const cs_model *m, uint32_t s)

@@ -41,11 +41,13 @@ static void map_survives_many_puts_and_deletes(void **st)
  * state changes of 7 goroutines at times that repeat, go backwards, leave
  * gaps (ended goroutines) and now and then jump by seconds, from below
  * zero, so the ends kept apart (far ends) are many and spread over several
- * 64-span words, and blocks of starts too far apart for 32 bits (wide), as
- * the builder has them and once grouped, are many too; each span's start,
- * end and state, and cs_model_span_after
- * at times around each end (a binary search over the ends, as the spans of
- * a sane trace are in time order). */
+ * 64-span words, and starts too far apart for 32 bits, in the builder's
+ * chunks (a new chunk) and once laid out (wide blocks), are many too; each
+ * span's start, end and state, and cs_model_span_after at times around
+ * each end (a binary search over the ends, as the spans of a sane trace
+ * are in time order). A copy of the builder taken before the end
+ * (cs_mb_copy, as a stream's first picture has it) finishes to the same
+ * spans. */
 #define SPAN_G 7
 #define SPAN_EV 6000
 static void spans_keep_their_ends(void **st)
@@ -84,7 +86,19 @@ static void spans_keep_their_ends(void **st)
             r_t0[g][r_n[g]] = open_t0[g], r_t1[g][r_n[g]] = t_max + 1, r_st[g][r_n[g]] = open_st[g];
             r_n[g]++;
         }
+    cs_model cm;
+    cs_mb cmb;
+    assert_true(cs_model_copy(&m, &cm, &err) && cs_mb_copy(&mb, &cm, &cmb, &err));
+    assert_true(cs_mb_finish(&cmb, t_max + 1, &err));
     assert_true(cs_mb_finish(&mb, t_max + 1, &err));
+    assert_int_equal(cm.n_span, m.n_span);
+    for (uint32_t s = 0; s < m.n_span; s++) {
+        assert_int_equal(cs_span_t0(&cm, s), cs_span_t0(&m, s));
+        assert_int_equal(cs_span_t1(&cm, s), cs_span_t1(&m, s));
+        assert_int_equal(cm.span_state[s], m.span_state[s]);
+    }
+    cs_mb_deinit(&cmb);
+    cs_model_deinit(&cm);
     uint32_t total = 0, near = 0;
     for (int g = 0; g < SPAN_G; g++) {
         uint32_t gi;
