@@ -325,7 +325,10 @@ bool dec__v2_load(const dec_desc *d, cs_file *f, int version, cs_model *out,
                   cs_stats *stats, cs_err *err)
 {
     v2_run *r = dec__v2_run_create(d, f, version, out, stats, err);
-    bool ok = r && dec__v2_run_gens(r, true, false, NULL, err) && dec__v2_run_finish(r, err);
+    bool ok = r && dec__v2_run_gens(r, true, false, NULL, err);
+    if (ok && !out->n_gens && !out->warning[0]) /* the header alone (a generation cut short warns) */
+        ok = CS_FAIL(err, CS_E_INVALID, f->size, "trace is empty");
+    ok = ok && dec__v2_run_finish(r, err);
     dec__v2_run_destroy(r);
     return ok;
 }

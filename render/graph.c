@@ -181,7 +181,7 @@ static int state_at(const cs_model *m, uint32_t gi, int64_t t)
 static void nodes(graph_ctx *c)
 {
     const cs_model *m = c->r->m;
-    int64_t t = c->v->now == CS_T_NONE ? m->t_last - 1 : c->v->now;
+    int64_t t = c->v->now != CS_T_NONE ? c->v->now : m->t_last != CS_T_NONE ? m->t_last - 1 : CS_T_NONE;
     const lay_grect *rc = c->r->graph.rect;
     for (uint32_t i = 0; i < c->g->n_nodes; i++) {
         if (!node_shown(c, i))

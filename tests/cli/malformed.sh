@@ -24,5 +24,22 @@ for t in $(find tests/data -name '*.trace' | sort); do
         done
     done
 done
+# A header alone is an empty trace whatever its version, also through a pipe:
+# exit 1 and "FILE:16: trace is empty" (not an empty picture or table).
+seen=""
+for t in $(find tests/data -name '*.trace' | sort); do
+    h=$(head -c 16 "$t" | od -An -c | tr -d ' \n')
+    case " $seen " in *" $h "*) continue ;; esac
+    seen="$seen $h"
+    f=$tmp/head.trace; head -c 16 "$t" > "$f"
+    $cs stats -q "$f" >/dev/null 2>"$tmp/err"; rc=$?
+    [ $rc -eq 1 ] && grep -qx "$f:16: trace is empty" "$tmp/err" \
+        || { echo "FAIL: the header of $t alone: exit $rc"; cat "$tmp/err"; exit 1; }
+    head -c 16 "$t" | $cs info - >/dev/null 2>"$tmp/err"; rc=$?
+    [ $rc -eq 1 ] && grep -qx "stdin:16: trace is empty" "$tmp/err" \
+        || { echo "FAIL: the header of $t alone through a pipe: exit $rc"; cat "$tmp/err"; exit 1; }
+    n=$((n + 2))
+done
+[ "$(echo $seen | wc -w)" -ge 4 ] || { echo "FAIL: only $(echo $seen | wc -w) trace versions for the header-alone check"; exit 1; }
 echo "checked $n runs"
 exit 0

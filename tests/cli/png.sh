@@ -2,7 +2,8 @@
 # `chanscope png` on corpus traces of two formats with DISPLAY unset: PNGs
 # at the requested size with more than the background in them, every layout,
 # the --frames sequence plus a GIF with that many frames, each --axis,
-# --compact and --collapse a different picture, usage errors exit 2.
+# --compact and --collapse a different picture, a trace without events
+# drawn with its warning, usage errors exit 2.
 set -u
 cs=${CHANSCOPE:-./chanscope}
 fail() { echo "FAIL: $*"; exit 1; }
@@ -19,6 +20,13 @@ for t in tests/data/corpus/go1.19/pingpong.trace tests/data/corpus/go1.23/select
         n=$(convert "$out" -format '%k' info:)
         [ "$n" -gt 20 ] || fail "$l: only $n colours in $out"
     done
+done
+# a Go 1.22+ trace cut inside its first generation: no event, a warning, and
+# still a picture in every layout (no arithmetic on the missing times)
+head -c 2000 tests/data/corpus/go1.23/pingpong.trace > "$tmp/cut.trace"
+for l in lanes tree graph; do
+    $cs png --layout $l --size 320x180 "$tmp/cut.trace" -o "$tmp/cut.png" 2>"$tmp/cut.err" || fail "png --layout $l of a trace without events"
+    grep -q "warning: trace is cut short" "$tmp/cut.err" || fail "$l: no warning for a trace without events"
 done
 t=tests/data/corpus/go1.23/pingpong.trace
 $cs png -q --frames 4 --fps 5 --size 320x180 --theme light "$t" -o "$tmp/anim.png" >/dev/null || fail "--frames"
