@@ -54,7 +54,8 @@ static size_t chunk_bytes(uint32_t cap) { return sizeof(cs_mb_chunk) + (size_t)c
  * at its end, and none of it stays behind as free heap that a later table
  * would touch again. A chunk of a page or more starts on a page, so that
  * its pages are its own. */
-#define SLAB_BYTES ((size_t)4 << 20)
+#define SLAB_MIN ((size_t)64 << 10) /* the first; each next twice the last, up to SLAB_MAX */
+#define SLAB_MAX ((size_t)4 << 20)
 
 struct cs_mb_slab {
     cs_mb_slab *next;
@@ -73,8 +74,9 @@ static void *slab_take(cs_mb *mb, size_t bytes, cs_err *err)
     cs_mb_slab *s = mb->slabs;
     size_t at = s ? (s->used + big) & ~big : 0;
     if (!s || at + bytes > s->bytes) {
-        size_t n = (sizeof *s + bytes + 2 * page - 1) & ~(page - 1);
-        n = n > SLAB_BYTES ? n : SLAB_BYTES;
+        size_t n = (sizeof *s + bytes + 2 * page - 1) & ~(page - 1),
+               want = !s ? SLAB_MIN : s->bytes < SLAB_MAX / 2 ? 2 * s->bytes : SLAB_MAX;
+        n = n > want ? n : want;
         if (!(s = cs_pages(n))) {
             CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for the spans");
             return NULL;
