@@ -315,13 +315,22 @@ bool cs_mb_name(cs_mb *mb, uint64_t goid, uint64_t pc, cs_sid name, cs_err *err)
     return true;
 }
 
-/* A runtime goroutine: runtime.* but runtime.main, or one without a name
- * in a trace that names goroutines (a Go 1.5 trace carries PCs only and
- * names none: then nothing tells them apart, and all are the user's). */
-static bool is_system(const char *name, bool named)
+/* A runtime goroutine, as Go's internal/trace.IsSystemGoroutine has it
+ * (summary.go): runtime.* but runtime.main, or one without a name. But
+ * runtime.corostart runs the program's coroutine (iter.Pull) and is the
+ * program's, as the runtime itself counts it (runtime/traceback.go,
+ * isSystemGoroutine); and one without a name is the runtime's only when it
+ * kept one state through the trace (seen through its status alone): one
+ * that did something is the program's, named or not (from before the trace,
+ * its events may carry no stack). In a trace that names no goroutine (Go
+ * 1.5 carries PCs only) nothing tells them apart, and all are the
+ * program's. */
+static bool is_system(const char *name, bool named, uint32_t spans)
 {
-    return (name[0] == 0 && named) ||
-           (strncmp(name, "runtime.", 8) == 0 && strcmp(name, "runtime.main") != 0);
+    if (!name[0])
+        return named && spans <= 1;
+    return strncmp(name, "runtime.", 8) == 0 && strcmp(name, "runtime.main") != 0 &&
+           strcmp(name, "runtime.corostart") != 0;
 }
 
 /* The model's spans as they are laid out: a block of CS_T0_BLOCK starts
@@ -450,7 +459,7 @@ bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)
     for (uint32_t i = 1; i < m->n_g && !named; i++)
         named = cs_model_str(m, m->g[i].name)[0] != 0;
     for (uint32_t i = 1; i < m->n_g; i++)
-        if (is_system(cs_model_str(m, m->g[i].name), named))
+        if (is_system(cs_model_str(m, m->g[i].name), named, m->g[i].span_count))
             m->g[i].flags |= CS_G_SYSTEM;
     return true;
 }

@@ -332,6 +332,16 @@ typedef struct v2_trans {   /* a StateTransition */
     uint64_t stack_id;      /* transition stack (generation stack id), 0 none */
 } v2_trans;
 
+/* When a goroutine's first transition says it was first in its state: one
+ * first seen through its status (it existed before the trace, or the
+ * window) was in that state since the last Sync, one coming into being at
+ * its event (Go's Summarizer, summary.go: the GoUndetermined case; the
+ * model draws it so too). */
+static inline int64_t dec__v2_first_since(const v2_trans *t, int64_t sync_ts, int64_t ts)
+{
+    return t->from == V2G_UNDET ? sync_ts : ts;
+}
+
 typedef struct v2_kv { cs_sid key; uint32_t next; int64_t v; } v2_kv; /* list node; key = model sid */
 
 typedef struct v2_sg {      /* Summarizer state of one goroutine (GoroutineSummary) */
@@ -394,6 +404,7 @@ typedef struct v2_sink {
     v2_order *o;
     v2_sum *sum;            /* NULL when stats are not wanted */
     int64_t last_ts;
+    int64_t sync_ts;        /* the last Sync's time */
     uint64_t syncs;
     uint64_t n_events;
     uint8_t *rclass; uint32_t cap_rclass;   /* model sid -> cs_reason (0 = not yet) */

@@ -134,7 +134,7 @@ bool dec__v2_emit_sync(v2_sink *s, v2_gen *g, int64_t ts, cs_err *err)
 {
     if (ts <= s->last_ts)
         ts = s->last_ts + 1;
-    s->last_ts = ts;
+    s->last_ts = s->sync_ts = ts;
     if (!s->n_events)
         s->m->t_first = ts;
     s->n_events++;

@@ -75,7 +75,8 @@ static bool g_event(v2_sink *s, v2_gen *g, const v2_ev *e, const v2_trans *t, cs
         r = CS_R_NONE;
     bool ok;
     if (t->from == V2G_UNDET || t->from == V2G_NOTEXIST) {
-        cs_mb_create_desc cd = {.t = e->ts, .goid = t->id, .state = st, .reason = r,
+        cs_mb_create_desc cd = {.t = dec__v2_first_since(t, s->sync_ts, e->ts), .goid = t->id, .state = st,
+                                .reason = r,
                                 .parent_goid = t->from == V2G_NOTEXIST && e->ctx.g != V2_NONE ? e->ctx.g : CS_NO_GOID,
                                 .at_start = t->from == V2G_UNDET};
         ok = cs_mb_create(&s->mb, &cd, err);
@@ -130,7 +131,7 @@ static bool range_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, cs_
 {
     uint8_t rk;
     uint64_t key = e->ctx.g;
-    cs_range r = {.t0 = e->ts};
+    cs_range r = {.t0 = kind == V2K_RANGE_ACTIVE ? s->sync_ts : e->ts}; /* in progress since the Sync */
     switch (e->type) {
     case V2_EvGCActive: case V2_EvGCBegin: case V2_EvGCEnd: rk = CS_RK_GC, key = 0; break;
     case V2_EvSTWBegin: case V2_EvSTWEnd:

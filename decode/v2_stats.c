@@ -200,7 +200,7 @@ static bool g_trans(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, 
         memset(g, 0, sizeof *g);
         g->present = true;
         g->goid = tr->id;
-        g->creation = tr->from == V2G_UNDET ? s->sync_ts : t;
+        g->creation = dec__v2_first_since(tr, s->sync_ts, t);
         if (tr->from == V2G_UNDET && !since_sync(s, g, e, tr, err))
             return false;
     } else if (s->ahead && (!g->present || (g->inherited && !g->first_old))) {

@@ -427,6 +427,72 @@ static void gotrace_patched_events_match_truth_and_pair(void **st)
     need(n, 12);
 }
 
+/* ---- goroutines from before the trace -------------------------------- */
+
+static const cs_goroutine *g_named(const cs_model *m, const char *name)
+{
+    for (uint32_t i = 1; i < m->n_g; i++)
+        if (!strcmp(cs_model_str(m, m->g[i].name), name))
+            return &m->g[i];
+    return NULL;
+}
+
+static bool shown(const cs_model *m, uint32_t gi)
+{
+    return gi && gi < m->n_g && !(m->g[gi].flags & CS_G_SYSTEM);
+}
+
+/* tests/data/before/pre.go: goroutines that exist before trace.Start, one
+ * blocked for good, one woken by main's send, one asleep, one in read(2).
+ * Each is in the state its status gives from the trace's first Sync (as
+ * Go's Summarizer has it), not from its status event's time; the three
+ * that did something are the program's although no event of theirs
+ * carries a stack to name them, so main's one send is drawn; the runtime's
+ * own, seen in one state, stay hidden. iterpull.go: iter.Pull's coroutines
+ * (runtime.corostart) are the program's, and so are all 50 messages of the
+ * channel one of them reads. */
+static void goroutines_from_before_the_trace_are_drawn_from_its_start(void **st)
+{
+    (void)st;
+    const char *pre[] = {"tests/data/before/pre-go1.23.trace", "tests/data/before/pre-go1.27.trace"};
+    for (size_t k = 0; k < sizeof pre / sizeof *pre; k++) {
+        cs_file f;
+        cs_model m;
+        cs_err err = {0};
+        assert_true(tl_load(pre[k], &f, &m, NULL, &err));
+        const cs_goroutine *leak = g_named(&m, "main.leak"), *fg = g_named(&m, "runtime.forcegchelper");
+        assert_non_null(leak);
+        assert_non_null(fg);
+        assert_true(leak->create_ns == m.t_first && (leak->flags & CS_G_AT_START) && !(leak->flags & CS_G_SYSTEM));
+        assert_int_equal(leak->span_count, 1);
+        assert_true(cs_span_t0(&m, leak->span_first) == m.t_first &&
+                    m.span_state[leak->span_first] == CS_ST_BLOCKED);
+        assert_true(fg->flags & CS_G_SYSTEM);
+        uint32_t unnamed = 0;
+        for (uint32_t i = 1; i < m.n_g; i++)
+            if (!cs_model_str(&m, m.g[i].name)[0] && shown(&m, i)) {
+                assert_true(m.g[i].create_ns == m.t_first && m.g[i].span_count > 1);
+                unnamed++;
+            }
+        assert_int_equal(unnamed, 3);
+        assert_int_equal(m.n_msgs, 1);
+        assert_true(shown(&m, m.msgs[0].receiver) && m.g[m.msgs[0].sender].goid == 1);
+        cs_model_deinit(&m);
+        cs_file_unmap(&f);
+    }
+    cs_file f;
+    cs_model m;
+    cs_err err = {0};
+    assert_true(tl_load("tests/data/before/iterpull-go1.27.trace", &f, &m, NULL, &err));
+    const cs_goroutine *co = g_named(&m, "runtime.corostart");
+    assert_true(co && !(co->flags & CS_G_SYSTEM));
+    assert_int_equal(m.n_msgs, 50);
+    for (uint32_t i = 0; i < m.n_msgs; i++)
+        assert_true(shown(&m, m.msgs[i].sender) && shown(&m, m.msgs[i].receiver));
+    cs_model_deinit(&m);
+    cs_file_unmap(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +503,7 @@ int main(void)
         cmocka_unit_test(trace_ending_with_blocked_goroutines_keeps_every_handoff),
         cmocka_unit_test(gotrace_patched_events_match_truth_and_pair),
         cmocka_unit_test(still_model_keeps_the_sync_wakeups_and_draws_the_same),
+        cmocka_unit_test(goroutines_from_before_the_trace_are_drawn_from_its_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
