@@ -29,6 +29,11 @@ static uint32_t present_spans(const cs_model *m)
 static bool attach(rnd_renderer *r, const cs_model *m, bool arrows, cs_err *err)
 {
     r->m = m;
+    if (!rnd__font_covers(&r->font, m)) { /* the font in use may be drawing a loading screen meanwhile */
+        rnd__font_drop(&r->font_next);
+        if (!rnd__font_init(&r->font_next, m, err))
+            return false;
+    }
     rnd_traffic t = {0};
     bool ok = rnd__place(r, err) && rnd__traffic_build(m, arrows, &t, err);
     if (ok) {
@@ -47,7 +52,7 @@ static rnd_renderer *create(const cs_model *m, bool arrows, cs_err *err)
         CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
         return NULL;
     }
-    if (!rnd__font_init(&r->font, err) || (m && !attach(r, m, arrows, err))) {
+    if (!rnd__font_init(&r->font, m, err) || (m && !attach(r, m, arrows, err))) {
         rnd_destroy(r);
         return NULL;
     }
@@ -65,6 +70,7 @@ void rnd_destroy(rnd_renderer *r)
     if (r->gl_ready)
         rnd__gl_deinit(&r->gl);
     rnd__font_deinit(&r->font);
+    rnd__font_drop(&r->font_next);
     rnd__scene_free(&r->sc);
     cs_free(r->lc.segs.v), cs_free(r->lc.heads.v), cs_free(r->lc.img), cs_free(r->lc.lane_lit);
     rnd__lay_deinit(&r->lay);
@@ -92,6 +98,12 @@ bool rnd_frame_build(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *e
     /* a still renderer's first frame with a playback time */
     if (v->now != CS_T_NONE && !r->arrow_of_msg && !rnd__traffic_table(r, err))
         return false;
+    if (r->font_next.cp) { /* the model's characters: drawn from now on, uploaded when shown */
+        GLuint tex = r->font.tex;
+        rnd__font_drop(&r->font);
+        r->font = r->font_next, r->font.tex = tex;
+        memset(&r->font_next, 0, sizeof r->font_next);
+    }
     r->frame_w = w;
     r->legend_rows = rnd__legend_rows(r, v, h); /* before any view takes its area */
     if (v->layout == RND_GRAPH && !rnd__graph_place(r, v, w, h, err))
@@ -144,6 +156,8 @@ bool rnd__frame_submit(rnd_renderer *r, const rnd__theme *th, int w, int h, cs_e
             return false;
         }
         r->gl_ready = true;
+    } else if (r->font.pixels && !rnd__font_upload(&r->font, err)) {
+        return false;
     }
     glClearColor((float)(th->bg >> 24) / 255.0f, (float)((th->bg >> 16) & 255) / 255.0f,
                  (float)((th->bg >> 8) & 255) / 255.0f, 1.0f);

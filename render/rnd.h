@@ -91,17 +91,24 @@ void rnd__line(rnd__scene *s, float x0, float y0, float x1, float y1, float w, u
 
 /* Fonts: DejaVu Sans packed at a few sizes into one GL_R8 atlas. */
 enum { RND__F11, RND__F12, RND__F14, RND__F16, RND__F18, RND__F20, RND__F22, RND__F24, RND__NFONT };
-#define RND__NCP 103
 typedef struct rnd__font {
     GLuint tex;              /* 0 until rnd__font_upload */
     uint8_t *pixels;         /* the atlas until then */
-    int cp[RND__NCP];        /* codepoints packed, in pack order */
-    stbtt_packedchar pc[RND__NFONT][RND__NCP];
+    int *cp;                 /* codepoints packed: printable ASCII, then the others ascending */
+    int n_cp;
+    uint8_t *seen;           /* a bit per character of the BMP looked at beyond ASCII, packed or not */
+    stbtt_packedchar *pc[RND__NFONT]; /* n_cp each */
     float ascent[RND__NFONT];
     int atlas_w, atlas_h;
 } rnd__font;
 
-bool rnd__font_init(rnd__font *f, cs_err *err); /* packs the atlas (no GL) */
+/* packs the atlas (no GL): ASCII, the symbols chanscope prints, and the
+ * characters of m's strings the font has (m may be NULL) */
+bool rnd__font_init(rnd__font *f, const cs_model *m, cs_err *err);
+/* whether f draws every character of m's strings that the font has */
+bool rnd__font_covers(const rnd__font *f, const cs_model *m);
+/* frees what rnd__font_init made, but the texture */
+void rnd__font_drop(rnd__font *f);
 bool rnd__font_upload(rnd__font *f, cs_err *err); /* the atlas as a texture (a current context) */
 void rnd__font_deinit(rnd__font *f);
 float rnd__text_width(const rnd__font *f, int size, const char *utf8);
@@ -270,6 +277,8 @@ struct rnd_renderer {
     rnd__gl gl;              /* set up on the first frame shown (gl_ready) */
     bool gl_ready;
     rnd__font font;
+    rnd__font font_next;     /* packed for a model with characters font lacks (rnd_model_attach, any
+                                thread), put in place by the next rnd_frame_build, uploaded when shown */
     rnd__scene sc;
     rnd_stats stats;
     rnd_hit hit;             /* last rnd_pick result, for the tooltip */

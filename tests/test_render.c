@@ -1161,6 +1161,48 @@ static void pictures_are_opaque(void **st)
 
 /* Every theme tells its states apart: no two state colours closer than 60
  * (RGB distance). */
+/* The atlas' glyph of one character (its texture box), as a label draws it. */
+static float glyph_u(const rnd_renderer *r, const char *utf8)
+{
+    rnd__scene sc;
+    memset(&sc, 0, sizeof sc);
+    rnd__text(&sc, &r->font, RND__F12, 0, 20, 0xffffffffu, utf8);
+    float u = sc.n_gl == 1 ? sc.gl[0].uv[0] + 7 * sc.gl[0].uv[1] : -1;
+    rnd__scene_free(&sc);
+    return u;
+}
+
+/* Names beyond ASCII (Go allows them, and values and regions carry any
+ * text) are drawn with their own glyphs, not '?': a renderer made with the
+ * model packs its characters; one made before it (the viewer's, drawing the
+ * loading screen) packs them when the model is attached and draws them from
+ * its next frame on. A character the font lacks (CJK in DejaVu Sans) stays '?'. */
+static void names_beyond_ascii_get_their_glyphs(void **st)
+{
+    (void)st;
+    cs_model m;
+    sy_pingpong(&m, 3);
+    cs_err err = {0};
+    m.g[1].name = cs_model_intern(&m, "main.Empf\xC3\xA4nger\xE4\xB8\xAD", 18, &err);
+    rnd_renderer *still = rnd_create_still(&m, &err), *viewer = rnd_create(NULL, &err);
+    assert_true(still && viewer);
+    float q = glyph_u(still, "?");
+    assert_true(q >= 0 && glyph_u(still, "\xC3\xA4") >= 0 && glyph_u(still, "\xC3\xA4") != q);
+    assert_true(glyph_u(still, "\xE4\xB8\xAD") == q); /* 中: not in the font */
+    assert_true(rnd__font_covers(&still->font, &m));
+    assert_false(rnd__font_covers(&viewer->font, &m));
+    assert_true(glyph_u(viewer, "\xC3\xA4") == glyph_u(viewer, "?"));
+    assert_true(rnd_model_attach(viewer, &m, &err));
+    rnd_view v;
+    rnd_view_defaults(&m, &v);
+    assert_true(rnd_frame_build(viewer, &v, 640, 360, &err));
+    assert_true(rnd__font_covers(&viewer->font, &m));
+    assert_true(glyph_u(viewer, "\xC3\xA4") != glyph_u(viewer, "?"));
+    rnd_destroy(still);
+    rnd_destroy(viewer);
+    cs_model_deinit(&m);
+}
+
 static void themes_keep_states_apart(void **st)
 {
     (void)st;
@@ -1324,6 +1366,7 @@ int main(void)
         cmocka_unit_test(arrows_never_hide_a_lane_and_grid_runs_under_bars),
         cmocka_unit_test(gif_frames_keep_state_colours),
         cmocka_unit_test(pictures_are_opaque),
+        cmocka_unit_test(names_beyond_ascii_get_their_glyphs),
         cmocka_unit_test(themes_keep_states_apart),
         cmocka_unit_test(counts_agree_and_values_are_printed),
         cmocka_unit_test(quick_frames_stretch_the_summaries_made_before),
