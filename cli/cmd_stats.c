@@ -12,10 +12,12 @@
 
 static const char help[] =
     "usage: chanscope stats [options] TRACE\n\n"
-    "Per-goroutine statistics (times in ns in JSON/CSV, with units in the table).\n\n"
+    "Per-goroutine statistics (times in ns in JSON/CSV, with units in the table;\n"
+    "the table's CREATED, STARTED, ENDED from the trace's start, - for none).\n\n"
     "  --json             {\"version\",\"goroutines\":[{\"id\",\"name\",\"pc\",\"creation\",...}]}\n"
     "  --csv              one header line, one line per goroutine\n"
-    "  --sort COLUMN      order by COLUMN (a JSON field name; times descending, id/name ascending)\n"
+    "  --sort COLUMN      order by COLUMN (a JSON field name; times descending, id/name ascending);\n"
+    "                     Go 1.22+ also block (every reason), block:REASON, range:NAME (the CSV's names)\n"
     CLI_TRACE_HELP
     "  -h, --help         this help\n";
 
@@ -65,13 +67,53 @@ static int64_t tval(const cs_gstat *g, const col *c)
 }
 
 static const cs_model *sort_model;
-static const col *sort_col;
+static const col *sort_col;   /* else 1.22+'s keyed times: */
+static const cs_stats *sort_stats;
+static uint32_t sort_table;   /* cs_stat_table */
+static const char *sort_key;  /* the reason or range, NULL: all of the table */
+
+/* A goroutine's time under sort_key, or under every key of sort_table. */
+static int64_t keyed(const cs_gstat *g)
+{
+    int64_t v = 0;
+    for (uint32_t i = g->kv_first; i < g->kv_first + g->kv_count; i++) {
+        const cs_stat_kv *kv = &sort_stats->kv[i];
+        if (kv->table == sort_table && (!sort_key || !strcmp(cs_model_str(sort_model, kv->key), sort_key)))
+            v += kv->ns;
+    }
+    return v;
+}
+
+/* --sort of a 1.22+ trace beyond the fixed columns: "block" (all reasons),
+ * "block:REASON" and "range:NAME" (the CSV's column names), when present. */
+static bool keyed_sort(const cs_stats *s, const char *sort)
+{
+    if (s->family != CS_FAM_V2)
+        return false;
+    sort_stats = s, sort_key = NULL;
+    if (!strcmp(sort, "block")) {
+        sort_table = CS_STAT_BLOCK_BY_REASON;
+        return true;
+    }
+    if (!strncmp(sort, "block:", 6))
+        sort_table = CS_STAT_BLOCK_BY_REASON, sort_key = sort + 6;
+    else if (!strncmp(sort, "range:", 6))
+        sort_table = CS_STAT_RANGE_TIME, sort_key = sort + 6;
+    else
+        return false;
+    for (uint32_t i = 0; i < s->n_kv; i++)
+        if (s->kv[i].table == sort_table && !strcmp(cs_model_str(sort_model, s->kv[i].key), sort_key))
+            return true;
+    return false;
+}
 
 static int cmp_rows(const void *a, const void *b)
 {
     const cs_gstat *x = a, *y = b;
     int r = 0;
-    if (sort_col->kind == COL_NAME)
+    if (!sort_col)
+        r = keyed(x) > keyed(y) ? -1 : keyed(x) < keyed(y);
+    else if (sort_col->kind == COL_NAME)
         r = strcmp(cs_model_str(sort_model, x->name), cs_model_str(sort_model, y->name));
     else if (sort_col->kind == COL_PC)
         r = x->pc < y->pc ? -1 : x->pc > y->pc;
@@ -233,14 +275,14 @@ int cli_cmd_stats(int argc, char **argv)
     size_t nc;
     const col *cols = cols_of(&s, &nc);
     sort_col = NULL;
+    sort_model = &m;
     for (size_t c = 0; c < nc; c++)
         if (!strcmp(cols[c].key, sort))
             sort_col = &cols[c];
-    if (!sort_col) {
+    if (!sort_col && !keyed_sort(&s, sort)) {
         cli_unload(&f, &m, &s);
         return cli_usage("stats", "unknown --sort column '%s'", sort);
     }
-    sort_model = &m;
     if (s.n)
         qsort(s.g, s.n, sizeof *s.g, cmp_rows);
     if (s.family == CS_FAM_V2) {

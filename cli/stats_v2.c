@@ -57,10 +57,12 @@ static bool kv_val(const cs_stats *s, const cs_gstat *g, uint32_t table, cs_sid 
     return false;
 }
 
-typedef struct fixed { const char *key, *title; size_t off; } fixed;
-#define F(key, title, field) {key, title, offsetof(cs_gstat, field)}
-static const fixed head[] = {F("creation", "CREATED", creation), F("start", "STARTED", start),
-                             F("end", "ENDED", end), F("exec", "EXEC", exec),
+/* A fixed column; `at`: a time (Go's, on the machine's clock), else a duration. */
+typedef struct fixed { const char *key, *title; size_t off; bool at; } fixed;
+#define F(key, title, field) {key, title, offsetof(cs_gstat, field), false}
+#define AT(key, title, field) {key, title, offsetof(cs_gstat, field), true}
+static const fixed head[] = {AT("creation", "CREATED", creation), AT("start", "STARTED", start),
+                             AT("end", "ENDED", end), F("exec", "EXEC", exec),
                              F("sched_wait", "SCHED WAIT", sched_wait)};
 static const fixed tail[] = {F("syscall", "SYSCALL", syscall), F("syscall_block", "SYSCALL BLOCKED", syscall_block),
                              F("total", "TOTAL", total)};
@@ -167,6 +169,8 @@ static void cell(int64_t ns, int w)
 {
     char buf[64];
     cli__fmt_ns(buf, sizeof buf, ns);
+    if (ns == INT64_MIN) /* a time that is not */
+        snprintf(buf, sizeof buf, "-");
     int cols = (int)strlen(buf) - (strstr(buf, "µ") ? 1 : 0); /* "µ" is two bytes but one column */
     for (; cols < w; cols++)
         putchar(' ');
@@ -201,8 +205,10 @@ static bool print_table(const cs_stats *s, const cs_model *m, const keyset *br, 
         const cs_gstat *g = &s->g[i];
         int64_t v;
         printf("%10" PRIu64 "  %-*.*s  %#10" PRIx64 "  ", g->goid, wname, wname, cs_model_str(m, g->name), g->pc);
-        for (size_t c = 0; c < NHEAD; c++)
-            cell(fval(g, &head[c]), width(head[c].title));
+        for (size_t c = 0; c < NHEAD; c++) { /* times from the trace's start; 0, Go's "none": - */
+            v = fval(g, &head[c]);
+            cell(!head[c].at ? v : v ? v - m->t_first : INT64_MIN, width(head[c].title));
+        }
         for (uint32_t k = 0; k < br->n; k++) {
             kv_val(s, g, CS_STAT_BLOCK_BY_REASON, br->key[k], &v);
             cell(v, bw[k]);
