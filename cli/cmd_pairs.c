@@ -113,8 +113,8 @@ static void json_msgs(const cs_model *m, const bool *keep)
         fputs(",\"channel\":", stdout);
         cli_json_str(stdout, chan_name(m, x->chan));
         fputs(",\"value\":", stdout);
-        if (x->value)
-            cli_json_str(stdout, cs_model_str(m, x->value));
+        if (cs_msg_value(m, i))
+            cli_json_str(stdout, cs_model_str(m, cs_msg_value(m, i)));
         else
             fputs("null", stdout);
         printf(",\"exact\":%s}", x->exact ? "true" : "false");
@@ -155,7 +155,7 @@ static void csv_msgs(const cs_model *m, const bool *keep)
         printf(",%lld,", (long long)x->t_recv);
         cli_csv_str(stdout, chan_name(m, x->chan));
         fputc(',', stdout);
-        cli_csv_str(stdout, cs_model_str(m, x->value));
+        cli_csv_str(stdout, cs_model_str(m, cs_msg_value(m, i)));
         printf(",%d\n", x->exact);
     }
 }
@@ -174,7 +174,7 @@ static void text_out(const cs_model *m, const bool *keep, const summary *s)
         printf("%-5s %8llu %8llu %14s %14lld  %-8s %-24s %s\n", cs_msg_kind_name(x->kind),
                (unsigned long long)goid(m, x->sender), (unsigned long long)goid(m, x->receiver), ts,
                (long long)(x->t_recv - m->t_first), x->exact ? "exact" : "inferred",
-               x->value ? cs_model_str(m, x->value) : "-", chan_name(m, x->chan));
+               cs_msg_value(m, i) ? cs_model_str(m, cs_msg_value(m, i)) : "-", chan_name(m, x->chan));
     }
     printf("\n%8s %12s %12s %12s  %s\n", "messages", "min_ns", "median_ns", "max_ns", "channel");
     for (uint32_t c = 0; c < m->n_chans; c++)

@@ -35,6 +35,7 @@ void cs_model_init(cs_model *m)
     SPAN_TABLES(X, m)                                                                      \
     X(edges, (m)->n_edges, (m)->cap_edges)                                                 \
     X(msgs, (m)->n_msgs, (m)->cap_msgs)                                                    \
+    X(msg_value, (m)->msg_value ? (m)->n_msgs : 0, (m)->msg_value ? (m)->cap_msg_value : 0) \
     X(chans, (m)->n_chans, (m)->cap_chans)                                                 \
     X(ranges, (m)->n_ranges, (m)->cap_ranges)                                              \
     X(logs, (m)->n_logs, (m)->cap_logs)                                                    \
@@ -237,8 +238,8 @@ bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err)
 {
     *out = *m;
     cs_map_init(&out->str_index), cs_map_init(&out->g_index); /* nothing looks anything up in it */
-    out->msgs = NULL, out->msg_block = out->sync_block = NULL;
-    out->n_msgs = out->cap_msgs = out->n_msg_block = out->n_sync_block = 0;
+    out->msgs = NULL, out->msg_value = NULL, out->msg_block = out->sync_block = NULL;
+    out->n_msgs = out->cap_msgs = out->cap_msg_value = out->n_msg_block = out->n_sync_block = 0;
     out->n_edges = m->n_edges ? 1 : 0, out->n_chans = m->n_chans ? 1 : 0;
 #define NO_TABLE(field, cap, n) out->field = NULL, out->cap = n;
     OWN_TABLES(NO_TABLE, m)

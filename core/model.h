@@ -30,6 +30,7 @@
  *   bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out)
  *   int64_t cs_span_t0(const cs_model *m, uint32_t s)   start of span s (inline)
  *   int64_t cs_span_t1(const cs_model *m, uint32_t s)   end of span s (inline)
+ *   cs_sid cs_msg_value(const cs_model *m, uint32_t i)   message i's value as text, 0 unknown (inline)
  *   bool cs_span_is_far(const cs_model *m, uint32_t s)   its end is not the next span's start (inline)
  *   uint32_t cs_span_far_at(const cs_model *m, uint32_t s)   far span s's place in span_far_t1
  *   uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t)
@@ -175,15 +176,15 @@ typedef enum cs_msg_kind {
  * running receiver is vertical in the lanes view, as visual-design.md asks.
  * A close: t_send = the close, t_recv = the woken receiver's next start.
  * Exact ones carry the times of their events. t_send is CS_T_NONE when it is
- * not known (an exact receive whose send happened before the trace). */
+ * not known (an exact receive whose send happened before the trace). Its
+ * value, when known, is cs_msg_value's: only exact ones have one, so the
+ * inferred millions carry no room for it. */
 typedef struct cs_msg {
     int64_t t_send;
     int64_t t_recv;
     uint32_t sender;      /* index in g */
     uint32_t receiver;
     uint32_t chan;        /* index in chans, 0 unknown */
-    uint32_t edge;        /* index in edges it came from, 0 none */
-    cs_sid value;         /* value as text, 0 unknown */
     uint8_t kind;         /* cs_msg_kind */
     uint8_t exact;        /* 1: patched runtime or annotation; 0: inferred */
     uint8_t pad[2];
@@ -292,6 +293,8 @@ typedef struct cs_model {
 
     cs_edge *edges;  uint32_t n_edges, cap_edges;   /* edges[0] reserved */
     cs_msg *msgs;    uint32_t n_msgs, cap_msgs;
+    cs_sid *msg_value; uint32_t cap_msg_value;      /* per message its value as text, 0 unknown;
+                                                       NULL while no message has one */
     cs_chan *chans;  uint32_t n_chans, cap_chans;   /* chans[0] reserved */
     cs_range *ranges; uint32_t n_ranges, cap_ranges;
     cs_log *logs;    uint32_t n_logs, cap_logs;
@@ -310,7 +313,7 @@ typedef struct cs_model {
 } cs_model;
 
 _Static_assert(sizeof(cs_edge) == 32, "cs_edge layout");
-_Static_assert(sizeof(cs_msg) == 40, "cs_msg layout");
+_Static_assert(sizeof(cs_msg) == 32, "cs_msg layout");
 _Static_assert(sizeof(cs_frame) == 24, "cs_frame layout");
 _Static_assert(sizeof(cs_rtmsg) == 48, "cs_rtmsg layout");
 
@@ -344,6 +347,11 @@ static inline uint32_t cs_span_far_at(const cs_model *m, uint32_t s)
 static inline bool cs_span_is_far(const cs_model *m, uint32_t s)
 {
     return m->span_far[s >> 6] >> (s & 63) & 1;
+}
+
+static inline cs_sid cs_msg_value(const cs_model *m, uint32_t i)
+{
+    return m->msg_value ? m->msg_value[i] : 0;
 }
 
 static inline int64_t cs_span_t1(const cs_model *m, uint32_t s)

@@ -236,9 +236,9 @@ static void arrow_title(lanes_pic *p, const lay_bundle *b)
         exp__xml(w, b->chan < m->n_chans ? cs_model_str(m, m->chans[b->chan].name) : "");
         exp__puts(w, ": "), exp__xml(w, from), exp__puts(w, " \u2192 "), exp__xml(w, to);
         exp__printf(w, ", sent %s, received %s", t0, t1);
-        const cs_msg *msg = &m->msgs[b->first];
-        if (msg->value)
-            exp__puts(w, ", value "), exp__xml(w, cs_model_str(m, msg->value));
+        cs_sid value = cs_msg_value(m, b->first);
+        if (value)
+            exp__puts(w, ", value "), exp__xml(w, cs_model_str(m, value));
     }
     exp__puts(w, "</title>");
 }

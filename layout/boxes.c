@@ -31,9 +31,9 @@ bool lay_boxes_take(lay_boxes *b, float x0, float y0, float x1, float y1)
 
 bool lay_msg_value(const cs_model *m, uint32_t msg, char out[LAY_VALUE_CAP])
 {
-    if (msg >= m->n_msgs || !m->msgs[msg].exact || !m->msgs[msg].value)
+    if (msg >= m->n_msgs || !m->msgs[msg].exact || !cs_msg_value(m, msg))
         return false;
-    const char *v = cs_model_str(m, m->msgs[msg].value);
+    const char *v = cs_model_str(m, cs_msg_value(m, msg));
     if (!v || !v[0])
         return false;
     size_t n = strlen(v);

@@ -1246,8 +1246,8 @@ static void counts_agree_and_values_are_printed(void **st)
             if (with && t)
                 save(&e, "values-primesieve.png");
             env_close(&e);
-            for (uint32_t i = 0; i < m.n_msgs; i++) /* the next round: no values */
-                m.msgs[i].value = 0;
+            cs_free(m.msg_value); /* the next round: no values */
+            m.msg_value = NULL, m.cap_msg_value = 0;
         }
         print_message("%s: %u messages; %u glyphs with values, %u without\n", traces[t], m.n_msgs, glyphs[1], glyphs[0]);
         if (t) /* the patched primesieve's numbers: dozens of them fit */

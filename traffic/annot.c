@@ -138,9 +138,10 @@ static bool pair(trf__ctx *c, const cs_log *s, const cs_log *r, cs_err *err)
     const annot *v = as.val ? &as : &ar;
     cs_msg x = {.t_send = s->ts, .t_recv = r->ts, .sender = s->g, .receiver = r->g,
                 .kind = CS_MK_SEND, .exact = 1};
+    cs_sid value = 0;
     if (ok && v->val && v->val_len)
-        ok = (x.value = cs_model_intern(m, v->val, v->val_len, err)) != 0;
-    ok = ok && (x.chan = annot_chan(c, &as, s, r, err)) && trf__msg_add(m, &x, err);
+        ok = (value = cs_model_intern(m, v->val, v->val_len, err)) != 0;
+    ok = ok && (x.chan = annot_chan(c, &as, s, r, err)) && trf__msg_add(m, &x, value, err);
     cs_free(ms), cs_free(mr);
     return ok;
 }

@@ -16,26 +16,65 @@ static int64_t msg_time(const cs_msg *x)
     return x->t_send != CS_T_NONE ? x->t_send : x->t_recv;
 }
 
-static int msg_cmp(const void *a, const void *b)
+/* Messages by time (t_send, else t_recv), then receive; 0 for a tie. */
+static int msg_order(const cs_msg *x, const cs_msg *y)
 {
-    const cs_msg *x = a, *y = b;
     int64_t tx = msg_time(x), ty = msg_time(y);
     if (tx != ty)
         return tx < ty ? -1 : 1;
-    if (x->t_recv != y->t_recv)
-        return x->t_recv < y->t_recv ? -1 : 1;
-    if (x->edge != y->edge)
-        return x->edge < y->edge ? -1 : 1;
-    if (x->sender != y->sender)
-        return x->sender < y->sender ? -1 : 1;
-    return (x->receiver > y->receiver) - (x->receiver < y->receiver);
+    return (x->t_recv > y->t_recv) - (x->t_recv < y->t_recv);
 }
 
 static bool sorted(const cs_model *m)
 {
     for (uint32_t i = 1; i < m->n_msgs; i++)
-        if (msg_cmp(&m->msgs[i - 1], &m->msgs[i]) > 0)
+        if (msg_order(&m->msgs[i - 1], &m->msgs[i]) > 0)
             return false;
+    return true;
+}
+
+static int place_cmp(const void *a, const void *b, void *ctx)
+{
+    const cs_msg *msgs = ctx;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    int r = msg_order(&msgs[x], &msgs[y]);
+    return r ? r : (x > y) - (x < y);
+}
+
+/* Sorts the messages, ties in the order they were found (exact ones
+ * first, then by wake-up): their places are sorted, then each cycle of the
+ * permutation moved, with its values. */
+static bool sort_msgs(cs_model *m, cs_err *err)
+{
+    uint32_t n = m->n_msgs, *to = cs_alloc((size_t)n * sizeof *to + 1);
+    if (!to)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory sorting %u messages", n);
+    for (uint32_t i = 0; i < n; i++)
+        to[i] = i;
+    qsort_r(to, n, sizeof *to, place_cmp, m->msgs);
+    cs_msg *x = m->msgs;
+    cs_sid *v = m->msg_value;
+    for (uint32_t k = 0; k < n; k++) { /* place j takes the message at to[j] */
+        if (to[k] == k)
+            continue;
+        cs_msg keep = x[k];
+        cs_sid keep_v = v ? v[k] : 0;
+        for (uint32_t j = k;;) {
+            uint32_t from = to[j];
+            to[j] = j;
+            if (from == k) {
+                x[j] = keep;
+                if (v)
+                    v[j] = keep_v;
+                break;
+            }
+            x[j] = x[from];
+            if (v)
+                v[j] = v[from];
+            j = from;
+        }
+    }
+    cs_free(to);
     return true;
 }
 
@@ -44,6 +83,8 @@ static bool build(cs_model *m, bool drawn_only, cs_err *err)
     if (m->n_edges == 0 || m->n_chans == 0) /* no model was built */
         return true;
     m->n_msgs = 0;
+    cs_free(m->msg_value);
+    m->msg_value = NULL, m->cap_msg_value = 0;
     m->n_chans = 1;
     trf__ctx c = {.m = m, .n_stack = m->n_stack, .drawn_only = drawn_only, .trim_read = 1, .trim_write = 1};
     c.stack_site = cs_alloc((size_t)c.n_stack * sizeof *c.stack_site + 1);
@@ -66,8 +107,8 @@ static bool build(cs_model *m, bool drawn_only, cs_err *err)
     cs_map_deinit(&c.by_sites);
     cs_map_deinit(&c.by_close);
     cs_map_deinit(&c.by_id);
-    if (ok && !sorted(m)) /* usually nearly sorted already: edges come in time order */
-        qsort(m->msgs, m->n_msgs, sizeof *m->msgs, msg_cmp);
+    if (ok && !sorted(m)) /* usually sorted already: edges come in time order */
+        ok = sort_msgs(m, err);
     if (ok && drawn_only)
         trf__trim_end(&c);
     return ok && trf__msg_blocks(m, err) && trf__sync_blocks(m, err);

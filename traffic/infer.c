@@ -92,7 +92,7 @@ static bool edge_msg(const cs_model *m, uint32_t *cur, uint32_t ei, cs_msg *out,
     *from_sent = e->kind == CS_EK_SEND || e->kind == CS_EK_SELECT_SEND || e->kind == CS_EK_CLOSE;
     if (!*from_sent && e->kind != CS_EK_RECV && e->kind != CS_EK_SELECT_RECV)
         return false;
-    *out = (cs_msg){.edge = ei, .kind = e->kind == CS_EK_CLOSE ? CS_MK_CLOSE : CS_MK_SEND};
+    *out = (cs_msg){.kind = e->kind == CS_EK_CLOSE ? CS_MK_CLOSE : CS_MK_SEND};
     if (*from_sent) {
         out->sender = e->from, out->receiver = e->to;
         out->t_send = e->ts, out->t_recv = resume_time(m, cur, e->to, e->ts);
@@ -103,16 +103,16 @@ static bool edge_msg(const cs_model *m, uint32_t *cur, uint32_t ei, cs_msg *out,
     return true;
 }
 
-static bool add(trf__ctx *c, cs_msg *x, bool from_sent, cs_err *err)
+static bool add(trf__ctx *c, cs_msg *x, uint32_t ei, bool from_sent, cs_err *err)
 {
-    const cs_edge *e = &c->m->edges[x->edge];
+    const cs_edge *e = &c->m->edges[ei];
     cs_sid s_from = trf__site(c, e->stack, err), s_to = trf__site(c, e->block_stack, err);
     if (err->code != CS_OK)
         return false;
     bool close = x->kind == CS_MK_CLOSE;
     x->chan = from_sent ? trf__chan_by_sites(c, s_from, s_to, close, err)
                         : trf__chan_by_sites(c, s_to, s_from, close, err);
-    return x->chan && trf__msg_add(c->m, x, err);
+    return x->chan && trf__msg_add(c->m, x, 0, err);
 }
 
 bool trf__infer(trf__ctx *c, cs_err *err)
@@ -135,7 +135,7 @@ bool trf__infer(trf__ctx *c, cs_err *err)
         if (!edge_msg(m, cur, i, &x, &from_sent))
             continue;
         if (!(idx && x.kind == CS_MK_SEND && covered(m, idx, n_exact, &x, m->edges[i].ts)))
-            ok = add(c, &x, from_sent, err);
+            ok = add(c, &x, i, from_sent, err);
     }
     cs_free(idx);
     cs_free(cur);

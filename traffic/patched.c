@@ -51,9 +51,10 @@ static bool pair(trf__ctx *c, const cs_rtmsg *s, const cs_rtmsg *r, cs_err *err)
     int n = snprintf(val, sizeof val, "%" PRId64, (int64_t)s->val);
     cs_msg x = {.t_send = s->ts, .t_recv = r->ts, .sender = g_index(m, s->goid),
                 .receiver = g_index(m, r->goid), .kind = CS_MK_SEND, .exact = 1};
-    if (!(x.value = cs_model_intern(m, val, (size_t)n, err)) || !(x.chan = rt_chan(c, s->cid, err)))
+    cs_sid value = cs_model_intern(m, val, (size_t)n, err);
+    if (!value || !(x.chan = rt_chan(c, s->cid, err)))
         return false;
-    return trf__msg_add(m, &x, err);
+    return trf__msg_add(m, &x, value, err);
 }
 
 static bool closed(trf__ctx *c, const cs_rtmsg *r, uint32_t wake, cs_err *err)
@@ -61,8 +62,8 @@ static bool closed(trf__ctx *c, const cs_rtmsg *r, uint32_t wake, cs_err *err)
     cs_model *m = c->m;
     cs_msg x = {.t_send = wake ? m->edges[wake].ts : CS_T_NONE, .t_recv = r->ts,
                 .sender = wake ? m->edges[wake].from : 0, .receiver = g_index(m, r->goid),
-                .edge = wake, .kind = CS_MK_CLOSE, .exact = 1};
-    return (x.chan = rt_chan(c, r->cid, err)) && trf__msg_add(m, &x, err);
+                .kind = CS_MK_CLOSE, .exact = 1};
+    return (x.chan = rt_chan(c, r->cid, err)) && trf__msg_add(m, &x, 0, err);
 }
 
 typedef struct pstate {

@@ -21,8 +21,6 @@ void trf__trim_end(trf__ctx *c)
 {
     cs_model *m = c->m;
     trf__trim(c, m->n_edges);
-    for (uint32_t i = 0; i < m->n_msgs; i++)
-        m->msgs[i].edge = 0;
     cs_edge *e = cs_realloc(m->edges, (size_t)c->trim_write * sizeof *m->edges);
     if (e) /* else the larger block stays: still correct */
         m->edges = e, m->cap_edges = c->trim_write;
