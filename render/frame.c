@@ -29,11 +29,9 @@ static uint32_t present_spans(const cs_model *m)
 static bool attach(rnd_renderer *r, const cs_model *m, bool arrows, cs_err *err)
 {
     r->m = m;
-    if (!rnd__font_covers(&r->font, m)) { /* the font in use may be drawing a loading screen meanwhile */
-        rnd__font_drop(&r->font_next);
-        if (!rnd__font_init(&r->font_next, m, err))
-            return false;
-    }
+    /* m's characters go to font_next: font may be drawing a loading screen meanwhile */
+    if (!rnd__font_follow(&r->font, &r->font_next, m, err))
+        return false;
     rnd_traffic t = {0};
     bool ok = rnd__place(r, err) && rnd__traffic_build(m, arrows, &t, err);
     if (ok) {

@@ -117,6 +117,14 @@ bool rnd__font_covers(const rnd__font *f, const cs_model *m)
     return all;
 }
 
+bool rnd__font_follow(const rnd__font *cur, rnd__font *next, const cs_model *m, cs_err *err)
+{
+    if (rnd__font_covers(cur, m))
+        return true;
+    rnd__font_drop(next);
+    return rnd__font_init(next, m, err);
+}
+
 bool rnd__font_upload(rnd__font *f, cs_err *err)
 {
     if (!f->pixels)

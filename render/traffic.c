@@ -93,6 +93,8 @@ void rnd_traffic_take(rnd_renderer *r, const cs_model *m, rnd_traffic *t)
 {
     rnd__traffic_install(r, m, t);
     rnd_traffic_destroy(t);
+    cs_err ignored = {0}; /* out of memory: the characters the font lacks read '?' */
+    rnd__font_follow(&r->font, &r->font_next, m, &ignored); /* the values the traffic found */
     /* besides what is made of the arrows: the graph (the traffic is its
      * edges), and what takes in the messages, with what was made of it: a
      * filter's matches (and partners), the gaps axis' idle stretches
