@@ -168,9 +168,10 @@ static int width(const char *title)
 static void cell(int64_t ns, int w)
 {
     char buf[64];
-    cli__fmt_ns(buf, sizeof buf, ns);
-    if (ns == INT64_MIN) /* a time that is not */
+    if (ns == CS_T_NONE) /* a time that is not */
         snprintf(buf, sizeof buf, "-");
+    else
+        cli__fmt_ns(buf, sizeof buf, ns);
     int cols = (int)strlen(buf) - (strstr(buf, "µ") ? 1 : 0); /* "µ" is two bytes but one column */
     for (; cols < w; cols++)
         putchar(' ');
@@ -207,7 +208,7 @@ static bool print_table(const cs_stats *s, const cs_model *m, const keyset *br, 
         printf("%10" PRIu64 "  %-*.*s  %#10" PRIx64 "  ", g->goid, wname, wname, cs_model_str(m, g->name), g->pc);
         for (size_t c = 0; c < NHEAD; c++) { /* times from the trace's start; 0, Go's "none": - */
             v = fval(g, &head[c]);
-            cell(!head[c].at ? v : v ? v - m->t_first : INT64_MIN, width(head[c].title));
+            cell(!head[c].at ? v : v ? v - m->t_first : CS_T_NONE, width(head[c].title));
         }
         for (uint32_t k = 0; k < br->n; k++) {
             kv_val(s, g, CS_STAT_BLOCK_BY_REASON, br->key[k], &v);

@@ -88,11 +88,15 @@ void cs_free(void *p)
 /* madvise(MADV_DONTNEED) frees the pages at once and the range keeps its
  * addresses: anonymous memory reads back as zeros after, the pages of a
  * file mapping never written are read back from the file. */
-void cs_release(void *p, size_t n)
+size_t cs_page_bytes(void)
 {
     long page = sysconf(_SC_PAGESIZE);
-    if (page <= 0)
-        return;
+    return page > 0 ? (size_t)page : 4096;
+}
+
+void cs_release(void *p, size_t n)
+{
+    size_t page = cs_page_bytes();
     uintptr_t a = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
     uintptr_t b = ((uintptr_t)p + n) & ~((uintptr_t)page - 1);
     if (b > a)

@@ -10,7 +10,6 @@
 #include "build.h"
 
 #include <string.h>
-#include <unistd.h>
 
 bool cs_mb_init(cs_mb *mb, cs_model *m, cs_err *err)
 {
@@ -39,7 +38,7 @@ struct cs_mb_chunk {
     uint32_t n, cap;
 };
 
-#define CHUNK_MIN 8u
+#define CHUNK_MIN 2u /* the first: a goroutine of a span or two takes 36 bytes */
 #define CHUNK_MAX 65536u
 
 /* A span in a chunk: its start over the chunk's base (4 bytes, unaligned),
@@ -62,17 +61,11 @@ struct cs_mb_slab {
     size_t bytes, used;
 };
 
-static size_t page_bytes(void)
-{
-    long p = sysconf(_SC_PAGESIZE);
-    return p > 0 ? (size_t)p : 4096;
-}
-
 static void *slab_take(cs_mb *mb, size_t bytes, cs_err *err)
 {
-    size_t page = page_bytes(), big = bytes >= page ? page - 1 : 7;
+    size_t page = cs_page_bytes(), align = bytes >= page ? page - 1 : 7; /* a mask */
     cs_mb_slab *s = mb->slabs;
-    size_t at = s ? (s->used + big) & ~big : 0;
+    size_t at = s ? (s->used + align) & ~align : 0;
     if (!s || at + bytes > s->bytes) {
         size_t n = (sizeof *s + bytes + 2 * page - 1) & ~(page - 1),
                want = !s ? SLAB_MIN : s->bytes < SLAB_MAX / 2 ? 2 * s->bytes : SLAB_MAX;
@@ -83,7 +76,7 @@ static void *slab_take(cs_mb *mb, size_t bytes, cs_err *err)
         }
         *s = (cs_mb_slab){.next = mb->slabs, .bytes = n};
         mb->slabs = s;
-        at = (sizeof *s + big) & ~big;
+        at = (sizeof *s + align) & ~align;
     }
     s->used = at + bytes;
     return (char *)s + at;
@@ -128,7 +121,7 @@ bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
     uint32_t n_g = mb->m->n_g;
     if (!cs_grow((void **)&out->cur, &out->cap_cur, n_g, sizeof *out->cur, err) ||
         !cs_grow((void **)&out->far, &out->cap_far, mb->n_far, sizeof *out->far, err)) {
-        cs_free(out->cur), cs_free(out->far);
+        cs_mb_deinit(out);
         return false;
     }
     memcpy(out->cur, mb->cur, (size_t)n_g * sizeof *out->cur);
@@ -252,8 +245,15 @@ bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err)
     uint32_t parent = 0;
     if (d->parent_goid != CS_NO_GOID && !cs_map_get(&mb->m->g_index, d->parent_goid, &parent))
         parent = 0;
+    /* a goroutine made again (its id reused after its end, or a hostile
+     * trace) is made no earlier than what it did last: its spans stay in
+     * time order */
+    const cs_mb_cur *c = &mb->cur[gi];
+    int64_t t = d->t;
+    t = c->t0 != CS_T_NONE && t < c->t0 ? c->t0 : t;
+    t = c->n_spans && t < c->last_t1 ? c->last_t1 : t;
     cs_goroutine *g = &mb->m->g[gi];
-    g->create_ns = d->t;
+    g->create_ns = t;
     g->parent = parent;
     if (d->pc)
         g->pc = d->pc;
@@ -263,7 +263,7 @@ bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err)
         g->flags |= CS_G_AT_START;
     cs_state st = d->state ? d->state : CS_ST_RUNNABLE;
     mb->cur[gi].block_ts = st == CS_ST_BLOCKED ? CS_T_NONE : mb->cur[gi].block_ts;
-    if (!set_idx(mb, d->t, gi, st, d->reason, 0, 0, err))
+    if (!set_idx(mb, t, gi, st, d->reason, 0, 0, err))
         return false;
     if (st == CS_ST_BLOCKED && d->at_start)
         mb->cur[gi].block_ts = CS_T_NONE; /* it was waiting before the trace began */

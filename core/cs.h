@@ -10,6 +10,7 @@
  *   void cs_release(void *p, size_t n)   the whole pages inside [p, p + n), part of a block
  *       whose bytes there are done with, go back to the system (a block's read as zeros after,
  *       a file mapping's as the file)
+ *   size_t cs_page_bytes(void)   the system's page size
  *   void *cs_pages(size_t n) / void cs_pages_free(void *p, size_t n)   n bytes of zeroed whole
  *       pages straight from the system, apart from malloc's heap, counted as cs_alloc's;
  *       NULL when there are none
@@ -66,6 +67,7 @@ void *cs_alloc(size_t n);
 void *cs_calloc(size_t n, size_t size);
 void *cs_realloc(void *p, size_t n);
 void cs_release(void *p, size_t n);
+size_t cs_page_bytes(void);
 void *cs_pages(size_t n);
 void cs_pages_free(void *p, size_t n);
 /* n zeroed bytes on 64-byte cache lines that hold nothing else, for data

@@ -138,8 +138,7 @@ bool cs_file_follow(const char *path, cs_file *out, cs_err *err)
 void cs_file_drop(cs_file *f, uint64_t off)
 {
     if (f->mapped && f->data && off <= f->size) {
-        long page = sysconf(_SC_PAGESIZE);
-        size_t from = page > 0 ? f->dropped & ~((size_t)page - 1) : 0; /* the page it stopped in */
+        size_t from = f->dropped & ~(cs_page_bytes() - 1); /* the page it stopped in */
         if (off > f->dropped) /* file pages: read back from the file if touched */
             cs_release((void *)(f->data + from), (size_t)off - from), f->dropped = (size_t)off;
         return;

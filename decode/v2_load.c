@@ -278,7 +278,7 @@ static bool finish(v2_sink *s, cs_err *err)
     dec__v2_model_close_ranges(s, s->last_ts);
     if (s->d->no_model)
         return true;
-    cs_file_release(s->f); /* every byte is read: the model's grouping may take the room */
+    cs_file_release(s->f); /* every byte is read: laying the spans out may take the room */
     return cs_mb_finish(&s->mb, s->last_ts, err);
 }
 

@@ -9,6 +9,7 @@
 #include "rnd.h"
 
 #include <stb/stb_rect_pack.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define FONT_PATH "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -61,9 +62,16 @@ static bool pack(rnd__font *f, const uint8_t *ttf, const stbtt_fontinfo *info, c
     return true;
 }
 
-/* The characters to pack: ASCII, then those beyond it the font has, of
- * extra_cp and of m's strings, ascending; f->seen marks every character
- * beyond ASCII looked at, packed or not (rnd__font_covers). */
+static int cp_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The characters to pack: ASCII, then extra_cp and those of m's strings
+ * the font has, as many as fit in MAX_CP (extra_cp first: chanscope's own
+ * symbols are never crowded out), ascending for glyph_index; f->seen marks
+ * every character beyond ASCII looked at, packed or not (rnd__font_covers). */
 static bool choose(rnd__font *f, const stbtt_fontinfo *info, const cs_model *m, cs_err *err)
 {
     f->seen = cs_calloc(BMP_BITS, 1);
@@ -72,12 +80,22 @@ static bool choose(rnd__font *f, const stbtt_fontinfo *info, const cs_model *m, 
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for the font");
     for (int c = 32; c < 127; c++)
         f->cp[f->n_cp++] = c;
-    for (size_t i = 0; i < sizeof extra_cp / sizeof *extra_cp; i++)
+    for (size_t i = 0; i < sizeof extra_cp / sizeof *extra_cp; i++) {
         f->seen[extra_cp[i] >> 3] |= (uint8_t)(1u << (extra_cp[i] & 7));
-    model_chars(m, f->seen);
+        f->cp[f->n_cp++] = extra_cp[i];
+    }
+    uint8_t *mine = cs_calloc(BMP_BITS, 1);
+    if (!mine)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for the font");
+    model_chars(m, mine);
     for (int c = 0x80; c < 0x10000; c++)
-        if ((f->seen[c >> 3] >> (c & 7) & 1) && f->n_cp < 95 + MAX_CP && stbtt_FindGlyphIndex(info, c))
-            f->cp[f->n_cp++] = c;
+        if ((mine[c >> 3] >> (c & 7) & 1) && !(f->seen[c >> 3] >> (c & 7) & 1)) {
+            f->seen[c >> 3] |= (uint8_t)(1u << (c & 7));
+            if (f->n_cp < 95 + MAX_CP && stbtt_FindGlyphIndex(info, c))
+                f->cp[f->n_cp++] = c;
+        }
+    cs_free(mine);
+    qsort(f->cp + 95, (size_t)f->n_cp - 95, sizeof *f->cp, cp_cmp);
     for (int i = 0; i < RND__NFONT; i++)
         if (!(f->pc[i] = cs_alloc((size_t)f->n_cp * sizeof *f->pc[i])))
             return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for the font");

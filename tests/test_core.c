@@ -135,6 +135,35 @@ static void spans_keep_their_ends(void **st)
     cs_model_deinit(&m);
 }
 
+/* A goroutine made again after its end (an id reused, or a hostile trace
+ * whose status puts it back at the last Sync) is made no earlier than its
+ * last span ended: its spans stay in time order. */
+static void a_goroutine_made_again_keeps_its_spans_in_order(void **st)
+{
+    (void)st;
+    cs_model m;
+    cs_mb mb;
+    cs_err err = {0};
+    cs_model_init(&m);
+    assert_true(cs_mb_init(&mb, &m, &err));
+    assert_true(cs_mb_create(&mb, &(cs_mb_create_desc){.t = 100, .goid = 7, .parent_goid = CS_NO_GOID}, &err));
+    assert_true(cs_mb_set(&mb, 150, 7, CS_ST_RUNNING, CS_R_NONE, 0, 0, &err));
+    assert_true(cs_mb_set(&mb, 200, 7, CS_ST_NONE, CS_R_NONE, 0, 0, &err));
+    assert_true(cs_mb_create(&mb, &(cs_mb_create_desc){.t = 10, .goid = 7, .parent_goid = CS_NO_GOID,
+                                                       .state = CS_ST_BLOCKED, .at_start = true}, &err));
+    assert_true(cs_mb_finish(&mb, 300, &err));
+    uint32_t gi;
+    assert_true(cs_model_g_find(&m, 7, &gi));
+    const cs_goroutine *g = &m.g[gi];
+    assert_int_equal(g->create_ns, 200);
+    assert_int_equal(g->span_count, 3);
+    for (uint32_t s = g->span_first; s + 1 < g->span_first + g->span_count; s++)
+        assert_true(cs_span_t0(&m, s) < cs_span_t0(&m, s + 1) && cs_span_t1(&m, s) <= cs_span_t0(&m, s + 1));
+    assert_int_equal(cs_span_t0(&m, g->span_first + 2), 200);
+    cs_mb_deinit(&mb);
+    cs_model_deinit(&m);
+}
+
 /* Slots in first-seen order, whether an id is direct or in the map; an id
  * that went to the map while the array was small keeps its slot after the
  * array grows past it; a limit makes ids below it direct. */
@@ -472,6 +501,7 @@ int main(void)
         cmocka_unit_test(map_survives_many_puts_and_deletes),
         cmocka_unit_test(ids_keep_slots_as_the_array_grows),
         cmocka_unit_test(spans_keep_their_ends),
+        cmocka_unit_test(a_goroutine_made_again_keeps_its_spans_in_order),
         cmocka_unit_test(intern_returns_same_id_for_same_bytes),
         cmocka_unit_test(uvarint_accepts_padding_and_rejects_overflow),
         cmocka_unit_test(header_detection_follows_go),

@@ -1176,7 +1176,9 @@ static float glyph_u(const rnd_renderer *r, const char *utf8)
  * text) are drawn with their own glyphs, not '?': a renderer made with the
  * model packs its characters; one made before it (the viewer's, drawing the
  * loading screen) packs them when the model is attached and draws them from
- * its next frame on. A character the font lacks (CJK in DejaVu Sans) stays '?'. */
+ * its next frame on. A character the font lacks (CJK in DejaVu Sans) stays '?';
+ * a trace with more characters than the atlas takes keeps chanscope's own
+ * symbols (→ …) drawn. */
 static void names_beyond_ascii_get_their_glyphs(void **st)
 {
     (void)st;
@@ -1200,6 +1202,16 @@ static void names_beyond_ascii_get_their_glyphs(void **st)
     assert_true(glyph_u(viewer, "\xC3\xA4") != glyph_u(viewer, "?"));
     rnd_destroy(still);
     rnd_destroy(viewer);
+    char many[2 * 0x600 + 1], *p = many; /* U+0100 to U+06FF: more than the atlas takes */
+    for (unsigned c = 0x100; c < 0x700; c++)
+        *p++ = (char)(0xC0 | c >> 6), *p++ = (char)(0x80 | (c & 63));
+    m.g[2].name = cs_model_intern(&m, many, (size_t)(p - many), &err);
+    still = rnd_create_still(&m, &err);
+    assert_non_null(still);
+    q = glyph_u(still, "?");
+    assert_true(glyph_u(still, "\xE2\x86\x92") != q && glyph_u(still, "\xE2\x80\xA6") != q); /* → … */
+    assert_true(glyph_u(still, "\xC4\x80") != q); /* U+0100, the first of them */
+    rnd_destroy(still);
     cs_model_deinit(&m);
 }
 
