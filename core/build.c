@@ -322,13 +322,17 @@ bool cs_mb_name(cs_mb *mb, uint64_t goid, uint64_t pc, cs_sid name, cs_err *err)
  * isSystemGoroutine); and one without a name is the runtime's only when it
  * kept one state through the trace (seen through its status alone): one
  * that did something is the program's, named or not (from before the trace,
- * its events may carry no stack). In a trace that names no goroutine (Go
- * 1.5 carries PCs only) nothing tells them apart, and all are the
- * program's. */
+ * its events may carry no stack). The tracer's own goroutines, which the
+ * trace exists for and the program does not (runtime/trace.*: the one that
+ * reads the trace out, a flight recorder's), count as the runtime's. In a
+ * trace that names no goroutine (Go 1.5 carries PCs only) nothing tells
+ * them apart, and all are the program's. */
 static bool is_system(const char *name, bool named, uint32_t spans)
 {
     if (!name[0])
         return named && spans <= 1;
+    if (strncmp(name, "runtime/trace.", 14) == 0)
+        return true;
     return strncmp(name, "runtime.", 8) == 0 && strcmp(name, "runtime.main") != 0 &&
            strcmp(name, "runtime.corostart") != 0;
 }

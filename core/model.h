@@ -104,7 +104,8 @@ typedef enum cs_reason {
 
 typedef enum cs_g_flag {
     CS_G_SYSTEM = 1u << 0,   /* the runtime's (core/build.c is_system): runtime.* but runtime.main and
-                                runtime.corostart, or unnamed where others are named and in one state */
+                                runtime.corostart, the tracer's runtime/trace.*, or unnamed where
+                                others are named and in one state */
     CS_G_AT_START = 1u << 1, /* existed when tracing started */
     CS_G_ENDED = 1u << 2,    /* ended inside the trace */
 } cs_g_flag;

@@ -41,8 +41,9 @@ done
 $cs png -q --size 640x360 "$t" -o "$tmp/one.png" || fail "png"
 o=$(identify -format '%[opaque]' "$tmp/one.png"); [ "$o" = True ] || [ "$o" = true ] || fail "PNG is not opaque ($o)"
 
-# gotrace: channel waits (red) and syscalls are told apart
-$cs png -q --size 640x360 --theme gotrace tests/data/corpus/go1.23/annotated.trace -o "$tmp/gt.png" || fail "png gotrace"
+# gotrace: channel waits (red) and syscalls are told apart (with --system, the
+# tracer's own goroutine writing the trace out in syscalls)
+$cs png -q --size 640x360 --theme gotrace --system tests/data/corpus/go1.23/annotated.trace -o "$tmp/gt.png" || fail "png gotrace"
 red=$(px "$tmp/gt.png" '#ED0000'); sys=$(px "$tmp/gt.png" '#C77DFF')
 echo "gotrace annotated: $red channel-wait pixels, $sys syscall pixels"
 [ "$sys" -gt 100 ] || fail "gotrace theme: no syscall colour of its own ($sys)"
