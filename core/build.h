@@ -11,7 +11,7 @@
  *   bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
  *                      uint32_t stack, cs_err *err)
  *   bool cs_mb_name(cs_mb *mb, uint64_t goid, uint64_t pc, cs_sid name, cs_err *err)
- *   bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)   closes spans, groups them per goroutine
+ *   bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)   closes spans, lays them out per goroutine
  *   void cs_mb_deinit(cs_mb *mb)                              frees the builder, not the model
  *   bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
  *       out: mb's state building m, a cs_model_copy of mb's model (to finish a copy
