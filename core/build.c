@@ -29,9 +29,9 @@ bool cs_mb_init(cs_mb *mb, cs_model *m, cs_err *err)
     return cs_model_intern(m, "", 0, err) == 0 && err->code == CS_OK;
 }
 
-/* A chunk: its header, then cap starts (over base), states and reasons.
- * The last chunk of a goroutine keeps its count in cs_mb_cur.k_n (the hot
- * path touches no header); the others, here. */
+/* A chunk: its header, then room for cap spans (REC bytes each). The last
+ * chunk of a goroutine keeps its count in cs_mb_cur.k_n (the hot path
+ * touches no header); the others, here. */
 struct cs_mb_chunk {
     cs_mb_chunk *prev;
     int64_t base;
@@ -52,7 +52,7 @@ static size_t chunk_bytes(uint32_t cap) { return sizeof(cs_mb_chunk) + (size_t)c
  * heap: finish gives each chunk's pages back as it copies it and the slabs
  * at its end, and none of it stays behind as free heap that a later table
  * would touch again. A chunk of a page or more starts on a page, so that
- * its pages are its own. */
+ * every whole page of it is its own. */
 #define SLAB_MIN ((size_t)64 << 10) /* the first; each next twice the last, up to SLAB_MAX */
 #define SLAB_MAX ((size_t)4 << 20)
 
