@@ -201,31 +201,31 @@ static void *part_thread(void *arg)
 /* Stable radix sort of the bundles: by time of their first arrow, or by
  * (kind, from >> ls, to >> ls, col) with the bundles equal in that key
  * merged into one. */
+_Static_assert(sizeof(lay_bundle) <= CS_PERMUTE_MAX, "bundles move through cs_permute");
+
 static bool sort_bundles(lay_bundles *out, bool by_time, unsigned ls, cs_err *err)
 {
     uint64_t *k = cs_alloc((size_t)out->n * sizeof *k + 1);
     uint32_t *o = cs_alloc((size_t)out->n * sizeof *o + 1);
-    lay_bundle *b = cs_alloc((size_t)out->n * sizeof *b + 1);
-    bool ok = k && o && b;
+    bool ok = k && o;
     for (uint32_t i = 0; ok && i < out->n; i++) {
         const lay_bundle *x = &out->b[i];
         k[i] = by_time ? (uint64_t)x->t0 ^ (1ull << 63) : KEY(x->kind, x->from >> ls, x->to >> ls, x->col);
         o[i] = i;
     }
     ok = ok && lay__sort_keys(k, o, out->n, err);
+    if (ok) /* in place: no second copy of the bundles */
+        cs_permute(o, out->n, out->b, sizeof *out->b, NULL, 0);
     uint32_t w = 0;
     for (uint32_t i = 0; ok && i < out->n; i++) {
-        const lay_bundle *x = &out->b[o[i]];
         if (!by_time && w && k[i] == k[i - 1])
-            absorb(&b[w - 1], x);
+            absorb(&out->b[w - 1], &out->b[i]);
         else
-            b[w++] = *x;
+            out->b[w++] = out->b[i];
     }
-    if (ok) {
-        cs_free(out->b);
-        out->b = b, out->n = w, b = NULL;
-    }
-    cs_free(k), cs_free(o), cs_free(b);
+    if (ok)
+        out->n = w;
+    cs_free(k), cs_free(o);
     return ok || err->code || CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory ordering arrows");
 }
 

@@ -164,6 +164,34 @@ static void a_goroutine_made_again_keeps_its_spans_in_order(void **st)
     cs_model_deinit(&m);
 }
 
+/* cs_permute moves each element to its place in place, cycle by cycle,
+ * a parallel array alike: against a copy made the plain way, for random
+ * orders with cycles of every length, fixed points and none. */
+static void permute_in_place_equals_a_copy(void **st)
+{
+    (void)st;
+    enum { N = 1000 };
+    static uint32_t to[N];
+    static uint64_t a[N], want_a[N];
+    static uint16_t b[N], want_b[N];
+    uint64_t x = 99;
+    for (int round = 0; round < 20; round++) {
+        for (uint32_t i = 0; i < N; i++)
+            to[i] = i, a[i] = i * 1000003u, b[i] = (uint16_t)(i * 7);
+        for (uint32_t i = N - 1; i > 0 && round; i--) { /* round 0: the identity */
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            uint32_t j = (uint32_t)(x % (i + 1)), t = to[i];
+            to[i] = to[j], to[j] = t;
+        }
+        for (uint32_t i = 0; i < N; i++)
+            want_a[i] = a[to[i]], want_b[i] = b[to[i]];
+        cs_permute(to, N, a, sizeof *a, round & 1 ? b : NULL, sizeof *b);
+        assert_memory_equal(a, want_a, sizeof a);
+        if (round & 1)
+            assert_memory_equal(b, want_b, sizeof b);
+    }
+}
+
 /* Slots in first-seen order, whether an id is direct or in the map; an id
  * that went to the map while the array was small keeps its slot after the
  * array grows past it; a limit makes ids below it direct. */
@@ -502,6 +530,7 @@ int main(void)
         cmocka_unit_test(ids_keep_slots_as_the_array_grows),
         cmocka_unit_test(spans_keep_their_ends),
         cmocka_unit_test(a_goroutine_made_again_keeps_its_spans_in_order),
+        cmocka_unit_test(permute_in_place_equals_a_copy),
         cmocka_unit_test(intern_returns_same_id_for_same_bytes),
         cmocka_unit_test(uvarint_accepts_padding_and_rejects_overflow),
         cmocka_unit_test(header_detection_follows_go),

@@ -42,8 +42,10 @@ static int place_cmp(const void *a, const void *b, void *ctx)
 }
 
 /* Sorts the messages, ties in the order they were found (exact ones
- * first, then by wake-up): their places are sorted, then each cycle of the
- * permutation moved, with its values. */
+ * first, then by wake-up): their places are sorted, then the messages and
+ * their values moved there (cs_permute). */
+_Static_assert(sizeof(cs_msg) <= CS_PERMUTE_MAX && sizeof(cs_sid) <= CS_PERMUTE_MAX, "cs_permute's");
+
 static bool sort_msgs(cs_model *m, cs_err *err)
 {
     uint32_t n = m->n_msgs, *to = cs_alloc((size_t)n * sizeof *to + 1);
@@ -52,28 +54,7 @@ static bool sort_msgs(cs_model *m, cs_err *err)
     for (uint32_t i = 0; i < n; i++)
         to[i] = i;
     qsort_r(to, n, sizeof *to, place_cmp, m->msgs);
-    cs_msg *x = m->msgs;
-    cs_sid *v = m->msg_value;
-    for (uint32_t k = 0; k < n; k++) { /* place j takes the message at to[j] */
-        if (to[k] == k)
-            continue;
-        cs_msg keep = x[k];
-        cs_sid keep_v = v ? v[k] : 0;
-        for (uint32_t j = k;;) {
-            uint32_t from = to[j];
-            to[j] = j;
-            if (from == k) {
-                x[j] = keep;
-                if (v)
-                    v[j] = keep_v;
-                break;
-            }
-            x[j] = x[from];
-            if (v)
-                v[j] = v[from];
-            j = from;
-        }
-    }
+    cs_permute(to, n, m->msgs, sizeof *m->msgs, m->msg_value, sizeof *m->msg_value);
     cs_free(to);
     return true;
 }
