@@ -333,8 +333,7 @@ static bool is_system(const char *name, bool named, uint32_t spans)
         return named && spans <= 1;
     if (strncmp(name, "runtime/trace.", 14) == 0)
         return true;
-    return strncmp(name, "runtime.", 8) == 0 && strcmp(name, "runtime.main") != 0 &&
-           strcmp(name, "runtime.corostart") != 0;
+    return cs_runtime_func(name) && strcmp(name, "runtime.corostart") != 0;
 }
 
 /* The model's spans as they are laid out: a block of CS_T0_BLOCK starts
@@ -398,6 +397,12 @@ static bool chunks_out(cs_mb *mb, uint32_t gi, span_out *o, cs_err *err)
     return ok;
 }
 
+/* A far end's span in the model, once laid out. */
+static uint32_t far_span(const cs_model *m, const cs_mb_far *f)
+{
+    return m->g[f->g].span_first + f->span;
+}
+
 /* The far ends: their bits, the ranks, the ends. */
 static bool far_ends(cs_mb *mb, cs_err *err)
 {
@@ -409,7 +414,7 @@ static bool far_ends(cs_mb *mb, cs_err *err)
     if (!m->span_far || !m->span_far_rank || !m->span_far_t1)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u span ends", mb->n_far);
     for (uint32_t i = 0; i < mb->n_far; i++) {
-        uint32_t s = m->g[mb->far[i].g].span_first + mb->far[i].span;
+        uint32_t s = far_span(m, &mb->far[i]);
         m->span_far[s >> 6] |= UINT64_C(1) << (s & 63);
     }
     uint32_t acc = 0;
@@ -418,7 +423,7 @@ static bool far_ends(cs_mb *mb, cs_err *err)
         acc += (uint32_t)__builtin_popcountll(m->span_far[w]);
     }
     for (uint32_t i = 0; i < mb->n_far; i++)
-        m->span_far_t1[cs_span_far_at(m, m->g[mb->far[i].g].span_first + mb->far[i].span)] = mb->far[i].t1;
+        m->span_far_t1[cs_span_far_at(m, far_span(m, &mb->far[i]))] = mb->far[i].t1;
     m->n_far = mb->n_far;
     return true;
 }

@@ -199,6 +199,11 @@ bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out)
     return cs_map_get(&m->g_index, goid, out);
 }
 
+bool cs_runtime_func(const char *func)
+{
+    return strncmp(func, "runtime.", 8) == 0 && strcmp(func, "runtime.main") != 0;
+}
+
 const char *cs_state_name(cs_state s)
 {
     static const char *const names[CS_ST_COUNT] = {"none", "running", "runnable", "blocked", "syscall"};

@@ -42,6 +42,8 @@
  *       wake-ups, messages or channels, and the rest (goroutines, spans, stacks,
  *       ranges, logs, patched-runtime events: what traffic/ only reads) borrowed
  *       from m; free with cs_model_before_traffic_free, before m
+ *   bool cs_runtime_func(const char *func)   a function of the runtime's own: runtime.* but
+ *       runtime.main (Go's internal/trace IsSystemGoroutine, summary.go)
  *   const char *cs_state_name(cs_state s) / cs_reason_name(cs_reason r) / cs_edge_kind_name(k) / cs_msg_kind_name(k)
  */
 #ifndef CS_MODEL_H
@@ -361,6 +363,7 @@ static inline int64_t cs_span_t1(const cs_model *m, uint32_t s)
     return cs_span_is_far(m, s) ? m->span_far_t1[cs_span_far_at(m, s)] : cs_span_t0(m, s + 1);
 }
 
+bool cs_runtime_func(const char *func);
 const char *cs_state_name(cs_state s);
 const char *cs_reason_name(cs_reason r);
 const char *cs_edge_kind_name(cs_edge_kind k);

@@ -43,11 +43,6 @@ static trf__role frame_role(const cs_model *m, const cs_frame *f)
     return trf__func_role(cs_model_str(m, f->func));
 }
 
-static bool runtime_internal(const char *func)
-{
-    return !strncmp(func, "runtime.", 8) && strcmp(func, "runtime.main") != 0;
-}
-
 /* Whether the first frame after frame `at` that is no channel function
  * (chanrecv -> chanrecv1, reflect_rselect -> selectgo) is the runtime's. */
 static bool runtime_caller(const cs_model *m, uint32_t stack, uint32_t at)
@@ -55,7 +50,7 @@ static bool runtime_caller(const cs_model *m, uint32_t stack, uint32_t at)
     uint32_t n = cs_model_stack_len(m, stack), j = at + 1;
     while (j < n && frame_role(m, cs_model_stack_frame(m, stack, j)) != TRF_ROLE_NONE)
         j++;
-    return j < n && runtime_internal(cs_model_str(m, cs_model_stack_frame(m, stack, j)->func));
+    return j < n && cs_runtime_func(cs_model_str(m, cs_model_stack_frame(m, stack, j)->func));
 }
 
 /* A timer firing anywhere in the scanned frames wins: its send goes through
@@ -118,7 +113,7 @@ const cs_frame *trf__site_frame(const cs_model *m, uint32_t stack)
     /* skip chains like chanrecv -> chanrecv1 and runtime plumbing */
     while (j < n) {
         const char *f = cs_model_str(m, cs_model_stack_frame(m, stack, j)->func);
-        if (trf__func_role(f) == TRF_ROLE_NONE && !runtime_internal(f))
+        if (trf__func_role(f) == TRF_ROLE_NONE && !cs_runtime_func(f))
             break;
         j++;
     }
