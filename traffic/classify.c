@@ -159,13 +159,20 @@ static int known_sends(int version, uint32_t line)
     return -1;
 }
 
-/* Counts a hand-off (or, sent NULL, a select it woke) under the line of
- * selectgo that woke it; line 0 (none, or unknown) counts nowhere. */
-static void line_count(sel_lines *s, uint32_t line, const bool *sent)
+/* Where line is among s's lines, s->n when it is not. */
+static uint32_t line_at(const sel_lines *s, uint32_t line)
 {
     uint32_t i = 0;
     while (i < s->n && s->l[i].line != line)
         i++;
+    return i;
+}
+
+/* Counts a hand-off (or, sent NULL, a select it woke) under the line of
+ * selectgo that woke it; line 0 (none, or unknown) counts nowhere. */
+static void line_count(sel_lines *s, uint32_t line, const bool *sent)
+{
+    uint32_t i = line_at(s, line);
     if (!line || (i == s->n && i == SEL_LINES)) {
         s->more |= line != 0;
         return;
@@ -186,9 +193,7 @@ static int line_told(const sel_lines *s, uint32_t i)
  * in a trace of `version`. */
 static int line_sends(const sel_lines *s, uint32_t line, int version)
 {
-    uint32_t i = 0;
-    while (i < s->n && s->l[i].line != line)
-        i++;
+    uint32_t i = line_at(s, line);
     if (!line || i == s->n)
         return -1;
     bool two = s->n == 2 && !s->more;
