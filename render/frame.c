@@ -96,12 +96,8 @@ bool rnd_frame_build(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *e
     /* a still renderer's first frame with a playback time */
     if (v->now != CS_T_NONE && !r->arrow_of_msg && !rnd__traffic_table(r, err))
         return false;
-    if (r->font_next.cp) { /* the model's characters: drawn from now on, uploaded when shown */
-        GLuint tex = r->font.tex;
-        rnd__font_drop(&r->font);
-        r->font = r->font_next, r->font.tex = tex;
-        memset(&r->font_next, 0, sizeof r->font_next);
-    }
+    if (r->font_next.cp) /* the model's characters: drawn from now on, uploaded when shown */
+        rnd__font_take(&r->font, &r->font_next);
     r->frame_w = w;
     r->legend_rows = rnd__legend_rows(r, v, h); /* before any view takes its area */
     if (v->layout == RND_GRAPH && !rnd__graph_place(r, v, w, h, err))

@@ -112,6 +112,9 @@ void rnd__font_drop(rnd__font *f);
 /* next packed for m when cur lacks characters of m's strings the font has
  * (the renderer's next frame puts it in place); false if packing fails */
 bool rnd__font_follow(const rnd__font *cur, rnd__font *next, const cs_model *m, cs_err *err);
+/* f becomes next (packed by rnd__font_follow), keeping f's texture, which
+ * the next rnd__font_upload fills; next is left empty */
+void rnd__font_take(rnd__font *f, rnd__font *next);
 bool rnd__font_upload(rnd__font *f, cs_err *err); /* the atlas as a texture (a current context) */
 void rnd__font_deinit(rnd__font *f);
 float rnd__text_width(const rnd__font *f, int size, const char *utf8);

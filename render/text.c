@@ -143,6 +143,14 @@ bool rnd__font_follow(const rnd__font *cur, rnd__font *next, const cs_model *m, 
     return rnd__font_init(next, m, err);
 }
 
+void rnd__font_take(rnd__font *f, rnd__font *next)
+{
+    GLuint tex = f->tex; /* the new atlas goes into the texture there is */
+    rnd__font_drop(f);
+    *f = *next, f->tex = tex;
+    memset(next, 0, sizeof *next);
+}
+
 bool rnd__font_upload(rnd__font *f, cs_err *err)
 {
     if (!f->pixels)
