@@ -8,6 +8,7 @@
 #include "../core/ids.h"
 #include "../core/map.h"
 #include "../decode/buf.h"
+#include "synth.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -144,8 +145,7 @@ static void a_goroutine_made_again_keeps_its_spans_in_order(void **st)
     cs_model m;
     cs_mb mb;
     cs_err err = {0};
-    cs_model_init(&m);
-    assert_true(cs_mb_init(&mb, &m, &err));
+    sy_begin(&m, &mb);
     assert_true(cs_mb_create(&mb, &(cs_mb_create_desc){.t = 100, .goid = 7, .parent_goid = CS_NO_GOID}, &err));
     assert_true(cs_mb_set(&mb, 150, 7, CS_ST_RUNNING, CS_R_NONE, 0, 0, &err));
     assert_true(cs_mb_set(&mb, 200, 7, CS_ST_NONE, CS_R_NONE, 0, 0, &err));
