@@ -31,7 +31,7 @@ static void print_json(const cs_model *m)
         trf_site(m, e->stack, a, sizeof a);
         trf_site(m, e->block_stack, b, sizeof b);
         printf("%s\n {\"time\":%lld,\"from\":%llu,\"to\":%llu,\"reason\":", i > 1 ? "," : "",
-               (long long)e->ts, (unsigned long long)goid(m, e->from), (unsigned long long)goid(m, e->to));
+               (long long)cs_edge_ts(m, i), (unsigned long long)goid(m, e->from), (unsigned long long)goid(m, e->to));
         cli_json_str(stdout, cs_model_str(m, e->reason_name));
         printf(",\"kind\":\"%s\",\"site_from\":", cs_edge_kind_name(e->kind));
         cli_json_str(stdout, a);
@@ -50,7 +50,7 @@ static void print_text(const cs_model *m)
         const cs_edge *e = &m->edges[i];
         trf_site(m, e->stack, a, sizeof a);
         trf_site(m, e->block_stack, b, sizeof b);
-        printf("%14lld %8llu %8llu  %-12s %-20s %s -> %s\n", (long long)(e->ts - m->t_first),
+        printf("%14lld %8llu %8llu  %-12s %-20s %s -> %s\n", (long long)(cs_edge_ts(m, i) - m->t_first),
                (unsigned long long)goid(m, e->from), (unsigned long long)goid(m, e->to),
                cs_edge_kind_name(e->kind), cs_model_str(m, e->reason_name), a[0] ? a : "?",
                b[0] ? b : "?");

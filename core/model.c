@@ -17,6 +17,7 @@ void cs_model_init(cs_model *m)
  * ranks, a base per CS_T0_BLOCK spans. */
 #define FAR_WORDS(m) ((m)->span_far ? (m)->n_span / 64 + 1 : 0)
 #define T0_BLOCKS(m) ((m)->span_t0_base ? ((m)->n_span >> CS_T0_BLOCK_BITS) + 1 : 0)
+#define EDGE_BLOCKS(m) ((m)->n_edges > 1 ? (((m)->n_edges - 1) >> CS_T0_BLOCK_BITS) + 1 : 0)
 #define SPAN_TABLES(X, m)                                                                  \
     X(span_t0, (m)->n_span, (m)->cap_span)                                                 \
     X(span_t0_base, T0_BLOCKS(m), T0_BLOCKS(m))                                            \
@@ -34,6 +35,8 @@ void cs_model_init(cs_model *m)
     X(g, (m)->n_g, (m)->cap_g)                                                             \
     SPAN_TABLES(X, m)                                                                      \
     X(edges, (m)->n_edges, (m)->cap_edges)                                                 \
+    X(edge_t_base, EDGE_BLOCKS(m), (m)->cap_edge_t_base)                                   \
+    X(edge_wide_t, (m)->n_edge_wide, (m)->cap_edge_wide)                                   \
     X(msgs, (m)->n_msgs, (m)->cap_msgs)                                                    \
     X(msg_value, (m)->msg_value ? (m)->n_msgs : 0, (m)->msg_value ? (m)->cap_msg_value : 0) \
     X(chans, (m)->n_chans, (m)->cap_chans)                                                 \
@@ -106,7 +109,7 @@ cs_sid cs_model_intern(cs_model *m, const char *s, size_t len, cs_err *err)
         return 0;
     if (len == 0)
         return 0;
-    if (len > UINT32_MAX / 2 || m->len_bytes > UINT32_MAX - len - 1) {
+    if (len > UINT32_MAX / 2 || m->len_bytes > UINT32_MAX - len - 1 || m->n_str >= CS_SID_MAX) {
         CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "string table too large");
         return 0;
     }
@@ -151,8 +154,8 @@ uint32_t cs_model_stack_add(cs_model *m, const cs_frame *f, uint32_t n, cs_err *
         m->stack_first[0] = m->stack_first[1] = 0;
         m->n_stack = 1;
     }
-    if (n > UINT32_MAX - m->n_frames) {
-        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "too many stack frames");
+    if (n > UINT32_MAX - m->n_frames || m->n_stack >= CS_STACK_MAX) {
+        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "too many stacks or stack frames");
         return 0;
     }
     if (!cs_grow((void **)&m->stack_first, &m->cap_stack, m->n_stack + 2, sizeof *m->stack_first, err) ||
@@ -164,6 +167,38 @@ uint32_t cs_model_stack_add(cs_model *m, const cs_frame *f, uint32_t n, cs_err *
     uint32_t id = m->n_stack++;
     m->stack_first[m->n_stack] = m->n_frames;
     return id;
+}
+
+/* A block's base lies EDGE_HALF before its first edge's time, so that
+ * the block holds in 32 bits the times within ±2.1 s of it: Go's order may
+ * put a wake-up a little before the one emitted ahead of it. Else the
+ * block goes wide. */
+#define EDGE_HALF ((int64_t)1 << 31)
+
+bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *err)
+{
+    uint32_t k = i >> CS_T0_BLOCK_BITS, at = i & (CS_T0_BLOCK - 1);
+    if (!at || i == 1) {
+        if (!cs_grow((void **)&m->edge_t_base, &m->cap_edge_t_base, k + 1, sizeof *m->edge_t_base, err))
+            return false;
+        m->edge_t_base[k] = t - EDGE_HALF;
+    }
+    int64_t b = m->edge_t_base[k];
+    if (b < CS_T0_WIDE && t - b >= 0 && t - b <= UINT32_MAX) {
+        m->edges[i].t_lo = (uint32_t)(t - b);
+        return true;
+    }
+    if (b < CS_T0_WIDE) { /* the block goes wide: the times before i in full */
+        uint32_t w = m->n_edge_wide;
+        if (!cs_grow((void **)&m->edge_wide_t, &m->cap_edge_wide, w + CS_T0_BLOCK, sizeof *m->edge_wide_t, err))
+            return false;
+        for (uint32_t j = k << CS_T0_BLOCK_BITS; j < i; j++)
+            m->edge_wide_t[w + (j & (CS_T0_BLOCK - 1))] = b + m->edges[j].t_lo;
+        b = m->edge_t_base[k] = CS_T0_WIDE + w;
+        m->n_edge_wide = w + CS_T0_BLOCK;
+    }
+    m->edge_wide_t[b - CS_T0_WIDE + at] = t;
+    return true;
 }
 
 uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack)

@@ -15,7 +15,8 @@
  * Sizes: a span costs about 6.4 bytes (t0 in 32 bits over its block's
  * base, state, reason, a bit and its rank; 8 more when it does not end
  * where its goroutine's next span begins, and 8 more in a block of 32 spans
- * that lasts 4.29 s or more), an edge 32, a message 40, a frame 24 (+4 per
+ * that lasts 4.29 s or more), an edge 24 (its time as a span's start), a
+ * message 32, a frame 24 (+4 per
  * stack-frame reference), a patched-runtime event 48; the time blocks 16
  * bytes per 256 messages and per 256 edges.
  *
@@ -30,6 +31,10 @@
  *   bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out)
  *   int64_t cs_span_t0(const cs_model *m, uint32_t s)   start of span s (inline)
  *   int64_t cs_span_t1(const cs_model *m, uint32_t s)   end of span s (inline)
+ *   int64_t cs_edge_ts(const cs_model *m, uint32_t i)   time of wake-up i (inline)
+ *   bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *err)   sets it; the
+ *       edges are given their times in index order, a block's base being set by its first
+ *       (edge 1 for block 0): CS_E_NOMEM
  *   cs_sid cs_msg_value(const cs_model *m, uint32_t i)   message i's value as text, 0 unknown (inline)
  *   bool cs_span_is_far(const cs_model *m, uint32_t s)   its end is not the next span's start (inline)
  *   uint32_t cs_span_far_at(const cs_model *m, uint32_t s)   far span s's place in span_far_t1
@@ -64,14 +69,26 @@
 #define CS_T0_BLOCK (1u << CS_T0_BLOCK_BITS)
 #define CS_T0_WIDE (CS_T_MAX + 1)
 
+/* Time s of a column of times kept in 32 bits over a base per block of
+ * CS_T0_BLOCK: b is its block's base, *lo its 32 bits (read only when the
+ * block is narrow), wide the times of the wide blocks in full. */
+static inline int64_t cs_t_at(int64_t b, const uint32_t *lo, const int64_t *wide, uint32_t s)
+{
+    return b < CS_T0_WIDE ? b + *lo : wide[b - CS_T0_WIDE + (s & (CS_T0_BLOCK - 1))];
+}
+
 /* Start s of a column of starts (cs_model.span_t0 and the builder's). */
 static inline int64_t cs_t0_at(const uint32_t *col, const int64_t *base, const int64_t *wide, uint32_t s)
 {
-    int64_t b = base[s >> CS_T0_BLOCK_BITS];
-    return b < CS_T0_WIDE ? b + col[s] : wide[b - CS_T0_WIDE + (s & (CS_T0_BLOCK - 1))];
+    return cs_t_at(base[s >> CS_T0_BLOCK_BITS], &col[s], wide, s);
 }
 
 typedef uint32_t cs_sid; /* index into the model's string table; 0 = "" */
+
+/* The model's limits on string and stack indices: a wake-up keeps its
+ * stacks and its reason's name in fewer than 32 bits (cs_edge). */
+#define CS_SID_MAX ((uint32_t)1 << 30)
+#define CS_STACK_MAX ((uint32_t)1 << 28)
 
 typedef enum cs_family { CS_FAM_NONE = 0, CS_FAM_LEGACY, CS_FAM_V2 } cs_family;
 
@@ -152,17 +169,18 @@ typedef enum cs_edge_flag {
     CS_EF_WAIT_BEFORE = 1u << 1, /* `to` was waiting since before the trace began (or since an unknown time) */
 } cs_edge_flag;
 
-/* One wake-up of a waiting goroutine (Waiting -> Runnable), in event order. */
+/* One wake-up of a waiting goroutine (Waiting -> Runnable), in event order:
+ * 24 bytes, the millions of a channel-heavy trace being much of its model. */
 typedef struct cs_edge {
-    int64_t ts;           /* time of the unblock */
-    uint32_t from;        /* unblocker (index in g), 0 = none: timer, netpoller, G0 */
-    uint32_t to;          /* woken goroutine */
-    uint32_t stack;       /* unblocker's stack (cs_model stack index), 0 none */
-    uint32_t block_stack; /* woken goroutine's stack when it blocked, 0 none */
-    cs_sid reason_name;   /* Go's name: legacy "GoBlockRecv", 1.22+ "chan receive" */
-    uint8_t reason;       /* cs_reason */
-    uint8_t kind;         /* cs_edge_kind */
-    uint16_t flags;       /* cs_edge_flag */
+    uint32_t t_lo;                /* time of the unblock, over its block's base: cs_edge_ts */
+    uint32_t from;                /* unblocker (index in g), 0 = none: timer, netpoller, G0 */
+    uint32_t to;                  /* woken goroutine */
+    unsigned stack : 28;          /* unblocker's stack (cs_model stack index), 0 none */
+    unsigned kind : 4;            /* cs_edge_kind */
+    unsigned block_stack : 28;    /* woken goroutine's stack when it blocked, 0 none */
+    unsigned reason : 4;          /* cs_reason */
+    unsigned reason_name : 30;    /* cs_sid, Go's name: legacy "GoBlockRecv", 1.22+ "chan receive" */
+    unsigned flags : 2;           /* cs_edge_flag */
 } cs_edge;
 
 typedef enum cs_msg_kind {
@@ -295,7 +313,11 @@ typedef struct cs_model {
     int64_t *span_far_t1; /* n_far */
     uint32_t n_span, cap_span, n_far;
 
-    cs_edge *edges;  uint32_t n_edges, cap_edges;   /* edges[0] reserved */
+    /* wake-ups, edges[0] reserved; their times as span starts' are, in
+     * blocks of CS_T0_BLOCK edges (cs_edge_ts_set) */
+    cs_edge *edges;  uint32_t n_edges, cap_edges;
+    int64_t *edge_t_base; uint32_t cap_edge_t_base;  /* per block: CS_T0_WIDE + k for a wide one */
+    int64_t *edge_wide_t; uint32_t n_edge_wide, cap_edge_wide;
     cs_msg *msgs;    uint32_t n_msgs, cap_msgs;
     cs_sid *msg_value; uint32_t cap_msg_value;      /* per message its value as text, 0 unknown;
                                                        NULL while no message has one */
@@ -316,7 +338,7 @@ typedef struct cs_model {
     char warning[200];
 } cs_model;
 
-_Static_assert(sizeof(cs_edge) == 32, "cs_edge layout");
+_Static_assert(sizeof(cs_edge) == 24, "cs_edge layout");
 _Static_assert(sizeof(cs_msg) == 32, "cs_msg layout");
 _Static_assert(sizeof(cs_frame) == 24, "cs_frame layout");
 _Static_assert(sizeof(cs_rtmsg) == 48, "cs_rtmsg layout");
@@ -336,6 +358,12 @@ uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t
 size_t cs_model_bytes(const cs_model *m);
 bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err);
 void cs_model_before_traffic_free(cs_model *out);
+bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *err);
+static inline int64_t cs_edge_ts(const cs_model *m, uint32_t i)
+{
+    return cs_t_at(m->edge_t_base[i >> CS_T0_BLOCK_BITS], &m->edges[i].t_lo, m->edge_wide_t, i);
+}
+
 static inline int64_t cs_span_t0(const cs_model *m, uint32_t s)
 {
     return cs_t0_at(m->span_t0, m->span_t0_base, m->span_wide_t0, s);

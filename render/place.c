@@ -118,7 +118,7 @@ bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *
  * a message or a sync wake-up. */
 static int64_t ref_t0(const cs_model *m, uint32_t ref)
 {
-    return ref & RND__REF_SYNC ? m->edges[ref & ~RND__REF_SYNC].ts : m->msgs[ref - 1].t_send;
+    return ref & RND__REF_SYNC ? cs_edge_ts(m, ref & ~RND__REF_SYNC) : m->msgs[ref - 1].t_send;
 }
 
 static uint32_t ref_from(const cs_model *m, uint32_t ref)

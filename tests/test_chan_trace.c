@@ -235,7 +235,7 @@ static uint32_t model_unblocks(const cs_model *m, bool only_msgs, ub *out, uint3
         if (only_msgs && !(e->kind >= CS_EK_SEND && e->kind <= CS_EK_SELECT_RECV))
             continue;
         if (n < cap)
-            out[n] = (ub){e->ts, e->from ? m->g[e->from].goid : 0, m->g[e->to].goid};
+            out[n] = (ub){cs_edge_ts(m, i), e->from ? m->g[e->from].goid : 0, m->g[e->to].goid};
         n++;
     }
     return n;
@@ -325,10 +325,9 @@ static void check_build_drawn(corpus_case *c, const char *ver)
     assert_true(trf_build_drawn(&t, &err));
     uint32_t k = 1;
     for (uint32_t i = 1; i < c->m.n_edges; i++) {
-        const cs_edge *e = &c->m.edges[i];
-        if (e->kind != CS_EK_SYNC)
+        if (c->m.edges[i].kind != CS_EK_SYNC)
             continue;
-        if (k >= t.n_edges || memcmp(e, &t.edges[k], sizeof *e))
+        if (k >= t.n_edges || !tl_same_edge(&c->m, i, &t, k))
             fail_msg("%s (%s): sync wake-up %u is not kept as edge %u", c->trace, ver, i, k);
         k++;
     }

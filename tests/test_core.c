@@ -136,6 +136,52 @@ static void spans_keep_their_ends(void **st)
     cs_model_deinit(&m);
 }
 
+/* Wake-up times in 32 bits over a base per block (cs_edge_ts_set): times
+ * a little before the block's first (Go's order allows it), jumps of
+ * seconds that make a block wide, hours apart, and the extremes all read
+ * back, in blocks narrow and wide. */
+static void edge_times_read_back_in_narrow_and_wide_blocks(void **st)
+{
+    (void)st;
+    enum { N = 40 * CS_T0_BLOCK + 7 };
+    static int64_t want[N];
+    cs_model m;
+    cs_err err = {0};
+    cs_model_init(&m);
+    assert_true(cs_grow((void **)&m.edges, &m.cap_edges, N, sizeof *m.edges, &err));
+    uint64_t r = 7;
+    int64_t t = 1000;
+    for (uint32_t i = 1; i < N; i++) {
+        r = r * 6364136223846793005u + 1442695040888963407u;
+        switch (r >> 58) { /* 1 in 64 each but the last */
+        case 0: case 1: case 2: case 3: t -= (int64_t)(r >> 40 & 0xffff); break; /* a little back */
+        case 4: t += 3000000000 + (int64_t)(r >> 50); break;                   /* past 2^31 ns */
+        case 5: t = (r >> 33 & 1) ? CS_T_MAX : -CS_T_MAX; break;              /* the extremes */
+        case 6: t += (int64_t)3600 * 1000000000; break;                        /* an hour */
+        default: t += (int64_t)(r >> 52);
+        }
+        t = t > CS_T_MAX ? CS_T_MAX : t < -CS_T_MAX ? -CS_T_MAX : t; /* as decoders keep them */
+        want[i] = t;
+        m.edges[i] = (cs_edge){.from = i, .to = i + 1};
+        assert_true(cs_edge_ts_set(&m, i, t, &err));
+        m.n_edges = i + 1;
+    }
+    uint32_t wide = 0;
+    for (uint32_t i = 1; i < N; i++) {
+        assert_int_equal(cs_edge_ts(&m, i), want[i]);
+        assert_int_equal(m.edges[i].from, i);
+    }
+    for (uint32_t k = 0; k <= (N - 1) / CS_T0_BLOCK; k++)
+        wide += m.edge_t_base[k] >= CS_T0_WIDE;
+    assert_true(wide > 0 && wide < (N - 1) / CS_T0_BLOCK); /* both kinds were made */
+    cs_model copy;
+    assert_true(cs_model_copy(&m, &copy, &err));
+    for (uint32_t i = 1; i < N; i++)
+        assert_int_equal(cs_edge_ts(&copy, i), want[i]);
+    cs_model_deinit(&copy);
+    cs_model_deinit(&m);
+}
+
 /* A goroutine made again after its end (an id reused, or a hostile trace
  * whose status puts it back at the last Sync) is made no earlier than its
  * last span ended: its spans stay in time order. */
@@ -530,6 +576,7 @@ int main(void)
         cmocka_unit_test(ids_keep_slots_as_the_array_grows),
         cmocka_unit_test(spans_keep_their_ends),
         cmocka_unit_test(a_goroutine_made_again_keeps_its_spans_in_order),
+        cmocka_unit_test(edge_times_read_back_in_narrow_and_wide_blocks),
         cmocka_unit_test(permute_in_place_equals_a_copy),
         cmocka_unit_test(intern_returns_same_id_for_same_bytes),
         cmocka_unit_test(uvarint_accepts_padding_and_rejects_overflow),

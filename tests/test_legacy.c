@@ -86,11 +86,12 @@ static void check_stats(const char *path, const cs_stats *s, const cs_model *m, 
     }
 }
 
-static bool edge_matches(const cs_model *m, const cs_edge *e, json_t *u)
+static bool edge_matches(const cs_model *m, uint32_t ei, json_t *u)
 {
+    const cs_edge *e = &m->edges[ei];
     json_t *stk = json_object_get(u, "Stack");
     uint64_t from = e->from ? m->g[e->from].goid : 0;
-    if (e->ts != json_integer_value(json_object_get(u, "Ts")) ||
+    if (cs_edge_ts(m, ei) != json_integer_value(json_object_get(u, "Ts")) ||
         from != (uint64_t)json_integer_value(json_object_get(u, "From")) ||
         m->g[e->to].goid != (uint64_t)json_integer_value(json_object_get(u, "To")) ||
         strcmp(cs_model_str(m, e->reason_name), json_string_value(json_object_get(u, "Blocked"))) ||
@@ -112,14 +113,14 @@ static void check_edges(const char *path, const cs_model *m, json_t *o)
     for (size_t i = 0; i < json_array_size(ub); i++) {
         bool found = false;
         for (uint32_t j = (uint32_t)i + 1; j < m->n_edges && !found; j++) {
-            if (m->edges[j].ts != json_integer_value(json_object_get(json_array_get(ub, i), "Ts")))
+            if (cs_edge_ts(m, j) != json_integer_value(json_object_get(json_array_get(ub, i), "Ts")))
                 break;
-            found = edge_matches(m, &m->edges[j], json_array_get(ub, i));
+            found = edge_matches(m, j, json_array_get(ub, i));
         }
         for (uint32_t j = (uint32_t)i + 1; j-- > 1 && !found;) {
-            if (m->edges[j].ts != json_integer_value(json_object_get(json_array_get(ub, i), "Ts")))
+            if (cs_edge_ts(m, j) != json_integer_value(json_object_get(json_array_get(ub, i), "Ts")))
                 break;
-            found = edge_matches(m, &m->edges[j], json_array_get(ub, i));
+            found = edge_matches(m, j, json_array_get(ub, i));
         }
         if (!found)
             fail_msg("%s: unblock %zu (ts %lld, to %lld) has no equal edge", path, i,

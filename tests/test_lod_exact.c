@@ -205,7 +205,7 @@ static void all_arrows(arrows *v, const cs_model *m, const lay_axis *a, const la
     for (uint32_t i = 1; i < m->n_edges; i++) {
         const cs_edge *e = &m->edges[i];
         if (lay_edge_arrow(e) == LAY_ARROW_SYNC)
-            arrow_add(v, m, a, l, cols, LAY_ARROW_SYNC, e->ts, e->ts, e->from, e->to, 0, i);
+            arrow_add(v, m, a, l, cols, LAY_ARROW_SYNC, cs_edge_ts(m, i), cs_edge_ts(m, i), e->from, e->to, 0, i);
     }
     for (uint32_t g = 1; g < m->n_g; g++)
         if (m->g[g].parent)

@@ -142,12 +142,12 @@ static void check_unblocks(const char *name, const cs_model *m, json_t *o)
         const cs_edge *e = &m->edges[i];
         json_t *w = json_array_get(us, i - 1);
         int64_t from = e->from ? (int64_t)m->g[e->from].goid : -1;
-        if (e->ts != json_integer_value(json_object_get(w, "Ts")) ||
+        if (cs_edge_ts(m, i) != json_integer_value(json_object_get(w, "Ts")) ||
             from != json_integer_value(json_object_get(w, "From")) ||
             (int64_t)m->g[e->to].goid != json_integer_value(json_object_get(w, "To")) ||
             strcmp(cs_model_str(m, e->reason_name), json_string_value(json_object_get(w, "Blocked"))))
             fail_msg("%s: unblock %u: got ts %lld %lld->%llu [%s], oracle ts %lld %lld->%lld [%s]", name, i,
-                     (long long)e->ts, (long long)from, (unsigned long long)m->g[e->to].goid,
+                     (long long)cs_edge_ts(m, i), (long long)from, (unsigned long long)m->g[e->to].goid,
                      cs_model_str(m, e->reason_name), (long long)json_integer_value(json_object_get(w, "Ts")),
                      (long long)json_integer_value(json_object_get(w, "From")),
                      (long long)json_integer_value(json_object_get(w, "To")),
@@ -477,7 +477,7 @@ static void same_model(const char *what, const cs_model *a, const cs_model *b)
         same = cs_span_t0(a, i) == cs_span_t0(b, i) && cs_span_t1(a, i) == cs_span_t1(b, i) &&
                a->span_state[i] == b->span_state[i] && a->span_reason[i] == b->span_reason[i];
     for (uint32_t i = 1; same && i < a->n_edges; i++)
-        same = a->edges[i].ts == b->edges[i].ts && a->edges[i].from == b->edges[i].from &&
+        same = cs_edge_ts(a, i) == cs_edge_ts(b, i) && a->edges[i].from == b->edges[i].from &&
                a->edges[i].to == b->edges[i].to && a->edges[i].stack == b->edges[i].stack;
     for (uint32_t i = 0; same && i < a->n_ranges; i++)
         same = a->ranges[i].t0 == b->ranges[i].t0 && a->ranges[i].t1 == b->ranges[i].t1 &&

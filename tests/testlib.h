@@ -11,6 +11,9 @@
  *   bool tl_load(const char *path, cs_file *f, cs_model *m, cs_stats *s, cs_err *err)
  *       decodes path and finds its channel traffic (trf_build)
  *   json_t *tl_json(const char *path)   parsed file, or NULL
+ *   bool tl_same_edge(const cs_model *a, uint32_t i, const cs_model *b, uint32_t k)
+ *       edge i of a is edge k of b: its time and every other field (the
+ *       time's 32 bits are over its own block's base)
  *   void tl_check_progress(const char *path)
  *       asserts the decoder's progress reports rise to the file size, and
  *       that a report answered with false stops decoding with CS_E_CANCELLED
@@ -131,6 +134,13 @@ static inline void tl_check_progress(const char *path)
         cs_model_deinit(&m);
         cs_file_unmap(&f);
     }
+}
+
+static inline bool tl_same_edge(const cs_model *a, uint32_t i, const cs_model *b, uint32_t k)
+{
+    cs_edge x = a->edges[i], y = b->edges[k];
+    x.t_lo = y.t_lo = 0;
+    return !memcmp(&x, &y, sizeof x) && cs_edge_ts(a, i) == cs_edge_ts(b, k);
 }
 
 static inline json_t *tl_json(const char *path)

@@ -45,6 +45,6 @@ bool trf__sync_blocks(cs_model *m, cs_err *err)
         return false;
     for (uint32_t i = 0; i < m->n_edges; i++)
         if (trf_edge_drawn(&m->edges[i]))
-            widen(&m->sync_block[i / CS_TBLOCK], m->edges[i].ts, m->edges[i].ts);
+            widen(&m->sync_block[i / CS_TBLOCK], cs_edge_ts(m, i), cs_edge_ts(m, i));
     return true;
 }

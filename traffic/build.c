@@ -91,7 +91,7 @@ static bool build(cs_model *m, bool drawn_only, cs_err *err)
     if (ok && !sorted(m)) /* usually sorted already: edges come in time order */
         ok = sort_msgs(m, err);
     if (ok && drawn_only)
-        trf__trim_end(&c);
+        ok = trf__trim_end(&c, err);
     return ok && trf__msg_blocks(m, err) && trf__sync_blocks(m, err);
 }
 

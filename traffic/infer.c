@@ -92,13 +92,14 @@ static bool edge_msg(const cs_model *m, uint32_t *cur, uint32_t ei, cs_msg *out,
     *from_sent = e->kind == CS_EK_SEND || e->kind == CS_EK_SELECT_SEND || e->kind == CS_EK_CLOSE;
     if (!*from_sent && e->kind != CS_EK_RECV && e->kind != CS_EK_SELECT_RECV)
         return false;
+    int64_t t = cs_edge_ts(m, ei);
     *out = (cs_msg){.kind = e->kind == CS_EK_CLOSE ? CS_MK_CLOSE : CS_MK_SEND};
     if (*from_sent) {
         out->sender = e->from, out->receiver = e->to;
-        out->t_send = e->ts, out->t_recv = resume_time(m, cur, e->to, e->ts);
+        out->t_send = t, out->t_recv = resume_time(m, cur, e->to, t);
     } else {
         out->sender = e->to, out->receiver = e->from;
-        out->t_send = out->t_recv = e->ts; /* the receiver took it at once */
+        out->t_send = out->t_recv = t; /* the receiver took it at once */
     }
     return true;
 }
@@ -130,11 +131,11 @@ bool trf__infer(trf__ctx *c, cs_err *err)
     for (uint32_t i = 1; ok && i < m->n_edges; i++) {
         cs_msg x;
         bool from_sent;
-        if (c->drawn_only && i % TRF__TRIM_EVERY == 0)
-            trf__trim(c, i);
+        if (c->drawn_only && i % TRF__TRIM_EVERY == 0 && !(ok = trf__trim(c, i, err)))
+            break;
         if (!edge_msg(m, cur, i, &x, &from_sent))
             continue;
-        if (!(idx && x.kind == CS_MK_SEND && covered(m, idx, n_exact, &x, m->edges[i].ts)))
+        if (!(idx && x.kind == CS_MK_SEND && covered(m, idx, n_exact, &x, cs_edge_ts(m, i))))
             ok = add(c, &x, i, from_sent, err);
     }
     cs_free(idx);

@@ -32,10 +32,10 @@
  *   bool trf__infer(trf__ctx *c, cs_err *err)
  *   bool trf__msg_blocks(cs_model *m, cs_err *err)    the messages' time blocks (blocks.c)
  *   bool trf__sync_blocks(cs_model *m, cs_err *err)   the sync wake-ups' time blocks
- *   void trf__trim(trf__ctx *c, uint32_t upto)
+ *   bool trf__trim(trf__ctx *c, uint32_t upto, cs_err *err)
  *       with c->drawn_only: edges [c->trim_read, upto) are done with; the drawn
  *       ones move down to c->trim_write, the pages of the others go back
- *   void trf__trim_end(trf__ctx *c)   the rest, then the messages name no edge
+ *   bool trf__trim_end(trf__ctx *c, cs_err *err)   the rest, then the messages name no edge
  * All return 0/false with *err filled on failure (out of memory only).
  */
 #ifndef TRF_INTERNAL_H
@@ -94,8 +94,8 @@ bool trf__annot(trf__ctx *c, cs_err *err);
 bool trf__infer(trf__ctx *c, cs_err *err);
 bool trf__msg_blocks(cs_model *m, cs_err *err);
 bool trf__sync_blocks(cs_model *m, cs_err *err);
-void trf__trim(trf__ctx *c, uint32_t upto);
-void trf__trim_end(trf__ctx *c);
+bool trf__trim(trf__ctx *c, uint32_t upto, cs_err *err);
+bool trf__trim_end(trf__ctx *c, cs_err *err);
 
 /* Edges infer.c reads between two trf__trim calls (drawn_only). */
 #define TRF__TRIM_EVERY 65536u

@@ -60,7 +60,7 @@ static bool pair(trf__ctx *c, const cs_rtmsg *s, const cs_rtmsg *r, cs_err *err)
 static bool closed(trf__ctx *c, const cs_rtmsg *r, uint32_t wake, cs_err *err)
 {
     cs_model *m = c->m;
-    cs_msg x = {.t_send = wake ? m->edges[wake].ts : CS_T_NONE, .t_recv = r->ts,
+    cs_msg x = {.t_send = wake ? cs_edge_ts(m, wake) : CS_T_NONE, .t_recv = r->ts,
                 .sender = wake ? m->edges[wake].from : 0, .receiver = g_index(m, r->goid),
                 .kind = CS_MK_CLOSE, .exact = 1};
     return (x.chan = rt_chan(c, r->cid, err)) && trf__msg_add(m, &x, 0, err);
@@ -107,7 +107,7 @@ bool trf__patched(trf__ctx *c, cs_err *err)
         CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory pairing %u channel events", m->n_rtmsgs);
     uint32_t e = 1;
     for (uint32_t i = 0; ok && i < m->n_rtmsgs; i++) {
-        for (; e < m->n_edges && m->edges[e].ts <= m->rtmsgs[i].ts; e++)
+        for (; e < m->n_edges && cs_edge_ts(m, e) <= m->rtmsgs[i].ts; e++)
             p.wake[m->edges[e].to] = e;
         ok = step(c, &p, i, err);
     }

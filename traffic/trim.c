@@ -3,26 +3,40 @@
  * drawn as their messages and only the sync wake-ups as edges
  * (layout/arrow.h), so the others go, and they go while the messages are
  * inferred: the model never holds both (on a channel-heavy trace the edges
- * are a third of it). */
+ * are a third of it). An edge that moves down is given its time again
+ * (cs_edge_ts_set), in its new block. */
 #include "internal.h"
 
-void trf__trim(trf__ctx *c, uint32_t upto)
+_Static_assert(TRF__TRIM_EVERY % CS_T0_BLOCK == 0, "a trim starts at a block's first edge, or at edge 1");
+
+bool trf__trim(trf__ctx *c, uint32_t upto, cs_err *err)
 {
     cs_model *m = c->m;
     uint32_t w = c->trim_write;
-    for (uint32_t i = c->trim_read; i < upto; i++)
-        if (trf_edge_drawn(&m->edges[i]))
-            m->edges[w++] = m->edges[i];
+    int64_t base = 0;
+    for (uint32_t i = c->trim_read; i < upto; i++) {
+        if (i == c->trim_read || !(i & (CS_T0_BLOCK - 1)))
+            base = m->edge_t_base[i >> CS_T0_BLOCK_BITS]; /* read before a move sets it anew */
+        if (!trf_edge_drawn(&m->edges[i]))
+            continue;
+        int64_t t = cs_t_at(base, &m->edges[i].t_lo, m->edge_wide_t, i);
+        m->edges[w] = m->edges[i];
+        if (!cs_edge_ts_set(m, w++, t, err))
+            return false;
+    }
     c->trim_read = upto, c->trim_write = w;
     cs_release(&m->edges[w], (size_t)(upto - w) * sizeof *m->edges);
+    return true;
 }
 
-void trf__trim_end(trf__ctx *c)
+bool trf__trim_end(trf__ctx *c, cs_err *err)
 {
     cs_model *m = c->m;
-    trf__trim(c, m->n_edges);
+    if (!trf__trim(c, m->n_edges, err))
+        return false;
     cs_edge *e = cs_realloc(m->edges, (size_t)c->trim_write * sizeof *m->edges);
     if (e) /* else the larger block stays: still correct */
         m->edges = e, m->cap_edges = c->trim_write;
     m->n_edges = c->trim_write;
+    return true;
 }
