@@ -70,7 +70,7 @@ static inline void fz_same(fz_out *a, fz_out *b)
                 !strcmp(a->err.msg, b->err.msg) && a->m.n_events == b->m.n_events &&
                 a->m.n_edges == b->m.n_edges && a->s.n == b->s.n && a->s.n_kv == b->s.n_kv;
     for (uint32_t i = 1; same && i < a->m.n_edges; i++)
-        same = a->m.edges[i].ts == b->m.edges[i].ts && a->m.edges[i].to == b->m.edges[i].to;
+        same = cs_edge_ts(&a->m, i) == cs_edge_ts(&b->m, i) && a->m.edges[i].to == b->m.edges[i].to;
     for (uint32_t i = 0; same && i < a->s.n; i++) {
         const cs_gstat *x = &a->s.g[i], *y = &b->s.g[i];
         same = x->goid == y->goid && x->start == y->start && x->end == y->end && x->exec == y->exec &&
