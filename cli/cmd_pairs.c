@@ -63,14 +63,14 @@ static summary *summarise(const cs_model *m, const bool *keep, cs_err *err)
     for (uint32_t i = 0; i < m->n_msgs; i++)
         if (keep[m->msgs[i].chan]) {
             s[m->msgs[i].chan].count++;
-            s[m->msgs[i].chan].n_lat += m->msgs[i].t_send != CS_T_NONE;
+            s[m->msgs[i].chan].n_lat += cs_msg_t_send(&m->msgs[i]) != CS_T_NONE;
         }
     for (uint32_t c = 0; c < nc; c++)
         first[c + 1] = first[c] + s[c].n_lat;
     for (uint32_t i = 0; i < m->n_msgs; i++) {
         const cs_msg *x = &m->msgs[i];
-        if (keep[x->chan] && x->t_send != CS_T_NONE)
-            lat[first[x->chan]++] = x->t_recv - x->t_send;
+        if (keep[x->chan] && cs_msg_t_send(x) != CS_T_NONE)
+            lat[first[x->chan]++] = cs_msg_t_recv(m, i) - cs_msg_t_send(x);
     }
     for (uint32_t c = 0; c < nc; c++) {
         int64_t *g = lat + first[c] - s[c].n_lat;
@@ -107,9 +107,9 @@ static void json_msgs(const cs_model *m, const bool *keep)
                cs_msg_kind_name(x->kind), (unsigned long long)goid(m, x->sender),
                (unsigned long long)goid(m, x->receiver));
         first = false;
-        cli_json_time(stdout, x->t_send);
+        cli_json_time(stdout, cs_msg_t_send(x));
         fputs(",\"recv_time\":", stdout);
-        cli_json_time(stdout, x->t_recv);
+        cli_json_time(stdout, cs_msg_t_recv(m, i));
         fputs(",\"channel\":", stdout);
         cli_json_str(stdout, chan_name(m, x->chan));
         fputs(",\"value\":", stdout);
@@ -150,9 +150,9 @@ static void csv_msgs(const cs_model *m, const bool *keep)
             continue;
         printf("%s,%llu,%llu,", cs_msg_kind_name(x->kind), (unsigned long long)goid(m, x->sender),
                (unsigned long long)goid(m, x->receiver));
-        if (x->t_send != CS_T_NONE)
-            printf("%lld", (long long)x->t_send);
-        printf(",%lld,", (long long)x->t_recv);
+        if (cs_msg_t_send(x) != CS_T_NONE)
+            printf("%lld", (long long)cs_msg_t_send(x));
+        printf(",%lld,", (long long)cs_msg_t_recv(m, i));
         cli_csv_str(stdout, chan_name(m, x->chan));
         fputc(',', stdout);
         cli_csv_str(stdout, cs_model_str(m, cs_msg_value(m, i)));
@@ -169,11 +169,11 @@ static void text_out(const cs_model *m, const bool *keep, const summary *s)
         if (!keep[x->chan])
             continue;
         char ts[24] = "-";
-        if (x->t_send != CS_T_NONE)
-            snprintf(ts, sizeof ts, "%lld", (long long)(x->t_send - m->t_first));
+        if (cs_msg_t_send(x) != CS_T_NONE)
+            snprintf(ts, sizeof ts, "%lld", (long long)(cs_msg_t_send(x) - m->t_first));
         printf("%-5s %8llu %8llu %14s %14lld  %-8s %-24s %s\n", cs_msg_kind_name(x->kind),
                (unsigned long long)goid(m, x->sender), (unsigned long long)goid(m, x->receiver), ts,
-               (long long)(x->t_recv - m->t_first), x->exact ? "exact" : "inferred",
+               (long long)(cs_msg_t_recv(m, i) - m->t_first), x->exact ? "exact" : "inferred",
                cs_msg_value(m, i) ? cs_model_str(m, cs_msg_value(m, i)) : "-", chan_name(m, x->chan));
     }
     printf("\n%8s %12s %12s %12s  %s\n", "messages", "min_ns", "median_ns", "max_ns", "channel");

@@ -11,9 +11,10 @@
  *       whose bytes there are done with, go back to the system (a block's read as zeros after,
  *       a file mapping's as the file)
  *   size_t cs_page_bytes(void)   the system's page size
- *   void cs_permute(uint32_t *to, uint32_t n, void *a, size_t a_size, void *b, size_t b_size)
- *       permute.c: a[j] becomes a[to[j]] for every place j of n, in place (b, if not NULL,
- *       alike); elements of at most CS_PERMUTE_MAX bytes; to[] is used up
+ *   void cs_permute(uint32_t *to, uint32_t n, const cs_permuted *arr, unsigned n_arr)
+ *       permute.c: in each of up to CS_PERMUTE_ARRAYS arrays (those not NULL), element j
+ *       becomes element to[j] for every place j of n, in place; elements of at most
+ *       CS_PERMUTE_MAX bytes; to[] is used up
  *   void *cs_pages(size_t n) / void cs_pages_free(void *p, size_t n)   n bytes of zeroed whole
  *       pages straight from the system, apart from malloc's heap, counted as cs_alloc's;
  *       NULL when there are none
@@ -72,7 +73,9 @@ void *cs_realloc(void *p, size_t n);
 void cs_release(void *p, size_t n);
 size_t cs_page_bytes(void);
 #define CS_PERMUTE_MAX 64
-void cs_permute(uint32_t *to, uint32_t n, void *a, size_t a_size, void *b, size_t b_size);
+#define CS_PERMUTE_ARRAYS 3
+typedef struct cs_permuted { void *p; size_t size; } cs_permuted; /* an array cs_permute moves */
+void cs_permute(uint32_t *to, uint32_t n, const cs_permuted *arr, unsigned n_arr);
 void *cs_pages(size_t n);
 void cs_pages_free(void *p, size_t n);
 /* n zeroed bytes on 64-byte cache lines that hold nothing else, for data

@@ -39,6 +39,7 @@ void cs_model_init(cs_model *m)
     X(edge_wide_t, (m)->n_edge_wide, (m)->cap_edge_wide)                                   \
     X(msgs, (m)->n_msgs, (m)->cap_msgs)                                                    \
     X(msg_value, (m)->msg_value ? (m)->n_msgs : 0, (m)->msg_value ? (m)->cap_msg_value : 0) \
+    X(msg_far_recv, (m)->msg_far_recv ? (m)->n_msgs : 0, (m)->msg_far_recv ? (m)->cap_msg_far : 0) \
     X(chans, (m)->n_chans, (m)->cap_chans)                                                 \
     X(ranges, (m)->n_ranges, (m)->cap_ranges)                                              \
     X(logs, (m)->n_logs, (m)->cap_logs)                                                    \
@@ -201,6 +202,43 @@ bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *err)
     return true;
 }
 
+/* Side table *t of messages (elements of `elem` bytes, *cap of them) to
+ * hold message n: made zeroed when `need` is the first entry it holds,
+ * then grown with the messages. */
+static bool msg_side(void **t, uint32_t *cap, uint32_t n, size_t elem, bool need, cs_err *err)
+{
+    if (need && !*t) { /* the first: those before have none */
+        if (!(*t = cs_calloc((size_t)n + 1, elem)))
+            return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a table of %u messages", n + 1);
+        *cap = n + 1;
+    }
+    return !*t || cs_grow(t, cap, n + 1, elem, err);
+}
+
+bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err)
+{
+    uint32_t n = m->n_msgs;
+    bool send = x->t_send != CS_T_NONE;
+    int64_t dt = !send ? 0 : x->t_recv != CS_T_NONE ? x->t_recv - x->t_send : INT64_MIN;
+    bool far = dt <= CS_MSG_FAR || dt > INT32_MAX;
+    if (x->chan >= CS_CHAN_MAX)
+        return CS_FAIL(err, CS_E_INVALID, CS_NO_OFFSET, "more than %u channels", CS_CHAN_MAX - 1);
+    if (!cs_grow((void **)&m->msgs, &m->cap_msgs, n + 1, sizeof *m->msgs, err) ||
+        !msg_side((void **)&m->msg_value, &m->cap_msg_value, n, sizeof *m->msg_value, value != 0, err) ||
+        !msg_side((void **)&m->msg_far_recv, &m->cap_msg_far, n, sizeof *m->msg_far_recv, far, err))
+        return false;
+    m->msgs[n] = (cs_msg){.t = send ? x->t_send : x->t_recv,
+                          .dt = !send ? CS_MSG_NO_SEND : far ? CS_MSG_FAR : (int32_t)dt,
+                          .sender = x->sender, .receiver = x->receiver, .chan = x->chan, .kind = x->kind & 1,
+                          .exact = x->exact & 1};
+    if (m->msg_value)
+        m->msg_value[n] = value;
+    if (m->msg_far_recv)
+        m->msg_far_recv[n] = far ? x->t_recv : 0;
+    m->n_msgs = n + 1;
+    return true;
+}
+
 uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack)
 {
     if (stack == 0 || stack >= m->n_stack)
@@ -278,8 +316,8 @@ bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err)
 {
     *out = *m;
     cs_map_init(&out->str_index), cs_map_init(&out->g_index); /* nothing looks anything up in it */
-    out->msgs = NULL, out->msg_value = NULL, out->msg_block = out->sync_block = NULL;
-    out->n_msgs = out->cap_msgs = out->cap_msg_value = out->n_msg_block = out->n_sync_block = 0;
+    out->msgs = NULL, out->msg_value = NULL, out->msg_far_recv = NULL, out->msg_block = out->sync_block = NULL;
+    out->n_msgs = out->cap_msgs = out->cap_msg_value = out->cap_msg_far = out->n_msg_block = out->n_sync_block = 0;
     out->n_edges = m->n_edges ? 1 : 0, out->n_chans = m->n_chans ? 1 : 0;
 #define NO_TABLE(field, cap, n) out->field = NULL, out->cap = n;
     OWN_TABLES(NO_TABLE, m)

@@ -15,10 +15,11 @@
  * Sizes: a span costs about 6.4 bytes (t0 in 32 bits over its block's
  * base, state, reason, a bit and its rank; 8 more when it does not end
  * where its goroutine's next span begins, and 8 more in a block of 32 spans
- * that lasts 4.29 s or more), an edge 24 (its time as a span's start), a
- * message 32, a frame 24 (+4 per
- * stack-frame reference), a patched-runtime event 48; the time blocks 16
- * bytes per 256 messages and per 256 edges.
+ * that lasts 4.29 s or more), an edge 24 (its time as a span's start is
+ * kept), a message 24 (with 8 more each once one receive is far from its
+ * send, 4 more once one has a value), a frame 24 (+4 per stack-frame
+ * reference), a patched-runtime event 48; the time blocks 16 bytes per 256
+ * messages and per 256 edges.
  *
  * API
  *   void cs_model_init(cs_model *m) / cs_model_deinit(cs_model *m)
@@ -36,6 +37,10 @@
  *       edges are given their times in index order, a block's base being set by its first
  *       (edge 1 for block 0): CS_E_NOMEM
  *   cs_sid cs_msg_value(const cs_model *m, uint32_t i)   message i's value as text, 0 unknown (inline)
+ *   int64_t cs_msg_t_send(const cs_msg *x) / cs_msg_t_recv(const cs_model *m, uint32_t i)   (inline)
+ *   bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err)
+ *       appends a message (value 0: none); CS_E_NOMEM, or CS_E_INVALID for a channel
+ *       index from CS_CHAN_MAX
  *   bool cs_span_is_far(const cs_model *m, uint32_t s)   its end is not the next span's start (inline)
  *   uint32_t cs_span_far_at(const cs_model *m, uint32_t s)   far span s's place in span_far_t1
  *   uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t)
@@ -85,10 +90,12 @@ static inline int64_t cs_t0_at(const uint32_t *col, const int64_t *base, const i
 
 typedef uint32_t cs_sid; /* index into the model's string table; 0 = "" */
 
-/* The model's limits on string and stack indices: a wake-up keeps its
- * stacks and its reason's name in fewer than 32 bits (cs_edge). */
+/* The model's limits on its indices: a wake-up keeps its stacks and its
+ * reason's name in fewer than 32 bits (cs_edge), a message its channel
+ * (cs_msg). */
 #define CS_SID_MAX ((uint32_t)1 << 30)
 #define CS_STACK_MAX ((uint32_t)1 << 28)
+#define CS_CHAN_MAX ((uint32_t)1 << 30)
 
 typedef enum cs_family { CS_FAM_NONE = 0, CS_FAM_LEGACY, CS_FAM_V2 } cs_family;
 
@@ -198,19 +205,35 @@ typedef enum cs_msg_kind {
  * running receiver is vertical in the lanes view, as visual-design.md asks.
  * A close: t_send = the close, t_recv = the woken receiver's next start.
  * Exact ones carry the times of their events. t_send is CS_T_NONE when it is
- * not known (an exact receive whose send happened before the trace). Its
- * value, when known, is cs_msg_value's: only exact ones have one, so the
- * inferred millions carry no room for it. */
+ * not known (an exact receive whose send happened before the trace).
+ *
+ * 24 bytes: t is t_send, or t_recv when the send is unknown (so t is the
+ * message's time, its sort key); the receive is kept as its distance from
+ * the send, and in full in the side table msg_far_recv when that is more
+ * than 2.1 s or the send is unknown (cs_msg_t_send, cs_msg_t_recv). Its
+ * value, when known, is cs_msg_value's: only exact ones have one. Those
+ * side tables exist from the first message that needs one, so the
+ * inferred millions carry no room for them. Messages are added with
+ * cs_model_msg_add. */
+#define CS_MSG_NO_SEND INT32_MIN   /* cs_msg.dt: the send is unknown, t is the receive */
+#define CS_MSG_FAR (INT32_MIN + 1) /* cs_msg.dt: the receive is in msg_far_recv */
 typedef struct cs_msg {
-    int64_t t_send;
-    int64_t t_recv;
+    int64_t t;            /* t_send, or t_recv when t_send is unknown */
+    int32_t dt;           /* t_recv - t_send, or CS_MSG_NO_SEND, CS_MSG_FAR */
     uint32_t sender;      /* index in g */
     uint32_t receiver;
-    uint32_t chan;        /* index in chans, 0 unknown */
-    uint8_t kind;         /* cs_msg_kind */
-    uint8_t exact;        /* 1: patched runtime or annotation; 0: inferred */
-    uint8_t pad[2];
+    unsigned chan : 30;   /* index in chans, 0 unknown */
+    unsigned kind : 1;    /* cs_msg_kind */
+    unsigned exact : 1;   /* 1: patched runtime or annotation; 0: inferred */
 } cs_msg;
+
+/* A message as it is found, for cs_model_msg_add. */
+typedef struct cs_msg_in {
+    int64_t t_send;       /* CS_T_NONE unknown */
+    int64_t t_recv;
+    uint32_t sender, receiver, chan;
+    uint8_t kind, exact;
+} cs_msg_in;
 
 /* A logical channel: a runtime id when known, else a pair of code sites. */
 typedef struct cs_chan {
@@ -321,6 +344,8 @@ typedef struct cs_model {
     cs_msg *msgs;    uint32_t n_msgs, cap_msgs;
     cs_sid *msg_value; uint32_t cap_msg_value;      /* per message its value as text, 0 unknown;
                                                        NULL while no message has one */
+    int64_t *msg_far_recv; uint32_t cap_msg_far;    /* per message its receive when CS_MSG_FAR;
+                                                       NULL while no message has one */
     cs_chan *chans;  uint32_t n_chans, cap_chans;   /* chans[0] reserved */
     cs_range *ranges; uint32_t n_ranges, cap_ranges;
     cs_log *logs;    uint32_t n_logs, cap_logs;
@@ -339,7 +364,7 @@ typedef struct cs_model {
 } cs_model;
 
 _Static_assert(sizeof(cs_edge) == 24, "cs_edge layout");
-_Static_assert(sizeof(cs_msg) == 32, "cs_msg layout");
+_Static_assert(sizeof(cs_msg) == 24, "cs_msg layout");
 _Static_assert(sizeof(cs_frame) == 24, "cs_frame layout");
 _Static_assert(sizeof(cs_rtmsg) == 48, "cs_rtmsg layout");
 
@@ -359,6 +384,7 @@ size_t cs_model_bytes(const cs_model *m);
 bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err);
 void cs_model_before_traffic_free(cs_model *out);
 bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *err);
+bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err);
 static inline int64_t cs_edge_ts(const cs_model *m, uint32_t i)
 {
     return cs_t_at(m->edge_t_base[i >> CS_T0_BLOCK_BITS], &m->edges[i].t_lo, m->edge_wide_t, i);
@@ -384,6 +410,17 @@ static inline bool cs_span_is_far(const cs_model *m, uint32_t s)
 static inline cs_sid cs_msg_value(const cs_model *m, uint32_t i)
 {
     return m->msg_value ? m->msg_value[i] : 0;
+}
+
+static inline int64_t cs_msg_t_send(const cs_msg *x)
+{
+    return x->dt == CS_MSG_NO_SEND ? CS_T_NONE : x->t;
+}
+
+static inline int64_t cs_msg_t_recv(const cs_model *m, uint32_t i)
+{
+    const cs_msg *x = &m->msgs[i];
+    return x->dt == CS_MSG_NO_SEND ? x->t : x->dt == CS_MSG_FAR ? m->msg_far_recv[i] : x->t + x->dt;
 }
 
 static inline int64_t cs_span_t1(const cs_model *m, uint32_t s)

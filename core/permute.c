@@ -5,27 +5,26 @@
 
 #include <string.h>
 
-void cs_permute(uint32_t *to, uint32_t n, void *a, size_t a_size, void *b, size_t b_size)
+void cs_permute(uint32_t *to, uint32_t n, const cs_permuted *arr, unsigned n_arr)
 {
-    unsigned char keep_a[CS_PERMUTE_MAX], keep_b[CS_PERMUTE_MAX], *pa = a, *pb = b;
+    unsigned char keep[CS_PERMUTE_ARRAYS][CS_PERMUTE_MAX];
+    n_arr = n_arr < CS_PERMUTE_ARRAYS ? n_arr : CS_PERMUTE_ARRAYS;
     for (uint32_t k = 0; k < n; k++) { /* place j takes the element at to[j] */
         if (to[k] == k)
             continue;
-        memcpy(keep_a, pa + k * a_size, a_size);
-        if (pb)
-            memcpy(keep_b, pb + k * b_size, b_size);
+        for (unsigned a = 0; a < n_arr; a++)
+            if (arr[a].p)
+                memcpy(keep[a], (unsigned char *)arr[a].p + k * arr[a].size, arr[a].size);
         for (uint32_t j = k;;) {
             uint32_t from = to[j];
             to[j] = j;
-            if (from == k) {
-                memcpy(pa + j * a_size, keep_a, a_size);
-                if (pb)
-                    memcpy(pb + j * b_size, keep_b, b_size);
-                break;
+            for (unsigned a = 0; a < n_arr; a++) {
+                unsigned char *p = arr[a].p;
+                if (p)
+                    memcpy(p + j * arr[a].size, from == k ? keep[a] : p + from * arr[a].size, arr[a].size);
             }
-            memcpy(pa + j * a_size, pa + from * a_size, a_size);
-            if (pb)
-                memcpy(pb + j * b_size, pb + from * b_size, b_size);
+            if (from == k)
+                break;
             j = from;
         }
     }

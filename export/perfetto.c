@@ -123,11 +123,12 @@ static void flows(pf *p)
     uint64_t id = 1;
     for (uint32_t i = 0; i < m->n_msgs; i++, id++) {
         const cs_msg *msg = &m->msgs[i];
-        if (!shown(p, msg->sender) || !shown(p, msg->receiver) || msg->t_send == CS_T_NONE)
+        int64_t ts = cs_msg_t_send(msg), tr = cs_msg_t_recv(m, i);
+        if (!shown(p, msg->sender) || !shown(p, msg->receiver) || ts == CS_T_NONE)
             continue;
         const char *name = msg->chan && msg->chan < m->n_chans ? cs_model_str(m, m->chans[msg->chan].name) : "";
         flow(p, id, lay_msg_arrow(msg) == LAY_ARROW_CLOSE ? "close" : "chan", name[0] ? name : "channel",
-             msg->sender, msg->t_send, msg->receiver, msg->t_recv < msg->t_send ? msg->t_send : msg->t_recv);
+             msg->sender, ts, msg->receiver, tr < ts ? ts : tr);
     }
     for (uint32_t g = 1; g < m->n_g; g++, id++)
         if (shown(p, m->g[g].parent) && shown(p, g) && m->g[g].create_ns != CS_T_NONE)

@@ -144,8 +144,8 @@ static bool gather(collect *c, uint32_t m0, uint32_t m1, bool rest, cs_err *err)
     for (uint32_t i = m0, end; i < m1 && next_run(m->msg_block, m->n_msg_block, m->n_msgs, c->a, &i, &end); i = end)
         for (end = end < m1 ? end : m1; i < end; i++) {
             const cs_msg *msg = &m->msgs[i];
-            if (!add(c, lay_msg_arrow(msg), msg->t_send, msg->t_recv, msg->sender, msg->receiver, msg->chan, i,
-                     err))
+            if (!add(c, lay_msg_arrow(msg), cs_msg_t_send(msg), cs_msg_t_recv(m, i), msg->sender, msg->receiver,
+                     msg->chan, i, err))
                 return false;
         }
     for (uint32_t i = 1, end; rest && next_run(m->sync_block, m->n_sync_block, m->n_edges, c->a, &i, &end); i = end)
@@ -215,7 +215,7 @@ static bool sort_bundles(lay_bundles *out, bool by_time, unsigned ls, cs_err *er
     }
     ok = ok && lay__sort_keys(k, o, out->n, err);
     if (ok) /* in place: no second copy of the bundles */
-        cs_permute(o, out->n, out->b, sizeof *out->b, NULL, 0);
+        cs_permute(o, out->n, &(cs_permuted){out->b, sizeof *out->b}, 1);
     uint32_t w = 0;
     for (uint32_t i = 0; ok && i < out->n; i++) {
         if (!by_time && w && k[i] == k[i - 1])

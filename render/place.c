@@ -118,7 +118,7 @@ bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *
  * a message or a sync wake-up. */
 static int64_t ref_t0(const cs_model *m, uint32_t ref)
 {
-    return ref & RND__REF_SYNC ? cs_edge_ts(m, ref & ~RND__REF_SYNC) : m->msgs[ref - 1].t_send;
+    return ref & RND__REF_SYNC ? cs_edge_ts(m, ref & ~RND__REF_SYNC) : cs_msg_t_send(&m->msgs[ref - 1]);
 }
 
 static uint32_t ref_from(const cs_model *m, uint32_t ref)
@@ -186,7 +186,7 @@ bool rnd__msg_arrow(const cs_model *m, uint32_t i, rnd__arrow *out)
     const cs_msg *msg = &m->msgs[i];
     /* no send time: the sender was already waiting when tracing began */
     if (!msg->sender || !msg->receiver || msg->sender >= m->n_g || msg->receiver >= m->n_g ||
-        msg->t_send == CS_T_NONE)
+        cs_msg_t_send(msg) == CS_T_NONE)
         return false;
     *out = (rnd__arrow){.t0 = ref_t0(m, i + 1), .t_next = INT64_MAX, .from = ref_from(m, i + 1),
                         .to = ref_to(m, i + 1), .msg = i + 1, .kind = (uint8_t)lay_msg_arrow(msg)};

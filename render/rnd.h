@@ -158,7 +158,7 @@ typedef struct rnd__aref { uint32_t ref, next; } rnd__aref;
 /* When the arrow lands (a wake-up: at once) and its channel (hue key). */
 static inline int64_t rnd__arrow_t1(const cs_model *m, const rnd__arrow *a)
 {
-    return a->msg ? m->msgs[a->msg - 1].t_recv : a->t0;
+    return a->msg ? cs_msg_t_recv(m, a->msg - 1) : a->t0;
 }
 static inline uint32_t rnd__arrow_chan(const cs_model *m, const rnd__arrow *a)
 {

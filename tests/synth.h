@@ -72,11 +72,10 @@ static inline void sy_msg(cs_model *m, int64_t ts, int64_t tr, uint64_t from, ui
     uint32_t s = 0, r = 0;
     cs_model_g_find(m, from, &s);
     cs_model_g_find(m, to, &r);
-    bool ok = cs_grow((void **)&m->msgs, &m->cap_msgs, m->n_msgs + 1, sizeof *m->msgs, &err);
+    bool ok = cs_model_msg_add(m, &(cs_msg_in){.t_send = ts, .t_recv = tr, .sender = s, .receiver = r, .chan = chan},
+                               0, &err);
     assert(ok);
     (void)ok;
-    m->msgs[m->n_msgs++] = (cs_msg){.t_send = ts, .t_recv = tr, .sender = s, .receiver = r,
-                                    .chan = chan};
     m->chans[chan].count++;
 }
 

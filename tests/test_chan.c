@@ -220,9 +220,9 @@ static void sender_waits_and_receiver_waits_give_truthful_times(void **st)
     const cs_msg *a = &t.m.msgs[0], *b = &t.m.msgs[1];
     assert_int_equal(a->sender, gi(&t, 1)), assert_int_equal(a->receiver, gi(&t, 2));
     /* G1 waited from 20, but the value left it when G2 took it at 50 */
-    assert_int_equal(a->t_send, 50), assert_int_equal(a->t_recv, 50);
+    assert_int_equal(cs_msg_t_send(a), 50), assert_int_equal(cs_msg_t_recv(&t.m, 0), 50);
     assert_int_equal(b->sender, gi(&t, 1)), assert_int_equal(b->receiver, gi(&t, 2));
-    assert_int_equal(b->t_send, 80), assert_int_equal(b->t_recv, 95);
+    assert_int_equal(cs_msg_t_send(b), 80), assert_int_equal(cs_msg_t_recv(&t.m, 1), 95);
     /* both hand-offs go from the same send statement to the same receive */
     assert_int_equal(a->chan, b->chan);
     assert_int_equal(t.m.n_chans, 2);
@@ -436,9 +436,9 @@ static void goroutines_blocked_at_start_still_hand_off(void **st)
     assert_int_equal(t.m.edges[4].kind, CS_EK_OTHER);
     assert_int_equal(t.m.n_msgs, 3);
     /* G3 waited to send since before the trace: the hand-off is still at 20 */
-    assert_int_equal(t.m.msgs[0].t_send, 10);
-    assert_int_equal(t.m.msgs[1].t_send, 20);
-    assert_int_equal(t.m.msgs[1].t_recv, 20);
+    assert_int_equal(cs_msg_t_send(&t.m.msgs[0]), 10);
+    assert_int_equal(cs_msg_t_send(&t.m.msgs[1]), 20);
+    assert_int_equal(cs_msg_t_recv(&t.m, 1), 20);
     assert_int_equal(t.m.msgs[1].sender, gi(&t, 3));
     tm_deinit(&t);
 }
@@ -455,7 +455,7 @@ static void goroutines_still_blocked_at_the_end_make_no_messages(void **st)
     blk(&t, 8, 1, CS_R_CHAN_SEND, stk(&t, "runtime.chansend1", "main.other:4", NULL));
     fin(&t, 10);
     assert_int_equal(t.m.n_msgs, 1);
-    assert_int_equal(t.m.msgs[0].t_recv, 6); /* never ran again: receipt = unblock */
+    assert_int_equal(cs_msg_t_recv(&t.m, 0), 6); /* never ran again: receipt = unblock */
     const cs_goroutine *g2 = &t.m.g[gi(&t, 2)];
     assert_int_equal(t.m.span_state[g2->span_first + g2->span_count - 1], CS_ST_BLOCKED);
     assert_int_equal(cs_span_t1(&t.m, g2->span_first + g2->span_count - 1), 10);
@@ -501,10 +501,42 @@ static void annotations_pair_exactly_and_cover_inferred_handoffs(void **st)
     }
     assert_string_equal(cs_model_str(&t.m, cs_msg_value(&t.m, 0)), "hello world");
     assert_string_equal(cs_model_str(&t.m, cs_msg_value(&t.m, 1)), "7");
-    assert_int_equal(t.m.msgs[0].t_send, 10), assert_int_equal(t.m.msgs[0].t_recv, 15);
+    assert_int_equal(cs_msg_t_send(&t.m.msgs[0]), 10), assert_int_equal(cs_msg_t_recv(&t.m, 0), 15);
     assert_int_equal(t.m.chans[1].rt_id, 0xc000010000ull);
     assert_string_equal(cs_model_str(&t.m, t.m.chans[1].name),
                         "0xc000010000: main.prod:11 \xe2\x86\x92 main.cons:21");
+    tm_deinit(&t);
+}
+
+/* Receives seconds after their sends (kept in full beside the messages)
+ * and a value stay with their messages when the sort moves them: the
+ * exact message is found first, the inferred ones before it in time after. */
+static void far_receives_and_values_move_with_their_messages(void **st)
+{
+    (void)st;
+    tm t;
+    tm_init(&t);
+    const int64_t s3 = 3000000000;
+    uint32_t ls = stk(&t, "chanscope/chanlog.Send[...]", "main.prod:11", NULL);
+    uint32_t lr = stk(&t, "chanscope/chanlog.Recv", "main.cons:21", NULL);
+    uint32_t snd = stk(&t, "runtime.chansend1", "main.s:3", NULL);
+    uint32_t rcv = stk(&t, "runtime.chanrecv1", "main.r:5", NULL);
+    run(&t, 1, 1), run(&t, 1, 2), run(&t, 1, 3);
+    blk(&t, 10, 3, CS_R_CHAN_RECV, rcv), unb(&t, 20, 1, 3, snd), run(&t, 20 + s3, 3); /* far */
+    blk(&t, 40, 2, CS_R_CHAN_RECV, rcv), unb(&t, 50, 1, 2, snd), run(&t, 60, 2);      /* near */
+    add_log(&t, 5 * s3, 1, "chan.send", "ch=0xc000010000 seq=0 val=late", ls);
+    add_log(&t, 6 * s3, 2, "chan.recv", "ch=0xc000010000 seq=0 val=late", lr);
+    fin(&t, 7 * s3);
+    assert_int_equal(t.m.n_msgs, 3);
+    assert_non_null(t.m.msg_far_recv);
+    static const int64_t sends[] = {20, 50, 5 * s3}, recvs[] = {20 + s3, 60, 6 * s3};
+    for (uint32_t i = 0; i < 3; i++) {
+        assert_int_equal(cs_msg_t_send(&t.m.msgs[i]), sends[i]);
+        assert_int_equal(cs_msg_t_recv(&t.m, i), recvs[i]);
+        assert_int_equal(t.m.msgs[i].exact, i == 2);
+    }
+    assert_int_equal(cs_msg_value(&t.m, 0), 0);
+    assert_string_equal(cs_model_str(&t.m, cs_msg_value(&t.m, 2)), "late");
     tm_deinit(&t);
 }
 
@@ -541,17 +573,17 @@ static void patched_events_pair_newest_first_and_closes_stay_closes(void **st)
     assert_int_equal(count_msgs(&t.m, CS_MK_SEND), 3);
     assert_int_equal(count_msgs(&t.m, CS_MK_CLOSE), 2);
     const cs_msg *x = t.m.msgs;
-    assert_int_equal(x[0].t_send, 10), assert_int_equal(x[0].t_recv, 13);
+    assert_int_equal(cs_msg_t_send(&x[0]), 10), assert_int_equal(cs_msg_t_recv(&t.m, 0), 13);
     assert_int_equal(x[0].receiver, gi(&t, 3));
     assert_string_equal(cs_model_str(&t.m, cs_msg_value(&t.m, 0)), "100");
-    assert_int_equal(x[1].t_send, 11), assert_int_equal(x[1].t_recv, 12);
+    assert_int_equal(cs_msg_t_send(&x[1]), 11), assert_int_equal(cs_msg_t_recv(&t.m, 1), 12);
     assert_string_equal(cs_model_str(&t.m, cs_msg_value(&t.m, 1)), "101");
     assert_int_equal(t.m.chans[x[1].chan].rt_id, 5);
     assert_string_equal(cs_model_str(&t.m, t.m.chans[x[1].chan].name), "chan 5");
     assert_int_equal(t.m.chans[x[2].chan].rt_id, 6);
     assert_int_equal(x[3].kind, CS_MK_CLOSE);
     assert_int_equal(x[3].sender, gi(&t, 1));
-    assert_int_equal(x[3].t_send, 18);
+    assert_int_equal(cs_msg_t_send(&x[3]), 18);
     assert_int_equal(x[4].kind, CS_MK_CLOSE);   /* sorted by receipt: unknown send time */
     assert_int_equal(x[4].sender, 0);
     for (uint32_t i = 0; i < t.m.n_msgs; i++)
@@ -677,6 +709,7 @@ int main(void)
         cmocka_unit_test(goroutines_blocked_at_start_still_hand_off),
         cmocka_unit_test(goroutines_still_blocked_at_the_end_make_no_messages),
         cmocka_unit_test(annotations_pair_exactly_and_cover_inferred_handoffs),
+        cmocka_unit_test(far_receives_and_values_move_with_their_messages),
         cmocka_unit_test(patched_events_pair_newest_first_and_closes_stay_closes),
         cmocka_unit_test(still_picture_traffic_keeps_the_messages_and_the_sync_wakeups),
         cmocka_unit_test(the_picture_before_traffic_outlives_the_traffic),

@@ -182,6 +182,46 @@ static void edge_times_read_back_in_narrow_and_wide_blocks(void **st)
     cs_model_deinit(&m);
 }
 
+/* A message keeps its receive as a distance from its send in 32 bits, in
+ * full in the side table when it is farther or the send is unknown; that
+ * table and the values' are made by the first message that needs them. */
+static void message_times_read_back_near_far_and_without_a_send(void **st)
+{
+    (void)st;
+    static const int64_t dts[] = {0, 1, -1, INT32_MAX, INT32_MIN + 2, (int64_t)INT32_MAX + 1, INT32_MIN + 1,
+                                  INT32_MIN, (int64_t)INT32_MIN - 1, (int64_t)3600 * 1000000000};
+    enum { N = sizeof dts / sizeof *dts };
+    cs_model m;
+    cs_err err = {0};
+    cs_model_init(&m);
+    for (uint32_t i = 0; i < N; i++) {
+        assert_true(cs_model_msg_add(&m, &(cs_msg_in){.t_send = 1000 + i, .t_recv = 1000 + i + dts[i], .sender = i,
+                                                      .receiver = i + 1, .chan = CS_CHAN_MAX - 1, .kind = CS_MK_CLOSE,
+                                                      .exact = 1}, 0, &err));
+        assert_true((m.msg_far_recv != NULL) == (i >= 5)); /* made by the first far one */
+    }
+    assert_null(m.msg_value);
+    assert_true(cs_model_msg_add(&m, &(cs_msg_in){.t_send = CS_T_NONE, .t_recv = -CS_T_MAX}, 7, &err));
+    assert_non_null(m.msg_value); /* made by the first value */
+    assert_true(cs_model_msg_add(&m, &(cs_msg_in){.t_send = CS_T_MAX, .t_recv = -CS_T_MAX}, 0, &err));
+    for (uint32_t i = 0; i < N; i++) {
+        const cs_msg *x = &m.msgs[i];
+        assert_int_equal(cs_msg_t_send(x), 1000 + i);
+        assert_int_equal(cs_msg_t_recv(&m, i), 1000 + i + dts[i]);
+        assert_true(x->sender == i && x->receiver == i + 1 && x->chan == CS_CHAN_MAX - 1);
+        assert_true(x->kind == CS_MK_CLOSE && x->exact == 1 && cs_msg_value(&m, i) == 0);
+    }
+    assert_int_equal(cs_msg_t_send(&m.msgs[N]), CS_T_NONE);
+    assert_int_equal(cs_msg_t_recv(&m, N), -CS_T_MAX);
+    assert_int_equal(m.msgs[N].t, -CS_T_MAX); /* the message's time: its receive */
+    assert_int_equal(cs_msg_value(&m, N), 7);
+    assert_int_equal(cs_msg_t_recv(&m, N + 1), -CS_T_MAX);
+    assert_false(cs_model_msg_add(&m, &(cs_msg_in){.chan = CS_CHAN_MAX}, 0, &err));
+    assert_int_equal(err.code, CS_E_INVALID);
+    assert_int_equal(m.n_msgs, N + 2);
+    cs_model_deinit(&m);
+}
+
 /* A goroutine made again after its end (an id reused, or a hostile trace
  * whose status puts it back at the last Sync) is made no earlier than its
  * last span ended: its spans stay in time order. */
@@ -220,21 +260,25 @@ static void permute_in_place_equals_a_copy(void **st)
     static uint32_t to[N];
     static uint64_t a[N], want_a[N];
     static uint16_t b[N], want_b[N];
+    static int64_t c[N], want_c[N];
     uint64_t x = 99;
     for (int round = 0; round < 20; round++) {
         for (uint32_t i = 0; i < N; i++)
-            to[i] = i, a[i] = i * 1000003u, b[i] = (uint16_t)(i * 7);
+            to[i] = i, a[i] = i * 1000003u, b[i] = (uint16_t)(i * 7), c[i] = -(int64_t)i;
         for (uint32_t i = N - 1; i > 0 && round; i--) { /* round 0: the identity */
             x ^= x << 13, x ^= x >> 7, x ^= x << 17;
             uint32_t j = (uint32_t)(x % (i + 1)), t = to[i];
             to[i] = to[j], to[j] = t;
         }
         for (uint32_t i = 0; i < N; i++)
-            want_a[i] = a[to[i]], want_b[i] = b[to[i]];
-        cs_permute(to, N, a, sizeof *a, round & 1 ? b : NULL, sizeof *b);
+            want_a[i] = a[to[i]], want_b[i] = b[to[i]], want_c[i] = c[to[i]];
+        cs_permute(to, N, (cs_permuted[]){{a, sizeof *a}, {round & 1 ? b : NULL, sizeof *b}, {c, sizeof *c}},
+                   round & 2 ? 3 : 2);
         assert_memory_equal(a, want_a, sizeof a);
         if (round & 1)
             assert_memory_equal(b, want_b, sizeof b);
+        if (round & 2)
+            assert_memory_equal(c, want_c, sizeof c);
     }
 }
 
@@ -577,6 +621,7 @@ int main(void)
         cmocka_unit_test(spans_keep_their_ends),
         cmocka_unit_test(a_goroutine_made_again_keeps_its_spans_in_order),
         cmocka_unit_test(edge_times_read_back_in_narrow_and_wide_blocks),
+        cmocka_unit_test(message_times_read_back_near_far_and_without_a_send),
         cmocka_unit_test(permute_in_place_equals_a_copy),
         cmocka_unit_test(intern_returns_same_id_for_same_bytes),
         cmocka_unit_test(uvarint_accepts_padding_and_rejects_overflow),

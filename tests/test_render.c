@@ -63,11 +63,10 @@ static void pingpong(cs_model *m, int rounds)
         assert_true(cs_mb_set(&mb, t, from, CS_ST_RUNNING, CS_R_NONE, 0, 0, &err));
         assert_true(cs_mb_unblock(&mb, t + 800, from, to, 0, &err));
         assert_true(cs_mb_set(&mb, t + 900, from, CS_ST_BLOCKED, CS_R_CHAN_RECV, 0, 0, &err));
-        assert_true(cs_grow((void **)&m->msgs, &m->cap_msgs, m->n_msgs + 1, sizeof *m->msgs, &err));
         uint32_t gf, gt;
         assert_true(cs_model_g_find(m, from, &gf) && cs_model_g_find(m, to, &gt));
-        m->msgs[m->n_msgs++] = (cs_msg){.t_send = t + 800, .t_recv = t + 800, .sender = gf,
-                                        .receiver = gt, .chan = 1, .kind = CS_MK_SEND};
+        assert_true(cs_model_msg_add(m, &(cs_msg_in){.t_send = t + 800, .t_recv = t + 800, .sender = gf,
+                                                     .receiver = gt, .chan = 1, .kind = CS_MK_SEND}, 0, &err));
         t += 1200;
     }
     assert_true(cs_mb_finish(&mb, t + 500, &err));
@@ -200,7 +199,7 @@ static void playback_changes_picture_and_draws_pulses(void **st)
     uint8_t *all = cs_alloc(n * 4);
     draw(&e, &v);
     memcpy(all, e.rgba, n * 4);
-    v.now = m.msgs[5].t_send + 10; /* just after the sixth hit: the ball is in flight */
+    v.now = cs_msg_t_send(&m.msgs[5]) + 10; /* just after the sixth hit: the ball is in flight */
     v.speed = 2000;                /* slow enough that the pulse is on screen */
     v.hud = true;
     draw(&e, &v);
@@ -259,10 +258,11 @@ static void level_of_detail_bounds_primitives(void **st)
     assert_true(cs_mb_finish(&mb, 10000 + (int64_t)ns * 1000 + 10, &err));
     cs_mb_deinit(&mb);
     uint32_t nm = 200000;
-    assert_true(cs_grow((void **)&m.msgs, &m.cap_msgs, nm, sizeof *m.msgs, &err));
-    for (uint32_t i = 0; i < nm; i++)
-        m.msgs[m.n_msgs++] = (cs_msg){.t_send = 10000 + (int64_t)i * 2, .t_recv = 10000 + (int64_t)i * 2 + 300,
-                                      .sender = 1 + i % (uint32_t)ng, .receiver = 1 + (i * 7919) % (uint32_t)ng};
+    for (uint32_t i = 0; i < nm; i++) {
+        int64_t t = 10000 + (int64_t)i * 2;
+        assert_true(cs_model_msg_add(&m, &(cs_msg_in){.t_send = t, .t_recv = t + 300, .sender = 1 + i % (uint32_t)ng,
+                                                      .receiver = 1 + (i * 7919) % (uint32_t)ng}, 0, &err));
+    }
     m.t_first = 0, m.t_last = 10000 + (int64_t)ns * 1000 + 10;
     gl_env e;
     env_open(&e, &m, NULL, 1280, 720);

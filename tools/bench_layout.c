@@ -52,8 +52,7 @@ static bool build(cs_model *m, cs_err *err)
         return false;
     cs_mb_deinit(&mb);
     m->t_first = 0, m->t_last = (int64_t)NG * 100 + 1000000;
-    if (!cs_grow((void **)&m->msgs, &m->cap_msgs, NMSG, sizeof *m->msgs, err) ||
-        !cs_grow((void **)&m->chans, &m->cap_chans, 2, sizeof *m->chans, err))
+    if (!cs_grow((void **)&m->chans, &m->cap_chans, 2, sizeof *m->chans, err))
         return false;
     m->chans[1] = (cs_chan){.count = NMSG};
     m->n_chans = 2;
@@ -61,10 +60,10 @@ static bool build(cs_model *m, cs_err *err)
     for (uint32_t i = 0; i < NMSG; i++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         int64_t t = (int64_t)(x % (uint64_t)m->t_last);
-        m->msgs[i] = (cs_msg){.t_send = t, .t_recv = t + 500, .sender = 1 + (uint32_t)(x >> 20) % NG,
-                              .receiver = 1 + (uint32_t)(x >> 40) % NG, .chan = 1};
+        if (!cs_model_msg_add(m, &(cs_msg_in){.t_send = t, .t_recv = t + 500, .sender = 1 + (uint32_t)(x >> 20) % NG,
+                                              .receiver = 1 + (uint32_t)(x >> 40) % NG, .chan = 1}, 0, err))
+            return false;
     }
-    m->n_msgs = NMSG;
     return true;
 }
 

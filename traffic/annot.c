@@ -136,8 +136,8 @@ static bool pair(trf__ctx *c, const cs_log *s, const cs_log *r, cs_err *err)
     if (ok) /* both parsed before, when they were picked */
         parse(ms, &as), parse(mr, &ar);
     const annot *v = as.val ? &as : &ar;
-    cs_msg x = {.t_send = s->ts, .t_recv = r->ts, .sender = s->g, .receiver = r->g,
-                .kind = CS_MK_SEND, .exact = 1};
+    cs_msg_in x = {.t_send = s->ts, .t_recv = r->ts, .sender = s->g, .receiver = r->g,
+                   .kind = CS_MK_SEND, .exact = 1};
     cs_sid value = 0;
     if (ok && v->val && v->val_len)
         ok = (value = cs_model_intern(m, v->val, v->val_len, err)) != 0;

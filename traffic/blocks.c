@@ -32,9 +32,9 @@ bool trf__msg_blocks(cs_model *m, cs_err *err)
     if (!alloc_blocks(&m->msg_block, &m->n_msg_block, m->n_msgs, err))
         return false;
     for (uint32_t i = 0; i < m->n_msgs; i++) {
-        const cs_msg *x = &m->msgs[i];
-        if (x->t_send != CS_T_NONE && x->t_recv != CS_T_NONE)
-            widen(&m->msg_block[i / CS_TBLOCK], x->t_send, x->t_recv);
+        int64_t ts = cs_msg_t_send(&m->msgs[i]), tr = cs_msg_t_recv(m, i);
+        if (ts != CS_T_NONE && tr != CS_T_NONE)
+            widen(&m->msg_block[i / CS_TBLOCK], ts, tr);
     }
     return true;
 }

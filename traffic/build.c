@@ -11,40 +11,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int64_t msg_time(const cs_msg *x)
+/* Messages i and j by time (t_send, else t_recv: cs_msg.t), then receive;
+ * 0 for a tie. */
+static int msg_order(const cs_model *m, uint32_t i, uint32_t j)
 {
-    return x->t_send != CS_T_NONE ? x->t_send : x->t_recv;
-}
-
-/* Messages by time (t_send, else t_recv), then receive; 0 for a tie. */
-static int msg_order(const cs_msg *x, const cs_msg *y)
-{
-    int64_t tx = msg_time(x), ty = msg_time(y);
-    if (tx != ty)
-        return tx < ty ? -1 : 1;
-    return (x->t_recv > y->t_recv) - (x->t_recv < y->t_recv);
+    int64_t ti = m->msgs[i].t, tj = m->msgs[j].t;
+    if (ti != tj)
+        return ti < tj ? -1 : 1;
+    ti = cs_msg_t_recv(m, i), tj = cs_msg_t_recv(m, j);
+    return (ti > tj) - (ti < tj);
 }
 
 static bool sorted(const cs_model *m)
 {
     for (uint32_t i = 1; i < m->n_msgs; i++)
-        if (msg_order(&m->msgs[i - 1], &m->msgs[i]) > 0)
+        if (msg_order(m, i - 1, i) > 0)
             return false;
     return true;
 }
 
 static int place_cmp(const void *a, const void *b, void *ctx)
 {
-    const cs_msg *msgs = ctx;
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    int r = msg_order(&msgs[x], &msgs[y]);
+    int r = msg_order(ctx, x, y);
     return r ? r : (x > y) - (x < y);
 }
 
 /* Sorts the messages, ties in the order they were found (exact ones
  * first, then by wake-up): their places are sorted, then the messages and
- * their values moved there (cs_permute). */
-_Static_assert(sizeof(cs_msg) <= CS_PERMUTE_MAX && sizeof(cs_sid) <= CS_PERMUTE_MAX, "cs_permute's");
+ * their side tables moved there (cs_permute). */
+_Static_assert(sizeof(cs_msg) <= CS_PERMUTE_MAX && sizeof(int64_t) <= CS_PERMUTE_MAX, "cs_permute's");
 
 static bool sort_msgs(cs_model *m, cs_err *err)
 {
@@ -53,8 +49,10 @@ static bool sort_msgs(cs_model *m, cs_err *err)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory sorting %u messages", n);
     for (uint32_t i = 0; i < n; i++)
         to[i] = i;
-    qsort_r(to, n, sizeof *to, place_cmp, m->msgs);
-    cs_permute(to, n, m->msgs, sizeof *m->msgs, m->msg_value, sizeof *m->msg_value);
+    qsort_r(to, n, sizeof *to, place_cmp, m);
+    cs_permute(to, n,
+               (cs_permuted[]){{m->msgs, sizeof *m->msgs}, {m->msg_value, sizeof *m->msg_value},
+                               {m->msg_far_recv, sizeof *m->msg_far_recv}}, 3);
     cs_free(to);
     return true;
 }
@@ -65,7 +63,9 @@ static bool build(cs_model *m, bool drawn_only, cs_err *err)
         return true;
     m->n_msgs = 0;
     cs_free(m->msg_value);
+    cs_free(m->msg_far_recv);
     m->msg_value = NULL, m->cap_msg_value = 0;
+    m->msg_far_recv = NULL, m->cap_msg_far = 0;
     m->n_chans = 1;
     trf__ctx c = {.m = m, .n_stack = m->n_stack, .drawn_only = drawn_only, .trim_read = 1, .trim_write = 1};
     c.stack_site = cs_alloc((size_t)c.n_stack * sizeof *c.stack_site + 1);

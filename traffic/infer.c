@@ -43,7 +43,8 @@ static int pair_cmp(const void *a, const void *b, void *ctx)
         return x->sender < y->sender ? -1 : 1;
     if (x->receiver != y->receiver)
         return x->receiver < y->receiver ? -1 : 1;
-    return (x->t_send > y->t_send) - (x->t_send < y->t_send);
+    int64_t tx = cs_msg_t_send(x), ty = cs_msg_t_send(y);
+    return (tx > ty) - (tx < ty);
 }
 
 /* Exact messages ordered by (sender, receiver, t_send), for covered(). */
@@ -60,7 +61,7 @@ static uint32_t *exact_index(const cs_model *m, uint32_t n, cs_err *err)
     return idx;
 }
 
-static bool covered(const cs_model *m, const uint32_t *idx, uint32_t n, const cs_msg *x, int64_t t)
+static bool covered(const cs_model *m, const uint32_t *idx, uint32_t n, const cs_msg_in *x, int64_t t)
 {
     uint32_t lo = 0, hi = n; /* first entry after (sender, receiver, t) */
     while (lo < hi) {
@@ -68,7 +69,7 @@ static bool covered(const cs_model *m, const uint32_t *idx, uint32_t n, const cs
         const cs_msg *y = &m->msgs[idx[mid]];
         bool before = y->sender < x->sender ||
                       (y->sender == x->sender && (y->receiver < x->receiver ||
-                                                  (y->receiver == x->receiver && y->t_send <= t)));
+                                                  (y->receiver == x->receiver && cs_msg_t_send(y) <= t)));
         if (before)
             lo = mid + 1;
         else
@@ -78,7 +79,7 @@ static bool covered(const cs_model *m, const uint32_t *idx, uint32_t n, const cs
         const cs_msg *y = &m->msgs[idx[--lo]];
         if (y->sender != x->sender || y->receiver != x->receiver)
             break;
-        if (y->t_recv >= t)
+        if (cs_msg_t_recv(m, idx[lo]) >= t)
             return true;
     }
     return false;
@@ -86,14 +87,14 @@ static bool covered(const cs_model *m, const uint32_t *idx, uint32_t n, const cs
 
 /* The message an edge stands for (without its channel); false when the
  * edge is no hand-off. from_sent: the unblocker was the sending side. */
-static bool edge_msg(const cs_model *m, uint32_t *cur, uint32_t ei, cs_msg *out, bool *from_sent)
+static bool edge_msg(const cs_model *m, uint32_t *cur, uint32_t ei, cs_msg_in *out, bool *from_sent)
 {
     const cs_edge *e = &m->edges[ei];
     *from_sent = e->kind == CS_EK_SEND || e->kind == CS_EK_SELECT_SEND || e->kind == CS_EK_CLOSE;
     if (!*from_sent && e->kind != CS_EK_RECV && e->kind != CS_EK_SELECT_RECV)
         return false;
     int64_t t = cs_edge_ts(m, ei);
-    *out = (cs_msg){.kind = e->kind == CS_EK_CLOSE ? CS_MK_CLOSE : CS_MK_SEND};
+    *out = (cs_msg_in){.kind = e->kind == CS_EK_CLOSE ? CS_MK_CLOSE : CS_MK_SEND};
     if (*from_sent) {
         out->sender = e->from, out->receiver = e->to;
         out->t_send = t, out->t_recv = resume_time(m, cur, e->to, t);
@@ -104,7 +105,7 @@ static bool edge_msg(const cs_model *m, uint32_t *cur, uint32_t ei, cs_msg *out,
     return true;
 }
 
-static bool add(trf__ctx *c, cs_msg *x, uint32_t ei, bool from_sent, cs_err *err)
+static bool add(trf__ctx *c, cs_msg_in *x, uint32_t ei, bool from_sent, cs_err *err)
 {
     const cs_edge *e = &c->m->edges[ei];
     cs_sid s_from = trf__site(c, e->stack, err), s_to = trf__site(c, e->block_stack, err);
@@ -129,7 +130,7 @@ bool trf__infer(trf__ctx *c, cs_err *err)
     if (!ok)
         CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u goroutines", m->n_g);
     for (uint32_t i = 1; ok && i < m->n_edges; i++) {
-        cs_msg x;
+        cs_msg_in x;
         bool from_sent;
         if (c->drawn_only && i % TRF__TRIM_EVERY == 0 && !(ok = trf__trim(c, i, err)))
             break;

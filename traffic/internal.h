@@ -25,7 +25,7 @@
  *       close: the send site is a close(), the name reads "close main.f:9 → main.g:4"
  *   uint32_t trf__chan_by_id(trf__ctx *c, uint64_t rt_id, cs_sid name, cs_sid send,
  *                            cs_sid recv, cs_err *err)     found by id, or created with these
- *   bool trf__msg_add(cs_model *m, const cs_msg *msg, cs_sid value, cs_err *err)
+ *   bool trf__msg_add(cs_model *m, const cs_msg_in *msg, cs_sid value, cs_err *err)
  *   bool trf__classify(trf__ctx *c, cs_err *err)
  *   bool trf__patched(trf__ctx *c, cs_err *err)
  *   bool trf__annot(trf__ctx *c, cs_err *err)
@@ -87,7 +87,7 @@ cs_sid trf__chan_name(trf__ctx *c, const char *prefix, cs_sid send, cs_sid recv,
 uint32_t trf__chan_by_sites(trf__ctx *c, cs_sid send, cs_sid recv, bool close, cs_err *err);
 uint32_t trf__chan_by_id(trf__ctx *c, uint64_t rt_id, cs_sid name, cs_sid send, cs_sid recv,
                          cs_err *err);
-bool trf__msg_add(cs_model *m, const cs_msg *msg, cs_sid value, cs_err *err);
+bool trf__msg_add(cs_model *m, const cs_msg_in *msg, cs_sid value, cs_err *err);
 bool trf__classify(trf__ctx *c, cs_err *err);
 bool trf__patched(trf__ctx *c, cs_err *err);
 bool trf__annot(trf__ctx *c, cs_err *err);

@@ -49,8 +49,8 @@ static bool pair(trf__ctx *c, const cs_rtmsg *s, const cs_rtmsg *r, cs_err *err)
     cs_model *m = c->m;
     char val[24];
     int n = snprintf(val, sizeof val, "%" PRId64, (int64_t)s->val);
-    cs_msg x = {.t_send = s->ts, .t_recv = r->ts, .sender = g_index(m, s->goid),
-                .receiver = g_index(m, r->goid), .kind = CS_MK_SEND, .exact = 1};
+    cs_msg_in x = {.t_send = s->ts, .t_recv = r->ts, .sender = g_index(m, s->goid),
+                   .receiver = g_index(m, r->goid), .kind = CS_MK_SEND, .exact = 1};
     cs_sid value = cs_model_intern(m, val, (size_t)n, err);
     if (!value || !(x.chan = rt_chan(c, s->cid, err)))
         return false;
@@ -60,9 +60,9 @@ static bool pair(trf__ctx *c, const cs_rtmsg *s, const cs_rtmsg *r, cs_err *err)
 static bool closed(trf__ctx *c, const cs_rtmsg *r, uint32_t wake, cs_err *err)
 {
     cs_model *m = c->m;
-    cs_msg x = {.t_send = wake ? cs_edge_ts(m, wake) : CS_T_NONE, .t_recv = r->ts,
-                .sender = wake ? m->edges[wake].from : 0, .receiver = g_index(m, r->goid),
-                .kind = CS_MK_CLOSE, .exact = 1};
+    cs_msg_in x = {.t_send = wake ? cs_edge_ts(m, wake) : CS_T_NONE, .t_recv = r->ts,
+                   .sender = wake ? m->edges[wake].from : 0, .receiver = g_index(m, r->goid),
+                   .kind = CS_MK_CLOSE, .exact = 1};
     return (x.chan = rt_chan(c, r->cid, err)) && trf__msg_add(m, &x, 0, err);
 }
 

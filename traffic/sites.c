@@ -209,22 +209,10 @@ uint32_t trf__chan_by_id(trf__ctx *c, uint64_t rt_id, cs_sid name, cs_sid send, 
     return cs_map_put(&c->by_id, rt_id, ci, err) ? ci : 0;
 }
 
-bool trf__msg_add(cs_model *m, const cs_msg *msg, cs_sid value, cs_err *err)
+bool trf__msg_add(cs_model *m, const cs_msg_in *msg, cs_sid value, cs_err *err)
 {
-    uint32_t n = m->n_msgs;
-    if (!cs_grow((void **)&m->msgs, &m->cap_msgs, n + 1, sizeof *m->msgs, err))
+    if (!cs_model_msg_add(m, msg, value, err))
         return false;
-    if (value && !m->msg_value) { /* the first with a value: those before have none */
-        if (!(m->msg_value = cs_calloc((size_t)n + 1, sizeof *m->msg_value)))
-            return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u message values", n + 1);
-        m->cap_msg_value = n + 1;
-    }
-    if (m->msg_value) {
-        if (!cs_grow((void **)&m->msg_value, &m->cap_msg_value, n + 1, sizeof *m->msg_value, err))
-            return false;
-        m->msg_value[n] = value;
-    }
-    m->msgs[m->n_msgs++] = *msg;
     if (msg->chan)
         m->chans[msg->chan].count++;
     return true;
