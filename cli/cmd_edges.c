@@ -31,7 +31,8 @@ static void print_json(const cs_model *m)
         trf_site(m, e->stack, a, sizeof a);
         trf_site(m, e->block_stack, b, sizeof b);
         printf("%s\n {\"time\":%lld,\"from\":%llu,\"to\":%llu,\"reason\":", i > 1 ? "," : "",
-               (long long)cs_edge_ts(m, i), (unsigned long long)goid(m, e->from), (unsigned long long)goid(m, e->to));
+               (long long)cs_edge_ts(m, i), (unsigned long long)goid(m, e->from),
+               (unsigned long long)goid(m, e->to));
         cli_json_str(stdout, cs_model_str(m, e->reason_name));
         printf(",\"kind\":\"%s\",\"site_from\":", cs_edge_kind_name(e->kind));
         cli_json_str(stdout, a);

@@ -15,9 +15,9 @@
  * Sizes: a span costs about 6.4 bytes (t0 in 32 bits over its block's
  * base, state, reason, a bit and its rank; 8 more when it does not end
  * where its goroutine's next span begins, and 8 more in a block of 32 spans
- * that lasts 4.29 s or more), an edge 24 (its time as a span's start is
- * kept), a message 24 (with 8 more each once one receive is far from its
- * send, 4 more once one has a value), a frame 24 (+4 per stack-frame
+ * that lasts 4.29 s or more), an edge 24 (its time in 32 bits, as span
+ * starts are), a message 24 (with 8 more each once one receive is far from
+ * its send, 4 more once one has a value), a frame 24 (+4 per stack-frame
  * reference), a patched-runtime event 48; the time blocks 16 bytes per 256
  * messages and per 256 edges.
  *
@@ -208,13 +208,12 @@ typedef enum cs_msg_kind {
  * not known (an exact receive whose send happened before the trace).
  *
  * 24 bytes: t is t_send, or t_recv when the send is unknown (so t is the
- * message's time, its sort key); the receive is kept as its distance from
- * the send, and in full in the side table msg_far_recv when that is more
- * than 2.1 s or the send is unknown (cs_msg_t_send, cs_msg_t_recv). Its
- * value, when known, is cs_msg_value's: only exact ones have one. Those
- * side tables exist from the first message that needs one, so the
- * inferred millions carry no room for them. Messages are added with
- * cs_model_msg_add. */
+ * message's time, its sort key); else the receive is kept as its distance
+ * from the send, in full in the side table msg_far_recv when that is 2.1 s
+ * or more (cs_msg_t_send, cs_msg_t_recv). Its value, when known, is
+ * cs_msg_value's: only exact ones have one. Those side tables exist from
+ * the first message that needs one, so the inferred millions carry no room
+ * for them. Messages are added with cs_model_msg_add. */
 #define CS_MSG_NO_SEND INT32_MIN   /* cs_msg.dt: the send is unknown, t is the receive */
 #define CS_MSG_FAR (INT32_MIN + 1) /* cs_msg.dt: the receive is in msg_far_recv */
 typedef struct cs_msg {
@@ -365,6 +364,7 @@ typedef struct cs_model {
 
 _Static_assert(sizeof(cs_edge) == 24, "cs_edge layout");
 _Static_assert(sizeof(cs_msg) == 24, "cs_msg layout");
+_Static_assert(CS_R_COUNT <= 16 && CS_EK_COUNT <= 16 && CS_MK_COUNT <= 2, "the bit-fields of cs_edge and cs_msg");
 _Static_assert(sizeof(cs_frame) == 24, "cs_frame layout");
 _Static_assert(sizeof(cs_rtmsg) == 48, "cs_rtmsg layout");
 

@@ -133,7 +133,8 @@ bool rnd__bundle_arrow(const rnd_renderer *r, const lay_bundle *b, rnd__arrow *o
     const cs_model *m = r->m;
     if (b->kind == LAY_ARROW_SYNC && b->first < m->n_edges) {
         const cs_edge *e = &m->edges[b->first];
-        *out = (rnd__arrow){.t0 = cs_edge_ts(m, b->first), .t_next = INT64_MAX, .from = e->from, .to = e->to, .kind = LAY_ARROW_SYNC};
+        *out = (rnd__arrow){.t0 = cs_edge_ts(m, b->first), .t_next = INT64_MAX, .from = e->from, .to = e->to,
+                            .kind = LAY_ARROW_SYNC};
         return true;
     }
     if ((b->kind != LAY_ARROW_CHAN && b->kind != LAY_ARROW_CLOSE) || b->first >= m->n_msgs)
