@@ -207,11 +207,13 @@ d=$(differ_in z0 z1 "230x26+0+0")
 echo "zoomed playback after 4.5 s: $d pixels of the clock changed in a second"
 [ "${d%.*}" -gt 50 ] 2>/dev/null || fail "playback of a zoomed window stopped at the window's end ($d)"
 # a loop range ([ then ] 0.7 s later: a second is not a whole number of
-# loops): past the trace's end the playback still runs, round the loop
+# loops): past the trace's end the playback still runs, round the loop. A
+# stopped clock changes no pixel; a running one at least a digit, about 40
+# pixels when a loaded machine draws the ASan build a few frames a second
 xdotool key bracketleft; sleep 0.7; xdotool key bracketright; sleep 6; shot l0; sleep 1; shot l1
 d=$(differ_in l0 l1 "230x26+0+0")
 echo "looping past the trace's end: $d pixels of the clock changed in a second"
-[ "${d%.*}" -gt 50 ] 2>/dev/null || fail "playback did not loop inside the range set with [ and ] ($d)"
+[ "${d%.*}" -gt 20 ] 2>/dev/null || fail "playback did not loop inside the range set with [ and ] ($d)"
 xdotool key q
 wait "$vpid"; rc=$?
 [ $rc -eq 0 ] || fail "viewer exited with $rc after a failed screenshot: $(tail -20 "$tmp/err.txt")"
