@@ -96,6 +96,15 @@ static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const
             lay_mark mk = lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
             if (mk == LAY_MARK_NONE)
                 continue;
+            if (c_end < cols && start >= tb[c_end] && t1 >= start && t1 < tb[c_end + 1]) {
+                /* the common case, a span inside the column the last one ended
+                 * in: only its time to add */
+                *n_spans += t1 > lo;
+                t_end = t1;
+                if (t1 > start)
+                    used |= 1u << mk, add_ns(&acc[mk].ns[c_end], t1 - start);
+                continue;
+            }
             bool before = start < lo; /* covers every column up to its end's */
             int64_t t0 = before ? lo : start;
             *n_spans += t1 > lo;
