@@ -10,7 +10,7 @@
  *   bool lay__arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols,
  *                    uint32_t max_bundles, bool split, lay_bundles *out, cs_err *err)
  *       bundle.c: lay_lod_arrows, with the messages shared by two threads
- *       only when split
+ *       only when split (lay_lod_build's own second thread does not)
  *   bool lay__arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols, uint32_t max_bundles,
                  bool split, lay_bundles *out, cs_err *err);
 bool lay__graph_gv(const cs_model *m, const lay_graph_desc *d, lay_graph *g, cs_err *err)

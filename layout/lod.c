@@ -3,10 +3,8 @@
  * adds the nanoseconds it covers to the two columns its ends fall in and
  * marks the columns between as wholly covered in a difference array per
  * mark, so a span's cost does not depend on how many columns it covers and
- * the sums are exact integers. Two threads share the lanes; lay_lod_build
- * makes the bundles first, two threads sharing their messages (bundle.c),
- * then the summaries: so both cores work till the end whichever of the two
- * is the larger part. */
+ * the sums are exact integers. lay_lod_build makes the bundles on a second
+ * thread meanwhile. */
 #include "lod.h"
 #include "palette.h"
 #include "internal.h"
@@ -165,7 +163,6 @@ typedef struct span_job {
     uint32_t n_lanes, cols;
     lay_lod *out;
     atomic_uint next;
-    bool ok2;             /* the second thread's share went well */
 } span_job;
 
 #define LANES_AT_ONCE 8u
@@ -244,40 +241,53 @@ static bool spans_done(span_job *j, bool ok, cs_err *err)
     return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory summarising %u lanes", j->n_lanes);
 }
 
-static void *span_thread(void *arg)
-{
-    span_job *j = arg;
-    j->ok2 = span_work(j);
-    return NULL;
-}
-
-/* The lanes of j summarised on the calling thread and, when there are
- * more than it takes at once, a second one. */
-static bool spans_run(span_job *j, cs_err *err)
-{
-    pthread_t th;
-    bool two = j->n_lanes > LANES_AT_ONCE && cs_thread_create(&th, span_thread, j) == 0;
-    bool ok = span_work(j);
-    if (two)
-        pthread_join(th, NULL);
-    return spans_done(j, ok || (two && j->ok2), err); /* a thread short of memory takes no lane */
-}
-
 bool lay_lod_spans(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t lane0,
                    uint32_t lane1, uint32_t cols, lay_lod *out, cs_err *err)
 {
     span_job j;
-    return spans_begin(&j, m, a, l, lane0, lane1, cols, out, err) && spans_run(&j, err);
+    return spans_begin(&j, m, a, l, lane0, lane1, cols, out, err) && spans_done(&j, span_work(&j), err);
+}
+
+/* The second thread of lay_lod_build: the bundles, then lanes the first
+ * thread has not taken yet. */
+typedef struct bundle_job {
+    const lay_lanes *l;
+    uint32_t cols, max_bundles;
+    lay_bundles *out;
+    span_job *spans;
+    cs_err err;
+    bool ok;
+} bundle_job;
+
+static void *bundle_work(void *arg)
+{
+    bundle_job *j = arg;
+    j->ok = lay__arrows(j->spans->m, j->spans->a, j->l, j->cols, j->max_bundles, false, j->out, &j->err);
+    span_work(j->spans);
+    return NULL;
 }
 
 bool lay_lod_build(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t lane0, uint32_t lane1,
                    uint32_t cols, uint32_t arrow_cols, uint32_t max_bundles, lay_lod *lod, lay_bundles *bun,
                    cs_err *err)
 {
-    if (!lay_lod_arrows(m, a, l, arrow_cols, max_bundles, bun, err))
+    span_job sj;
+    if (!spans_begin(&sj, m, a, l, lane0, lane1, cols, lod, err))
         return false;
-    if (lay_lod_spans(m, a, l, lane0, lane1, cols, lod, err))
+    bundle_job j = {.l = l, .cols = arrow_cols, .max_bundles = max_bundles, .out = bun, .spans = &sj};
+    pthread_t th;
+    bool two = cs_thread_create(&th, bundle_work, &j) == 0;
+    bool ok = span_work(&sj);
+    if (two)
+        pthread_join(th, NULL);
+    else
+        bundle_work(&j);
+    ok = spans_done(&sj, ok, err);
+    if (ok && !j.ok)
+        *err = j.err;
+    if (ok && j.ok)
         return true;
+    lay_lod_deinit(lod);
     lay_bundles_deinit(bun);
     return false;
 }

@@ -25,9 +25,9 @@
  *   bool lay_lod_build(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t lane0,
  *                      uint32_t lane1, uint32_t cols, uint32_t arrow_cols, uint32_t max_bundles,
  *                      lay_lod *lod, lay_bundles *bun, cs_err *err)
- *       lay_lod_arrows, then lay_lod_spans, each on two threads (so both
- *       cores work till the end whichever part is the larger); on failure
- *       neither is left to free
+ *       lay_lod_spans and lay_lod_arrows at once: a second thread makes the
+ *       bundles, then summarises the lanes the first has not reached; on
+ *       failure neither is left to free
  *   void lay_lod_deinit(lay_lod *d)
  *   bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols,
  *                       uint32_t max_bundles, lay_bundles *out, cs_err *err)   max_bundles 0 = no limit
