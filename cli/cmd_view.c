@@ -263,10 +263,13 @@ static bool bench_steps(cli_viewer *vw, int n, cs_err *err)
                "settled: zoom median %.2f ms  worst %.2f ms  pan median %.2f ms  worst %.2f ms\n",
                n, zq[0] * 1e3, zq[1] * 1e3, pq[0] * 1e3, pq[1] * 1e3, zq[2] * 1e3, zq[3] * 1e3, pq[2] * 1e3,
                pq[3] * 1e3);
-    bool lanes = vw->view.layout == RND_LANES;
-    const bench_kind *more = lanes ? lanes_drags : vw->view.layout == RND_TREE ? tree_drags : NULL;
-    int n_more = lanes ? 2 : more ? 1 : 0;
-    for (int j = 0; ok && j < n_more; j++)
+    const bench_kind *more = NULL;
+    size_t n_more = 0;
+    if (vw->view.layout == RND_LANES)
+        more = lanes_drags, n_more = sizeof lanes_drags / sizeof *lanes_drags;
+    else if (vw->view.layout == RND_TREE)
+        more = tree_drags, n_more = sizeof tree_drags / sizeof *tree_drags;
+    for (size_t j = 0; ok && j < n_more; j++)
         if ((ok = bench_run(vw, &more[j], n, dt, q, err)))
             printf("drag %s %d  median %.2f ms  worst %.2f ms  settled: median %.2f ms  worst %.2f ms\n",
                    more[j].name, n, q[0] * 1e3, q[1] * 1e3, q[2] * 1e3, q[3] * 1e3);
