@@ -26,7 +26,10 @@ static const char help_head[] =
     "                        tenth of the width; print the median and worst step\n"
     "                        (view change to frame shown; in lanes drawn from the\n"
     "                        summaries before, stretched) and settled (the frame\n"
-    "                        after, summaries made afresh) and exit\n"
+    "                        after, summaries made afresh); then, a line each, N\n"
+    "                        drags of the layout's other kinds (lanes: vertical and\n"
+    "                        diagonal, a tenth of the height up and back by turns;\n"
+    "                        tree: orbit) timed alike, and exit\n"
     "      --follow          the trace is still being written (a file, a pipe, a FIFO;\n"
     "                        TRACE - implies it): the picture grows as Go 1.22+\n"
     "                        generations arrive, about once a second\n" CLI_TRACE_HELP
@@ -184,22 +187,35 @@ static bool bench_frames(cli_viewer *vw, int n, cs_err *err)
     return true;
 }
 
-/* One step as the mouse makes it, at the window's centre: a wheel notch in,
- * or a right-button drag a tenth of the window's width to the left (a pan
- * in every layout), through the viewer's own input code; *dt is the time
- * from the view change to glFinish() of the frame that shows it, *settled
- * that of the frame once the step has settled (the lanes' summaries made
- * afresh for the new window). */
-static bool bench_step(cli_viewer *vw, bool zoom, double *dt, double *settled, cs_err *err)
+/* The steps --bench-zoom times, each as the mouse makes it at the window's
+ * centre through the viewer's own input code: a wheel notch in, or a drag
+ * with button (1 left, 2 right) by dx, dy (a share of the window's width
+ * and height). A vertical move goes up then back down by turns, so the
+ * lanes scrolled out of view come back into it. */
+typedef struct bench_kind {
+    const char *name;
+    bool zoom;
+    int button;
+    double dx, dy;
+} bench_kind;
+
+static const bench_kind zoom_in = {"zoom", true, 0, 0, 0}, pan_time = {"pan", false, 2, -0.1, 0};
+static const bench_kind lanes_drags[] = {{"vertical", false, 2, 0, -0.1}, {"diagonal", false, 2, -0.1, -0.1}};
+static const bench_kind tree_drags[] = {{"orbit", false, 1, -0.1, -0.1}};
+
+/* Step i of kind k; *dt is the time from the view change to glFinish() of
+ * the frame that shows it, *settled that of the frame once the step has
+ * settled (the lanes' summaries made afresh for the new window). */
+static bool bench_step(cli_viewer *vw, const bench_kind *k, int i, double *dt, double *settled, cs_err *err)
 {
     int w, h;
     rnd_surface_size(vw->surf, &w, &h);
     vw->mx = w / 2.0, vw->my = h / 2.0;
     double t = cli_clock();
-    if (zoom)
+    if (k->zoom)
         cli_view_wheel(vw, 1.0);
     else
-        cli_view_drag(vw, 2, -w / 10.0, 0.0);
+        cli_view_drag(vw, k->button, k->dx * w, (i & 1 ? -k->dy : k->dy) * h);
     if (!frame(vw, err))
         return false;
     glFinish();
@@ -214,31 +230,49 @@ static bool bench_step(cli_viewer *vw, bool zoom, double *dt, double *settled, c
     return true;
 }
 
+/* n steps of kind k; q: the median and worst as shown, then settled. */
+static bool bench_run(cli_viewer *vw, const bench_kind *k, int n, double *dt, double q[4], cs_err *err)
+{
+    for (int i = 0; i < n; i++)
+        if (!bench_step(vw, k, i, &dt[i], &dt[n + i], err))
+            return false;
+    median_worst(dt, n, &q[0], &q[1]);
+    median_worst(dt + n, n, &q[2], &q[3]);
+    return true;
+}
+
 /* From the whole trace shown at the fit view (as End shows it; one frame
- * drawn first), n zoom steps in, then n pan steps at the depth they
- * reached; prints the median and worst of each, as shown and settled. */
+ * drawn first), n zoom steps in, then n pan steps (drags a tenth of the
+ * width left) at the depth they reached; prints the median and worst of
+ * each, as shown and settled. Then, one line each, n of the layout's other
+ * drags: in lanes vertical and diagonal, in the tree an orbit. */
 static bool bench_steps(cli_viewer *vw, int n, cs_err *err)
 {
-    double *dt = cs_alloc(4 * (size_t)n * sizeof *dt), *st = dt + 2 * n, q[8];
+    double *dt = cs_alloc(2 * (size_t)n * sizeof *dt), zq[4], pq[4], q[4];
     if (!dt)
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %d step times", 4 * n);
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %d step times", 2 * n);
     double shown;
     uint32_t msgs;
     bool ok = bench_load(vw, &shown, &msgs, err);
     vw->view.now = CS_T_NONE, vw->view.playing = false;
     ok = ok && frame(vw, err);
     glFinish();
-    for (int i = 0; ok && i < 2 * n; i++)
-        ok = bench_step(vw, i < n, &dt[i], &st[i], err);
-    if (ok) {
-        median_worst(dt, n, &q[0], &q[1]);
-        median_worst(dt + n, n, &q[2], &q[3]);
-        median_worst(st, n, &q[4], &q[5]);
-        median_worst(st + n, n, &q[6], &q[7]);
+    ok = ok && bench_run(vw, &zoom_in, n, dt, zq, err) && bench_run(vw, &pan_time, n, dt, pq, err);
+    if (ok)
         printf("steps %d  zoom median %.2f ms  worst %.2f ms  pan median %.2f ms  worst %.2f ms  "
                "settled: zoom median %.2f ms  worst %.2f ms  pan median %.2f ms  worst %.2f ms\n",
-               n, q[0] * 1e3, q[1] * 1e3, q[2] * 1e3, q[3] * 1e3, q[4] * 1e3, q[5] * 1e3, q[6] * 1e3, q[7] * 1e3);
-    }
+               n, zq[0] * 1e3, zq[1] * 1e3, pq[0] * 1e3, pq[1] * 1e3, zq[2] * 1e3, zq[3] * 1e3, pq[2] * 1e3,
+               pq[3] * 1e3);
+    const bench_kind *more = NULL;
+    size_t n_more = 0;
+    if (vw->view.layout == RND_LANES)
+        more = lanes_drags, n_more = sizeof lanes_drags / sizeof *lanes_drags;
+    else if (vw->view.layout == RND_TREE)
+        more = tree_drags, n_more = sizeof tree_drags / sizeof *tree_drags;
+    for (size_t j = 0; ok && j < n_more; j++)
+        if ((ok = bench_run(vw, &more[j], n, dt, q, err)))
+            printf("drag %s %d  median %.2f ms  worst %.2f ms  settled: median %.2f ms  worst %.2f ms\n",
+                   more[j].name, n, q[0] * 1e3, q[1] * 1e3, q[2] * 1e3, q[3] * 1e3);
     cs_free(dt);
     return ok;
 }

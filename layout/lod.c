@@ -3,8 +3,8 @@
  * adds the nanoseconds it covers to the two columns its ends fall in and
  * marks the columns between as wholly covered in a difference array per
  * mark, so a span's cost does not depend on how many columns it covers and
- * the sums are exact integers. lay_lod_build makes the bundles on a second
- * thread meanwhile. */
+ * the sums are exact integers. Two threads share the lanes; in
+ * lay_lod_build the second makes the bundles first. */
 #include "lod.h"
 #include "palette.h"
 #include "internal.h"
@@ -94,6 +94,15 @@ static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const
             lay_mark mk = lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
             if (mk == LAY_MARK_NONE)
                 continue;
+            if (c_end < cols && start >= tb[c_end] && t1 >= start && t1 < tb[c_end + 1]) {
+                /* the common case, a span inside the column the last one ended
+                 * in: only its time to add */
+                *n_spans += t1 > lo;
+                t_end = t1;
+                if (t1 > start)
+                    used |= 1u << mk, add_ns(&acc[mk].ns[c_end], t1 - start);
+                continue;
+            }
             bool before = start < lo; /* covers every column up to its end's */
             int64_t t0 = before ? lo : start;
             *n_spans += t1 > lo;
@@ -232,11 +241,26 @@ static bool spans_done(span_job *j, bool ok, cs_err *err)
     return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory summarising %u lanes", j->n_lanes);
 }
 
+/* The second thread of lay_lod_spans: short of memory it takes no lane,
+ * and the calling thread summarises them all. */
+static void *span_thread(void *arg)
+{
+    span_work(arg);
+    return NULL;
+}
+
 bool lay_lod_spans(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t lane0,
                    uint32_t lane1, uint32_t cols, lay_lod *out, cs_err *err)
 {
     span_job j;
-    return spans_begin(&j, m, a, l, lane0, lane1, cols, out, err) && spans_done(&j, span_work(&j), err);
+    if (!spans_begin(&j, m, a, l, lane0, lane1, cols, out, err))
+        return false;
+    pthread_t th;
+    bool two = j.n_lanes > LANES_AT_ONCE && cs_thread_create(&th, span_thread, &j) == 0;
+    bool ok = span_work(&j);
+    if (two)
+        pthread_join(th, NULL);
+    return spans_done(&j, ok, err);
 }
 
 /* The second thread of lay_lod_build: the bundles, then lanes the first

@@ -4,7 +4,7 @@
  *   lay_lod_spans    the dominant mark (the one covering most time) per
  *                    (lane, pixel column) for lanes [lane0, lane1), using
  *                    the axis' mapping, O(spans in the window + lanes ×
- *                    columns);
+ *                    columns), two threads sharing the lanes;
  *   lay_lod_arrows   every arrow of the picture (channel messages, close
  *                    wake-ups, sync wake-ups, spawns) bundled per (kind,
  *                    sender lane, receiver lane, pixel column of the send),

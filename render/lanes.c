@@ -429,7 +429,8 @@ static void cached_marks(lanes_ctx *c, int w, int h)
     key.tip_x = key.tip_y = 0, key.hover = 0, key.help = false, key.title = NULL;
     key.loop = false, key.loop0 = key.loop1 = 0;
     key.quick = false;
-    bool stretched = c->lod_ax != NULL; /* made for this frame only */
+    const rnd__lod_key *made = &r->lay.lkey; /* stretched, or of the lanes in view before: */
+    bool stretched = c->lod_ax != NULL || made->lane0 != c->lane0 || made->lane1 != c->lane1; /* this frame's only */
     if (stretched || !lc->valid || lc->w != w || lc->h != h || memcmp(&lc->key, &key, sizeof key)) {
         int64_t t_end = c->t_end;
         c->t_end = c->t1;
@@ -464,8 +465,13 @@ void rnd__lanes_build(rnd_renderer *r, const rnd_view *v, int w, int h)
         return;
     lanes_geometry(&c, r, v, w, h);
     bool dense = c.lane_h < DENSE_PX;
-    if (!rnd__lay_lod(r, c.lane0, c.lane1, c.cols, c.cols / ARROW_PX + 1, dense ? ARROW_BUDGET / 2 : ARROW_BUDGET,
-                      v->quick))
+    /* while the lanes scroll, the summaries of the lanes in view before stay,
+     * as those of the window before stay while it moves: a lane that comes
+     * into view is drawn once the view settles */
+    const rnd__lod_key *was = &r->lay.lkey;
+    bool keep = v->quick && r->lay.have_lod && was->cols == c.cols;
+    if (!rnd__lay_lod(r, keep ? was->lane0 : c.lane0, keep ? was->lane1 : c.lane1, c.cols, c.cols / ARROW_PX + 1,
+                      dense ? ARROW_BUDGET / 2 : ARROW_BUDGET, v->quick))
         return;
     c.lod_ax = r->lay.moved ? &r->lay.lod_axis : NULL;
     cached_marks(&c, w, h);

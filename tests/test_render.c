@@ -1269,17 +1269,23 @@ static void counts_agree_and_values_are_printed(void **st)
     }
 }
 
-/* Pixels of running and channel-wait bars in columns [xa, xb) of the last
- * picture's lanes (above the axis, not the legend). */
-static size_t bars_in(const gl_env *e, int xa, int xb)
+/* Pixels of running and channel-wait bars in columns [xa, xb) and rows
+ * [ya, yb) of the last picture. */
+static size_t bars_at(const gl_env *e, int xa, int xb, int ya, int yb)
 {
     const lay_palette *p = lay_palette_get(LAY_THEME_DARK);
     size_t n = 0;
-    for (int y = (int)e->r->plot_y0; y < (int)e->r->sc.clip[3] && y < e->h; y++)
+    for (int y = ya; y < yb && y < e->h; y++)
         for (int x = xa; x < xb; x++)
             for (int k = LAY_MARK_RUNNING; k <= LAY_MARK_BLOCK_CHAN; k += LAY_MARK_BLOCK_CHAN - LAY_MARK_RUNNING)
                 n += count_color(e->rgba + ((size_t)y * e->w + (size_t)x) * 4, 1, rgb_of(p->mark[k]), 12);
     return n;
+}
+
+/* Those of the lanes (above the axis, not the legend). */
+static size_t bars_in(const gl_env *e, int xa, int xb)
+{
+    return bars_at(e, xa, xb, (int)e->r->plot_y0, (int)e->r->sc.clip[3]);
 }
 
 /* While zoom or pan goes on (rnd_view.quick) the lanes are drawn from the
@@ -1354,6 +1360,59 @@ static void quick_frames_stretch_the_summaries_made_before(void **st)
     cs_file_unmap(&f);
 }
 
+/* While the lanes scroll (a drag up or down, rnd_view.quick) the summaries
+ * of the lanes in view before stay, as those of the window before do while
+ * it moves: scrolled back to the top, the lanes that come into view have no
+ * bars until the view settles, the others keep theirs; settled, the frame
+ * equals a new renderer's, pixel for pixel. Alike when the window moves in
+ * time at once (a diagonal drag). */
+static void quick_frames_keep_the_lanes_summarised_before(void **st)
+{
+    (void)st;
+    cs_file f;
+    cs_model m;
+    load("tests/data/corpus/go1.27/primesieve.trace", &f, &m);
+    gl_env e, fresh;
+    env_open(&e, &m, &f, 960, 540);
+    env_open(&fresh, &m, NULL, 960, 540);
+    size_t n = (size_t)e.w * e.h;
+    uint8_t *want = cs_alloc(n * 4);
+    rnd_view top, down;
+    rnd_view_defaults(&m, &top);
+    int64_t q = (top.t1 - top.t0) / 4;
+    for (int diagonal = 0; diagonal < 2; diagonal++) {
+        down = top;
+        draw(&fresh, &top);
+        memcpy(want, fresh.rgba, n * 4);
+        float y0 = fresh.r->plot_y0, lane_h = fresh.r->lane_h;
+        int xa = (int)fresh.r->plot_x0, xb = (int)fresh.r->plot_x1;
+        int ya = (int)y0, yb = (int)(y0 + 4 * lane_h), yc = (int)(y0 + 7 * lane_h), yd = (int)fresh.r->sc.clip[3];
+        size_t fresh_top = bars_at(&fresh, xa, xb, ya, yb), fresh_rest = bars_at(&fresh, xa, xb, yc, yd);
+        down.scroll_px = 6 * lane_h; /* lanes 0 to 4 out of view, and out of the summaries */
+        if (diagonal)
+            down.t0 += q, down.t1 += q;
+        draw(&e, &down);
+        top.quick = true;
+        draw(&e, &top);
+        save(&e, diagonal ? "quick-diagonal.png" : "quick-vertical.png");
+        size_t quick_top = bars_at(&e, xa, xb, ya, yb), quick_rest = bars_at(&e, xa, xb, yc, yd);
+        print_message("%s: bar pixels in the lanes come into view %zu quick, %zu afresh; below %zu, %zu\n",
+                      diagonal ? "diagonal" : "vertical", quick_top, fresh_top, quick_rest, fresh_rest);
+        assert_true(fresh_top > 500 && fresh_rest > 5000);
+        assert_int_equal(quick_top, 0);
+        assert_true(quick_rest > fresh_rest / 4);
+        top.quick = false;
+        draw(&e, &top);
+        assert_int_equal(count_diff(e.rgba, want, n, 0), 0);
+        top.t0 -= q, top.t1 -= q; /* the diagonal's window: a quarter earlier than down's */
+    }
+    cs_free(want);
+    env_close(&fresh);
+    env_close(&e);
+    cs_model_deinit(&m);
+    cs_file_unmap(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1382,6 +1441,7 @@ int main(void)
         cmocka_unit_test(themes_keep_states_apart),
         cmocka_unit_test(counts_agree_and_values_are_printed),
         cmocka_unit_test(quick_frames_stretch_the_summaries_made_before),
+        cmocka_unit_test(quick_frames_keep_the_lanes_summarised_before),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

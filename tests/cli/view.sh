@@ -70,7 +70,8 @@ fi
 # --bench-zoom: wheel notches and drags through the viewer's own input code,
 # after the frames or alone, in lanes and the tree; each median and worst,
 # as shown and settled, a positive, finite number of ms, the worst no less
-# than the median
+# than the median; then a line for each of the layout's other drags (lanes:
+# vertical and diagonal; tree: orbit), alike
 steps_ok() {
     echo "$1" | awk -v n="$2" '$1 == "steps" && $2 == n && $3 == "zoom" && $10 == "pan" && $17 == "settled:" {
         split("5 8 12 15 20 23 27 30", f, " ")
@@ -78,13 +79,27 @@ steps_ok() {
         if ($8 + 0 < $5 + 0 || $15 + 0 < $12 + 0 || $23 + 0 < $20 + 0 || $30 + 0 < $27 + 0) exit 1
         found = 1 } END { exit !found }'
 }
+# drag_ok OUTPUT N KIND
+drag_ok() {
+    echo "$1" | awk -v n="$2" -v kind="$3" '$1 == "drag" && $2 == kind && $3 == n && $10 == "settled:" {
+        split("5 8 12 15", f, " ")
+        for (k in f) if ($f[k] !~ /^[0-9]+\.[0-9]+$/ || $f[k] + 0 <= 0) exit 1
+        if ($8 + 0 < $5 + 0 || $15 + 0 < $12 + 0) exit 1
+        found = 1 } END { exit !found }'
+}
 for layout in lanes tree; do
     bench=$($cs view -q --layout $layout --bench-frames 2 --bench-zoom 4 "$trace" 2>&1) || fail "view --bench-zoom ($layout): $bench"
     echo "$bench" | grep -q "^frames 2 " || fail "view --bench-frames --bench-zoom ($layout) lost the frames line: $bench"
     steps_ok "$bench" 4 || fail "view --bench-zoom 4 ($layout) does not print its step times: $bench"
+    kinds="vertical diagonal"
+    [ $layout = tree ] && kinds=orbit
+    for kind in $kinds; do
+        drag_ok "$bench" 4 $kind || fail "view --bench-zoom 4 ($layout) does not print its $kind drag times: $bench"
+    done
 done
 bench=$($cs view -q --bench-zoom 3 "$trace" 2>&1) || fail "view --bench-zoom alone: $bench"
-[ "$(echo "$bench" | wc -l)" -eq 1 ] && steps_ok "$bench" 3 || fail "view --bench-zoom 3 alone: $bench"
+[ "$(echo "$bench" | wc -l)" -eq 3 ] && steps_ok "$bench" 3 && drag_ok "$bench" 3 vertical && drag_ok "$bench" 3 diagonal ||
+    fail "view --bench-zoom 3 alone: $bench"
 msg=$($cs view --bench-zoom 0 "$trace" 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$msg" | grep -q "1 to 1000" || fail "view --bench-zoom 0: exit $rc: $msg"
 
