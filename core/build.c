@@ -294,7 +294,10 @@ bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
         .from = from, .to = to, .stack = stack, .block_stack = c->block_stack,
         .reason_name = c->reason_name, .reason = c->reason,
         .flags = c->block_ts == CS_T_NONE ? CS_EF_WAIT_BEFORE : 0};
-    if (!cs_edge_ts_set(m, m->n_edges++, t, err) || !set_idx(mb, t, to, CS_ST_RUNNABLE, CS_R_NONE, 0, 0, err))
+    if (!cs_edge_ts_set(m, m->n_edges, t, err))
+        return false;
+    m->n_edges++;
+    if (!set_idx(mb, t, to, CS_ST_RUNNABLE, CS_R_NONE, 0, 0, err))
         return false;
     mb->cur[to].block_ts = CS_T_NONE;
     mb->cur[to].block_stack = 0;

@@ -1,5 +1,6 @@
-/* core/model.c — storage of the model: strings, stacks, goroutine lookup and
- * the names of its enums. Filling spans and edges is build.c's job. */
+/* core/model.c — storage of the model: strings, stacks, goroutine lookup,
+ * the wake-ups' times and the messages in their compact forms, and the
+ * names of its enums. Filling spans and edges is build.c's job. */
 #include "model.h"
 
 #include <string.h>
@@ -318,6 +319,8 @@ bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err)
     cs_map_init(&out->str_index), cs_map_init(&out->g_index); /* nothing looks anything up in it */
     out->msgs = NULL, out->msg_value = NULL, out->msg_far_recv = NULL, out->msg_block = out->sync_block = NULL;
     out->n_msgs = out->cap_msgs = out->cap_msg_value = out->cap_msg_far = out->n_msg_block = out->n_sync_block = 0;
+    out->edge_t_base = out->edge_wide_t = NULL; /* edge 0 has no time */
+    out->cap_edge_t_base = out->n_edge_wide = out->cap_edge_wide = 0;
     out->n_edges = m->n_edges ? 1 : 0, out->n_chans = m->n_chans ? 1 : 0;
 #define NO_TABLE(field, cap, n) out->field = NULL, out->cap = n;
     OWN_TABLES(NO_TABLE, m)

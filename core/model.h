@@ -364,7 +364,8 @@ typedef struct cs_model {
 
 _Static_assert(sizeof(cs_edge) == 24, "cs_edge layout");
 _Static_assert(sizeof(cs_msg) == 24, "cs_msg layout");
-_Static_assert(CS_R_COUNT <= 16 && CS_EK_COUNT <= 16 && CS_MK_COUNT <= 2, "the bit-fields of cs_edge and cs_msg");
+_Static_assert(CS_R_COUNT <= 16 && CS_EK_COUNT <= 16 && CS_EF_WAIT_BEFORE < 4 && CS_MK_COUNT <= 2,
+               "the bit-fields of cs_edge and cs_msg");
 _Static_assert(sizeof(cs_frame) == 24, "cs_frame layout");
 _Static_assert(sizeof(cs_rtmsg) == 48, "cs_rtmsg layout");
 

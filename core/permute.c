@@ -3,12 +3,13 @@
  * with no copy of the arrays held. */
 #include "cs.h"
 
+#include <assert.h>
 #include <string.h>
 
 void cs_permute(uint32_t *to, uint32_t n, const cs_permuted *arr, unsigned n_arr)
 {
     unsigned char keep[CS_PERMUTE_ARRAYS][CS_PERMUTE_MAX];
-    n_arr = n_arr < CS_PERMUTE_ARRAYS ? n_arr : CS_PERMUTE_ARRAYS;
+    assert(n_arr <= CS_PERMUTE_ARRAYS);
     for (uint32_t k = 0; k < n; k++) { /* place j takes the element at to[j] */
         if (to[k] == k)
             continue;

@@ -34,9 +34,13 @@ bool trf__trim_end(trf__ctx *c, cs_err *err)
     cs_model *m = c->m;
     if (!trf__trim(c, m->n_edges, err))
         return false;
-    cs_edge *e = cs_realloc(m->edges, (size_t)c->trim_write * sizeof *m->edges);
+    uint32_t n = c->trim_write, blocks = ((n - 1) >> CS_T0_BLOCK_BITS) + 1;
+    cs_edge *e = cs_realloc(m->edges, (size_t)n * sizeof *m->edges);
     if (e) /* else the larger block stays: still correct */
-        m->edges = e, m->cap_edges = c->trim_write;
-    m->n_edges = c->trim_write;
+        m->edges = e, m->cap_edges = n;
+    int64_t *b = m->edge_t_base ? cs_realloc(m->edge_t_base, (size_t)blocks * sizeof *b) : NULL;
+    if (b) /* the wide times of the blocks given up stay: a few per trace */
+        m->edge_t_base = b, m->cap_edge_t_base = blocks;
+    m->n_edges = n;
     return true;
 }
