@@ -156,7 +156,7 @@ $(BUILD)/asan/tests/%: tests/%.c tests/testlib.h $(call objs,asan,$(LIB_OBJ_SRCS
 # ThreadSanitizer over the decoders' two-thread paths: the decoder tests,
 # built from core/, decode/ and traffic/ alone.
 TSAN_LIBS  = $(shell pkg-config --libs jansson libxxhash libelf 2>/dev/null) -lm -lpthread
-TSAN_BINS := $(BUILD)/tsan/tests/test_v2 $(BUILD)/tsan/tests/test_legacy
+TSAN_BINS := $(BUILD)/tsan/tests/test_v2 $(BUILD)/tsan/tests/test_legacy $(BUILD)/tsan/tests/test_chan
 $(BUILD)/tsan/tests/%: tests/%.c tests/testlib.h $(call objs,tsan,$(wildcard core/*.c decode/*.c traffic/*.c)) | $(TEST_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "LD tsan $@"

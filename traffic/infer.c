@@ -8,8 +8,15 @@
  * Skipped: everything when the trace has patched-runtime GoSend/GoRecv
  * events (those are exact for every operation), and any hand-off already
  * covered by an exact annotated message between the same two goroutines
- * whose log window [t_send, t_recv] contains the unblock. */
+ * whose log window [t_send, t_recv] contains the unblock.
+ *
+ * Two sides, on two threads when the edges are many: the edges' side reads
+ * the wake-ups in order and finds when each receiver resumed; the
+ * messages' side names the channels and adds the messages, in the same
+ * order as one thread would. */
 #include "internal.h"
+#include "../core/file.h"
+#include "../core/pipe.h"
 
 #include <stdlib.h>
 
@@ -85,36 +92,121 @@ static bool covered(const cs_model *m, const uint32_t *idx, uint32_t n, const cs
     return false;
 }
 
-/* The message an edge stands for (without its channel); false when the
- * edge is no hand-off. from_sent: the unblocker was the sending side. */
-static bool edge_msg(const cs_model *m, uint32_t *cur, uint32_t ei, cs_msg_in *out, bool *from_sent)
+/* A hand-off as the edges give it: its message (without its channel), the
+ * stacks that name its channel's sites, and which side woke the other. */
+typedef struct handoff {
+    cs_msg_in x;
+    uint32_t stack;       /* the unblocker's */
+    uint32_t block_stack; /* the woken goroutine's when it blocked */
+    bool from_sent;       /* the unblocker was the sending side */
+} handoff;
+
+/* The hand-off edge ei stands for; false when it is none. */
+static bool edge_handoff(const cs_model *m, uint32_t *cur, uint32_t ei, handoff *h)
 {
     const cs_edge *e = &m->edges[ei];
-    *from_sent = e->kind == CS_EK_SEND || e->kind == CS_EK_SELECT_SEND || e->kind == CS_EK_CLOSE;
-    if (!*from_sent && e->kind != CS_EK_RECV && e->kind != CS_EK_SELECT_RECV)
+    bool from_sent = e->kind == CS_EK_SEND || e->kind == CS_EK_SELECT_SEND || e->kind == CS_EK_CLOSE;
+    if (!from_sent && e->kind != CS_EK_RECV && e->kind != CS_EK_SELECT_RECV)
         return false;
     int64_t t = cs_edge_ts(m, ei);
-    *out = (cs_msg_in){.kind = e->kind == CS_EK_CLOSE ? CS_MK_CLOSE : CS_MK_SEND};
-    if (*from_sent) {
-        out->sender = e->from, out->receiver = e->to;
-        out->t_send = t, out->t_recv = resume_time(m, cur, e->to, t);
+    *h = (handoff){.x = {.kind = e->kind == CS_EK_CLOSE ? CS_MK_CLOSE : CS_MK_SEND},
+                   .stack = e->stack, .block_stack = e->block_stack, .from_sent = from_sent};
+    if (from_sent) {
+        h->x.sender = e->from, h->x.receiver = e->to;
+        h->x.t_send = t, h->x.t_recv = resume_time(m, cur, e->to, t);
     } else {
-        out->sender = e->to, out->receiver = e->from;
-        out->t_send = out->t_recv = t; /* the receiver took it at once */
+        h->x.sender = e->to, h->x.receiver = e->from;
+        h->x.t_send = h->x.t_recv = t; /* the receiver took it at once */
     }
     return true;
 }
 
-static bool add(trf__ctx *c, cs_msg_in *x, uint32_t ei, bool from_sent, cs_err *err)
+/* The edges' side: the wake-ups read in order, the cursors of resume_time
+ * and, for a still picture, the trim, which only this side touches. */
+typedef struct edges_side {
+    trf__ctx *c;
+    uint32_t *cur;
+    uint32_t next;        /* the next edge */
+    cs_pipe pipe;         /* of handoff, when on a thread of its own */
+    bool ok;
+    cs_err err;
+} edges_side;
+
+/* The next hand-off into *h; false at the end of the edges or on an
+ * error (es->ok). */
+static bool next_handoff(edges_side *es, handoff *h)
 {
-    const cs_edge *e = &c->m->edges[ei];
-    cs_sid s_from = trf__site(c, e->stack, err), s_to = trf__site(c, e->block_stack, err);
+    trf__ctx *c = es->c;
+    for (; es->next < c->m->n_edges; es->next++) {
+        uint32_t i = es->next;
+        if (c->drawn_only && i % TRF__TRIM_EVERY == 0 && !(es->ok = trf__trim(c, i, &es->err)))
+            return false;
+        if (edge_handoff(c->m, es->cur, i, h)) {
+            es->next++;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The messages' side: the channel of a hand-off, and its message unless
+ * an exact one covers it. */
+typedef struct msgs_side {
+    trf__ctx *c;
+    const uint32_t *idx;  /* exact messages by (sender, receiver, t_send) */
+    uint32_t n_exact;
+} msgs_side;
+
+static bool add(const msgs_side *ms, handoff *h, cs_err *err)
+{
+    trf__ctx *c = ms->c;
+    cs_msg_in *x = &h->x;
+    if (ms->idx && x->kind == CS_MK_SEND && covered(c->m, ms->idx, ms->n_exact, x, x->t_send))
+        return true; /* t_send is the edge's time either way */
+    cs_sid s_from = trf__site(c, h->stack, err), s_to = trf__site(c, h->block_stack, err);
     if (err->code != CS_OK)
         return false;
     bool close = x->kind == CS_MK_CLOSE;
-    x->chan = from_sent ? trf__chan_by_sites(c, s_from, s_to, close, err)
-                        : trf__chan_by_sites(c, s_to, s_from, close, err);
+    x->chan = h->from_sent ? trf__chan_by_sites(c, s_from, s_to, close, err)
+                           : trf__chan_by_sites(c, s_to, s_from, close, err);
     return x->chan && trf__msg_add(c->m, x, 0, err);
+}
+
+/* With many edges the two sides run on two threads, the edges' ahead
+ * through a pipe: resume_time's walks through the spans of a thousand
+ * goroutines wait on memory, the channels' lookups and the messages'
+ * appends on little, and neither waits for the other. */
+#define THREADED_EDGES TRF__TRIM_EVERY
+#define PIPE_HANDOFFS 4096u
+
+static void *edges_thread(void *arg)
+{
+    edges_side *es = arg;
+    handoff *slot;
+    for (handoff h; next_handoff(es, &h);) {
+        if (!(slot = cs_pipe_slot(&es->pipe)))
+            break; /* the messages' side stopped */
+        *slot = h;
+        cs_pipe_commit(&es->pipe);
+    }
+    cs_pipe_close(&es->pipe);
+    return NULL;
+}
+
+static bool run_threaded(edges_side *es, const msgs_side *ms, pthread_t th, cs_err *err)
+{
+    bool ok = true;
+    void *items;
+    for (uint32_t n; ok && (n = cs_pipe_peek(&es->pipe, &items));) {
+        handoff *h = items;
+        for (uint32_t k = 0; ok && k < n; k++)
+            ok = add(ms, &h[k], err);
+        cs_pipe_release(&es->pipe, n);
+    }
+    if (!ok)
+        cs_pipe_abort(&es->pipe);
+    pthread_join(th, NULL);
+    return ok;
 }
 
 bool trf__infer(trf__ctx *c, cs_err *err)
@@ -122,24 +214,32 @@ bool trf__infer(trf__ctx *c, cs_err *err)
     cs_model *m = c->m;
     if (c->patched)
         return true;
-    uint32_t n_exact = c->n_exact, *idx = NULL;
-    if (n_exact && !(idx = exact_index(m, n_exact, err)))
+    msgs_side ms = {.c = c, .n_exact = c->n_exact};
+    uint32_t *idx = NULL;
+    if (ms.n_exact && !(ms.idx = idx = exact_index(m, ms.n_exact, err)))
         return false;
-    uint32_t *cur = cs_calloc(m->n_g, sizeof *cur);
-    bool ok = cur != NULL;
+    edges_side es = {.c = c, .cur = cs_calloc(m->n_g, sizeof *es.cur), .next = 1, .ok = true};
+    bool ok = es.cur != NULL;
     if (!ok)
         CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u goroutines", m->n_g);
-    for (uint32_t i = 1; ok && i < m->n_edges; i++) {
-        cs_msg_in x;
-        bool from_sent;
-        if (c->drawn_only && i % TRF__TRIM_EVERY == 0 && !(ok = trf__trim(c, i, err)))
-            break;
-        if (!edge_msg(m, cur, i, &x, &from_sent))
-            continue;
-        if (!(idx && x.kind == CS_MK_SEND && covered(m, idx, n_exact, &x, cs_edge_ts(m, i))))
-            ok = add(c, &x, i, from_sent, err);
+    pthread_t th;
+    bool two = false;
+    if (ok && m->n_edges >= THREADED_EDGES) {
+        ok = cs_pipe_init(&es.pipe, sizeof(handoff), PIPE_HANDOFFS, err);
+        two = ok && cs_thread_create(&th, edges_thread, &es) == 0;
+        if (ok && !two)
+            cs_pipe_deinit(&es.pipe); /* no thread: one does both */
     }
+    if (two) {
+        ok = run_threaded(&es, &ms, th, err);
+        cs_pipe_deinit(&es.pipe);
+    } else {
+        for (handoff h; ok && next_handoff(&es, &h);)
+            ok = add(&ms, &h, err);
+    }
+    if (ok && !es.ok)
+        *err = es.err, ok = false;
     cs_free(idx);
-    cs_free(cur);
+    cs_free(es.cur);
     return ok;
 }
