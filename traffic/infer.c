@@ -174,8 +174,8 @@ static bool add(const msgs_side *ms, handoff *h, cs_err *err)
 
 /* With many edges the two sides run on two threads, the edges' ahead
  * through a pipe: resume_time's walks through the spans of a thousand
- * goroutines wait on memory, the channels' lookups and the messages'
- * appends on little, and neither waits for the other. */
+ * goroutines wait on memory, and the channels' lookups and the messages'
+ * appends, which take less, go on meanwhile. */
 #define THREADED_EDGES TRF__TRIM_EVERY
 #define PIPE_HANDOFFS 4096u
 
