@@ -1288,6 +1288,15 @@ static size_t bars_in(const gl_env *e, int xa, int xb)
     return bars_at(e, xa, xb, (int)e->r->plot_y0, (int)e->r->sc.clip[3]);
 }
 
+/* The quick-frame tests' trace, with a renderer that stretches summaries
+ * (e) and one that makes each frame afresh (fresh), 960x540. */
+static void open_quick(cs_file *f, cs_model *m, gl_env *e, gl_env *fresh)
+{
+    load("tests/data/corpus/go1.27/primesieve.trace", f, m);
+    env_open(e, m, f, 960, 540);
+    env_open(fresh, m, NULL, 960, 540);
+}
+
 /* While zoom or pan goes on (rnd_view.quick) the lanes are drawn from the
  * summaries made for the window before, stretched to the new one: zoomed
  * out from the second half of a trace, its first half has no bars yet,
@@ -1298,10 +1307,8 @@ static void quick_frames_stretch_the_summaries_made_before(void **st)
     (void)st;
     cs_file f;
     cs_model m;
-    load("tests/data/corpus/go1.27/primesieve.trace", &f, &m);
     gl_env e, fresh;
-    env_open(&e, &m, &f, 960, 540);
-    env_open(&fresh, &m, NULL, 960, 540);
+    open_quick(&f, &m, &e, &fresh);
     size_t n = (size_t)e.w * e.h;
     rnd_view whole, half, second;
     rnd_view_defaults(&m, &whole);
@@ -1371,10 +1378,8 @@ static void quick_frames_keep_the_lanes_summarised_before(void **st)
     (void)st;
     cs_file f;
     cs_model m;
-    load("tests/data/corpus/go1.27/primesieve.trace", &f, &m);
     gl_env e, fresh;
-    env_open(&e, &m, &f, 960, 540);
-    env_open(&fresh, &m, NULL, 960, 540);
+    open_quick(&f, &m, &e, &fresh);
     size_t n = (size_t)e.w * e.h;
     uint8_t *want = cs_alloc(n * 4);
     rnd_view top, down;
