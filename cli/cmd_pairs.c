@@ -69,8 +69,9 @@ static summary *summarise(const cs_model *m, const bool *keep, cs_err *err)
         first[c + 1] = first[c] + s[c].n_lat;
     for (uint32_t i = 0; i < m->n_msgs; i++) {
         const cs_msg *x = &m->msgs[i];
-        if (keep[x->chan] && cs_msg_t_send(x) != CS_T_NONE)
-            lat[first[x->chan]++] = cs_msg_t_recv(m, i) - cs_msg_t_send(x);
+        int64_t ts = cs_msg_t_send(x);
+        if (keep[x->chan] && ts != CS_T_NONE)
+            lat[first[x->chan]++] = cs_msg_t_recv(m, i) - ts;
     }
     for (uint32_t c = 0; c < nc; c++) {
         int64_t *g = lat + first[c] - s[c].n_lat;
@@ -150,8 +151,9 @@ static void csv_msgs(const cs_model *m, const bool *keep)
             continue;
         printf("%s,%llu,%llu,", cs_msg_kind_name(x->kind), (unsigned long long)goid(m, x->sender),
                (unsigned long long)goid(m, x->receiver));
-        if (cs_msg_t_send(x) != CS_T_NONE)
-            printf("%lld", (long long)cs_msg_t_send(x));
+        int64_t ts = cs_msg_t_send(x);
+        if (ts != CS_T_NONE)
+            printf("%lld", (long long)ts);
         printf(",%lld,", (long long)cs_msg_t_recv(m, i));
         cli_csv_str(stdout, chan_name(m, x->chan));
         fputc(',', stdout);
@@ -169,8 +171,9 @@ static void text_out(const cs_model *m, const bool *keep, const summary *s)
         if (!keep[x->chan])
             continue;
         char ts[24] = "-";
-        if (cs_msg_t_send(x) != CS_T_NONE)
-            snprintf(ts, sizeof ts, "%lld", (long long)(cs_msg_t_send(x) - m->t_first));
+        int64_t t_send = cs_msg_t_send(x);
+        if (t_send != CS_T_NONE)
+            snprintf(ts, sizeof ts, "%lld", (long long)(t_send - m->t_first));
         printf("%-5s %8llu %8llu %14s %14lld  %-8s %-24s %s\n", cs_msg_kind_name(x->kind),
                (unsigned long long)goid(m, x->sender), (unsigned long long)goid(m, x->receiver), ts,
                (long long)(cs_msg_t_recv(m, i) - m->t_first), x->exact ? "exact" : "inferred",

@@ -135,9 +135,10 @@ static void flows(pf *p)
             flow(p, id, "spawn", "go", m->g[g].parent, m->g[g].create_ns, g, m->g[g].create_ns);
     for (uint32_t i = 1; i < m->n_edges; i++, id++) {
         const cs_edge *e = &m->edges[i];
-        if (lay_edge_arrow(e) == LAY_ARROW_SYNC && shown(p, e->from) && shown(p, e->to))
-            flow(p, id, "sync", cs_model_str(m, e->reason_name), e->from, cs_edge_ts(m, i), e->to,
-                 cs_edge_ts(m, i));
+        if (lay_edge_arrow(e) != LAY_ARROW_SYNC || !shown(p, e->from) || !shown(p, e->to))
+            continue;
+        int64_t t = cs_edge_ts(m, i);
+        flow(p, id, "sync", cs_model_str(m, e->reason_name), e->from, t, e->to, t);
     }
 }
 

@@ -151,8 +151,10 @@ static bool gather(collect *c, uint32_t m0, uint32_t m1, bool rest, cs_err *err)
     for (uint32_t i = 1, end; rest && next_run(m->sync_block, m->n_sync_block, m->n_edges, c->a, &i, &end); i = end)
         for (i = i ? i : 1; i < end; i++) {
             const cs_edge *e = &m->edges[i];
+            if (lay_edge_arrow(e) != LAY_ARROW_SYNC)
+                continue;
             int64_t t = cs_edge_ts(m, i);
-            if (lay_edge_arrow(e) == LAY_ARROW_SYNC && !add(c, LAY_ARROW_SYNC, t, t, e->from, e->to, 0, i, err))
+            if (!add(c, LAY_ARROW_SYNC, t, t, e->from, e->to, 0, i, err))
                 return false;
         }
     for (uint32_t g = 1; rest && g < m->n_g; g++)

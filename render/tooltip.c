@@ -32,8 +32,9 @@ static int lines_arrow(const rnd_renderer *r, const rnd__arrow *a, char l[][160]
         const cs_msg *msg = &m->msgs[a->msg - 1];
         if (msg->chan && msg->chan < m->n_chans)
             snprintf(l[n++], 160, "channel %s", cs_model_str(m, m->chans[msg->chan].name));
-        if (cs_msg_value(m, a->msg - 1))
-            snprintf(l[n++], 160, "value %s", cs_model_str(m, cs_msg_value(m, a->msg - 1)));
+        cs_sid value = cs_msg_value(m, a->msg - 1);
+        if (value)
+            snprintf(l[n++], 160, "value %s", cs_model_str(m, value));
         snprintf(l[n++], 160, "%s", msg->exact ? "exact (annotated)" : "inferred from block/unblock");
     }
     return n;
