@@ -390,6 +390,8 @@ static bool chunks_out(cs_mb *mb, uint32_t gi, span_out *o, cs_err *err)
             uint32_t dt;
             memcpy(&dt, rec, 4);
             m->span_state[o->n] = rec[4], m->span_reason[o->n] = rec[5];
+            if (rec[4] < CS_ST_COUNT && rec[5] < 16)
+                m->span_kinds[rec[4]] |= (uint16_t)(1u << rec[5]);
             o->blk[o->n++ & (CS_T0_BLOCK - 1)] = k->base + dt;
             if (!(o->n & (CS_T0_BLOCK - 1)))
                 ok = block_out(o, err);

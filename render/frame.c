@@ -15,8 +15,10 @@
 static uint32_t present_spans(const cs_model *m)
 {
     uint32_t present = 0;
-    for (uint32_t s = 0; s < m->n_span; s++)
-        present |= 1u << lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
+    for (uint32_t st = 0; st < CS_ST_COUNT; st++)
+        for (uint32_t r = 0; r < 16; r++)
+            if (m->span_kinds[st] >> r & 1)
+                present |= 1u << lay_mark_of((cs_state)st, (cs_reason)r);
     for (uint32_t i = 1; i < m->n_g; i++)
         if (m->g[i].parent && !(m->g[i].flags & CS_G_AT_START))
             present |= RND__PRESENT_SPAWNS;
