@@ -153,10 +153,12 @@ $(BUILD)/asan/tests/%: tests/%.c tests/testlib.h $(call objs,asan,$(LIB_OBJ_SRCS
 	@echo "LD test $@"
 	@$(CC) $(ALL_CFLAGS) -O1 $(SAN) $(TEST_CFLAGS) -o $@ $< $(filter %.o,$^) $(PKG_LIBS) $(TEST_LIBS)
 
-# ThreadSanitizer over the decoders' two-thread paths: the decoder tests,
-# built from core/, decode/ and traffic/ alone.
+# ThreadSanitizer over the two-thread paths of the decoders, the model
+# builder's layout and the traffic: their tests, built from core/, decode/
+# and traffic/ alone.
 TSAN_LIBS  = $(shell pkg-config --libs jansson libxxhash libelf 2>/dev/null) -lm -lpthread
-TSAN_BINS := $(BUILD)/tsan/tests/test_v2 $(BUILD)/tsan/tests/test_legacy $(BUILD)/tsan/tests/test_chan
+TSAN_BINS := $(BUILD)/tsan/tests/test_v2 $(BUILD)/tsan/tests/test_legacy $(BUILD)/tsan/tests/test_chan \
+             $(BUILD)/tsan/tests/test_core
 $(BUILD)/tsan/tests/%: tests/%.c tests/testlib.h $(call objs,tsan,$(wildcard core/*.c decode/*.c traffic/*.c)) | $(TEST_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "LD tsan $@"

@@ -1,14 +1,17 @@
 /* core/build.c — the model builder of build.h. Each goroutine's spans are
  * appended in time order to chunks of its own, which grow as it has more
  * (CHUNK_MIN to CHUNK_MAX spans), so the hot path is an append and
- * cs_mb_finish() lays them out per goroutine by copying each chunk once.
+ * cs_mb_finish() lays them out per goroutine by copying each chunk once
+ * (a million spans or more: two threads, each filling half of the columns).
  * A chunk keeps its starts in 32 bits over the first one's (a start
  * further off begins a new chunk). A span's end is kept only when its
  * goroutine's next span does not begin there (model.h: far ends); in the
  * model its start is in 32 bits over its block's earliest start (model.h:
  * wide starts). */
 #include "build.h"
+#include "file.h"
 
+#include <pthread.h>
 #include <string.h>
 
 bool cs_mb_init(cs_mb *mb, cs_model *m, cs_err *err)
@@ -339,19 +342,27 @@ static bool is_system(const char *name, bool named, uint32_t spans)
     return cs_runtime_func(name) && strcmp(name, "runtime.corostart") != 0;
 }
 
-/* The model's spans as they are laid out: a block of CS_T0_BLOCK starts
- * is held until it is whole, then given its base (the earliest) or made
- * wide when they lie 2^32 ns apart or more (model.h). */
+/* The model's spans as they are laid out, in parts of the columns that
+ * two threads fill side by side: a part from span `n` up to `end` (both
+ * multiples of CS_T0_BLOCK, or end the last span). A block of starts is
+ * held until it is whole, then given its base (the earliest) or made wide
+ * when they lie 2^32 ns apart or more (model.h); a part keeps its wide
+ * blocks' starts apart, and spans_out puts them together in block order. */
 typedef struct span_out {
-    cs_model *m;
+    cs_mb *mb;
     int64_t blk[CS_T0_BLOCK];
-    uint32_t n;           /* spans laid out */
-    uint32_t cap_wide;
+    uint32_t n, end;      /* the next span laid out; where the part ends */
+    uint32_t g;           /* the first goroutine with spans in the part */
+    int64_t *wide;        /* its wide blocks' starts, CS_T0_BLOCK each */
+    uint32_t n_wide, cap_wide;
+    uint16_t kinds[CS_ST_COUNT]; /* model.h span_kinds, of the part */
+    bool ok;
+    cs_err err;
 } span_out;
 
 static bool block_out(span_out *o, cs_err *err)
 {
-    cs_model *m = o->m;
+    cs_model *m = o->mb->m;
     uint32_t have = o->n & (CS_T0_BLOCK - 1), b = (o->n - 1) >> CS_T0_BLOCK_BITS, first = b << CS_T0_BLOCK_BITS;
     have = have ? have : CS_T0_BLOCK;
     int64_t lo = o->blk[0], hi = o->blk[0];
@@ -363,43 +374,64 @@ static bool block_out(span_out *o, cs_err *err)
             m->span_t0[first + i] = (uint32_t)(o->blk[i] - lo);
         return true;
     }
-    if (!cs_grow((void **)&m->span_wide_t0, &o->cap_wide, m->n_wide + CS_T0_BLOCK, sizeof *m->span_wide_t0, err))
+    if (!cs_grow((void **)&o->wide, &o->cap_wide, o->n_wide + CS_T0_BLOCK, sizeof *o->wide, err))
         return false;
-    m->span_t0_base[b] = CS_T0_WIDE + m->n_wide;
-    memcpy(m->span_wide_t0 + m->n_wide, o->blk, (size_t)have * sizeof *o->blk);
-    m->n_wide += CS_T0_BLOCK;
+    m->span_t0_base[b] = CS_T0_WIDE + o->n_wide; /* over the part's own: spans_out moves the second's */
+    memcpy(o->wide + o->n_wide, o->blk, (size_t)have * sizeof *o->blk);
+    o->n_wide += CS_T0_BLOCK;
     return true;
 }
 
-/* Goroutine gi's chunks into the model's columns, oldest first, each one's
- * pages given back once copied (its slab goes at the end). */
-static bool chunks_out(cs_mb *mb, uint32_t gi, span_out *o, cs_err *err)
+/* A part's spans into the model's columns: its goroutines' chunks, oldest
+ * first (chunks_oldest), from the part's first span to its end; a chunk's
+ * pages are given back once copied when the part holds all of it (the
+ * slabs go at the end). */
+static bool part_out(span_out *o, cs_err *err)
 {
+    cs_mb *mb = o->mb;
     cs_model *m = mb->m;
-    cs_mb_cur *c = &mb->cur[gi];
-    cs_mb_chunk *k = NULL;
-    if (c->last)
-        c->last->n = c->k_n;
-    for (cs_mb_chunk *at = c->last, *prev; at; at = prev) /* the links turned oldest first */
-        prev = at->prev, at->prev = k, k = at;
-    c->last = NULL;
+    uint32_t part0 = o->n;
     bool ok = true;
-    for (cs_mb_chunk *next; k; k = next) {
-        const uint8_t *rec = chunk_rec(k);
-        for (uint32_t i = 0; ok && i < k->n; i++, rec += REC) {
-            uint32_t dt;
-            memcpy(&dt, rec, 4);
-            m->span_state[o->n] = rec[4], m->span_reason[o->n] = rec[5];
-            if (rec[4] < CS_ST_COUNT && rec[5] < 16)
-                m->span_kinds[rec[4]] |= (uint16_t)(1u << rec[5]);
-            o->blk[o->n++ & (CS_T0_BLOCK - 1)] = k->base + dt;
-            if (!(o->n & (CS_T0_BLOCK - 1)))
-                ok = block_out(o, err);
+    for (uint32_t gi = o->g; ok && gi < m->n_g && o->n < o->end; gi++) {
+        uint32_t a = m->g[gi].span_first, kn; /* where chunk k's first span goes */
+        for (cs_mb_chunk *k = mb->cur[gi].last, *next; ok && k && o->n < o->end; a += kn, k = next) {
+            next = k->prev, kn = k->n; /* read before its pages may go */
+            if (a + kn <= o->n)
+                continue; /* the part before's */
+            uint32_t stop = kn < o->end - a ? kn : o->end - a;
+            const uint8_t *rec = chunk_rec(k) + (size_t)(o->n - a) * REC;
+            for (uint32_t i = o->n - a; ok && i < stop; i++, rec += REC) {
+                uint32_t dt;
+                memcpy(&dt, rec, 4);
+                m->span_state[o->n] = rec[4], m->span_reason[o->n] = rec[5];
+                if (rec[4] < CS_ST_COUNT && rec[5] < 16)
+                    o->kinds[rec[4]] |= (uint16_t)(1u << rec[5]);
+                o->blk[o->n++ & (CS_T0_BLOCK - 1)] = k->base + dt;
+                if (!(o->n & (CS_T0_BLOCK - 1)))
+                    ok = block_out(o, err);
+            }
+            if (a >= part0 && a + kn <= o->end)
+                cs_release(k, chunk_bytes(k->cap));
         }
-        next = k->prev;
-        cs_release(k, chunk_bytes(k->cap));
     }
+    if (ok && o->end == mb->n_span && (o->n & (CS_T0_BLOCK - 1)))
+        ok = block_out(o, err);
     return ok;
+}
+
+/* Each goroutine's chunks linked oldest first (they are built newest
+ * first), the last one's count in its header. */
+static void chunks_oldest(cs_mb *mb)
+{
+    for (uint32_t gi = 1; gi < mb->m->n_g; gi++) {
+        cs_mb_cur *c = &mb->cur[gi];
+        cs_mb_chunk *k = NULL;
+        if (c->last)
+            c->last->n = c->k_n;
+        for (cs_mb_chunk *at = c->last, *prev; at; at = prev)
+            prev = at->prev, at->prev = k, k = at;
+        c->last = k;
+    }
 }
 
 /* A far end's span in the model, once laid out. */
@@ -433,7 +465,35 @@ static bool far_ends(cs_mb *mb, cs_err *err)
     return true;
 }
 
-/* The spans per goroutine, in goroutine order, out of the chunks. */
+/* Spans from which two threads lay them out (a part each). */
+#define PARTS_MIN (1u << 20)
+
+static void *part_thread(void *arg)
+{
+    span_out *o = arg;
+    o->ok = part_out(o, &o->err);
+    return NULL;
+}
+
+/* The parts' wide blocks together, the first's then the second's (block
+ * order), the second's bases moved past the first's. */
+static bool wide_join(cs_model *m, span_out *p, uint32_t nb, cs_err *err)
+{
+    if (p[1].n_wide) {
+        if (!cs_grow((void **)&p[0].wide, &p[0].cap_wide, p[0].n_wide + p[1].n_wide, sizeof *p->wide, err))
+            return false;
+        memcpy(p[0].wide + p[0].n_wide, p[1].wide, (size_t)p[1].n_wide * sizeof *p->wide);
+        for (uint32_t b = p[0].end >> CS_T0_BLOCK_BITS; b < nb; b++)
+            if (m->span_t0_base[b] >= CS_T0_WIDE)
+                m->span_t0_base[b] += p[0].n_wide;
+    }
+    m->span_wide_t0 = p[0].wide, m->n_wide = p[0].n_wide + p[1].n_wide;
+    p[0].wide = NULL;
+    return true;
+}
+
+/* The spans per goroutine, in goroutine order, out of the chunks: with
+ * many, on two threads, each laying out half of the columns. */
 static bool spans_out(cs_mb *mb, cs_err *err)
 {
     cs_model *m = mb->m;
@@ -444,15 +504,31 @@ static bool spans_out(cs_mb *mb, cs_err *err)
     if (!m->span_t0 || !m->span_state || !m->span_reason || !m->span_t0_base)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u spans", n);
     m->span_t0_base[nb - 1] = 0; /* the block after the last span, when that one ends a block */
-    span_out o = {.m = m};
     m->g[0].span_first = m->g[0].span_count = 0;
-    for (uint32_t i = 1; i < m->n_g; i++) {
-        m->g[i].span_first = o.n, m->g[i].span_count = mb->cur[i].n_spans;
-        if (!chunks_out(mb, i, &o, err))
-            return false;
-    }
-    if ((o.n & (CS_T0_BLOCK - 1)) && !block_out(&o, err))
+    for (uint32_t i = 1, at = 0; i < m->n_g; at += mb->cur[i++].n_spans)
+        m->g[i].span_first = at, m->g[i].span_count = mb->cur[i].n_spans;
+    chunks_oldest(mb);
+    uint32_t half = n >= PARTS_MIN ? (n / 2) & ~(CS_T0_BLOCK - 1) : n, g1 = 1;
+    while (g1 < m->n_g && m->g[g1].span_first + m->g[g1].span_count <= half)
+        g1++; /* the goroutine whose spans reach past the half */
+    span_out p[2] = {{.mb = mb, .n = 0, .end = half, .g = 1, .ok = true},
+                     {.mb = mb, .n = half, .end = n, .g = half < n ? g1 : 0, .ok = true}};
+    pthread_t th;
+    bool two = p[1].g && cs_thread_create(&th, part_thread, &p[1]) == 0;
+    p[0].ok = part_out(&p[0], &p[0].err);
+    if (two)
+        pthread_join(th, NULL);
+    else if (p[1].g)
+        part_thread(&p[1]);
+    bool ok = p[0].ok && p[1].ok;
+    if (!ok)
+        *err = p[0].ok ? p[1].err : p[0].err;
+    ok = ok && wide_join(m, p, nb, err);
+    cs_free(p[0].wide), cs_free(p[1].wide);
+    if (!ok)
         return false;
+    for (uint32_t st = 0; st < CS_ST_COUNT; st++)
+        m->span_kinds[st] = p[0].kinds[st] | p[1].kinds[st];
     slabs_free(mb);
     m->n_span = m->cap_span = n;
     return far_ends(mb, err);

@@ -136,6 +136,60 @@ static void spans_keep_their_ends(void **st)
     cs_model_deinit(&m);
 }
 
+/* A model of more than a million spans is laid out by two threads, each
+ * filling half of the columns: 257 goroutines take turns, so one of them
+ * has spans on both sides of the half, and two jumps of 5 s, one in each
+ * half, give each goroutine a wide block and a new chunk there. Every
+ * span's start, end and state are those given, and the model knows which
+ * kinds of span it has. */
+#define LAID_G 257u
+#define LAID_EV (1200000u + 11u)
+static int64_t laid_t(uint32_t i)
+{
+    return 1000 + (int64_t)i * 10 + (i >= LAID_EV / 4 ? 5000000000 : 0) + (i >= 3 * (LAID_EV / 4) ? 5000000000 : 0);
+}
+static uint8_t laid_st(uint32_t i) { return (uint8_t)(CS_ST_RUNNING + (i / LAID_G + i) % 3); }
+
+static void spans_laid_out_in_two_halves(void **st)
+{
+    (void)st;
+    cs_model m;
+    cs_mb mb;
+    cs_err err = {0};
+    cs_model_init(&m);
+    assert_true(cs_mb_init(&mb, &m, &err));
+    for (uint32_t i = 0; i < LAID_EV; i++)
+        assert_true(cs_mb_set(&mb, laid_t(i), 1000 + i % LAID_G, (cs_state)laid_st(i),
+                              laid_st(i) == CS_ST_BLOCKED ? CS_R_CHAN_RECV : CS_R_NONE, 0, 0, &err));
+    int64_t t_end = laid_t(LAID_EV);
+    assert_true(cs_mb_finish(&mb, t_end, &err));
+    assert_int_equal(m.n_span, LAID_EV);
+    for (uint32_t g = 0; g < LAID_G; g++) {
+        uint32_t gi;
+        assert_true(cs_model_g_find(&m, 1000 + g, &gi));
+        const cs_goroutine *gr = &m.g[gi];
+        assert_int_equal(gr->span_count, (LAID_EV - g + LAID_G - 1) / LAID_G);
+        for (uint32_t k = 0; k < gr->span_count; k++) {
+            uint32_t s = gr->span_first + k, i = g + k * LAID_G;
+            if (cs_span_t0(&m, s) != laid_t(i) || m.span_state[s] != laid_st(i) ||
+                cs_span_t1(&m, s) != (k + 1 < gr->span_count ? laid_t(i + LAID_G) : t_end))
+                fail_msg("goroutine %u span %u: [%lld, %lld) state %u", g, k, (long long)cs_span_t0(&m, s),
+                         (long long)cs_span_t1(&m, s), m.span_state[s]);
+        }
+    }
+    uint32_t nb = m.n_span >> CS_T0_BLOCK_BITS, wide_first = 0, wide_last = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        wide_first += b < nb / 4 + nb / 8 && m.span_t0_base[b] >= CS_T0_WIDE;
+        wide_last += b > nb / 2 + nb / 8 && m.span_t0_base[b] >= CS_T0_WIDE;
+    }
+    assert_true(wide_first > 0 && wide_last > 0);
+    assert_int_equal(m.span_kinds[CS_ST_RUNNING], 1u << CS_R_NONE);
+    assert_int_equal(m.span_kinds[CS_ST_BLOCKED], 1u << CS_R_CHAN_RECV);
+    assert_int_equal(m.span_kinds[CS_ST_SYSCALL], 0);
+    cs_mb_deinit(&mb);
+    cs_model_deinit(&m);
+}
+
 /* Wake-up times in 32 bits over a base per block (cs_edge_ts_set): times
  * a little before the block's first (Go's order allows it), jumps of
  * seconds that make a block wide, hours apart, and the extremes all read
@@ -619,6 +673,7 @@ int main(void)
         cmocka_unit_test(map_survives_many_puts_and_deletes),
         cmocka_unit_test(ids_keep_slots_as_the_array_grows),
         cmocka_unit_test(spans_keep_their_ends),
+        cmocka_unit_test(spans_laid_out_in_two_halves),
         cmocka_unit_test(a_goroutine_made_again_keeps_its_spans_in_order),
         cmocka_unit_test(edge_times_read_back_in_narrow_and_wide_blocks),
         cmocka_unit_test(message_times_read_back_near_far_and_without_a_send),
