@@ -120,7 +120,7 @@ void cs_mb_deinit(cs_mb *mb)
 bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
 {
     memset(out, 0, sizeof *out);
-    out->m = m;
+    out->m = m, out->one_thread = mb->one_thread;
     uint32_t n_g = mb->m->n_g;
     if (!cs_grow((void **)&out->cur, &out->cap_cur, n_g, sizeof *out->cur, err) ||
         !cs_grow((void **)&out->far, &out->cap_far, mb->n_far, sizeof *out->far, err)) {
@@ -347,12 +347,17 @@ static bool is_system(const char *name, bool named, uint32_t spans)
  * multiples of CS_T0_BLOCK, or end the last span). A block of starts is
  * held until it is whole, then given its base (the earliest) or made wide
  * when they lie 2^32 ns apart or more (model.h); a part keeps its wide
- * blocks' starts apart, and spans_out puts them together in block order. */
+ * blocks' starts apart, and wide_join puts them together in block order.
+ * A part reads no chunk of the other's: the one its first span is in is
+ * found for it before the threads start (the other may give back the
+ * pages of those before). */
 typedef struct span_out {
     cs_mb *mb;
     int64_t blk[CS_T0_BLOCK];
     uint32_t n, end;      /* the next span laid out; where the part ends */
     uint32_t g;           /* the first goroutine with spans in the part */
+    cs_mb_chunk *k0;      /* g's chunk that span n is in, and where that chunk's first goes */
+    uint32_t a0;
     int64_t *wide;        /* its wide blocks' starts, CS_T0_BLOCK each */
     uint32_t n_wide, cap_wide;
     uint16_t kinds[CS_ST_COUNT]; /* model.h span_kinds, of the part */
@@ -376,7 +381,7 @@ static bool block_out(span_out *o, cs_err *err)
     }
     if (!cs_grow((void **)&o->wide, &o->cap_wide, o->n_wide + CS_T0_BLOCK, sizeof *o->wide, err))
         return false;
-    m->span_t0_base[b] = CS_T0_WIDE + o->n_wide; /* over the part's own: spans_out moves the second's */
+    m->span_t0_base[b] = CS_T0_WIDE + o->n_wide; /* over the part's own: wide_join moves the second's */
     memcpy(o->wide + o->n_wide, o->blk, (size_t)have * sizeof *o->blk);
     o->n_wide += CS_T0_BLOCK;
     return true;
@@ -393,8 +398,9 @@ static bool part_out(span_out *o, cs_err *err)
     uint32_t part0 = o->n;
     bool ok = true;
     for (uint32_t gi = o->g; ok && gi < m->n_g && o->n < o->end; gi++) {
-        uint32_t a = m->g[gi].span_first, kn; /* where chunk k's first span goes */
-        for (cs_mb_chunk *k = mb->cur[gi].last, *next; ok && k && o->n < o->end; a += kn, k = next) {
+        bool first = gi == o->g && o->k0;
+        uint32_t a = first ? o->a0 : m->g[gi].span_first, kn; /* where chunk k's first span goes */
+        for (cs_mb_chunk *k = first ? o->k0 : mb->cur[gi].last, *next; ok && k && o->n < o->end; a += kn, k = next) {
             next = k->prev, kn = k->n; /* read before its pages may go */
             if (a + kn <= o->n)
                 continue; /* the part before's */
@@ -404,7 +410,7 @@ static bool part_out(span_out *o, cs_err *err)
                 uint32_t dt;
                 memcpy(&dt, rec, 4);
                 m->span_state[o->n] = rec[4], m->span_reason[o->n] = rec[5];
-                if (rec[4] < CS_ST_COUNT && rec[5] < 16)
+                if (rec[4] < CS_ST_COUNT && rec[5] < CS_R_COUNT)
                     o->kinds[rec[4]] |= (uint16_t)(1u << rec[5]);
                 o->blk[o->n++ & (CS_T0_BLOCK - 1)] = k->base + dt;
                 if (!(o->n & (CS_T0_BLOCK - 1)))
@@ -508,13 +514,17 @@ static bool spans_out(cs_mb *mb, cs_err *err)
     for (uint32_t i = 1, at = 0; i < m->n_g; at += mb->cur[i++].n_spans)
         m->g[i].span_first = at, m->g[i].span_count = mb->cur[i].n_spans;
     chunks_oldest(mb);
-    uint32_t half = n >= PARTS_MIN ? (n / 2) & ~(CS_T0_BLOCK - 1) : n, g1 = 1;
+    uint32_t half = n >= PARTS_MIN ? (n / 2) & ~(CS_T0_BLOCK - 1) : n, g1 = 1, a1;
     while (g1 < m->n_g && m->g[g1].span_first + m->g[g1].span_count <= half)
         g1++; /* the goroutine whose spans reach past the half */
     span_out p[2] = {{.mb = mb, .n = 0, .end = half, .g = 1, .ok = true},
                      {.mb = mb, .n = half, .end = n, .g = half < n ? g1 : 0, .ok = true}};
+    cs_mb_chunk *k1 = p[1].g ? mb->cur[g1].last : NULL;
+    for (a1 = p[1].g ? m->g[g1].span_first : 0; k1 && a1 + k1->n <= half; k1 = k1->prev)
+        a1 += k1->n; /* the second part's first chunk */
+    p[1].k0 = k1, p[1].a0 = a1;
     pthread_t th;
-    bool two = p[1].g && cs_thread_create(&th, part_thread, &p[1]) == 0;
+    bool two = p[1].g && !mb->one_thread && cs_thread_create(&th, part_thread, &p[1]) == 0;
     p[0].ok = part_out(&p[0], &p[0].err);
     if (two)
         pthread_join(th, NULL);
@@ -530,6 +540,8 @@ static bool spans_out(cs_mb *mb, cs_err *err)
     for (uint32_t st = 0; st < CS_ST_COUNT; st++)
         m->span_kinds[st] = p[0].kinds[st] | p[1].kinds[st];
     slabs_free(mb);
+    for (uint32_t i = 1; i < m->n_g; i++)
+        mb->cur[i].last = NULL; /* the chunks went with the slabs */
     m->n_span = m->cap_span = n;
     return far_ends(mb, err);
 }

@@ -34,7 +34,8 @@ typedef struct cs_mb_cur {
     int64_t block_ts;     /* when it started waiting, CS_T_NONE */
     int64_t last_t1;      /* end of its last span */
     int64_t k_base;       /* its last chunk's starts are over this */
-    cs_mb_chunk *last;    /* its last chunk (they are linked newest first) */
+    cs_mb_chunk *last;    /* its last chunk (they are linked newest first); while
+                             cs_mb_finish lays them out, its first (linked oldest first) */
     uint32_t block_stack;
     cs_sid reason_name;
     uint32_t n_spans;     /* spans closed so far */
@@ -60,6 +61,7 @@ typedef struct cs_mb_recent {
 
 typedef struct cs_mb {
     cs_model *m;
+    bool one_thread;      /* the caller's: cs_mb_finish starts no thread (decoding with -j 1) */
     cs_mb_recent recent[CS_MB_RECENT];
     cs_mb_cur *cur;       /* per goroutine index */
     uint32_t cap_cur;

@@ -331,7 +331,8 @@ typedef struct cs_model {
     uint8_t *span_state;  /* cs_state */
     uint8_t *span_reason; /* cs_reason when blocked or runnable */
     uint16_t span_kinds[CS_ST_COUNT]; /* per state, bit r: some span has it with reason r
-                                         (what a legend names, without a pass over the spans) */
+                                         (what a legend names, without a pass over the spans;
+                                         CS_R_COUNT <= 16, asserted below) */
     uint64_t *span_far;   /* n_span bits (n_span / 64 + 1 words) */
     uint32_t *span_far_rank;
     int64_t *span_far_t1; /* n_far */

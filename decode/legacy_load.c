@@ -320,6 +320,7 @@ bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model
         g0->state = LG_GRUNNING, g0->flags = LG_GF_KNOWN;
     bool ok = g0 && cs_mb_init(&k.mb, out, err) && dec__lg_model_init(&k, err) &&
               dec__lg_scan_run(&s, f, version, d, out, err);
+    k.mb.one_thread = d->jobs <= 1;
     if (ok) {
         k.ns_per_tick = 1e9 / (double)s.freq;
         out->t_first = 0;

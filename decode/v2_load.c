@@ -243,6 +243,7 @@ v2_run *dec__v2_run_create(const dec_desc *d, cs_file *f, int version, cs_model 
         dec__v2_run_destroy(r);
         return NULL;
     }
+    r->s.mb.one_thread = r->jobs <= 1;
     if (r->jobs > 1 && r->s.fast_emit && !f->stream) /* parts ahead need the whole file */
         plan_start(&r->s, &r->p, r->jobs, d->split_min);
     return r;

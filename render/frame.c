@@ -16,7 +16,7 @@ static uint32_t present_spans(const cs_model *m)
 {
     uint32_t present = 0;
     for (uint32_t st = 0; st < CS_ST_COUNT; st++)
-        for (uint32_t r = 0; r < 16; r++)
+        for (uint32_t r = 0; r < CS_R_COUNT; r++)
             if (m->span_kinds[st] >> r & 1)
                 present |= 1u << lay_mark_of((cs_state)st, (cs_reason)r);
     for (uint32_t i = 1; i < m->n_g; i++)

@@ -23,18 +23,16 @@ bool rnd__traffic_build(const cs_model *m, bool table, rnd_traffic *t, cs_err *e
     memset(t, 0, sizeof *t);
     if ((table && !rnd__arrows_build(m, t, err)) || !(t->hue = lay_chan_hue_table(m, err)))
         return false;
-    /* the messages come sorted by time and the wake-ups in event order
-     * (core/model.h): the first arrow of each, and its ties, settle both */
+    /* the messages come sorted by time (core/model.h): the first arrow and
+     * its ties settle them; a still picture's model keeps few wake-ups, the
+     * sync ones it draws (trf_build_drawn), all read */
     rnd__arrow a, first = {.t0 = INT64_MAX};
     for (uint32_t i = 0; i < m->n_msgs && (first.t0 == INT64_MAX || m->msgs[i].t <= first.t0); i++)
         if (rnd__msg_arrow(m, i, &a))
             present_arrow(t, &a, &first);
-    int64_t sync_t = INT64_MAX; /* the first sync wake-up's */
-    for (uint32_t i = 1; i < m->n_edges && (sync_t == INT64_MAX || cs_edge_ts(m, i) <= sync_t); i++)
-        if (rnd__edge_arrow(m, i, &a)) {
+    for (uint32_t i = 1; i < m->n_edges; i++)
+        if (rnd__edge_arrow(m, i, &a))
             present_arrow(t, &a, &first);
-            sync_t = sync_t < a.t0 ? sync_t : a.t0;
-        }
     t->first_chan = first.msg ? m->msgs[first.msg - 1].chan : 0;
     return true;
 }

@@ -136,31 +136,41 @@ static void spans_keep_their_ends(void **st)
     cs_model_deinit(&m);
 }
 
-/* A model of more than a million spans is laid out by two threads, each
- * filling half of the columns: 257 goroutines take turns, so one of them
- * has spans on both sides of the half, and two jumps of 5 s, one in each
- * half, give each goroutine a wide block and a new chunk there. Every
- * span's start, end and state are those given, and the model knows which
- * kinds of span it has. */
+/* A model of more than a million spans is laid out in two halves of the
+ * columns, on two threads or (decoding with -j 1) one after the other: 257
+ * goroutines take turns, so one of them has spans on both sides of the
+ * half, and two jumps of 5 s, one in each half, give each goroutine a wide
+ * block and a new chunk there. Every span's start, end and state are those
+ * given, and the model knows which kinds of span it has, syscalls being
+ * only in goroutines of the second half. */
 #define LAID_G 257u
 #define LAID_EV (1200000u + 11u)
 static int64_t laid_t(uint32_t i)
 {
     return 1000 + (int64_t)i * 10 + (i >= LAID_EV / 4 ? 5000000000 : 0) + (i >= 3 * (LAID_EV / 4) ? 5000000000 : 0);
 }
-static uint8_t laid_st(uint32_t i) { return (uint8_t)(CS_ST_RUNNING + (i / LAID_G + i) % 3); }
-
-static void spans_laid_out_in_two_halves(void **st)
+static uint8_t laid_st(uint32_t i)
 {
-    (void)st;
+    if (i % LAID_G >= 200 && i % 7 == 0) /* goroutines laid out in the second half */
+        return CS_ST_SYSCALL;
+    return (uint8_t)(CS_ST_RUNNING + (i / LAID_G + i) % 3);
+}
+static cs_reason laid_r(uint32_t i)
+{
+    uint8_t st = laid_st(i);
+    return st == CS_ST_BLOCKED ? CS_R_CHAN_RECV : st == CS_ST_SYSCALL ? CS_R_NET : CS_R_NONE;
+}
+
+static void laid_out(bool one_thread)
+{
     cs_model m;
     cs_mb mb;
     cs_err err = {0};
     cs_model_init(&m);
     assert_true(cs_mb_init(&mb, &m, &err));
+    mb.one_thread = one_thread;
     for (uint32_t i = 0; i < LAID_EV; i++)
-        assert_true(cs_mb_set(&mb, laid_t(i), 1000 + i % LAID_G, (cs_state)laid_st(i),
-                              laid_st(i) == CS_ST_BLOCKED ? CS_R_CHAN_RECV : CS_R_NONE, 0, 0, &err));
+        assert_true(cs_mb_set(&mb, laid_t(i), 1000 + i % LAID_G, (cs_state)laid_st(i), laid_r(i), 0, 0, &err));
     int64_t t_end = laid_t(LAID_EV);
     assert_true(cs_mb_finish(&mb, t_end, &err));
     assert_int_equal(m.n_span, LAID_EV);
@@ -171,10 +181,10 @@ static void spans_laid_out_in_two_halves(void **st)
         assert_int_equal(gr->span_count, (LAID_EV - g + LAID_G - 1) / LAID_G);
         for (uint32_t k = 0; k < gr->span_count; k++) {
             uint32_t s = gr->span_first + k, i = g + k * LAID_G;
-            if (cs_span_t0(&m, s) != laid_t(i) || m.span_state[s] != laid_st(i) ||
+            if (cs_span_t0(&m, s) != laid_t(i) || m.span_state[s] != laid_st(i) || m.span_reason[s] != laid_r(i) ||
                 cs_span_t1(&m, s) != (k + 1 < gr->span_count ? laid_t(i + LAID_G) : t_end))
-                fail_msg("goroutine %u span %u: [%lld, %lld) state %u", g, k, (long long)cs_span_t0(&m, s),
-                         (long long)cs_span_t1(&m, s), m.span_state[s]);
+                fail_msg("%s: goroutine %u span %u: [%lld, %lld) state %u", one_thread ? "one thread" : "two",
+                         g, k, (long long)cs_span_t0(&m, s), (long long)cs_span_t1(&m, s), m.span_state[s]);
         }
     }
     uint32_t nb = m.n_span >> CS_T0_BLOCK_BITS, wide_first = 0, wide_last = 0;
@@ -185,9 +195,16 @@ static void spans_laid_out_in_two_halves(void **st)
     assert_true(wide_first > 0 && wide_last > 0);
     assert_int_equal(m.span_kinds[CS_ST_RUNNING], 1u << CS_R_NONE);
     assert_int_equal(m.span_kinds[CS_ST_BLOCKED], 1u << CS_R_CHAN_RECV);
-    assert_int_equal(m.span_kinds[CS_ST_SYSCALL], 0);
+    assert_int_equal(m.span_kinds[CS_ST_SYSCALL], 1u << CS_R_NET);
     cs_mb_deinit(&mb);
     cs_model_deinit(&m);
+}
+
+static void spans_laid_out_in_two_halves(void **st)
+{
+    (void)st;
+    laid_out(false);
+    laid_out(true); /* the first half's chunks given back before the second is laid out */
 }
 
 /* Wake-up times in 32 bits over a base per block (cs_edge_ts_set): times
