@@ -50,6 +50,12 @@ void exp__svg_title(exp__svg *s, const char *counts)
     exp__puts(s->w, "</text>\n");
 }
 
+/* Where the legend entry at x that takes the room of text `room` ends. */
+static double item_end(double x, const char *room)
+{
+    return x + 28 + lay_text_width(room, 12) + 18;
+}
+
 /* One legend entry: an arrow (head: its marker), or a bar th px thick. */
 static double legend_item(exp__svg *s, double x, double y, const char *name, lay_rgba c,
                           double th, const char *dash, const char *head)
@@ -71,21 +77,23 @@ static double legend_item(exp__svg *s, double x, double y, const char *name, lay
     exp__printf(s->w, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"%s\">", x + 28, y + 4, fg);
     exp__xml(s->w, name);
     exp__printf(s->w, "</text>\n");
-    return x + 28 + lay_text_width(name, 12) + 18;
+    return item_end(x, name);
 }
 
 /* Second legend row: the channels the legend names (lay_legend_chans_of:
- * the PNG's and the viewer's too) in their hue, as far as the width goes. */
+ * the PNG's and the viewer's too) in their hue, each counting its messages
+ * in the picture, laid out by its room, as far as the width goes. */
 static void channel_legend(exp__svg *s, double y)
 {
     lay_legend_chans lc;
-    lay_legend_chans_of(s->m, &lc);
+    lay_legend_chans_of(s->m, s->chan_shown, &lc);
     double x = 16;
     uint32_t i = 0;
     for (; i < lc.n && x < s->width - 250; i++) {
         char head[16];
         snprintf(head, sizeof head, "h%u", s->hue[lc.chan[i]]);
-        x = legend_item(s, x, y, lc.name[i], s->pal->chan[s->hue[lc.chan[i]]], 0, NULL, head);
+        legend_item(s, x, y, lc.name[i], s->pal->chan[s->hue[lc.chan[i]]], 0, NULL, head);
+        x = item_end(x, lc.wide[i]);
     }
     if (lc.more + (lc.n - i))
         exp__printf(s->w, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#%02x%02x%02x\">"

@@ -31,6 +31,7 @@ typedef struct exp__svg {
     bool arrow_used[LAY_ARROW_COUNT];
     bool gc_used;          /* GC or stop-the-world bands drawn */
     uint8_t *hue;          /* per channel (layout/palette.h lay_chan_hue_table) */
+    const uint32_t *chan_shown; /* per channel, its messages in the picture (lay_bundles); NULL: all */
 } exp__svg;
 
 void exp__svg_open(exp__svg *s, double w, double h);

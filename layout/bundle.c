@@ -90,6 +90,8 @@ static bool add(collect *c, lay_arrow_kind k, int64_t t0, int64_t t1, uint32_t g
     lay_bundle b = {.t0 = t0, .t1 = t1 < t0 ? t0 : t1, .from = lf, .to = lt, .col = col, .count = 1,
                     .chan = chan, .first = idx, .kind = (uint8_t)k};
     out->n_arrows[k]++;
+    if ((k == LAY_ARROW_CHAN || k == LAY_ARROW_CLOSE) && chan < c->m->n_chans)
+        out->chan_arrows[chan]++;
     uint32_t lg = lf >> c->lane_shift;
     if (c->last_key[lg] == key && c->last[lg] >= c->fill0) {
         absorb(&out->b[c->last[lg]], &b);
@@ -183,7 +185,8 @@ static bool part_run(part *p)
     c->slot = cs_alloc(sizeof *c->slot << TABLE_BITS);
     c->last_key = cs_alloc((size_t)groups * sizeof *c->last_key);
     c->last = cs_alloc((size_t)groups * sizeof *c->last);
-    bool ok = (c->key && c->slot && c->last_key && c->last) ||
+    p->out.chan_arrows = cs_calloc((size_t)c->m->n_chans + 1, sizeof *p->out.chan_arrows);
+    bool ok = (c->key && c->slot && c->last_key && c->last && p->out.chan_arrows) ||
               CS_FAIL(&p->err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for arrow bundles");
     if (ok) {
         memset(c->slot, 0xff, sizeof *c->slot << TABLE_BITS);
@@ -309,6 +312,8 @@ bool lay__arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint3
         p[0].out.n += p[1].out.n;
         for (int k = 0; k < LAY_ARROW_COUNT; k++)
             p[0].out.n_arrows[k] += p[1].out.n_arrows[k];
+        for (uint32_t ch = 0; ch < m->n_chans; ch++)
+            p[0].out.chan_arrows[ch] += p[1].out.chan_arrows[ch];
         *out = p[0].out, p[0].out = (lay_bundles){0};
     } else
         ok = false;
@@ -338,6 +343,7 @@ bool lay_bundles_cover(const lay_bundles *b, uint32_t built_cols, uint32_t cols)
 void lay_bundles_deinit(lay_bundles *b)
 {
     cs_free(b->b);
+    cs_free(b->chan_arrows);
     memset(b, 0, sizeof *b);
 }
 

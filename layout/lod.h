@@ -85,6 +85,7 @@ typedef struct lay_bundles {
     uint32_t n;
     uint32_t cols;        /* columns the bundles were finally made in */
     uint32_t n_arrows[LAY_ARROW_COUNT]; /* arrows drawn, per kind, before bundling */
+    uint32_t *chan_arrows; /* per channel (m->n_chans): its message and close arrows, as n_arrows */
 } lay_bundles;
 
 #define LAY_BOXES_MAX 512u

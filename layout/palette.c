@@ -149,7 +149,7 @@ void lay_rgba_hex(lay_rgba c, char out[8])
     snprintf(out, 8, "#%02x%02x%02x", c.r, c.g, c.b);
 }
 
-void lay_legend_chans_of(const cs_model *m, lay_legend_chans *out)
+void lay_legend_chans_of(const cs_model *m, const uint32_t *shown, lay_legend_chans *out)
 {
     uint32_t cnt[LAY_LEGEND_CHANS], n = 0, more = 0, *top = out->chan;
     for (uint32_t c = 1; c < m->n_chans; c++) { /* insertion into the busiest, by count */
@@ -172,6 +172,9 @@ void lay_legend_chans_of(const cs_model *m, lay_legend_chans *out)
         top[at] = c, cnt[at] = k;
     }
     out->n = n, out->more = more;
-    for (uint32_t i = 0; i < n; i++)
-        snprintf(out->name[i], sizeof out->name[i], "%.140s (%u)", cs_model_str(m, m->chans[top[i]].name), cnt[i]);
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name = cs_model_str(m, m->chans[top[i]].name);
+        snprintf(out->wide[i], sizeof out->wide[i], "%.140s (%u)", name, cnt[i]);
+        snprintf(out->name[i], sizeof out->name[i], "%.140s (%u)", name, shown ? shown[top[i]] : cnt[i]);
+    }
 }

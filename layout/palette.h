@@ -17,10 +17,15 @@
  *       first channels of a picture are far apart and up to 12 always differ.
  *       Free with cs_free; NULL on out of memory.
  *   void lay_rgba_hex(lay_rgba c, char out[8])                "#rrggbb"
- *   void lay_legend_chans_of(const cs_model *m, lay_legend_chans *out)
+ *   void lay_legend_chans_of(const cs_model *m, const uint32_t *shown, lay_legend_chans *out)
  *       the channels a legend names, every picture alike: those that carried
  *       messages, the busiest first (ties by index), at most LAY_LEGEND_CHANS,
- *       each as "name (count)"; and how many more carried messages
+ *       and how many more carried messages; each as "name (count)", the
+ *       count being shown[chan], the channel's messages in the picture
+ *       (lay_bundles.chan_arrows: in its time window, between goroutines it
+ *       shows), or with shown NULL all of them. A
+ *       picture lays its legend out by `wide`, the names with all the
+ *       channel's messages, so that it stays put while its counts change.
  */
 #ifndef LAY_PALETTE_H
 #define LAY_PALETTE_H
@@ -72,9 +77,10 @@ void lay_rgba_hex(lay_rgba c, char out[8]);
 typedef struct lay_legend_chans {
     uint32_t n, more;                      /* named; others that carried messages */
     uint32_t chan[LAY_LEGEND_CHANS];       /* index in m->chans */
-    char name[LAY_LEGEND_CHANS][160];      /* "name (count)" */
+    char name[LAY_LEGEND_CHANS][160];      /* "name (count)", the count in the picture */
+    char wide[LAY_LEGEND_CHANS][160];      /* "name (count)", all the channel's: the room it takes */
 } lay_legend_chans;
-void lay_legend_chans_of(const cs_model *m, lay_legend_chans *out);
+void lay_legend_chans_of(const cs_model *m, const uint32_t *shown, lay_legend_chans *out);
 
 /* The marks of lay_mark_of, per state and, when blocked, reason. */
 static inline lay_mark lay_mark_of(cs_state st, cs_reason r)

@@ -54,12 +54,18 @@ static void legend_item(legend_pen *p, const char *name)
         p->x = p->x0, p->y += 18;
 }
 
+/* An item's text, taking the room of `room` (the same, or longer). */
+static void legend_text(legend_pen *p, const char *text, const char *room)
+{
+    float w = rnd__text_width(&p->r->font, RND__F11, room);
+    if (p->draw)
+        rnd__text(&p->r->sc, &p->r->font, RND__F11, p->x + 24, p->y, p->th->fg, text);
+    p->x += 24 + w + 16;
+}
+
 static void legend_label(legend_pen *p, const char *name)
 {
-    float w = rnd__text_width(&p->r->font, RND__F11, name);
-    if (p->draw)
-        rnd__text(&p->r->sc, &p->r->font, RND__F11, p->x + 24, p->y, p->th->fg, name);
-    p->x += 24 + w + 16;
+    legend_text(p, name, name);
 }
 
 static void arrow_swatch(legend_pen *p, uint32_t col, bool dashed)
@@ -78,16 +84,18 @@ static void arrow_swatch(legend_pen *p, uint32_t col, bool dashed)
 }
 
 /* One swatch per channel the legend names (lay_legend_chans_of: the SVG's
- * too), in its hue. */
+ * too), in its hue, counting its messages in the frame (r->legend_shown),
+ * laid out by its room: the rows measured before the frame are those
+ * drawn after it. */
 static void legend_chans(legend_pen *p)
 {
     rnd_renderer *r = p->r;
     lay_legend_chans lc;
-    lay_legend_chans_of(r->m, &lc);
+    lay_legend_chans_of(r->m, r->legend_shown, &lc);
     for (uint32_t i = 0; i < lc.n; i++) {
-        legend_item(p, lc.name[i]);
+        legend_item(p, lc.wide[i]);
         arrow_swatch(p, p->th->hue[r->hue[lc.chan[i]] % LAY_CHAN_HUES], false);
-        legend_label(p, lc.name[i]);
+        legend_text(p, lc.name[i], lc.wide[i]);
     }
     if (lc.more) {
         char name[40];

@@ -315,6 +315,8 @@ struct rnd_renderer {
     float legend_y;          /* export legend baseline chosen by the view, 0 = bottom */
     int legend_rows;         /* rows the legend wraps into at this frame's width */
     bool legend_chans;       /* the legend names the channels (room for them) */
+    const uint32_t *legend_shown; /* per channel, its messages in this frame's window between the
+                                     goroutines shown (its bundles'), NULL: all (no bundles) */
     int64_t vt0, vt1;
     int frame_w;             /* width of the frame being built (legend wrapping) */
     float arrow_fade;        /* 1, or lay_arrow_fade: arrows behind the bars, headless, this faint */

@@ -391,6 +391,39 @@ static void corpus_pingpong_draws_players_and_every_message(void **st)
     }
 }
 
+/* The legend counts each channel's messages in the picture (the SVG's
+ * does too): over 2 ms of the ping-pong they add up to the messages the
+ * frame shows, fewer than the trace's; over the whole trace, to all of
+ * them. Frames are built on the CPU alone, as png builds its. */
+static void legend_counts_the_messages_in_the_picture(void **st)
+{
+    (void)st;
+    cs_file f;
+    cs_model m;
+    cs_err err = {0};
+    load("tests/data/corpus/go1.23/pingpong.trace", &f, &m);
+    rnd_renderer *r = rnd_create_still(&m, &err);
+    assert_non_null(r);
+    for (int k = 0; k < 2; k++) {
+        rnd_view v;
+        rnd_view_defaults(&m, &v);
+        if (!k)
+            v.t1 = v.t0 + 2000000;
+        assert_true(rnd_frame_build(r, &v, 1280, 720, &err));
+        assert_non_null(r->legend_shown);
+        uint32_t sum = 0;
+        for (uint32_t c = 1; c < m.n_chans; c++)
+            sum += r->legend_shown[c];
+        print_message("%s: the legend counts %u messages, the frame shows %u of %u\n", k ? "whole" : "2 ms",
+                      sum, rnd_last_stats(r)->msgs_shown, m.n_msgs);
+        assert_int_equal(sum, rnd_last_stats(r)->msgs_shown);
+        assert_true(k ? sum == m.n_msgs : sum > 0 && sum < m.n_msgs);
+    }
+    rnd_destroy(r);
+    cs_model_deinit(&m);
+    cs_file_unmap(&f);
+}
+
 /* A still renderer (rnd_create_still: no playback table until a frame
  * plays) draws what the full one does, pixel for pixel: lanes and tree,
  * paused and at a playback time (where it builds the table), on traces
@@ -1429,6 +1462,7 @@ int main(void)
         cmocka_unit_test(picture_matches_reference),
         cmocka_unit_test(corpus_pingpong_draws_players_and_every_message),
         cmocka_unit_test(still_picture_matches_the_full_renderer),
+        cmocka_unit_test(legend_counts_the_messages_in_the_picture),
         cmocka_unit_test(traffic_taken_draws_as_the_whole_model),
         cmocka_unit_test(axes_differ_and_gaps_are_marked),
         cmocka_unit_test(pulses_follow_the_axis),

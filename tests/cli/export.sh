@@ -46,6 +46,15 @@ $cs svg -q --range 0:1us tests/data/gens/gens-gc-go1.27.trace -o "$tmp/nogc.svg"
 if grep -q '<title>GC</title>' "$tmp/nogc.svg"; then :; elif grep -q '>GC</text>' "$tmp/nogc.svg"; then
     fail "gens-gc, first microsecond: GC in the legend, but no GC band drawn"
 fi
+# the legend counts each channel's messages the picture draws: over a window
+# of 2 ms, or the whole trace, its counts add up to the title's "N of M"
+for r in 0:2ms 0:20ms :; do
+    $cs svg -q --range $r tests/data/pingpong-go1.25.trace -o "$tmp/win.svg" || fail "svg --range $r"
+    shown=$(sed -n 's/.* \([0-9]*\) of [0-9]* messages, drawn as.*/\1/p' "$tmp/win.svg" | head -1)
+    sum=$(grep -o ' ([0-9]*)</text>' "$tmp/win.svg" | tr -dc '0-9\n' | awk '{s += $1} END {print s + 0}')
+    [ -n "$shown" ] && [ "$shown" -gt 0 ] && [ "$sum" -eq "$shown" ] ||
+        fail "svg --range $r: the legend counts $sum messages, the title $shown"
+done
 # names that are markup in XML ("main.player" made "main.<&'\">r", same length) stay text in every SVG
 perl -pe 's/main\.player/main.<&\x27">r/g' tests/data/pingpong-go1.25.trace >"$tmp/markup.trace"
 for l in lanes graph; do
