@@ -101,7 +101,7 @@ bool rnd_frame_build(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *e
     if (r->font_next.cp) /* the model's characters: drawn from now on, uploaded when shown */
         rnd__font_take(&r->font, &r->font_next);
     r->frame_w = w;
-    r->legend_shown = NULL; /* till the lanes or the tree have their bundles */
+    r->legend_shown = NULL; /* till the frame has its bundles (rnd__lay_lod) */
     r->legend_rows = rnd__legend_rows(r, v, h); /* before any view takes its area */
     if (v->layout == RND_GRAPH && !rnd__graph_place(r, v, w, h, err))
         return false;

@@ -473,7 +473,6 @@ void rnd__lanes_build(rnd_renderer *r, const rnd_view *v, int w, int h)
     if (!rnd__lay_lod(r, keep ? was->lane0 : c.lane0, keep ? was->lane1 : c.lane1, c.cols, c.cols / ARROW_PX + 1,
                       dense ? ARROW_BUDGET / 2 : ARROW_BUDGET, v->quick))
         return;
-    r->legend_shown = r->lay.bun.chan_arrows;
     c.lod_ax = r->lay.moved ? &r->lay.lod_axis : NULL;
     cached_marks(&c, w, h);
     arrows_draw(&c);

@@ -81,8 +81,8 @@ bool rnd__lay_lanes(rnd_renderer *r, const rnd_view *v, bool one_per_g)
     return true;
 }
 
-bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols, uint32_t arrow_cols,
-                  uint32_t max_bundles, bool quick)
+static bool summaries(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols, uint32_t arrow_cols,
+                      uint32_t max_bundles, bool quick)
 {
     rnd__lay *l = &r->lay;
     rnd__lod_key k = {lane0, lane1, cols ? cols : 1};
@@ -125,6 +125,15 @@ bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols
             l->rep[r->arrow_of_msg[b->first]] = 1;
     }
     l->have_lod = l->have_bun = true;
+    return true;
+}
+
+bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols, uint32_t arrow_cols,
+                  uint32_t max_bundles, bool quick)
+{
+    if (!summaries(r, lane0, lane1, cols, arrow_cols, max_bundles, quick))
+        return false;
+    r->legend_shown = r->lay.bun.chan_arrows; /* the frame's messages, as its legend counts them */
     return true;
 }
 

@@ -395,9 +395,10 @@ const char *rnd__g_label(const rnd_renderer *r, uint32_t gi, char *buf, size_t n
  * failure (r->lay.err says why; the structures are gone). */
 bool rnd__lay_lanes(rnd_renderer *r, const rnd_view *v, bool one_per_g);
 /* Span summaries for lanes [lane0, lane1) in cols columns and the arrows
- * bundled in arrow_cols columns (at most max_bundles). With quick, those
- * made for the window before stay when only the window moved (r->lay.moved
- * then stays true: the caller draws them through r->lay.lod_axis). */
+ * bundled in arrow_cols columns (at most max_bundles), whose messages the
+ * legend then counts (r->legend_shown). With quick, those made for the
+ * window before stay when only the window moved (r->lay.moved then stays
+ * true: the caller draws them through r->lay.lod_axis). */
 bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols, uint32_t arrow_cols,
                   uint32_t max_bundles, bool quick);
 void rnd__lay_deinit(rnd__lay *l);

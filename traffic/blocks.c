@@ -44,7 +44,9 @@ bool trf__sync_blocks(cs_model *m, cs_err *err)
     if (!alloc_blocks(&m->sync_block, &m->n_sync_block, m->n_edges, err))
         return false;
     for (uint32_t i = 0; i < m->n_edges; i++)
-        if (trf_edge_drawn(&m->edges[i]))
-            widen(&m->sync_block[i / CS_TBLOCK], cs_edge_ts(m, i), cs_edge_ts(m, i));
+        if (trf_edge_drawn(&m->edges[i])) {
+            int64_t t = cs_edge_ts(m, i);
+            widen(&m->sync_block[i / CS_TBLOCK], t, t);
+        }
     return true;
 }
