@@ -651,6 +651,55 @@ static void still_picture_traffic_keeps_the_messages_and_the_sync_wakeups(void *
     tm_deinit(&t);
 }
 
+/* Hand-offs among many goroutines, more than TRF__TRIM_EVERY of them (two
+ * threads, several windows of edges): each message's receipt is its
+ * receiver's next start, straight away or after a wait to run, or the
+ * hand-off itself when the receiver blocked again before it ran. */
+static void receipts_over_many_receivers_are_their_next_starts(void **st)
+{
+    (void)st;
+    enum { G = 300, N = 70000 };
+    tm t;
+    tm_init(&t);
+    uint32_t send = stk(&t, "runtime.chansend1", "main.producer:7", NULL);
+    uint32_t recv = stk(&t, "runtime.chanrecv1", "main.consumer:12", NULL);
+    int64_t *want = malloc(N * sizeof *want);
+    assert_non_null(want);
+    int64_t ts = 100;
+    for (uint64_t g = 1; g <= G; g++)
+        run(&t, ts, g);
+    for (uint32_t i = 0; i < N; i++, ts += 10) {
+        uint64_t g = 1 + (uint64_t)i * 7 % G, from = 1 + ((uint64_t)i * 13 + 5) % G;
+        if (from == g)
+            from = g % G + 1;
+        blk(&t, ts, g, CS_R_CHAN_RECV, recv), unb(&t, ts + 1, from, g, send);
+        switch (i % 3) {
+        case 0: run(&t, ts + 2, g), want[i] = ts + 2; break;       /* at once */
+        case 1: want[i] = ts + 1; break;                           /* blocks again first */
+        default:                                                   /* waits to run, long */
+            assert_true(cs_mb_set(&t.mb, ts + 4, g, CS_ST_RUNNABLE, CS_R_PREEMPTED, 0, 0, &t.err));
+            run(&t, ts + 6, g), want[i] = ts + 6;
+        }
+    }
+    assert_true(cs_mb_finish(&t.mb, ts, &t.err));
+    cs_model d;
+    assert_true(cs_model_copy(&t.m, &d, &t.err));
+    assert_true(trf_build(&t.m, &t.err));
+    assert_true(trf_build_drawn(&d, &t.err));
+    const cs_model *ms[2] = {&t.m, &d};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(ms[k]->n_msgs, N);
+        for (uint32_t i = 0; i < N; i++)
+            if (cs_msg_t_send(&ms[k]->msgs[i]) != 100 + 10 * (int64_t)i + 1 || cs_msg_t_recv(ms[k], i) != want[i])
+                fail_msg("message %u: sent at %lld, received at %lld, not %lld", i,
+                         (long long)cs_msg_t_send(&ms[k]->msgs[i]), (long long)cs_msg_t_recv(ms[k], i),
+                         (long long)want[i]);
+    }
+    free(want);
+    cs_model_deinit(&d);
+    tm_deinit(&t);
+}
+
 /* The viewer's first picture (cli/view_load.c) is drawn from
  * cs_model_before_traffic while traffic/ works on the model: what it
  * borrows traffic/ leaves alone, and its strings stay its own while
@@ -712,6 +761,7 @@ int main(void)
         cmocka_unit_test(far_receives_and_values_move_with_their_messages),
         cmocka_unit_test(patched_events_pair_newest_first_and_closes_stay_closes),
         cmocka_unit_test(still_picture_traffic_keeps_the_messages_and_the_sync_wakeups),
+        cmocka_unit_test(receipts_over_many_receivers_are_their_next_starts),
         cmocka_unit_test(the_picture_before_traffic_outlives_the_traffic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -101,50 +101,123 @@ typedef struct handoff {
     bool from_sent;       /* the unblocker was the sending side */
 } handoff;
 
-/* The hand-off edge ei stands for; false when it is none. */
-static bool edge_handoff(const cs_model *m, uint32_t *cur, uint32_t ei, handoff *h)
+/* Whether edge e stands for a hand-off, and whether its unblocker sent. */
+static bool edge_is_handoff(const cs_edge *e, bool *from_sent)
 {
-    const cs_edge *e = &m->edges[ei];
-    bool from_sent = e->kind == CS_EK_SEND || e->kind == CS_EK_SELECT_SEND || e->kind == CS_EK_CLOSE;
-    if (!from_sent && e->kind != CS_EK_RECV && e->kind != CS_EK_SELECT_RECV)
-        return false;
-    int64_t t = cs_edge_ts(m, ei);
-    *h = (handoff){.x = {.kind = e->kind == CS_EK_CLOSE ? CS_MK_CLOSE : CS_MK_SEND},
-                   .stack = e->stack, .block_stack = e->block_stack, .from_sent = from_sent};
-    if (from_sent) {
-        h->x.sender = e->from, h->x.receiver = e->to;
-        h->x.t_send = t, h->x.t_recv = resume_time(m, cur, e->to, t);
-    } else {
-        h->x.sender = e->to, h->x.receiver = e->from;
-        h->x.t_send = h->x.t_recv = t; /* the receiver took it at once */
-    }
-    return true;
+    *from_sent = e->kind == CS_EK_SEND || e->kind == CS_EK_SELECT_SEND || e->kind == CS_EK_CLOSE;
+    return *from_sent || e->kind == CS_EK_RECV || e->kind == CS_EK_SELECT_RECV;
 }
 
-/* The edges' side: the wake-ups read in order, the cursors of resume_time
- * and, for a still picture, the trim, which only this side touches. */
+/* The edges' side: the wake-ups read in order, a window of them at a time,
+ * the cursors of resume_time and, for a still picture, the trim, which
+ * only this side touches. A window's resume times are found receiver by
+ * receiver, each one's in edge order: the same calls of resume_time as
+ * edge by edge, but a receiver's spans are read in one go, not at a cache
+ * and TLB miss per edge among a thousand goroutines' spans. */
 typedef struct edges_side {
     trf__ctx *c;
-    uint32_t *cur;
+    uint32_t *cur;        /* per goroutine: resume_time's cursor */
+    uint32_t *head;       /* per goroutine: its first slot in the window, or WIN_NONE */
+    uint32_t *link;       /* per slot: its receiver's next slot, or WIN_NONE */
+    uint32_t *touched;    /* the window's receivers */
+    int64_t *t_recv;      /* per slot of a sender's hand-off: when the receiver resumed */
     uint32_t next;        /* the next edge */
+    uint32_t win_first, win_end; /* the window: edges [win_first, win_end) */
     cs_pipe pipe;         /* of handoff, when on a thread of its own */
     bool ok;
     cs_err err;
 } edges_side;
 
+#define WIN_NONE UINT32_MAX
+
+/* A window's edges: a thousand receivers get a dozen each; the pipe holds
+ * two windows' hand-offs, so the messages' side goes on while the next
+ * window is read. */
+#define WINDOW_EDGES 16384u
+_Static_assert(TRF__TRIM_EVERY % WINDOW_EDGES == 0, "a trim starts at a window's first edge");
+
+static bool edges_init(edges_side *es, trf__ctx *c, cs_err *err)
+{
+    uint32_t n_g = c->m->n_g;
+    *es = (edges_side){.c = c, .next = 1, .win_end = 1, .ok = true,
+                       .cur = cs_calloc(n_g, sizeof *es->cur), .head = cs_alloc((size_t)n_g * sizeof *es->head),
+                       .link = cs_alloc(WINDOW_EDGES * sizeof *es->link),
+                       .touched = cs_alloc(WINDOW_EDGES * sizeof *es->touched),
+                       .t_recv = cs_alloc(WINDOW_EDGES * sizeof *es->t_recv)};
+    if (!es->cur || !es->head || !es->link || !es->touched || !es->t_recv)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u goroutines", n_g);
+    for (uint32_t g = 0; g < n_g; g++)
+        es->head[g] = WIN_NONE;
+    return true;
+}
+
+static void edges_deinit(edges_side *es)
+{
+    cs_free(es->cur);
+    cs_free(es->head);
+    cs_free(es->link);
+    cs_free(es->touched);
+    cs_free(es->t_recv);
+}
+
+/* The next window, from es->next up to the next multiple of WINDOW_EDGES
+ * (the edges before it trimmed, at a multiple of TRF__TRIM_EVERY), with
+ * its receivers' resume times. */
+static bool window(edges_side *es)
+{
+    trf__ctx *c = es->c;
+    const cs_model *m = c->m;
+    uint32_t first = es->next, end = (first / WINDOW_EDGES + 1) * WINDOW_EDGES, n = 0;
+    if (c->drawn_only && first % TRF__TRIM_EVERY == 0 && !(es->ok = trf__trim(c, first, &es->err)))
+        return false;
+    if (end > m->n_edges)
+        end = m->n_edges;
+    for (uint32_t i = end; i-- > first;) { /* lists pushed from the back come out in edge order */
+        const cs_edge *e = &m->edges[i];
+        bool from_sent;
+        if (!edge_is_handoff(e, &from_sent) || !from_sent)
+            continue;
+        uint32_t k = i - first;
+        if (es->head[e->to] == WIN_NONE)
+            es->touched[n++] = e->to;
+        es->link[k] = es->head[e->to], es->head[e->to] = k;
+        es->t_recv[k] = cs_edge_ts(m, i);
+    }
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t g = es->touched[j];
+        for (uint32_t k = es->head[g]; k != WIN_NONE; k = es->link[k])
+            es->t_recv[k] = resume_time(m, es->cur, g, es->t_recv[k]);
+        es->head[g] = WIN_NONE;
+    }
+    es->win_first = first, es->win_end = end;
+    return true;
+}
+
 /* The next hand-off into *h; false at the end of the edges or on an
  * error (es->ok). */
 static bool next_handoff(edges_side *es, handoff *h)
 {
-    trf__ctx *c = es->c;
-    for (; es->next < c->m->n_edges; es->next++) {
+    const cs_model *m = es->c->m;
+    for (; es->next < m->n_edges; es->next++) {
         uint32_t i = es->next;
-        if (c->drawn_only && i % TRF__TRIM_EVERY == 0 && !(es->ok = trf__trim(c, i, &es->err)))
+        if (i == es->win_end && !window(es))
             return false;
-        if (edge_handoff(c->m, es->cur, i, h)) {
-            es->next++;
-            return true;
+        const cs_edge *e = &m->edges[i];
+        bool from_sent;
+        if (!edge_is_handoff(e, &from_sent))
+            continue;
+        int64_t t = cs_edge_ts(m, i);
+        *h = (handoff){.x = {.kind = e->kind == CS_EK_CLOSE ? CS_MK_CLOSE : CS_MK_SEND},
+                       .stack = e->stack, .block_stack = e->block_stack, .from_sent = from_sent};
+        if (from_sent) {
+            h->x.sender = e->from, h->x.receiver = e->to;
+            h->x.t_send = t, h->x.t_recv = es->t_recv[i - es->win_first];
+        } else {
+            h->x.sender = e->to, h->x.receiver = e->from;
+            h->x.t_send = h->x.t_recv = t; /* the receiver took it at once */
         }
+        es->next++;
+        return true;
     }
     return false;
 }
@@ -177,7 +250,7 @@ static bool add(const msgs_side *ms, handoff *h, cs_err *err)
  * goroutines wait on memory, and the channels' lookups and the messages'
  * appends, which take less, go on meanwhile. */
 #define THREADED_EDGES TRF__TRIM_EVERY
-#define PIPE_HANDOFFS 4096u
+#define PIPE_HANDOFFS (2 * WINDOW_EDGES)
 
 static void *edges_thread(void *arg)
 {
@@ -218,10 +291,8 @@ bool trf__infer(trf__ctx *c, cs_err *err)
     uint32_t *idx = NULL;
     if (ms.n_exact && !(ms.idx = idx = exact_index(m, ms.n_exact, err)))
         return false;
-    edges_side es = {.c = c, .cur = cs_calloc(m->n_g, sizeof *es.cur), .next = 1, .ok = true};
-    bool ok = es.cur != NULL;
-    if (!ok)
-        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u goroutines", m->n_g);
+    edges_side es;
+    bool ok = edges_init(&es, c, err);
     pthread_t th;
     bool two = false;
     if (ok && m->n_edges >= THREADED_EDGES) {
@@ -240,6 +311,6 @@ bool trf__infer(trf__ctx *c, cs_err *err)
     if (ok && !es.ok)
         *err = es.err, ok = false;
     cs_free(idx);
-    cs_free(es.cur);
+    edges_deinit(&es);
     return ok;
 }
