@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define HDR 16 /* keeps 16-byte alignment of the user pointer */
@@ -94,13 +96,55 @@ size_t cs_page_bytes(void)
     return page > 0 ? (size_t)page : 4096;
 }
 
-void cs_release(void *p, size_t n)
+/* The whole pages inside [p, p + n): [*a, *b), empty when *b <= *a. */
+static void inner_pages(const void *p, size_t n, uintptr_t *a, uintptr_t *b)
 {
     size_t page = cs_page_bytes();
-    uintptr_t a = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
-    uintptr_t b = ((uintptr_t)p + n) & ~((uintptr_t)page - 1);
+    *a = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+    *b = ((uintptr_t)p + n) & ~((uintptr_t)page - 1);
+}
+
+void cs_release(void *p, size_t n)
+{
+    uintptr_t a, b;
+    inner_pages(p, n, &a, &b);
     if (b > a)
         madvise((void *)a, b - a, MADV_DONTNEED); /* advice: on failure the pages just stay */
+}
+
+/* A batch goes by one process_madvise(2) on the calling process
+ * (PIDFD_SELF, linux/pidfd.h), which has the kernel flush the TLBs once for
+ * all its ranges: a madvise per range interrupts every other CPU that runs
+ * one of our threads, once per range. A kernel that refuses (older ones
+ * know no PIDFD_SELF, or take no MADV_DONTNEED there) is not asked again,
+ * and each range goes by madvise. */
+#define PIDFD_SELF_ (-10000)
+static atomic_bool no_batches;
+
+void cs_release_add(cs_releases *r, void *p, size_t n)
+{
+    uintptr_t a, b;
+    inner_pages(p, n, &a, &b);
+    if (b <= a)
+        return;
+    r->at[r->n] = (void *)a, r->len[r->n] = b - a;
+    if (++r->n == CS_RELEASES)
+        cs_release_flush(r);
+}
+
+void cs_release_flush(cs_releases *r)
+{
+    struct iovec v[CS_RELEASES];
+    size_t total = 0;
+    for (unsigned i = 0; i < r->n; i++)
+        v[i] = (struct iovec){r->at[i], r->len[i]}, total += r->len[i];
+    if (r->n && (atomic_load_explicit(&no_batches, memory_order_relaxed) ||
+                 syscall(SYS_process_madvise, PIDFD_SELF_, v, (size_t)r->n, MADV_DONTNEED, 0u) != (long)total)) {
+        atomic_store_explicit(&no_batches, true, memory_order_relaxed);
+        for (unsigned i = 0; i < r->n; i++)
+            madvise(r->at[i], r->len[i], MADV_DONTNEED);
+    }
+    r->n = 0;
 }
 
 void *cs_pages(size_t n)

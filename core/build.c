@@ -389,14 +389,15 @@ static bool block_out(span_out *o, cs_err *err)
 
 /* A part's spans into the model's columns: its goroutines' chunks, oldest
  * first (chunks_oldest), from the part's first span to its end; a chunk's
- * pages are given back once copied when the part holds all of it (the
- * slabs go at the end). */
+ * pages are given back once copied when the part holds all of it, a batch
+ * of chunks at a time (the slabs go at the end). */
 static bool part_out(span_out *o, cs_err *err)
 {
     cs_mb *mb = o->mb;
     cs_model *m = mb->m;
     uint32_t part0 = o->n;
     bool ok = true;
+    cs_releases done = {0}; /* while the other part runs */
     for (uint32_t gi = o->g; ok && gi < m->n_g && o->n < o->end; gi++) {
         bool first = gi == o->g && o->k0;
         uint32_t a = first ? o->a0 : m->g[gi].span_first, kn; /* where chunk k's first span goes */
@@ -417,9 +418,10 @@ static bool part_out(span_out *o, cs_err *err)
                     ok = block_out(o, err);
             }
             if (a >= part0 && a + kn <= o->end)
-                cs_release(k, chunk_bytes(k->cap));
+                cs_release_add(&done, k, chunk_bytes(k->cap));
         }
     }
+    cs_release_flush(&done);
     if (ok && o->end == mb->n_span && (o->n & (CS_T0_BLOCK - 1)))
         ok = block_out(o, err);
     return ok;

@@ -10,6 +10,10 @@
  *   void cs_release(void *p, size_t n)   the whole pages inside [p, p + n), part of a block
  *       whose bytes there are done with, go back to the system (a block's read as zeros after,
  *       a file mapping's as the file)
+ *   void cs_release_add(cs_releases *r, void *p, size_t n) / cs_release_flush(cs_releases *r)
+ *       cs_release, a batch at a time (`cs_releases r = {0}`): the pages go when
+ *       CS_RELEASES ranges are in, or at the flush; one system call and one TLB flush
+ *       for the batch, which matters while other threads run
  *   size_t cs_page_bytes(void)   the system's page size
  *   void cs_permute(uint32_t *to, uint32_t n, const cs_permuted *arr, unsigned n_arr)
  *       permute.c: in each of up to CS_PERMUTE_ARRAYS arrays (those not NULL), element j
@@ -71,6 +75,10 @@ void *cs_alloc(size_t n);
 void *cs_calloc(size_t n, size_t size);
 void *cs_realloc(void *p, size_t n);
 void cs_release(void *p, size_t n);
+#define CS_RELEASES 64
+typedef struct cs_releases { void *at[CS_RELEASES]; size_t len[CS_RELEASES]; unsigned n; } cs_releases;
+void cs_release_add(cs_releases *r, void *p, size_t n);
+void cs_release_flush(cs_releases *r);
 size_t cs_page_bytes(void);
 #define CS_PERMUTE_MAX 64
 #define CS_PERMUTE_ARRAYS 3

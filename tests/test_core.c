@@ -324,6 +324,41 @@ static void a_goroutine_made_again_keeps_its_spans_in_order(void **st)
 /* cs_permute moves each element to its place in place, cycle by cycle,
  * a parallel array alike: against a copy made the plain way, for random
  * orders with cycles of every length, fixed points and none. */
+/* Pages given back a batch at a time: more ranges than a batch holds
+ * (the first batch goes by itself), some within one page, some across
+ * pages' edges. Every whole page inside a range reads as zeros after, and
+ * every byte outside whole pages keeps its value. */
+static void released_pages_read_as_zeros_and_nothing_else_does(void **st)
+{
+    (void)st;
+    size_t page = cs_page_bytes(), n_pages = 6 * CS_RELEASES, size = n_pages * page;
+    uint8_t *p = cs_pages(size);
+    assert_non_null(p);
+    memset(p, 0xA5, size);
+    uint8_t *want = malloc(size);
+    assert_non_null(want);
+    memset(want, 0xA5, size);
+    cs_releases r = {0};
+    for (size_t i = 0; i + 3 <= n_pages; i += 3) {
+        size_t k = i / 3 % 3; /* two whole pages; one whole page inside; no whole page */
+        size_t from = i * page + (k ? page / 2 : 0), len = k == 2 ? page / 4 : 2 * page;
+        cs_release_add(&r, p + from, len);
+        size_t a = (from + page - 1) / page * page, b = (from + len) / page * page;
+        if (b > a)
+            memset(want + a, 0, b - a);
+    }
+    assert_true(r.n > 0 && r.n < CS_RELEASES);
+    assert_int_equal(p[0], 0); /* the first batch went when full */
+    assert_int_equal(p[size - 3 * page], 0xA5); /* the last waits for the flush */
+    cs_release_flush(&r);
+    assert_int_equal(r.n, 0);
+    for (size_t i = 0; i < size; i++)
+        if (p[i] != want[i])
+            fail_msg("byte %zu (page %zu) is %u, not %u", i, i / page, p[i], want[i]);
+    free(want);
+    cs_pages_free(p, size);
+}
+
 static void permute_in_place_equals_a_copy(void **st)
 {
     (void)st;
@@ -694,6 +729,7 @@ int main(void)
         cmocka_unit_test(a_goroutine_made_again_keeps_its_spans_in_order),
         cmocka_unit_test(edge_times_read_back_in_narrow_and_wide_blocks),
         cmocka_unit_test(message_times_read_back_near_far_and_without_a_send),
+        cmocka_unit_test(released_pages_read_as_zeros_and_nothing_else_does),
         cmocka_unit_test(permute_in_place_equals_a_copy),
         cmocka_unit_test(intern_returns_same_id_for_same_bytes),
         cmocka_unit_test(uvarint_accepts_padding_and_rejects_overflow),
