@@ -21,11 +21,11 @@ DESTDIR ?=
 CC      ?= cc
 VERSION := 0.1.0
 
-PKGS      := glfw3 glew cglm libgvc libcgraph egl gl jansson libxxhash libelf libgif
+PKGS      := glfw3 glew cglm libgvc libcgraph egl gl jansson libxxhash libelf libgif libpng
 TEST_PKGS := cmocka
 BUILD_DEBS := build-essential pkg-config libglfw3-dev libglew-dev libcglm-dev libgraphviz-dev graphviz \
               libstb-dev libegl-dev libegl1-mesa-dev libgl-dev libegl-mesa0 libgl1-mesa-dri \
-              libglx-mesa0 fonts-dejavu-core libjansson-dev libxxhash-dev libelf-dev libgif-dev
+              libglx-mesa0 fonts-dejavu-core libjansson-dev libxxhash-dev libelf-dev libgif-dev libpng-dev
 TEST_DEBS  := $(BUILD_DEBS) libcmocka-dev xz-utils golang-1.19-go xvfb xauth x11-utils \
               xdotool imagemagick libxml2-utils chromium jq clang libclang-rt-14-dev
 
