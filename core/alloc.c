@@ -112,12 +112,12 @@ void cs_release(void *p, size_t n)
         madvise((void *)a, b - a, MADV_DONTNEED); /* advice: on failure the pages just stay */
 }
 
-/* A batch goes by one process_madvise(2) on the calling process
- * (PIDFD_SELF, linux/pidfd.h), which has the kernel flush the TLBs once for
- * all its ranges: a madvise per range interrupts every other CPU that runs
- * one of our threads, once per range. A kernel that refuses (older ones
- * know no PIDFD_SELF, or take no MADV_DONTNEED there) is not asked again,
- * and each range goes by madvise. */
+/* A batch goes by one system call, process_madvise on the calling
+ * process (its pidfd PIDFD_SELF), which kernels that batch its TLB flushes
+ * flush once for all the ranges: a madvise per range interrupts every
+ * other CPU that runs one of our threads, once per range. A kernel that
+ * refuses (one that knows no PIDFD_SELF, or takes no MADV_DONTNEED there)
+ * is not asked again, and each range goes by madvise. */
 #define PIDFD_SELF_ (-10000)
 static atomic_bool no_batches;
 

@@ -12,8 +12,8 @@
  *       a file mapping's as the file)
  *   void cs_release_add(cs_releases *r, void *p, size_t n) / cs_release_flush(cs_releases *r)
  *       cs_release, a batch at a time (`cs_releases r = {0}`): the pages go when
- *       CS_RELEASES ranges are in, or at the flush; one system call and one TLB flush
- *       for the batch, which matters while other threads run
+ *       CS_RELEASES ranges are in, or at the flush; one system call for the batch (and
+ *       one TLB flush, where the kernel batches them), which matters while other threads run
  *   size_t cs_page_bytes(void)   the system's page size
  *   void cs_permute(uint32_t *to, uint32_t n, const cs_permuted *arr, unsigned n_arr)
  *       permute.c: in each of up to CS_PERMUTE_ARRAYS arrays (those not NULL), element j
@@ -100,7 +100,7 @@ void cs_alloc_peak_reset(void); /* peak := current, to measure one operation */
  * Returns false with CS_E_NOMEM on overflow or allocation failure. */
 bool cs_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem, cs_err *err);
 
-/* Writers write through a callback (stb_image_write's _to_func idea).
+/* Writers write through a callback into the caller's sink.
  * Returns the number of bytes written; anything less than n is an error. */
 typedef size_t cs_write_fn(void *ctx, const void *data, size_t n);
 

@@ -4,6 +4,7 @@
 #include "render.h"
 
 #include <png.h>
+#include <stdio.h>
 #include <string.h>
 
 static void png_write_fn(png_structp png, png_bytep data, size_t n)
@@ -14,6 +15,24 @@ static void png_write_fn(png_structp png, png_bytep data, size_t n)
 static void png_flush_fn(png_structp png)
 {
     (void)png;
+}
+
+/* libpng's errors: the message kept for the caller's cs_err, then back to
+ * encode's setjmp; its warnings are not printed (nothing below main is). */
+typedef struct png_why {
+    char text[160];
+} png_why;
+
+static void png_error_fn(png_structp png, png_const_charp msg)
+{
+    png_why *why = png_get_error_ptr(png);
+    snprintf(why->text, sizeof why->text, "%s", msg);
+    png_longjmp(png, 1);
+}
+
+static void png_warning_fn(png_structp png, png_const_charp msg)
+{
+    (void)png, (void)msg;
 }
 
 /* The rows through libpng; false on its error (it long-jumps back here). */
@@ -45,14 +64,16 @@ bool rnd_png_write(const char *path, const uint8_t *rgba, int w, int h, cs_err *
     cs_out o;
     if (!cs_out_open(&o, path, err))
         return false;
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_why why = {""};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &why, png_error_fn, png_warning_fn);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     uint8_t *row = cs_alloc((size_t)w * 3 + 1);
     bool ok = png && info && row;
     if (!ok)
-        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a %dx%d image", w, h);
+        CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "%s", !row ? "out of memory for a row of the image"
+                                                  : "libpng could not start (out of memory, or another version)");
     else if (!(ok = encode(png, info, &o, rgba, row, w, h)))
-        CS_FAIL(err, CS_E_IO, CS_NO_OFFSET, "%s: PNG encoding failed", path);
+        CS_FAIL(err, CS_E_IO, CS_NO_OFFSET, "%s: PNG encoding failed: %s", path, why.text);
     png_destroy_write_struct(&png, &info);
     cs_free(row);
     if (!ok) {

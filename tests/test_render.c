@@ -1192,6 +1192,22 @@ static void pictures_are_opaque(void **st)
     cs_model_deinit(&m);
 }
 
+/* A PNG libpng refuses (no width: "Invalid IHDR data") is an error with
+ * libpng's reason, and leaves no file behind. */
+static void a_png_libpng_refuses_is_an_error_and_no_file(void **st)
+{
+    (void)st;
+    const uint8_t rgba[4] = {0};
+    cs_err err = {0};
+    mkdir(OUT, 0755);
+    unlink(OUT "/refused.png");
+    assert_false(rnd_png_write(OUT "/refused.png", rgba, 0, 1, &err));
+    assert_int_equal(err.code, CS_E_IO);
+    assert_non_null(strstr(err.msg, "PNG encoding failed: "));
+    assert_non_null(strstr(err.msg, "IHDR"));
+    assert_int_equal(access(OUT "/refused.png", F_OK), -1);
+}
+
 /* Every theme tells its states apart: no two state colours closer than 60
  * (RGB distance). */
 /* The atlas' glyph of one character (its texture box), as a label draws it. */
@@ -1476,6 +1492,7 @@ int main(void)
         cmocka_unit_test(arrows_never_hide_a_lane_and_grid_runs_under_bars),
         cmocka_unit_test(gif_frames_keep_state_colours),
         cmocka_unit_test(pictures_are_opaque),
+        cmocka_unit_test(a_png_libpng_refuses_is_an_error_and_no_file),
         cmocka_unit_test(names_beyond_ascii_get_their_glyphs),
         cmocka_unit_test(themes_keep_states_apart),
         cmocka_unit_test(counts_agree_and_values_are_printed),

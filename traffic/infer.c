@@ -145,7 +145,7 @@ static bool edges_init(edges_side *es, trf__ctx *c, cs_err *err)
                        .touched = cs_alloc(WINDOW_EDGES * sizeof *es->touched),
                        .t_recv = cs_alloc(WINDOW_EDGES * sizeof *es->t_recv)};
     if (!es->cur || !es->head || !es->link || !es->touched || !es->t_recv)
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u goroutines", n_g);
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory reading the wake-ups of %u goroutines", n_g);
     for (uint32_t g = 0; g < n_g; g++)
         es->head[g] = WIN_NONE;
     return true;
@@ -167,11 +167,11 @@ static bool window(edges_side *es)
 {
     trf__ctx *c = es->c;
     const cs_model *m = c->m;
-    uint32_t first = es->next, end = (first / WINDOW_EDGES + 1) * WINDOW_EDGES, n = 0;
+    uint32_t first = es->next, n = 0;
+    uint64_t up = ((uint64_t)first / WINDOW_EDGES + 1) * WINDOW_EDGES;
+    uint32_t end = up < m->n_edges ? (uint32_t)up : m->n_edges;
     if (c->drawn_only && first % TRF__TRIM_EVERY == 0 && !(es->ok = trf__trim(c, first, &es->err)))
         return false;
-    if (end > m->n_edges)
-        end = m->n_edges;
     for (uint32_t i = end; i-- > first;) { /* lists pushed from the back come out in edge order */
         const cs_edge *e = &m->edges[i];
         bool from_sent;
