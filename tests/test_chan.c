@@ -81,6 +81,24 @@ static uint32_t gi(tm *t, uint64_t goid)
     return i;
 }
 
+/* The messages' time blocks are the earliest send and latest receipt of
+ * each CS_TBLOCK of them (of those with both), however they were made. */
+static void msg_blocks_are_right(const cs_model *m)
+{
+    assert_int_equal(m->n_msg_block, (m->n_msgs + CS_TBLOCK - 1) / CS_TBLOCK);
+    for (uint32_t b = 0; b < m->n_msg_block; b++) {
+        cs_tblock want = {INT64_MAX, INT64_MIN};
+        for (uint32_t i = b * CS_TBLOCK; i < m->n_msgs && i < (b + 1) * CS_TBLOCK; i++) {
+            int64_t ts = cs_msg_t_send(&m->msgs[i]), tr = cs_msg_t_recv(m, i);
+            if (ts != CS_T_NONE && tr != CS_T_NONE)
+                want.t0 = ts < want.t0 ? ts : want.t0, want.t1 = tr > want.t1 ? tr : want.t1;
+        }
+        if (m->msg_block[b].t0 != want.t0 || m->msg_block[b].t1 != want.t1)
+            fail_msg("block %u: [%lld, %lld], not [%lld, %lld]", b, (long long)m->msg_block[b].t0,
+                     (long long)m->msg_block[b].t1, (long long)want.t0, (long long)want.t1);
+    }
+}
+
 static uint32_t count_msgs(const cs_model *m, cs_msg_kind k)
 {
     uint32_t n = 0;
@@ -588,6 +606,7 @@ static void patched_events_pair_newest_first_and_closes_stay_closes(void **st)
     assert_int_equal(x[4].sender, 0);
     for (uint32_t i = 0; i < t.m.n_msgs; i++)
         assert_int_equal(x[i].exact, 1);
+    msg_blocks_are_right(&t.m); /* made over the messages once sorted */
     tm_deinit(&t);
 }
 
@@ -694,6 +713,7 @@ static void receipts_over_many_receivers_are_their_next_starts(void **st)
                 fail_msg("message %u: sent at %lld, received at %lld, not %lld", i,
                          (long long)cs_msg_t_send(&ms[k]->msgs[i]), (long long)cs_msg_t_recv(ms[k], i),
                          (long long)want[i]);
+        msg_blocks_are_right(ms[k]); /* made as the messages came, in order */
     }
     free(want);
     cs_model_deinit(&d);

@@ -141,7 +141,7 @@ static bool pair(trf__ctx *c, const cs_log *s, const cs_log *r, cs_err *err)
     cs_sid value = 0;
     if (ok && v->val && v->val_len)
         ok = (value = cs_model_intern(m, v->val, v->val_len, err)) != 0;
-    ok = ok && (x.chan = annot_chan(c, &as, s, r, err)) && trf__msg_add(m, &x, value, err);
+    ok = ok && (x.chan = annot_chan(c, &as, s, r, err)) && trf__msg_add(c, &x, value, err);
     cs_free(ms), cs_free(mr);
     return ok;
 }

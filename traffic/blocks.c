@@ -1,8 +1,9 @@
 /* traffic/blocks.c — the model's time blocks (cs_model.msg_block,
  * sync_block): per CS_TBLOCK messages, and per CS_TBLOCK edges for their
  * sync wake-ups, the time range they span, so a picture of a time window
- * reads only the blocks that meet it (layout/bundle.c). Built last, over
- * the sorted messages. */
+ * reads only the blocks that meet it (layout/bundle.c). The messages'
+ * are made as they come while they come in order (they usually do), else
+ * over them once sorted; the sync wake-ups' last. */
 #include "internal.h"
 
 #include <string.h>
@@ -27,15 +28,32 @@ static void widen(cs_tblock *b, int64_t t0, int64_t t1)
     b->t1 = t1 > b->t1 ? t1 : b->t1;
 }
 
+/* Message i's block takes it in: its send and receive, when it has both. */
+static void msg_widen(cs_model *m, uint32_t i)
+{
+    int64_t ts = cs_msg_t_send(&m->msgs[i]), tr = cs_msg_t_recv(m, i);
+    if (ts != CS_T_NONE && tr != CS_T_NONE)
+        widen(&m->msg_block[i / CS_TBLOCK], ts, tr);
+}
+
 bool trf__msg_blocks(cs_model *m, cs_err *err)
 {
     if (!alloc_blocks(&m->msg_block, &m->n_msg_block, m->n_msgs, err))
         return false;
-    for (uint32_t i = 0; i < m->n_msgs; i++) {
-        int64_t ts = cs_msg_t_send(&m->msgs[i]), tr = cs_msg_t_recv(m, i);
-        if (ts != CS_T_NONE && tr != CS_T_NONE)
-            widen(&m->msg_block[i / CS_TBLOCK], ts, tr);
+    for (uint32_t i = 0; i < m->n_msgs; i++)
+        msg_widen(m, i);
+    return true;
+}
+
+bool trf__msg_block_add(trf__ctx *c, uint32_t i, cs_err *err)
+{
+    cs_model *m = c->m;
+    if (i / CS_TBLOCK == m->n_msg_block) {
+        if (!cs_grow((void **)&m->msg_block, &c->cap_msg_block, m->n_msg_block + 1, sizeof *m->msg_block, err))
+            return false;
+        m->msg_block[m->n_msg_block++] = (cs_tblock){INT64_MAX, INT64_MIN};
     }
+    msg_widen(m, i);
     return true;
 }
 

@@ -13,7 +13,7 @@
 
 /* Messages i and j by time (t_send, else t_recv: cs_msg.t), then receive;
  * 0 for a tie. */
-static int msg_order(const cs_model *m, uint32_t i, uint32_t j)
+int trf__msg_order(const cs_model *m, uint32_t i, uint32_t j)
 {
     int64_t ti = m->msgs[i].t, tj = m->msgs[j].t;
     if (ti != tj)
@@ -22,18 +22,10 @@ static int msg_order(const cs_model *m, uint32_t i, uint32_t j)
     return (ti > tj) - (ti < tj);
 }
 
-static bool sorted(const cs_model *m)
-{
-    for (uint32_t i = 1; i < m->n_msgs; i++)
-        if (msg_order(m, i - 1, i) > 0)
-            return false;
-    return true;
-}
-
 static int place_cmp(const void *a, const void *b, void *ctx)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    int r = msg_order(ctx, x, y);
+    int r = trf__msg_order(ctx, x, y);
     return r ? r : (x > y) - (x < y);
 }
 
@@ -64,8 +56,10 @@ static bool build(cs_model *m, bool drawn_only, cs_err *err)
     m->n_msgs = 0;
     cs_free(m->msg_value);
     cs_free(m->msg_far_recv);
+    cs_free(m->msg_block);
     m->msg_value = NULL, m->cap_msg_value = 0;
     m->msg_far_recv = NULL, m->cap_msg_far = 0;
+    m->msg_block = NULL, m->n_msg_block = 0;
     m->n_chans = 1;
     trf__ctx c = {.m = m, .n_stack = m->n_stack, .drawn_only = drawn_only, .trim_read = 1, .trim_write = 1};
     c.stack_site = cs_alloc((size_t)c.n_stack * sizeof *c.stack_site + 1);
@@ -88,11 +82,11 @@ static bool build(cs_model *m, bool drawn_only, cs_err *err)
     cs_map_deinit(&c.by_sites);
     cs_map_deinit(&c.by_close);
     cs_map_deinit(&c.by_id);
-    if (ok && !sorted(m)) /* usually sorted already: edges come in time order */
-        ok = sort_msgs(m, err);
+    if (ok && c.msgs_unsorted) /* usually sorted already, and their blocks made: edges come in time order */
+        ok = sort_msgs(m, err) && trf__msg_blocks(m, err);
     if (ok && drawn_only)
         ok = trf__trim_end(&c, err);
-    return ok && trf__msg_blocks(m, err) && trf__sync_blocks(m, err);
+    return ok && trf__sync_blocks(m, err);
 }
 
 bool trf_build(cs_model *m, cs_err *err) { return build(m, false, err); }

@@ -242,7 +242,7 @@ static bool add(const msgs_side *ms, handoff *h, cs_err *err)
     bool close = x->kind == CS_MK_CLOSE;
     x->chan = h->from_sent ? trf__chan_by_sites(c, s_from, s_to, close, err)
                            : trf__chan_by_sites(c, s_to, s_from, close, err);
-    return x->chan && trf__msg_add(c->m, x, 0, err);
+    return x->chan && trf__msg_add(c, x, 0, err);
 }
 
 /* With many edges the two sides run on two threads, the edges' ahead

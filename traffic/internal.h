@@ -25,12 +25,18 @@
  *       close: the send site is a close(), the name reads "close main.f:9 → main.g:4"
  *   uint32_t trf__chan_by_id(trf__ctx *c, uint64_t rt_id, cs_sid name, cs_sid send,
  *                            cs_sid recv, cs_err *err)     found by id, or created with these
- *   bool trf__msg_add(cs_model *m, const cs_msg_in *msg, cs_sid value, cs_err *err)
+ *   bool trf__msg_add(trf__ctx *c, const cs_msg_in *msg, cs_sid value, cs_err *err)
+ *       appends a message and counts it for its channel; while the messages come in
+ *       order (trf__msg_order), its time block takes it in (trf__msg_block_add)
+ *   int trf__msg_order(const cs_model *m, uint32_t i, uint32_t j)   build.c: <0, 0, >0
  *   bool trf__classify(trf__ctx *c, cs_err *err)
  *   bool trf__patched(trf__ctx *c, cs_err *err)
  *   bool trf__annot(trf__ctx *c, cs_err *err)
  *   bool trf__infer(trf__ctx *c, cs_err *err)
- *   bool trf__msg_blocks(cs_model *m, cs_err *err)    the messages' time blocks (blocks.c)
+ *   bool trf__msg_blocks(cs_model *m, cs_err *err)    the messages' time blocks (blocks.c),
+ *       all again (after a sort)
+ *   bool trf__msg_block_add(trf__ctx *c, uint32_t i, cs_err *err)   message i, in its
+ *       final place, widens its block (the blocks grow by one as i starts one)
  *   bool trf__sync_blocks(cs_model *m, cs_err *err)   the sync wake-ups' time blocks
  *   bool trf__trim(trf__ctx *c, uint32_t upto, cs_err *err)
  *       with c->drawn_only: edges [c->trim_read, upto) are done with; the drawn
@@ -75,6 +81,8 @@ typedef struct trf__ctx {
     uint32_t trim_read, trim_write; /* edges before trim_read are done with; the drawn
                                        ones among them are below trim_write */
     uint32_t n_exact; /* exact messages so far (annotation windows for dedupe) */
+    bool msgs_unsorted;   /* a message came before one added ahead of it: build.c sorts */
+    uint32_t cap_msg_block; /* the blocks made as the messages come (blocks.c) */
 } trf__ctx;
 
 trf__role trf__func_role(const char *func);
@@ -87,12 +95,14 @@ cs_sid trf__chan_name(trf__ctx *c, const char *prefix, cs_sid send, cs_sid recv,
 uint32_t trf__chan_by_sites(trf__ctx *c, cs_sid send, cs_sid recv, bool close, cs_err *err);
 uint32_t trf__chan_by_id(trf__ctx *c, uint64_t rt_id, cs_sid name, cs_sid send, cs_sid recv,
                          cs_err *err);
-bool trf__msg_add(cs_model *m, const cs_msg_in *msg, cs_sid value, cs_err *err);
+bool trf__msg_add(trf__ctx *c, const cs_msg_in *msg, cs_sid value, cs_err *err);
+int trf__msg_order(const cs_model *m, uint32_t i, uint32_t j);
 bool trf__classify(trf__ctx *c, cs_err *err);
 bool trf__patched(trf__ctx *c, cs_err *err);
 bool trf__annot(trf__ctx *c, cs_err *err);
 bool trf__infer(trf__ctx *c, cs_err *err);
 bool trf__msg_blocks(cs_model *m, cs_err *err);
+bool trf__msg_block_add(trf__ctx *c, uint32_t i, cs_err *err);
 bool trf__sync_blocks(cs_model *m, cs_err *err);
 bool trf__trim(trf__ctx *c, uint32_t upto, cs_err *err);
 bool trf__trim_end(trf__ctx *c, cs_err *err);

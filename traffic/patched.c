@@ -54,7 +54,7 @@ static bool pair(trf__ctx *c, const cs_rtmsg *s, const cs_rtmsg *r, cs_err *err)
     cs_sid value = cs_model_intern(m, val, (size_t)n, err);
     if (!value || !(x.chan = rt_chan(c, s->cid, err)))
         return false;
-    return trf__msg_add(m, &x, value, err);
+    return trf__msg_add(c, &x, value, err);
 }
 
 static bool closed(trf__ctx *c, const cs_rtmsg *r, uint32_t wake, cs_err *err)
@@ -63,7 +63,7 @@ static bool closed(trf__ctx *c, const cs_rtmsg *r, uint32_t wake, cs_err *err)
     cs_msg_in x = {.t_send = wake ? cs_edge_ts(m, wake) : CS_T_NONE, .t_recv = r->ts,
                    .sender = wake ? m->edges[wake].from : 0, .receiver = g_index(m, r->goid),
                    .kind = CS_MK_CLOSE, .exact = 1};
-    return (x.chan = rt_chan(c, r->cid, err)) && trf__msg_add(m, &x, 0, err);
+    return (x.chan = rt_chan(c, r->cid, err)) && trf__msg_add(c, &x, 0, err);
 }
 
 typedef struct pstate {

@@ -209,13 +209,17 @@ uint32_t trf__chan_by_id(trf__ctx *c, uint64_t rt_id, cs_sid name, cs_sid send, 
     return cs_map_put(&c->by_id, rt_id, ci, err) ? ci : 0;
 }
 
-bool trf__msg_add(cs_model *m, const cs_msg_in *msg, cs_sid value, cs_err *err)
+bool trf__msg_add(trf__ctx *c, const cs_msg_in *msg, cs_sid value, cs_err *err)
 {
+    cs_model *m = c->m;
     if (!cs_model_msg_add(m, msg, value, err))
         return false;
     if (msg->chan)
         m->chans[msg->chan].count++;
-    return true;
+    uint32_t i = m->n_msgs - 1;
+    if (!c->msgs_unsorted && i && trf__msg_order(m, i - 1, i) > 0)
+        c->msgs_unsorted = true;
+    return c->msgs_unsorted || trf__msg_block_add(c, i, err);
 }
 
 size_t trf_site(const cs_model *m, uint32_t stack, char *out, size_t cap)
