@@ -127,8 +127,8 @@ void cs_release_add(cs_releases *r, void *p, size_t n)
     inner_pages(p, n, &a, &b);
     if (b <= a)
         return;
-    r->at[r->n] = (void *)a, r->len[r->n] = b - a;
-    if (++r->n == CS_RELEASES)
+    r->at[r->n] = (void *)a, r->len[r->n] = b - a, r->bytes += b - a;
+    if (++r->n == CS_RELEASES || r->bytes >= CS_RELEASE_BYTES)
         cs_release_flush(r);
 }
 
@@ -144,7 +144,7 @@ void cs_release_flush(cs_releases *r)
         for (unsigned i = 0; i < r->n; i++)
             madvise(r->at[i], r->len[i], MADV_DONTNEED);
     }
-    r->n = 0;
+    r->n = 0, r->bytes = 0;
 }
 
 void *cs_pages(size_t n)

@@ -12,8 +12,9 @@
  *       a file mapping's as the file)
  *   void cs_release_add(cs_releases *r, void *p, size_t n) / cs_release_flush(cs_releases *r)
  *       cs_release, a batch at a time (`cs_releases r = {0}`): the pages go when
- *       CS_RELEASES ranges are in, or at the flush; one system call for the batch (and
- *       one TLB flush, where the kernel batches them), which matters while other threads run
+ *       CS_RELEASES ranges or CS_RELEASE_BYTES are in, or at the flush; one system call
+ *       for the batch (and one TLB flush, where the kernel batches them), which matters
+ *       while other threads run
  *   size_t cs_page_bytes(void)   the system's page size
  *   void cs_permute(uint32_t *to, uint32_t n, const cs_permuted *arr, unsigned n_arr)
  *       permute.c: in each of up to CS_PERMUTE_ARRAYS arrays (those not NULL), element j
@@ -76,7 +77,8 @@ void *cs_calloc(size_t n, size_t size);
 void *cs_realloc(void *p, size_t n);
 void cs_release(void *p, size_t n);
 #define CS_RELEASES 64
-typedef struct cs_releases { void *at[CS_RELEASES]; size_t len[CS_RELEASES]; unsigned n; } cs_releases;
+#define CS_RELEASE_BYTES ((size_t)1 << 20) /* held back at most, before a batch goes */
+typedef struct cs_releases { void *at[CS_RELEASES]; size_t len[CS_RELEASES], bytes; unsigned n; } cs_releases;
 void cs_release_add(cs_releases *r, void *p, size_t n);
 void cs_release_flush(cs_releases *r);
 size_t cs_page_bytes(void);

@@ -324,7 +324,8 @@ static void a_goroutine_made_again_keeps_its_spans_in_order(void **st)
 /* Pages given back a batch at a time: more ranges than a batch holds
  * (the first batch goes by itself), some within one page, some across
  * pages' edges. Every whole page inside a range reads as zeros after, and
- * every byte outside whole pages keeps its value. */
+ * every byte outside whole pages keeps its value. A batch also goes by
+ * itself once it holds CS_RELEASE_BYTES. */
 static void released_pages_read_as_zeros_and_nothing_else_does(void **st)
 {
     (void)st;
@@ -355,6 +356,14 @@ static void released_pages_read_as_zeros_and_nothing_else_does(void **st)
             fail_msg("byte %zu (page %zu) is %u, not %u", i, i / page, p[i], want[i]);
     free(want);
     cs_pages_free(p, size);
+    size_t big = CS_RELEASE_BYTES + page; /* a batch goes once it holds that many bytes */
+    uint8_t *q = cs_pages(big);
+    assert_non_null(q);
+    memset(q, 0xA5, big);
+    cs_release_add(&r, q, big);
+    assert_int_equal(r.n, 0);
+    assert_int_equal(q[0], 0), assert_int_equal(q[big - 1], 0);
+    cs_pages_free(q, big);
 }
 
 /* cs_permute moves each element to its place in place, cycle by cycle,
