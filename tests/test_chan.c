@@ -526,6 +526,32 @@ static void annotations_pair_exactly_and_cover_inferred_handoffs(void **st)
     tm_deinit(&t);
 }
 
+/* An exact message found first but late in time, then a thousand
+ * inferred ones before it: all are sorted, and every time block made
+ * again over the sorted messages. */
+static void blocks_are_made_again_after_a_sort(void **st)
+{
+    (void)st;
+    tm t;
+    tm_init(&t);
+    uint32_t ls = stk(&t, "chanscope/chanlog.Send[...]", "main.prod:11", NULL);
+    uint32_t lr = stk(&t, "chanscope/chanlog.Recv", "main.cons:21", NULL);
+    uint32_t snd = stk(&t, "runtime.chansend1", "main.s:3", NULL);
+    uint32_t rcv = stk(&t, "runtime.chanrecv1", "main.r:5", NULL);
+    run(&t, 1, 1), run(&t, 1, 2), run(&t, 1, 3);
+    int64_t ts = 10;
+    for (int i = 0; i < 1000; i++, ts += 10)
+        blk(&t, ts, 3, CS_R_CHAN_RECV, rcv), unb(&t, ts + 2, 1, 3, snd), run(&t, ts + 5 + i % 3, 3);
+    add_log(&t, ts + 100, 1, "chan.send", "ch=0xc000010000 seq=0 val=late", ls);
+    add_log(&t, ts + 200, 2, "chan.recv", "ch=0xc000010000 seq=0 val=late", lr);
+    fin(&t, ts + 300);
+    assert_int_equal(t.m.n_msgs, 1001);
+    assert_int_equal(t.m.msgs[1000].exact, 1);
+    assert_int_equal(cs_msg_t_send(&t.m.msgs[0]), 12);
+    msg_blocks_are_right(&t.m);
+    tm_deinit(&t);
+}
+
 /* Receives seconds after their sends (kept in full beside the messages)
  * and a value stay with their messages when the sort moves them: the
  * exact message is found first, the inferred ones before it in time after. */
@@ -778,6 +804,7 @@ int main(void)
         cmocka_unit_test(goroutines_blocked_at_start_still_hand_off),
         cmocka_unit_test(goroutines_still_blocked_at_the_end_make_no_messages),
         cmocka_unit_test(annotations_pair_exactly_and_cover_inferred_handoffs),
+        cmocka_unit_test(blocks_are_made_again_after_a_sort),
         cmocka_unit_test(far_receives_and_values_move_with_their_messages),
         cmocka_unit_test(patched_events_pair_newest_first_and_closes_stay_closes),
         cmocka_unit_test(still_picture_traffic_keeps_the_messages_and_the_sync_wakeups),

@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+static const cs_tblock empty = {INT64_MAX, INT64_MIN}; /* a block nothing widened yet */
+
 static bool alloc_blocks(cs_tblock **b, uint32_t *n, uint32_t items, cs_err *err)
 {
     cs_free(*b);
@@ -18,7 +20,7 @@ static bool alloc_blocks(cs_tblock **b, uint32_t *n, uint32_t items, cs_err *err
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u time blocks", items / CS_TBLOCK);
     }
     for (uint32_t i = 0; i < *n; i++)
-        (*b)[i] = (cs_tblock){INT64_MAX, INT64_MIN};
+        (*b)[i] = empty;
     return true;
 }
 
@@ -51,7 +53,7 @@ bool trf__msg_block_add(trf__ctx *c, uint32_t i, cs_err *err)
     if (i / CS_TBLOCK == m->n_msg_block) {
         if (!cs_grow((void **)&m->msg_block, &c->cap_msg_block, m->n_msg_block + 1, sizeof *m->msg_block, err))
             return false;
-        m->msg_block[m->n_msg_block++] = (cs_tblock){INT64_MAX, INT64_MIN};
+        m->msg_block[m->n_msg_block++] = empty;
     }
     msg_widen(m, i);
     return true;

@@ -81,7 +81,7 @@ typedef struct trf__ctx {
     uint32_t trim_read, trim_write; /* edges before trim_read are done with; the drawn
                                        ones among them are below trim_write */
     uint32_t n_exact; /* exact messages so far (annotation windows for dedupe) */
-    bool msgs_unsorted;   /* a message came before one added ahead of it: build.c sorts */
+    bool msgs_unsorted;   /* a message sorts before the one added just before it: build.c sorts */
     uint32_t cap_msg_block; /* the blocks made as the messages come (blocks.c) */
 } trf__ctx;
 

@@ -3,7 +3,9 @@
  * frame just below chansend1, chanrecv1/2 or selectgo, or for any other stack the
  * first frame outside the runtime. A site is the string "func:file:line";
  * logical channels are pairs of them (infer.c). Also owns the lookup of
- * cs_chan entries by site pair or by id, and appending messages. */
+ * cs_chan entries by site pair or by id, and appending messages (each
+ * counted for its channel, and its time block made while they come in
+ * order, blocks.c). */
 #include "internal.h"
 
 #include <stdio.h>
