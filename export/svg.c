@@ -83,10 +83,10 @@ static double legend_item(exp__svg *s, double x, double y, const char *name, lay
 /* Second legend row: the channels the legend names (lay_legend_chans_of:
  * the PNG's and the viewer's too) in their hue, each counting its messages
  * in the picture, laid out by its room, as far as the width goes. */
-static void channel_legend(exp__svg *s, double y)
+static void channel_legend(exp__svg *s, const uint32_t *shown, double y)
 {
     lay_legend_chans lc;
-    lay_legend_chans_of(s->m, s->chan_shown, &lc);
+    lay_legend_chans_of(s->m, shown, &lc);
     double x = 16;
     uint32_t i = 0;
     for (; i < lc.n && x < s->width - 250; i++) {
@@ -101,7 +101,7 @@ static void channel_legend(exp__svg *s, double y)
                     s->pal->dim.b, lc.more + (lc.n - i));
 }
 
-void exp__svg_legend(exp__svg *s)
+void exp__svg_legend(exp__svg *s, const uint32_t *shown)
 {
     double x = 16, y = 70;
     for (int k = 1; k < LAY_MARK_COUNT; k++)
@@ -120,7 +120,7 @@ void exp__svg_legend(exp__svg *s)
                         k == LAY_ARROW_SPAWN ? "hs" : k == LAY_ARROW_SYNC ? "hy" : "hd");
     }
     if (s->arrow_used[LAY_ARROW_CHAN] || s->arrow_used[LAY_ARROW_CLOSE])
-        channel_legend(s, y + 22);
+        channel_legend(s, shown, y + 22);
 }
 
 void exp__svg_arrow_style(exp__svg *s, uint8_t kind, uint32_t chan, double width)

@@ -143,7 +143,7 @@ bool exp__svg_graph(exp__svg *s, cs_err *err)
         s->width = w;
         exp__svg_open(s, w, EXP__SVG_TOP + p.g.height * scale + SVG_MARGIN);
         exp__svg_title(s, counts);
-        exp__svg_legend(s);
+        exp__svg_legend(s, NULL); /* the graph has no time window: every message counts */
         draw_edges(&p);
         draw_nodes(&p);
         draw_counts(&p);

@@ -5,8 +5,10 @@
  * API
  *   void exp__svg_open(exp__svg *s, double w, double h)    header, defs, background
  *   void exp__svg_title(exp__svg *s, const char *counts)   title line and counts line
- *   void exp__svg_legend(exp__svg *s)                      marks and arrow kinds used, then the
- *                                                          busiest channels in their hues
+ *   void exp__svg_legend(exp__svg *s, const uint32_t *shown)  marks and arrow kinds used, then
+ *                                                          the busiest channels in their hues, each
+ *                                                          counting shown[chan] of its messages
+ *                                                          (lay_bundles.chan_arrows; NULL: all)
  *   void exp__svg_arrow_style(exp__svg *s, uint8_t kind, uint32_t chan, double width)
  *                                                          stroke, dash and marker attributes
  *   bool exp__svg_lanes(exp__svg *s, cs_err *err)          the lanes view, whole document
@@ -31,12 +33,11 @@ typedef struct exp__svg {
     bool arrow_used[LAY_ARROW_COUNT];
     bool gc_used;          /* GC or stop-the-world bands drawn */
     uint8_t *hue;          /* per channel (layout/palette.h lay_chan_hue_table) */
-    const uint32_t *chan_shown; /* per channel, its messages in the picture (lay_bundles); NULL: all */
 } exp__svg;
 
 void exp__svg_open(exp__svg *s, double w, double h);
 void exp__svg_title(exp__svg *s, const char *counts);
-void exp__svg_legend(exp__svg *s);
+void exp__svg_legend(exp__svg *s, const uint32_t *shown);
 void exp__svg_arrow_style(exp__svg *s, uint8_t kind, uint32_t chan, double width);
 bool exp__svg_lanes(exp__svg *s, cs_err *err);
 bool exp__svg_graph(exp__svg *s, cs_err *err);

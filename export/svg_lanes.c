@@ -373,9 +373,7 @@ static bool draw_body(lanes_pic *p, cs_err *err)
     double y_axis = p->top + p->lanes.n_lanes * p->lane_h + 6;
     exp__svg_open(p->s, p->s->width, y_axis + 44);
     exp__svg_title(p->s, counts);
-    p->s->chan_shown = p->bun.chan_arrows; /* the legend counts what is in the picture */
-    exp__svg_legend(p->s);
-    p->s->chan_shown = NULL;
+    exp__svg_legend(p->s, p->bun.chan_arrows); /* the legend counts what is in the picture */
     draw_grid(p, y_axis);
     if (!draw_gc(p, err))
         return false;

@@ -23,9 +23,9 @@
  *       and how many more carried messages; each as "name (count)", the
  *       count being shown[chan], the channel's messages in the picture
  *       (lay_bundles.chan_arrows: in its time window, between goroutines it
- *       shows), or with shown NULL all of them. A
- *       picture lays its legend out by `wide`, the names with all the
- *       channel's messages, so that it stays put while its counts change.
+ *       shows), or with shown NULL all of them. A picture lays its legend
+ *       out by `wide`, the names with all the channel's messages, so that
+ *       it stays put while its counts change.
  */
 #ifndef LAY_PALETTE_H
 #define LAY_PALETTE_H

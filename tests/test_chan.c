@@ -526,6 +526,25 @@ static void annotations_pair_exactly_and_cover_inferred_handoffs(void **st)
     tm_deinit(&t);
 }
 
+/* The stacks of an annotated pair (chanscope/chanlog) and of a plain
+ * hand-off, with goroutines 1 to 3 running from 1: where the tests of
+ * exact and inferred messages together start. */
+typedef struct mixed {
+    uint32_t ls, lr;      /* chanlog.Send's, chanlog.Recv's */
+    uint32_t snd, rcv;    /* chansend1's, chanrecv1's */
+} mixed;
+
+static mixed mixed_start(tm *t)
+{
+    mixed x;
+    x.ls = stk(t, "chanscope/chanlog.Send[...]", "main.prod:11", NULL);
+    x.lr = stk(t, "chanscope/chanlog.Recv", "main.cons:21", NULL);
+    x.snd = stk(t, "runtime.chansend1", "main.s:3", NULL);
+    x.rcv = stk(t, "runtime.chanrecv1", "main.r:5", NULL);
+    run(t, 1, 1), run(t, 1, 2), run(t, 1, 3);
+    return x;
+}
+
 /* An exact message found first but late in time, then a thousand
  * inferred ones before it: all are sorted, and every time block made
  * again over the sorted messages. */
@@ -534,16 +553,12 @@ static void blocks_are_made_again_after_a_sort(void **st)
     (void)st;
     tm t;
     tm_init(&t);
-    uint32_t ls = stk(&t, "chanscope/chanlog.Send[...]", "main.prod:11", NULL);
-    uint32_t lr = stk(&t, "chanscope/chanlog.Recv", "main.cons:21", NULL);
-    uint32_t snd = stk(&t, "runtime.chansend1", "main.s:3", NULL);
-    uint32_t rcv = stk(&t, "runtime.chanrecv1", "main.r:5", NULL);
-    run(&t, 1, 1), run(&t, 1, 2), run(&t, 1, 3);
+    mixed x = mixed_start(&t);
     int64_t ts = 10;
     for (int i = 0; i < 1000; i++, ts += 10)
-        blk(&t, ts, 3, CS_R_CHAN_RECV, rcv), unb(&t, ts + 2, 1, 3, snd), run(&t, ts + 5 + i % 3, 3);
-    add_log(&t, ts + 100, 1, "chan.send", "ch=0xc000010000 seq=0 val=late", ls);
-    add_log(&t, ts + 200, 2, "chan.recv", "ch=0xc000010000 seq=0 val=late", lr);
+        blk(&t, ts, 3, CS_R_CHAN_RECV, x.rcv), unb(&t, ts + 2, 1, 3, x.snd), run(&t, ts + 5 + i % 3, 3);
+    add_log(&t, ts + 100, 1, "chan.send", "ch=0xc000010000 seq=0 val=late", x.ls);
+    add_log(&t, ts + 200, 2, "chan.recv", "ch=0xc000010000 seq=0 val=late", x.lr);
     fin(&t, ts + 300);
     assert_int_equal(t.m.n_msgs, 1001);
     assert_int_equal(t.m.msgs[1000].exact, 1);
@@ -561,15 +576,11 @@ static void far_receives_and_values_move_with_their_messages(void **st)
     tm t;
     tm_init(&t);
     const int64_t s3 = 3000000000;
-    uint32_t ls = stk(&t, "chanscope/chanlog.Send[...]", "main.prod:11", NULL);
-    uint32_t lr = stk(&t, "chanscope/chanlog.Recv", "main.cons:21", NULL);
-    uint32_t snd = stk(&t, "runtime.chansend1", "main.s:3", NULL);
-    uint32_t rcv = stk(&t, "runtime.chanrecv1", "main.r:5", NULL);
-    run(&t, 1, 1), run(&t, 1, 2), run(&t, 1, 3);
-    blk(&t, 10, 3, CS_R_CHAN_RECV, rcv), unb(&t, 20, 1, 3, snd), run(&t, 20 + s3, 3); /* far */
-    blk(&t, 40, 2, CS_R_CHAN_RECV, rcv), unb(&t, 50, 1, 2, snd), run(&t, 60, 2);      /* near */
-    add_log(&t, 5 * s3, 1, "chan.send", "ch=0xc000010000 seq=0 val=late", ls);
-    add_log(&t, 6 * s3, 2, "chan.recv", "ch=0xc000010000 seq=0 val=late", lr);
+    mixed x = mixed_start(&t);
+    blk(&t, 10, 3, CS_R_CHAN_RECV, x.rcv), unb(&t, 20, 1, 3, x.snd), run(&t, 20 + s3, 3); /* far */
+    blk(&t, 40, 2, CS_R_CHAN_RECV, x.rcv), unb(&t, 50, 1, 2, x.snd), run(&t, 60, 2);      /* near */
+    add_log(&t, 5 * s3, 1, "chan.send", "ch=0xc000010000 seq=0 val=late", x.ls);
+    add_log(&t, 6 * s3, 2, "chan.recv", "ch=0xc000010000 seq=0 val=late", x.lr);
     fin(&t, 7 * s3);
     assert_int_equal(t.m.n_msgs, 3);
     assert_non_null(t.m.msg_far_recv);

@@ -4,9 +4,9 @@
  * annotations first, inferred ones from wake-ups after, sorts them by
  * time when they did not come in order, and indexes them by time
  * (blocks.c); for a still picture the edges it does not draw go as their
- * messages are made (trim.c). Called by the
- * CLI and the tests once dec_trace_load() built the model; it may be run
- * again on the same model (it starts from no messages). */
+ * messages are made (trim.c). Called by the CLI and the tests once
+ * dec_trace_load() built the model; it may be run again on the same model
+ * (it starts from no messages). */
 #include "internal.h"
 
 #include <stdlib.h>
