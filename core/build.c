@@ -114,6 +114,9 @@ void cs_mb_deinit(cs_mb *mb)
     slabs_free(mb);
     cs_free(mb->cur);
     cs_free(mb->far);
+    cs_free(mb->pre);
+    cs_free(mb->parents);
+    cs_free(mb->first);
     memset(mb, 0, sizeof *mb);
 }
 
@@ -211,6 +214,10 @@ static bool span_close(cs_mb *mb, uint32_t gi, int64_t t, cs_err *err)
     return true;
 }
 
+/* cs_mb_cur.part: the builder set the goroutine's state; its block (block_ts,
+ * block_stack, reason_name); made it (cs_mb_create). */
+enum { P_OPS = 1, P_BLK = 2, P_MADE = 4 };
+
 static bool set_idx(cs_mb *mb, int64_t t, uint32_t gi, cs_state st, cs_reason r,
                     cs_sid reason_name, uint32_t stack, cs_err *err)
 {
@@ -218,10 +225,17 @@ static bool set_idx(cs_mb *mb, int64_t t, uint32_t gi, cs_state st, cs_reason r,
     cs_mb_cur *c = &mb->cur[gi];
     if (!span_close(mb, gi, t, err))
         return false;
+    if (!(c->part & P_OPS) && mb->part) { /* where the part before's state of it ends */
+        if (!cs_grow((void **)&mb->first, &mb->cap_first, gi + 1, sizeof *mb->first, err))
+            return false;
+        mb->first[gi] = t;
+    }
     c->state = (uint8_t)st;
     c->reason = (uint8_t)r;
     c->t0 = t;
+    c->part |= P_OPS;
     if (st == CS_ST_BLOCKED) {
+        c->part |= P_BLK;
         c->block_ts = t;
         c->block_stack = stack;
         c->reason_name = reason_name;
@@ -246,8 +260,15 @@ bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err)
     if (!gi)
         return false;
     uint32_t parent = 0;
-    if (d->parent_goid != CS_NO_GOID && !cs_map_get(&mb->m->g_index, d->parent_goid, &parent))
+    if (d->parent_goid != CS_NO_GOID && !cs_map_get(&mb->m->g_index, d->parent_goid, &parent)) {
         parent = 0;
+        if (mb->part && /* the part before may know it */
+            !cs_grow((void **)&mb->parents, &mb->cap_parents, mb->n_parents + 1, sizeof *mb->parents, err))
+            return false;
+        if (mb->part)
+            mb->parents[mb->n_parents++] = (cs_mb_parent){.goid = d->parent_goid, .g = gi};
+    }
+    mb->cur[gi].part |= P_MADE;
     /* a goroutine made again (its id reused after its end, or a hostile
      * trace) is made no earlier than what it did last: its spans stay in
      * time order */
@@ -292,7 +313,12 @@ bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
         return false;
     if (!cs_grow((void **)&m->edges, &m->cap_edges, m->n_edges + 1, sizeof *m->edges, err))
         return false;
-    const cs_mb_cur *c = &mb->cur[to];
+    cs_mb_cur *c = &mb->cur[to];
+    if (mb->part && !(c->part & P_OPS)) { /* blocked, if it was, before the part */
+        if (!cs_grow((void **)&mb->pre, &mb->cap_pre, mb->n_pre + 1, sizeof *mb->pre, err))
+            return false;
+        mb->pre[mb->n_pre++] = m->n_edges;
+    }
     m->edges[m->n_edges] = (cs_edge){
         .from = from, .to = to, .stack = stack, .block_stack = c->block_stack,
         .reason_name = c->reason_name, .reason = c->reason,
@@ -302,9 +328,10 @@ bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
     m->n_edges++;
     if (!set_idx(mb, t, to, CS_ST_RUNNABLE, CS_R_NONE, 0, 0, err))
         return false;
-    mb->cur[to].block_ts = CS_T_NONE;
-    mb->cur[to].block_stack = 0;
-    mb->cur[to].reason_name = 0;
+    c->block_ts = CS_T_NONE;
+    c->block_stack = 0;
+    c->reason_name = 0;
+    c->part |= P_BLK;
     return true;
 }
 
@@ -318,6 +345,157 @@ bool cs_mb_name(cs_mb *mb, uint64_t goid, uint64_t pc, cs_sid name, cs_err *err)
         g->name = name;
         g->pc = pc;
     }
+    return true;
+}
+
+/* The wake-ups of b onto mb's, mapped; those of goroutines b had not seen
+ * before take their block from mb's state at the cut. */
+static bool join_edges(cs_mb *mb, const cs_mb *b, const cs_model_map *map, cs_err *err)
+{
+    cs_model *m = mb->m;
+    const cs_model *bm = b->m;
+    uint32_t e0 = m->n_edges - 1; /* b's edge i is e0 + i */
+    if (bm->n_edges > UINT32_MAX - m->n_edges)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "too many wake-ups");
+    if (!cs_grow((void **)&m->edges, &m->cap_edges, m->n_edges + bm->n_edges, sizeof *m->edges, err))
+        return false;
+    for (uint32_t i = 1; i < bm->n_edges; i++) {
+        cs_edge x = bm->edges[i];
+        x.from = map->g[x.from], x.to = map->g[x.to];
+        x.stack = map->stack[x.stack] & (CS_STACK_MAX - 1), x.block_stack = map->stack[x.block_stack] & (CS_STACK_MAX - 1);
+        x.reason_name = map->sid[x.reason_name] & ((1u << 30) - 1);
+        m->edges[e0 + i] = x;
+        if (!cs_edge_ts_set(m, e0 + i, cs_edge_ts(bm, i), err))
+            return false;
+        m->n_edges++;
+    }
+    for (uint32_t i = 0; i < b->n_pre; i++) {
+        cs_edge *x = &m->edges[e0 + b->pre[i]];
+        const cs_mb_cur *c = &mb->cur[x->to];
+        x->block_stack = c->block_stack, x->reason_name = c->reason_name, x->reason = c->reason;
+        x->flags = c->block_ts == CS_T_NONE ? CS_EF_WAIT_BEFORE : 0;
+    }
+    return true;
+}
+
+/* The start of c's first span (c has one). */
+static int64_t first_start(const cs_mb_cur *c)
+{
+    cs_mb_chunk *k = c->last;
+    while (k->prev)
+        k = k->prev;
+    uint32_t dt;
+    memcpy(&dt, chunk_rec(k), 4);
+    return k->base + dt;
+}
+
+/* b's goroutine j onto mb's gi, which mb had before the join: mb's open
+ * span closes when b first gave it a state, b's chunks follow mb's (*off:
+ * mb's spans before them), and what b set of it wins. */
+static bool join_known(cs_mb *mb, uint32_t gi, const cs_mb *b, uint32_t j, const cs_model_map *map,
+                       uint32_t *off, cs_err *err)
+{
+    cs_mb_cur *ca = &mb->cur[gi];
+    const cs_mb_cur *cb = &b->cur[j];
+    cs_goroutine *g = &mb->m->g[gi];
+    const cs_goroutine *x = &b->m->g[j];
+    if (cb->part & P_OPS) {
+        int64_t t = b->first[j];
+        if (!span_close(mb, gi, t, err))
+            return false;
+        /* b's first span closed: its start is checked against mb's last end, as span_close does */
+        if (cb->n_spans && ca->n_spans && ca->last_t1 != first_start(cb) &&
+            !far_add(mb, gi, ca->n_spans - 1, ca->last_t1, err))
+            return false;
+        *off = ca->n_spans;
+        if (cb->last) {
+            cs_mb_chunk *oldest = cb->last;
+            while (oldest->prev)
+                oldest = oldest->prev;
+            if (ca->last)
+                ca->last->n = ca->k_n;
+            oldest->prev = ca->last;
+            ca->last = cb->last, ca->k_n = cb->k_n, ca->k_cap = cb->k_cap, ca->k_base = cb->k_base;
+        }
+        ca->n_spans += cb->n_spans;
+        ca->last_t1 = cb->n_spans ? cb->last_t1 : ca->last_t1;
+        ca->t0 = cb->t0, ca->state = cb->state, ca->reason = cb->reason;
+        if (cb->part & P_BLK)
+            ca->block_ts = cb->block_ts, ca->block_stack = map->stack[cb->block_stack],
+            ca->reason_name = map->sid[cb->reason_name];
+    }
+    if (g->start_ns == CS_T_NONE)
+        g->start_ns = x->start_ns;
+    if (x->end_ns != CS_T_NONE)
+        g->end_ns = x->end_ns;
+    g->flags |= x->flags & CS_G_ENDED;
+    if (g->create_ns == CS_T_NONE)
+        g->create_ns = x->create_ns, g->flags |= x->flags & CS_G_AT_START;
+    if (!g->name && x->name)
+        g->name = map->sid[x->name], g->pc = x->pc;
+    return true;
+}
+
+bool cs_mb_join_fits(const cs_mb *mb, const cs_mb *b)
+{
+    uint32_t gi;
+    for (uint32_t j = 1; j < b->m->n_g; j++)
+        if ((b->cur[j].part & P_MADE) && cs_map_get(&mb->m->g_index, b->m->g[j].goid, &gi))
+            return false;
+    return true;
+}
+
+bool cs_mb_join(cs_mb *mb, cs_mb *b, cs_model_map *map, cs_err *err)
+{
+    cs_model *m = mb->m;
+    const cs_model *bm = b->m;
+    uint32_t n_a = m->n_g, gi;
+    if (b->n_span > UINT32_MAX - 2 - mb->n_span - bm->n_g)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "more than %u spans", UINT32_MAX - 2);
+    uint32_t *off = cs_calloc(bm->n_g, sizeof *off);
+    map->g = cs_calloc(bm->n_g, sizeof *map->g);
+    if (!off || !map->g) {
+        cs_free(off);
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u goroutines", bm->n_g);
+    }
+    bool ok = true;
+    for (uint32_t j = 1; ok && j < bm->n_g; j++)
+        ok = (map->g[j] = cs_mb_g(mb, bm->g[j].goid, err)) != 0;
+    ok = ok && join_edges(mb, b, map, err);
+    for (uint32_t j = 1; ok && j < bm->n_g; j++) {
+        if ((gi = map->g[j]) < n_a) {
+            ok = join_known(mb, gi, b, j, map, &off[j], err);
+            continue;
+        }
+        cs_goroutine *g = &m->g[gi];
+        *g = bm->g[j];
+        g->name = map->sid[g->name], g->parent = map->g[g->parent];
+        cs_mb_cur *c = &mb->cur[gi];
+        *c = b->cur[j];
+        c->block_stack = map->stack[c->block_stack], c->reason_name = map->sid[c->reason_name];
+    }
+    for (uint32_t i = 0; ok && i < b->n_parents; i++) {
+        uint32_t p;
+        if (cs_map_get(&m->g_index, b->parents[i].goid, &p) && p < n_a)
+            m->g[map->g[b->parents[i].g]].parent = p;
+    }
+    for (uint32_t i = 0; ok && i < b->n_far; i++) {
+        const cs_mb_far *f = &b->far[i];
+        ok = far_add(mb, map->g[f->g], off[f->g] + f->span, f->t1, err);
+    }
+    cs_free(off);
+    if (!ok)
+        return false;
+    mb->n_span += b->n_span;
+    if (b->slabs) { /* b's chunks are mb's now */
+        cs_mb_slab *tail = b->slabs;
+        while (tail->next)
+            tail = tail->next;
+        tail->next = mb->slabs, mb->slabs = b->slabs, b->slabs = NULL;
+    }
+    for (uint32_t j = 1; j < bm->n_g; j++)
+        b->cur[j].last = NULL;
+    b->n_span = 0;
     return true;
 }
 

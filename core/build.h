@@ -16,6 +16,14 @@
  *   bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
  *       out: mb's state building m, a cs_model_copy of mb's model (to finish a copy
  *       while mb goes on)
+ *   bool cs_mb_join_fits(const cs_mb *mb, const cs_mb *b)
+ *       whether cs_mb_join can take b over: not when b made a goroutine mb has
+ *   bool cs_mb_join(cs_mb *mb, cs_mb *b, cs_model_map *map, cs_err *err)
+ *       b (b->part) built, in a model of its own, what comes after the events mb was
+ *       given: mb takes it over as if it had been given b's calls itself, map being
+ *       b's model's strings and stacks in mb's (cs_model_map_make); map->g is set
+ *       to where b's goroutines are. b is left empty (cs_mb_deinit it).
+ * Times given to a builder increase, but for what cs_mb_create evens out.
  * CS_NO_GOID stands for "no goroutine" (legacy G 0 as unblocker, 1.22+ -1).
  */
 #ifndef CS_BUILD_H
@@ -41,7 +49,8 @@ typedef struct cs_mb_cur {
     uint32_t n_spans;     /* spans closed so far */
     uint32_t k_n, k_cap;  /* its last chunk's spans and room */
     uint8_t state, reason;
-    uint8_t pad[2];
+    uint8_t part;         /* what this builder did with it (build.c P_*), for cs_mb_join */
+    uint8_t pad;
 } cs_mb_cur;
 
 /* A span that does not end where its goroutine's next one begins. */
@@ -59,9 +68,22 @@ typedef struct cs_mb_recent {
     uint32_t idx;         /* 0: empty */
 } cs_mb_recent;
 
+/* A goroutine made, in a part, by one its builder does not know (cs_mb.part). */
+typedef struct cs_mb_parent {
+    uint64_t goid;
+    uint32_t g;
+} cs_mb_parent;
+
 typedef struct cs_mb {
     cs_model *m;
     bool one_thread;      /* the caller's: cs_mb_finish starts no thread (decoding with -j 1) */
+    bool part;            /* the caller's: a part of the trace from a cut on, for cs_mb_join */
+    uint32_t *pre;        /* in a part: the wake-ups of goroutines it had not seen before, */
+    uint32_t n_pre, cap_pre; /* whose block is the join's to fill in */
+    cs_mb_parent *parents;
+    uint32_t n_parents, cap_parents;
+    int64_t *first;       /* in a part: per goroutine, when it was first given a state */
+    uint32_t cap_first;
     cs_mb_recent recent[CS_MB_RECENT];
     cs_mb_cur *cur;       /* per goroutine index */
     uint32_t cap_cur;
@@ -93,5 +115,7 @@ bool cs_mb_name(cs_mb *mb, uint64_t goid, uint64_t pc, cs_sid name, cs_err *err)
 bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err);
 void cs_mb_deinit(cs_mb *mb);
 bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err);
+bool cs_mb_join_fits(const cs_mb *mb, const cs_mb *b);
+bool cs_mb_join(cs_mb *mb, cs_mb *b, cs_model_map *map, cs_err *err);
 
 #endif

@@ -171,6 +171,50 @@ uint32_t cs_model_stack_add(cs_model *m, const cs_frame *f, uint32_t n, cs_err *
     return id;
 }
 
+bool cs_model_map_make(cs_model *m, const cs_model *from, const uint32_t *stack_to, cs_model_map *map,
+                       cs_err *err)
+{
+    uint32_t most = 0;
+    for (uint32_t k = 1; k < from->n_stack; k++)
+        most = cs_model_stack_len(from, k) > most ? cs_model_stack_len(from, k) : most;
+    *map = (cs_model_map){.sid = cs_alloc(((size_t)from->n_str + 1) * sizeof *map->sid),
+                          .stack = cs_alloc(((size_t)from->n_stack + 1) * sizeof *map->stack),
+                          .n_stack = from->n_stack};
+    cs_frame *fr = cs_alloc(((size_t)most + 1) * sizeof *fr);
+    bool ok = map->sid && map->stack && fr ? true : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
+    for (uint32_t i = 0; ok && i < from->n_str; i++) { /* in from's order: new ones as they came */
+        map->sid[i] = i ? cs_model_intern(m, cs_model_str(from, i), cs_model_str_len(from, i), err) : 0;
+        ok = err->code == CS_OK;
+    }
+    if (ok)
+        map->stack[0] = 0;
+    for (uint32_t k = 1; ok && k < from->n_stack; k++) {
+        if (stack_to && stack_to[k]) {
+            map->stack[k] = stack_to[k];
+            continue;
+        }
+        uint32_t n = cs_model_stack_len(from, k);
+        for (uint32_t i = 0; i < n; i++) {
+            fr[i] = *cs_model_stack_frame(from, k, i);
+            fr[i].func = map->sid[fr[i].func], fr[i].file = map->sid[fr[i].file];
+        }
+        map->stack[k] = cs_model_stack_add(m, fr, n, err);
+        ok = err->code == CS_OK;
+    }
+    cs_free(fr);
+    if (!ok)
+        cs_model_map_free(map);
+    return ok;
+}
+
+void cs_model_map_free(cs_model_map *map)
+{
+    cs_free(map->sid);
+    cs_free(map->stack);
+    cs_free(map->g);
+    *map = (cs_model_map){0};
+}
+
 /* A block's base lies EDGE_HALF before its first edge's time, so that
  * the block holds in 32 bits the times within ±2.1 s of it: Go's order may
  * put a wake-up a little before the one emitted ahead of it. Else the

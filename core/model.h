@@ -30,6 +30,12 @@
  *   uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack)
  *   const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t i)  i=0 innermost
  *   bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out)
+ *   bool cs_model_map_make(cs_model *m, const cs_model *from, const uint32_t *stack_to,
+ *                          cs_model_map *map, cs_err *err)
+ *       map: each string and stack of `from` as one of m's, interned or added in
+ *       from's order; stack_to[k] (when not NULL) a stack of m that from's stack k
+ *       already is, 0 none; map->g is the caller's to fill (build.h cs_mb_join)
+ *   void cs_model_map_free(cs_model_map *map)
  *   int64_t cs_span_t0(const cs_model *m, uint32_t s)   start of span s (inline)
  *   int64_t cs_span_t1(const cs_model *m, uint32_t s)   end of span s (inline)
  *   int64_t cs_edge_ts(const cs_model *m, uint32_t i)   time of wake-up i (inline)
@@ -372,6 +378,14 @@ _Static_assert(CS_R_COUNT <= 16 && CS_EK_COUNT <= 16 && CS_EF_WAIT_BEFORE < 4 &&
 _Static_assert(sizeof(cs_frame) == 24, "cs_frame layout");
 _Static_assert(sizeof(cs_rtmsg) == 48, "cs_rtmsg layout");
 
+/* Where the strings, stacks and goroutines of one model lie in another
+ * (cs_model_map_make): index i of each table -> index in the other. */
+typedef struct cs_model_map {
+    cs_sid *sid;
+    uint32_t *stack, n_stack;
+    uint32_t *g;
+} cs_model_map;
+
 void cs_model_init(cs_model *m);
 void cs_model_deinit(cs_model *m);
 /* out: a copy of m that owns all it holds (free with cs_model_deinit; on failure nothing to free). */
@@ -379,6 +393,9 @@ bool cs_model_copy(const cs_model *m, cs_model *out, cs_err *err);
 cs_sid cs_model_intern(cs_model *m, const char *s, size_t len, cs_err *err);
 const char *cs_model_str(const cs_model *m, cs_sid id);
 uint32_t cs_model_str_len(const cs_model *m, cs_sid id);
+bool cs_model_map_make(cs_model *m, const cs_model *from, const uint32_t *stack_to, cs_model_map *map,
+                       cs_err *err);
+void cs_model_map_free(cs_model_map *map);
 uint32_t cs_model_stack_add(cs_model *m, const cs_frame *f, uint32_t n, cs_err *err);
 uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack);
 const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t i);

@@ -386,10 +386,11 @@ typedef struct v2_sum {
 bool dec__v2_sum_event(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind,
                        const v2_trans *tr, v2_gen *g, const cs_file *f, cs_err *err);
 bool dec__v2_sum_finish(v2_sum *s, cs_stats *out, cs_err *err);
-/* Joins the Summarizer of a generation summarized ahead (a, strings in am)
- * onto s (strings in m), as if s had gone on through it. *fits = false,
- * and s untouched, when what a took for granted is not so. */
-bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *am, bool *fits, cs_err *err);
+/* Joins the Summarizer of a part summarized ahead (a, strings in am) onto
+ * s (strings in m), as if s had gone on through it; only when what a took
+ * for granted is so (dec__v2_sum_fits). */
+bool dec__v2_sum_fits(v2_sum *s, const v2_sum *a);
+bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *am, cs_err *err);
 void dec__v2_sum_deinit(v2_sum *s);
 
 typedef struct v2_open { uint64_t key; uint32_t idx; uint8_t kind; } v2_open; /* an open model range */
@@ -412,12 +413,25 @@ typedef struct v2_sink {
     v2_open *open; uint32_t n_open, cap_open;
     bool fast_order;        /* the hot path (v2_hot.h) may order and decode */
     bool fast_emit;         /* ... and emit: the sink only summarizes */
+    bool part;              /* its model is a part's, from a cut on (v2_ahead.c) */
+    bool odd;               /* ... that met what only the part before could place: a range
+                               or task it did not open, one in progress since a Sync, a
+                               goroutine there from the start before any Sync of its own,
+                               an M's goroutine or P not known yet (V2_UNK) */
 } v2_sink;
 
 /* Model side of one event (v2_model.c). */
 bool dec__v2_model_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, const v2_trans *t,
                          cs_err *err);
 void dec__v2_model_close_ranges(v2_sink *s, int64_t t_end);
+/* A part's model, w's (from its cut on, built on a worker), onto s's,
+ * which has every event before the cut, as if s had built it itself:
+ * whether it can be (dec__v2_model_fits), then the join. g is the
+ * generation the cut is in, as s read it: w's first stacks, those of w's
+ * model below n_cut_stk, are its stacks at the slots cut_stk gives. */
+bool dec__v2_model_fits(const v2_sink *s, const v2_sink *w);
+bool dec__v2_model_join(v2_sink *s, v2_sink *w, const v2_gen *g, const uint32_t *cut_stk, uint32_t n_cut_stk,
+                        cs_err *err);
 
 /* Hands one ordered event to the model, the Summarizer and on_event.
  * Applies Go's strictly increasing timestamp fix-up first. */
@@ -595,7 +609,7 @@ bool dec__v2_run_finish(v2_run *r, cs_err *err);
 bool dec__v2_run_model(const v2_run *r, cs_model *out, cs_err *err);
 void dec__v2_run_destroy(v2_run *r);
 
-/* ---- a later part ordered and summarized on a worker (v2_ahead.c) ---- */
+/* ---- a later part ordered, summarized and modelled on a worker (v2_ahead.c) ---- */
 
 typedef struct v2_ahead v2_ahead;
 /* Starts a worker on the part of the file from the cut at byte `from` up
@@ -606,14 +620,15 @@ v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to, bool
  * end), a byte later in the same generation that evens out the replay it
  * begins with; waits until the worker has found that generation. */
 uint64_t dec__v2_ahead_cut(v2_ahead *a);
-/* Waits for the worker, once s has emitted every event before its cut,
- * with Go's frontier fr there; *used: its result was exact and is now s's
+/* Waits for the worker, once s has emitted every event before its cut
+ * (g: the generation it is in, as s read it), with Go's frontier fr
+ * there; *used: its result was exact and is now s's
  * (*gens: the generations it ordered from their start; *stop: the offset
  * of the generation its `to` is in; fr: the frontier there), and s goes on
  * at its `to`; else s orders the part itself. Frees a. False only on an
  * error of s (out of memory). */
-bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, v2_front *fr, bool *used, uint32_t *gens, uint64_t *stop,
-                        cs_err *err);
+bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, const v2_gen *g, v2_front *fr, bool *used, uint32_t *gens,
+                        uint64_t *stop, cs_err *err);
 /* Stops the worker soon and frees a, its result unused (the caller failed). */
 void dec__v2_ahead_drop(v2_ahead *a);
 /* Whether the worker has given up already (its part is the caller's). */

@@ -15,8 +15,10 @@
  * frontier at the cut, which the worker replays (v2_front.c), be the one
  * the calling thread reached. Otherwise, or if the worker met anything it
  * does not handle (a range going on across the cut, an abandoned proc, an
- * error), the calling thread orders the part itself. Only for sinks that
- * summarize (`stats`): the model and on_event need every event in order. */
+ * error), the calling thread orders the part itself. A sink that builds the
+ * model has the worker build the part's in a model of its own, which the
+ * join puts after the caller's (dec__v2_model_join) when it can place all
+ * of it. Not for on_event, which needs every event in order. */
 #include "v2.h"
 
 #include <string.h>
@@ -39,6 +41,9 @@ struct v2_ahead {
     v2_sink ws;
     int64_t last_ts;       /* the time of the last event before the cut, taken to be the latest of them */
     v2_front start, end;   /* Go's frontier at its cut as taken, and at its `to` */
+    int64_t sync0;         /* in the first generation: the time taken for its Sync, else 0 */
+    uint32_t *cut_stk;     /* with a model: its first stacks' slots in the generation of its cut */
+    uint32_t n_cut_stk;
     uint32_t gens;         /* generations it ordered from their start */
     bool ok;
     cs_err err;
@@ -65,6 +70,14 @@ static bool first_gen(v2_ahead *a, v2_span *sp)
     a->last_ts = a->ws.last_ts = last;
     sp->start = a->start;
     ok = ok && dec__v2_read_gen(&a->ws, g, NULL, c, sp, &a->err);
+    if (ok && !a->d.no_model) { /* the stacks the caller may have met before the cut too */
+        a->n_cut_stk = a->m.n_stack;
+        if (!(a->cut_stk = cs_calloc((size_t)a->n_cut_stk + 1, sizeof *a->cut_stk)))
+            ok = CS_FAIL(&a->err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u stacks", a->n_cut_stk);
+        for (uint32_t i = 0; ok && i < g->n_stk; i++)
+            if (g->stk[i].mstack1 && g->stk[i].mstack1 - 1 < a->n_cut_stk)
+                a->cut_stk[g->stk[i].mstack1 - 1] = i;
+    }
     cs_free(c);
     cs_free(at);
     cs_free(lk);
@@ -129,7 +142,7 @@ static bool part(v2_ahead *a)
             a->o.cut_gen = a->g.gen;
             if (a->g.gen == a->o.initial_gen) { /* the time of the first Sync is known */
                 int64_t t = dec__v2_ns(&a->g, a->g.min_ts);
-                a->sum.sync_ts = t > 0 ? t : 1;
+                a->sum.sync_ts = a->ws.sync_ts = a->sync0 = t > 0 ? t : 1;
             }
             if (!first_gen(a, &sp))
                 return false;
@@ -178,16 +191,20 @@ v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to, bool
     a->d = *s->d;
     a->d.on_progress = wanted;
     a->d.progress_ud = (void *)&a->dropped;
-    a->ws = (v2_sink){.d = &a->d, .f = s->f, .version = s->version, .m = &a->m, .o = &a->o, .sum = &a->sum,
-                      .fast_order = s->fast_order, .fast_emit = s->fast_emit};
+    a->ws = (v2_sink){.d = &a->d, .f = s->f, .version = s->version, .m = &a->m, .o = &a->o,
+                      .sum = s->sum ? &a->sum : NULL, .fast_order = s->fast_order, .fast_emit = s->fast_emit,
+                      .part = true};
     memcpy(a->ws.nargs, s->nargs, sizeof a->ws.nargs);
-    if (cs_thread_create(&a->th, work, a)) {
+    cs_err err = {0};
+    if ((!a->d.no_model && !cs_mb_init(&a->ws.mb, &a->m, &err)) || cs_thread_create(&a->th, work, a)) {
         pthread_mutex_destroy(&a->mu);
         pthread_cond_destroy(&a->cv);
+        cs_mb_deinit(&a->ws.mb);
         cs_model_deinit(&a->m);
         cs_free(a);
         return NULL;
     }
+    a->ws.mb.part = a->ws.mb.one_thread = true;
     return a;
 }
 
@@ -306,6 +323,10 @@ static void ahead_free(v2_ahead *a)
     pthread_cond_destroy(&a->cv);
     cs_free(a->start.c);
     cs_free(a->end.c);
+    cs_free(a->cut_stk);
+    cs_mb_deinit(&a->ws.mb);
+    cs_free(a->ws.rclass);
+    cs_free(a->ws.open);
     dec__v2_gen_deinit(&a->g);
     dec__v2_order_deinit(&a->o);
     dec__v2_sum_deinit(&a->sum);
@@ -318,15 +339,20 @@ static bool same_front(const v2_front *x, const v2_front *y)
     return x->n == y->n && (!x->n || !memcmp(x->c, y->c, x->n * sizeof *x->c));
 }
 
-bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, v2_front *fr, bool *used, uint32_t *gens, uint64_t *stop,
-                        cs_err *err)
+bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, const v2_gen *g, v2_front *fr, bool *used, uint32_t *gens,
+                        uint64_t *stop, cs_err *err)
 {
     pthread_join(a->th, NULL);
     *used = false;
-    bool fits = a->ok && a->last_ts == s->last_ts && same_front(&a->start, fr);
+    bool model = !s->d->no_model;
+    bool fits = a->ok && a->last_ts == s->last_ts && same_front(&a->start, fr) &&
+                (!a->sync0 || a->sync0 == s->sync_ts) && (!model || dec__v2_model_fits(s, &a->ws));
     for (uint32_t i = 0; fits && i < a->o.n_as; i++)
         fits = holds(s->o, &a->o.as[i], a->o.cut_gen);
-    bool ok = !fits || dec__v2_sum_join(s->sum, s->m, &a->sum, &a->m, &fits, err);
+    fits = fits && (!s->sum || dec__v2_sum_fits(s->sum, &a->sum));
+    /* the model first: its strings go in in the part's order, as on one thread */
+    bool ok = !fits || !model || dec__v2_model_join(s, &a->ws, g, a->cut_stk, a->n_cut_stk, err);
+    ok = ok && (!fits || !s->sum || dec__v2_sum_join(s->sum, s->m, &a->sum, &a->m, err));
     if (ok && fits) {
         ok = lay_over(s->o, &a->o, err);
         s->n_events += a->ws.n_events, s->syncs += a->ws.syncs, s->last_ts = a->ws.last_ts;

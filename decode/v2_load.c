@@ -39,8 +39,9 @@ typedef struct plan {
 
 /* Parts of about equal size, none smaller than min_part; a worker's a
  * little smaller, as it first walks the batch headers up to its cut. A
- * single worker settles its cut further on (dec__v2_ahead_cut) unless the
- * caller gave one (dec_desc.cut). */
+ * single worker that only summarizes settles its cut further on
+ * (dec__v2_ahead_cut) unless the caller gave one (dec_desc.cut): one that
+ * builds the model goes as fast as the caller. */
 static void plan_start(v2_sink *s, plan *p, int jobs, uint64_t min_part)
 {
     uint64_t parts = jobs < MAX_PARTS ? (uint64_t)jobs : MAX_PARTS, size = s->f->size;
@@ -53,7 +54,8 @@ static void plan_start(v2_sink *s, plan *p, int jobs, uint64_t min_part)
     if (given)
         p->pos[0] = s->d->cut < size ? s->d->cut : size - 1;
     for (uint32_t i = 0; i < p->n; i++)
-        p->w[i] = dec__v2_ahead_start(s, p->pos[i], i + 1 < p->n ? p->pos[i + 1] : 0, p->n == 1 && !given);
+        p->w[i] = dec__v2_ahead_start(s, p->pos[i], i + 1 < p->n ? p->pos[i + 1] : 0,
+                                      p->n == 1 && !given && s->fast_emit);
 }
 
 static void plan_drop(plan *p)
@@ -69,14 +71,15 @@ static void plan_drop(plan *p)
  * generation at file offset `here`, the caller having emitted every event
  * before it; *off and *from_cut say where the caller goes on: in a part it
  * orders itself, or at the end. */
-static bool join_parts(v2_sink *s, plan *p, uint64_t here, uint64_t *off, int *from_cut, cs_err *err)
+static bool join_parts(v2_sink *s, plan *p, const v2_gen *g, uint64_t here, uint64_t *off, int *from_cut,
+                       cs_err *err)
 {
     for (;;) {
         uint32_t i = p->next++, gens = 0;
         bool used = false;
         v2_ahead *a = p->w[i];
         p->w[i] = NULL;
-        if (a && !dec__v2_ahead_join(s, a, &p->at, &used, &gens, &here, err))
+        if (a && !dec__v2_ahead_join(s, a, g, &p->at, &used, &gens, &here, err))
             return false;
         if (!used) {
             *off = here, *from_cut = (int)i;
@@ -108,7 +111,33 @@ struct v2_run {
     bool scanning;         /* g holds the scan of the generation at off, stopped for want of bytes */
     bool done;             /* the input's last generation was decoded */
     uint64_t settled_gen;  /* the generation last taken as complete at the end of the bytes (0 none) */
+    uint32_t *kept, n_kept; /* the model stacks of the generation at off's stack slots (keep_stacks) */
 };
+
+/* A part the caller orders itself after all, from a cut in the generation
+ * it has just read up to the cut: the stacks it met before the cut keep
+ * their model stacks, as on one thread, when the generation's tables are
+ * read again (they hand out the same slots). */
+static void keep_stacks(v2_run *r)
+{
+    const v2_gen *g = &r->g;
+    cs_free(r->kept);
+    r->n_kept = 0;
+    if (!(r->kept = cs_alloc((size_t)g->n_stk * sizeof *r->kept + 1)))
+        return; /* only their number in the model grows */
+    for (uint32_t i = 0; i < g->n_stk; i++)
+        r->kept[i] = g->stk[i].mstack1;
+    r->n_kept = g->n_stk;
+}
+
+static void kept_stacks(v2_run *r)
+{
+    v2_gen *g = &r->g;
+    for (uint32_t i = 0; r->kept && g->n_stk == r->n_kept && i < g->n_stk; i++)
+        g->stk[i].mstack1 = r->kept[i];
+    cs_free(r->kept);
+    r->kept = NULL, r->n_kept = 0;
+}
 
 /* The generation at r->off scanned to its end: *next is where the next one
  * starts. On a stream that has more to come, the scan needs the
@@ -189,6 +218,7 @@ static bool gen_one(v2_run *r, bool wait, bool settled, bool *short_, cs_err *er
     }
     if (!dec__v2_gen_tables(f, s->version, g, err))
         return false;
+    kept_stacks(r);
     /* a worker that gave up already: its part is this thread's, on two threads when big */
     for (; p->next < p->n && p->w[p->next] && dec__v2_ahead_failed(p->w[p->next]); p->next++)
         dec__v2_ahead_drop(p->w[p->next]), p->w[p->next] = NULL;
@@ -218,8 +248,10 @@ static bool gen_one(v2_run *r, bool wait, bool settled, bool *short_, cs_err *er
         for (; p->next < p->n && p->pos[p->next] < g->end; p->next++)
             if (p->w[p->next])
                 dec__v2_ahead_drop(p->w[p->next]), p->w[p->next] = NULL;
-    } else if (at_cut && !join_parts(s, p, g->off, &r->off, &r->from_cut, err)) {
+    } else if (at_cut && !join_parts(s, p, g, g->off, &r->off, &r->from_cut, err)) {
         return false;
+    } else if (at_cut && r->from_cut >= 0 && r->off == g->off) {
+        keep_stacks(r);
     }
     return dec__progress(s->d, r->off, cs_file_total(f), err);
 }
@@ -244,7 +276,7 @@ v2_run *dec__v2_run_create(const dec_desc *d, cs_file *f, int version, cs_model 
         return NULL;
     }
     r->s.mb.one_thread = r->jobs <= 1;
-    if (r->jobs > 1 && r->s.fast_emit && !f->stream) /* parts ahead need the whole file */
+    if (r->jobs > 1 && (r->s.fast_emit || !d->on_event) && !f->stream) /* parts ahead need the whole file */
         plan_start(&r->s, &r->p, r->jobs, d->split_min);
     return r;
 }
@@ -313,6 +345,7 @@ void dec__v2_run_destroy(v2_run *r)
     if (!r)
         return;
     plan_drop(&r->p);
+    cs_free(r->kept);
     cs_mb_deinit(&r->s.mb);
     cs_free(r->s.rclass);
     cs_free(r->s.open);

@@ -74,6 +74,8 @@ static bool g_event(v2_sink *s, v2_gen *g, const v2_ev *e, const v2_trans *t, cs
     else if (t->to == V2G_RUNNABLE && e->type != V2_EvGoStop)
         r = CS_R_NONE;
     bool ok;
+    if (t->from == V2G_UNDET && s->part && !s->sync_ts)
+        s->odd = true; /* there since the Sync before the cut */
     if (t->from == V2G_UNDET || t->from == V2G_NOTEXIST) {
         cs_mb_create_desc cd = {.t = dec__v2_first_since(t, s->sync_ts, e->ts), .goid = t->id, .state = st,
                                 .reason = r,
@@ -112,6 +114,7 @@ static void range_close(v2_sink *s, uint8_t kind, uint64_t key, int64_t t)
             s->open[i] = s->open[--s->n_open];
             return;
         }
+    s->odd |= s->part; /* or before the cut */
 }
 
 static bool range_is_open(v2_sink *s, uint8_t kind, uint64_t key)
@@ -154,6 +157,7 @@ static bool range_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, cs_
     }
     if (kind == V2K_RANGE_ACTIVE && range_is_open(s, rk, key))
         return true;
+    s->odd |= kind == V2K_RANGE_ACTIVE && s->part; /* it may be open before the cut */
     if (rk == CS_RK_STW || rk == CS_RK_MARK_ASSIST)
         r.g = gidx(s, key, err);
     (void)g;
@@ -194,6 +198,8 @@ static bool user_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, cs_e
 bool dec__v2_model_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, const v2_trans *t,
                          cs_err *err)
 {
+    if (s->part && (e->ctx.g == V2_UNK || e->ctx.p == V2_UNK || (t && t->id == V2_UNK)))
+        s->odd = true; /* the goroutine or P only the part before knows */
     switch (kind) {
     case V2K_STATE:
         return !t->is_g || g_event(s, g, e, t, err);
@@ -214,4 +220,50 @@ void dec__v2_model_close_ranges(v2_sink *s, int64_t t_end)
     for (uint32_t i = 0; i < s->n_open; i++)
         s->m->ranges[s->open[i].idx].t1 = t_end;
     s->n_open = 0;
+}
+
+bool dec__v2_model_fits(const v2_sink *s, const v2_sink *w)
+{
+    return !w->odd && cs_mb_join_fits(&s->mb, &w->mb);
+}
+
+bool dec__v2_model_join(v2_sink *s, v2_sink *w, const v2_gen *g, const uint32_t *cut_stk, uint32_t n_cut_stk,
+                        cs_err *err)
+{
+    cs_model *m = s->m;
+    const cs_model *wm = w->m;
+    uint32_t *to = cs_calloc((size_t)wm->n_stack + 1, sizeof *to);
+    if (!to)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u stacks", wm->n_stack);
+    for (uint32_t k = 1; k < n_cut_stk && k < wm->n_stack; k++) /* s's already, if s used them before the cut */
+        if (cut_stk[k] < g->n_stk && g->stk[cut_stk[k]].mstack1)
+            to[k] = g->stk[cut_stk[k]].mstack1 - 1;
+    cs_model_map map;
+    bool ok = cs_model_map_make(m, wm, to, &map, err) && cs_mb_join(&s->mb, &w->mb, &map, err) &&
+              cs_grow((void **)&m->ranges, &m->cap_ranges, m->n_ranges + wm->n_ranges, sizeof *m->ranges, err) &&
+              cs_grow((void **)&m->logs, &m->cap_logs, m->n_logs + wm->n_logs, sizeof *m->logs, err) &&
+              cs_grow((void **)&s->open, &s->cap_open, s->n_open + w->n_open, sizeof *s->open, err);
+    cs_free(to);
+    if (!ok) {
+        cs_model_map_free(&map);
+        return false;
+    }
+    for (uint32_t i = 0; i < w->n_open; i++) /* still open: w's ranges go after s's */
+        s->open[s->n_open++] = (v2_open){w->open[i].key, m->n_ranges + w->open[i].idx, w->open[i].kind};
+    for (uint32_t i = 0; i < wm->n_ranges; i++) {
+        cs_range r = wm->ranges[i];
+        r.g = map.g[r.g], r.name = map.sid[r.name];
+        m->ranges[m->n_ranges++] = r;
+    }
+    for (uint32_t i = 0; i < wm->n_logs; i++) {
+        cs_log l = wm->logs[i];
+        l.g = map.g[l.g], l.category = map.sid[l.category], l.message = map.sid[l.message];
+        l.stack = map.stack[l.stack];
+        m->logs[m->n_logs++] = l;
+    }
+    m->nprocs = wm->nprocs > m->nprocs ? wm->nprocs : m->nprocs;
+    if (w->syncs)
+        s->sync_ts = w->sync_ts;
+    cs_model_map_free(&map);
+    return true;
 }

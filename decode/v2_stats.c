@@ -528,17 +528,21 @@ static bool lay_map(v2_sum *s, cs_map *map, const v2_sum *a, const cs_map *amap,
     return true;
 }
 
-bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *am, bool *fits, cs_err *err)
+bool dec__v2_sum_fits(v2_sum *s, const v2_sum *a)
 {
     uint32_t v, n = a->ids.n < a->cap_g ? a->ids.n : a->cap_g;
-    *fits = false;
     for (uint32_t i = 0; i < a->n_sys_none; i++)
         if (cs_map_get(&s->sys_p, a->sys_none[i], &v))
-            return true;
+            return false;
     for (uint32_t i = 0; i < n; i++)
         if (a->g[i].present && a->g[i].inherited && !inherits(s, a, sg_find(s, a->g[i].goid), &a->g[i]))
-            return true;
-    *fits = true;
+            return false;
+    return true;
+}
+
+bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *am, cs_err *err)
+{
+    uint32_t n = a->ids.n < a->cap_g ? a->ids.n : a->cap_g;
     for (uint32_t i = 0; i < n; i++) {
         const v2_sg *x = &a->g[i];
         if (!x->present)

@@ -326,6 +326,121 @@ static void a_goroutine_made_again_keeps_its_spans_in_order(void **st)
  * pages' edges. Every whole page inside a range reads as zeros after, and
  * every byte outside whole pages keeps its value. A batch also goes by
  * itself once it holds CS_RELEASE_BYTES. */
+/* One call to a builder: c create (parent g2, state st), s set (state st,
+ * reason r, a reason name and stack for a block), u unblock (g by g2). */
+typedef struct mb_op {
+    char k;
+    int64_t t;
+    uint64_t g, g2;
+    uint8_t st, r;
+} mb_op;
+
+static void mb_apply(cs_mb *mb, const mb_op *o)
+{
+    cs_err err = {0};
+    cs_model *m = mb->m;
+    bool ok;
+    if (o->k == 'c') {
+        cs_mb_create_desc d = {.t = o->t, .goid = o->g, .parent_goid = o->g2, .state = o->st, .reason = o->r,
+                               .name = cs_model_intern(m, "main.work", 9, &err)};
+        ok = cs_mb_create(mb, &d, &err);
+    } else if (o->k == 's') {
+        cs_frame fr = {.pc = o->g, .func = cs_model_intern(m, "main.f", 6, &err), .line = (uint32_t)o->t};
+        uint32_t stack = o->st == CS_ST_BLOCKED ? cs_model_stack_add(m, &fr, 1, &err) : 0;
+        ok = cs_mb_set(mb, o->t, o->g, o->st, o->r, o->st == CS_ST_BLOCKED ? cs_model_intern(m, "chan receive", 12, &err) : 0,
+                       stack, &err);
+    } else {
+        ok = cs_mb_unblock(mb, o->t, o->g2, o->g, 0, &err);
+    }
+    assert_true(ok && err.code == CS_OK);
+}
+
+/* The calls of ops[from, to) into a new builder of m (a part when from > 0). */
+static void mb_run(cs_model *m, cs_mb *mb, const mb_op *ops, size_t from, size_t to)
+{
+    cs_err err = {0};
+    cs_model_init(m);
+    assert_true(cs_mb_init(mb, m, &err));
+    mb->part = from > 0;
+    for (size_t i = from; i < to; i++)
+        mb_apply(mb, &ops[i]);
+}
+
+/* A builder given the calls after a cut, joined onto the one given those
+ * before (cs_mb_join), builds what one builder given them all does, cut
+ * anywhere: a span going on across the cut, a goroutine blocked before it
+ * and woken after, one ended before and seen again after, one made after
+ * by one made before, one only after; a part that makes a goroutine the
+ * one before has does not fit. */
+static void parts_joined_build_what_one_builder_does(void **st)
+{
+    (void)st;
+    static const mb_op ops[] = {
+        {'c', 10, 1, CS_NO_GOID, CS_ST_RUNNING, 0}, {'c', 11, 2, 1, 0, 0},       {'s', 12, 2, 0, CS_ST_RUNNING, 0},
+        {'c', 13, 3, 1, 0, 0},                      {'s', 14, 3, 0, CS_ST_RUNNING, 0}, {'s', 15, 2, 0, CS_ST_BLOCKED, CS_R_CHAN_RECV},
+        {'s', 16, 3, 0, CS_ST_NONE, 0},             {'s', 17, 1, 0, CS_ST_RUNNABLE, 0}, {'s', 18, 1, 0, CS_ST_RUNNING, 0},
+        {'u', 19, 2, 1, 0, 0},                      {'s', 20, 3, 0, CS_ST_RUNNING, 0}, {'c', 21, 4, 1, CS_ST_BLOCKED, CS_R_SYNC},
+        {'u', 22, 4, 3, 0, 0},                      {'s', 23, 5, 0, CS_ST_RUNNABLE, 0}, {'s', 24, 2, 0, CS_ST_RUNNING, 0},
+        {'s', 25, 2, 0, CS_ST_BLOCKED, CS_R_CHAN_SEND}, {'u', 26, 2, CS_NO_GOID, 0, 0}, {'s', 27, 4, 0, CS_ST_RUNNING, 0},
+        {'s', 28, 3, 0, CS_ST_RUNNABLE, 0},
+    };
+    size_t n = sizeof ops / sizeof *ops;
+    cs_err err = {0};
+    cs_model one;
+    cs_mb mb1;
+    mb_run(&one, &mb1, ops, 0, n);
+    assert_true(cs_mb_finish(&mb1, 30, &err));
+    for (size_t cut = 1; cut < n; cut++) {
+        cs_model ma, mb_m;
+        cs_mb a, b;
+        mb_run(&ma, &a, ops, 0, cut);
+        mb_run(&mb_m, &b, ops, cut, n);
+        assert_true(cs_mb_join_fits(&a, &b));
+        cs_model_map map;
+        assert_true(cs_model_map_make(&ma, &mb_m, NULL, &map, &err));
+        assert_true(cs_mb_join(&a, &b, &map, &err));
+        assert_true(cs_mb_finish(&a, 30, &err));
+        assert_int_equal(ma.n_g, one.n_g);
+        assert_int_equal(ma.n_span, one.n_span);
+        assert_int_equal(ma.n_far, one.n_far);
+        assert_int_equal(ma.n_edges, one.n_edges);
+        for (uint32_t i = 1; i < one.n_g; i++) {
+            const cs_goroutine *x = &ma.g[i], *y = &one.g[i];
+            if (x->goid != y->goid || x->create_ns != y->create_ns || x->start_ns != y->start_ns ||
+                x->end_ns != y->end_ns || x->parent != y->parent || x->flags != y->flags ||
+                x->span_first != y->span_first || x->span_count != y->span_count ||
+                strcmp(cs_model_str(&ma, x->name), cs_model_str(&one, y->name)))
+                fail_msg("cut %zu: goroutine %u differs", cut, i);
+        }
+        for (uint32_t i = 0; i < one.n_span; i++)
+            if (cs_span_t0(&ma, i) != cs_span_t0(&one, i) || cs_span_t1(&ma, i) != cs_span_t1(&one, i) ||
+                ma.span_state[i] != one.span_state[i] || ma.span_reason[i] != one.span_reason[i])
+                fail_msg("cut %zu: span %u differs", cut, i);
+        for (uint32_t i = 1; i < one.n_edges; i++) {
+            const cs_edge *x = &ma.edges[i], *y = &one.edges[i];
+            if (cs_edge_ts(&ma, i) != cs_edge_ts(&one, i) || x->from != y->from || x->to != y->to ||
+                x->reason != y->reason || x->flags != y->flags ||
+                strcmp(cs_model_str(&ma, x->reason_name), cs_model_str(&one, y->reason_name)) ||
+                cs_model_stack_len(&ma, x->block_stack) != cs_model_stack_len(&one, y->block_stack) ||
+                (x->block_stack && cs_model_stack_frame(&ma, x->block_stack, 0)->line !=
+                                       cs_model_stack_frame(&one, y->block_stack, 0)->line))
+                fail_msg("cut %zu: wake-up %u differs", cut, i);
+        }
+        cs_model_map_free(&map);
+        cs_mb_deinit(&a), cs_mb_deinit(&b);
+        cs_model_deinit(&ma), cs_model_deinit(&mb_m);
+    }
+    /* goroutine 2 made again after the cut: only one builder can say where its spans go */
+    static const mb_op again[] = {{'c', 10, 2, CS_NO_GOID, CS_ST_RUNNING, 0}, {'c', 11, 2, CS_NO_GOID, 0, 0}};
+    cs_model ma, mb_m;
+    cs_mb a, b;
+    mb_run(&ma, &a, again, 0, 1);
+    mb_run(&mb_m, &b, again, 1, 2);
+    assert_false(cs_mb_join_fits(&a, &b));
+    cs_mb_deinit(&a), cs_mb_deinit(&b), cs_mb_deinit(&mb1);
+    cs_model_deinit(&ma), cs_model_deinit(&mb_m), cs_model_deinit(&one);
+}
+
 static void released_pages_read_as_zeros_and_nothing_else_does(void **st)
 {
     (void)st;
@@ -743,6 +858,7 @@ int main(void)
         cmocka_unit_test(spans_keep_their_ends),
         cmocka_unit_test(spans_laid_out_in_two_halves),
         cmocka_unit_test(a_goroutine_made_again_keeps_its_spans_in_order),
+        cmocka_unit_test(parts_joined_build_what_one_builder_does),
         cmocka_unit_test(edge_times_read_back_in_narrow_and_wide_blocks),
         cmocka_unit_test(message_times_read_back_near_far_and_without_a_send),
         cmocka_unit_test(released_pages_read_as_zeros_and_nothing_else_does),

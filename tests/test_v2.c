@@ -311,6 +311,56 @@ static void cuts_anywhere_match_oracle(void **st)
     }
 }
 
+static void same_model(const char *what, const cs_model *a, const cs_model *b);
+
+/* Path decoded for the model (as `info` and the pictures: no on_event),
+ * statistics too, with `jobs` threads, the second part from byte `cut`. */
+static void load_model(const char *path, int jobs, uint64_t cut, decoded *d)
+{
+    memset(d, 0, sizeof *d);
+    cs_model_init(&d->m);
+    assert_true(cs_file_map(path, &d->f, &d->err));
+    dec_desc desc = {.path = path, .jobs = jobs, .split_min = 1, .cut = cut};
+    d->ok = dec_trace_load(&desc, &d->f, &d->m, &d->s, &d->err);
+    if (!d->ok)
+        fail_msg("%s cut at %llu: %s", path, (unsigned long long)cut, d->err.msg);
+}
+
+/* The model of a part built on a worker from a cut anywhere, joined to
+ * the one of everything before it (decode/v2_ahead.c,
+ * dec__v2_model_join), is the model of one thread index for index, and
+ * the statistics still Go's; most parts are taken over. */
+static void model_parts_match_one_thread(void **st)
+{
+    (void)st;
+    static const char *const names[] = {
+        "gens/gens-go1.25", "gens/gens-gc-go1.25", "gens/gens-go1.27", "gens/gens-gc-go1.27",
+        "pingpong-go1.25", "closebcast-go1.22", "corpus/go1.23/selectmix", "corpus/go1.23/annotated",
+        "corpus/go1.26/fanin", "corpus/go1.26/workers", "corpus/go1.27/primesieve", "corpus/go1.27/netserver",
+        "corpus/go1.27/annotated"};
+    uint64_t taken = 0, tried = 0;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char path[512];
+        json_t *o = data_case(names[i], path);
+        decoded one;
+        load_model(path, 1, 0, &one);
+        for (uint64_t k = 1; k <= 24; k++) {
+            decoded d;
+            load_model(path, 2, one.f.size * k / 25, &d);
+            char what[600];
+            snprintf(what, sizeof what, "%s cut at %llu/25", path, (unsigned long long)k);
+            same_model(what, &d.m, &one.m);
+            check_stats(path, &d.m, &d.s, o);
+            taken += d.m.n_ahead, tried++;
+            unload(&d);
+        }
+        unload(&one);
+        json_decref(o);
+    }
+    if (taken * 2 < tried)
+        fail_msg("%llu of %llu parts taken over", (unsigned long long)taken, (unsigned long long)tried);
+}
+
 /* Go's conformance cases: NAME.expect is SUCCESS or FAILURE "regexp". */
 static void go_conformance_cases_accepted_or_rejected(void **st)
 {
@@ -462,28 +512,46 @@ static void streams_decode_a_generation_at_a_time(void **st)
     assert_true(bites >= 20); /* the four, with the model: on one and two threads, in three piece sizes */
 }
 
-/* The same events, goroutines, spans, wake-ups and ranges. */
+/* The same events, strings, stacks, goroutines, spans, wake-ups, ranges and
+ * logs, index for index. */
 static void same_model(const char *what, const cs_model *a, const cs_model *b)
 {
-    bool same = a->n_events == b->n_events && a->n_gens == b->n_gens && a->t_first == b->t_first &&
-                a->t_last == b->t_last && a->n_g == b->n_g && a->n_span == b->n_span && a->n_edges == b->n_edges &&
-                a->n_ranges == b->n_ranges && a->n_str == b->n_str && a->n_stack == b->n_stack &&
-                !strcmp(a->warning, b->warning);
-    for (uint32_t i = 1; same && i < a->n_g; i++)
-        same = a->g[i].goid == b->g[i].goid && a->g[i].span_first == b->g[i].span_first &&
-               a->g[i].span_count == b->g[i].span_count && a->g[i].name == b->g[i].name &&
-               a->g[i].flags == b->g[i].flags && a->g[i].end_ns == b->g[i].end_ns;
-    for (uint32_t i = 0; same && i < a->n_span; i++)
-        same = cs_span_t0(a, i) == cs_span_t0(b, i) && cs_span_t1(a, i) == cs_span_t1(b, i) &&
-               a->span_state[i] == b->span_state[i] && a->span_reason[i] == b->span_reason[i];
-    for (uint32_t i = 1; same && i < a->n_edges; i++)
-        same = cs_edge_ts(a, i) == cs_edge_ts(b, i) && a->edges[i].from == b->edges[i].from &&
-               a->edges[i].to == b->edges[i].to && a->edges[i].stack == b->edges[i].stack;
-    for (uint32_t i = 0; same && i < a->n_ranges; i++)
-        same = a->ranges[i].t0 == b->ranges[i].t0 && a->ranges[i].t1 == b->ranges[i].t1 &&
-               a->ranges[i].name == b->ranges[i].name && a->ranges[i].kind == b->ranges[i].kind;
-    if (!same)
-        fail_msg("%s: the models differ (%llu/%llu events, %u/%u generations, %u/%u spans)", what,
+    const char *diff = NULL;
+#define DIFF(cond, what) if (!diff && !(cond)) diff = what;
+    DIFF(a->n_events == b->n_events && a->n_gens == b->n_gens && a->t_first == b->t_first &&
+         a->t_last == b->t_last && a->n_g == b->n_g && a->n_span == b->n_span && a->n_edges == b->n_edges &&
+         a->n_ranges == b->n_ranges && a->n_str == b->n_str && a->n_logs == b->n_logs && a->n_far == b->n_far &&
+         a->nprocs == b->nprocs && !strcmp(a->warning, b->warning), "counts")
+    DIFF(a->n_stack == b->n_stack && a->n_frames == b->n_frames, "stack counts")
+    for (uint32_t i = 0; !diff && i < a->n_str; i++)
+        DIFF(!strcmp(cs_model_str(a, i), cs_model_str(b, i)), "strings")
+    for (uint32_t i = 0; !diff && i < a->n_frames; i++)
+        DIFF(a->frames[i].pc == b->frames[i].pc && a->frames[i].func == b->frames[i].func &&
+             a->frames[i].file == b->frames[i].file && a->frames[i].line == b->frames[i].line, "frames")
+    for (uint32_t i = 0; !diff && a->n_stack && i <= a->n_stack; i++)
+        DIFF(a->stack_first[i] == b->stack_first[i], "stacks")
+    for (uint32_t i = 1; !diff && i < a->n_g; i++)
+        DIFF(a->g[i].goid == b->g[i].goid && a->g[i].pc == b->g[i].pc && a->g[i].create_ns == b->g[i].create_ns &&
+             a->g[i].start_ns == b->g[i].start_ns && a->g[i].end_ns == b->g[i].end_ns &&
+             a->g[i].name == b->g[i].name && a->g[i].parent == b->g[i].parent && a->g[i].flags == b->g[i].flags &&
+             a->g[i].span_first == b->g[i].span_first && a->g[i].span_count == b->g[i].span_count, "goroutines")
+    for (uint32_t i = 0; !diff && i < a->n_span; i++)
+        DIFF(cs_span_t0(a, i) == cs_span_t0(b, i) && cs_span_t1(a, i) == cs_span_t1(b, i) &&
+             a->span_state[i] == b->span_state[i] && a->span_reason[i] == b->span_reason[i], "spans")
+    for (uint32_t i = 1; !diff && i < a->n_edges; i++) {
+        cs_edge x = a->edges[i], y = b->edges[i];
+        x.t_lo = y.t_lo = 0; /* over bases that may differ */
+        DIFF(cs_edge_ts(a, i) == cs_edge_ts(b, i) && !memcmp(&x, &y, sizeof x), "wake-ups")
+    }
+    for (uint32_t i = 0; !diff && i < a->n_ranges; i++)
+        DIFF(a->ranges[i].t0 == b->ranges[i].t0 && a->ranges[i].t1 == b->ranges[i].t1 &&
+             a->ranges[i].name == b->ranges[i].name && a->ranges[i].g == b->ranges[i].g &&
+             a->ranges[i].id == b->ranges[i].id && a->ranges[i].kind == b->ranges[i].kind, "ranges")
+    for (uint32_t i = 0; !diff && i < a->n_logs; i++)
+        DIFF(!memcmp(&a->logs[i], &b->logs[i], sizeof *a->logs), "logs")
+#undef DIFF
+    if (diff)
+        fail_msg("%s: the models' %s differ (%llu/%llu events, %u/%u generations, %u/%u spans)", what, diff,
                  (unsigned long long)a->n_events, (unsigned long long)b->n_events, a->n_gens, b->n_gens, a->n_span,
                  b->n_span);
 }
@@ -693,6 +761,7 @@ int main(void)
         cmocka_unit_test(repo_copies_match_oracle),
         cmocka_unit_test(generations_ahead_match_oracle),
         cmocka_unit_test(cuts_anywhere_match_oracle),
+        cmocka_unit_test(model_parts_match_one_thread),
         cmocka_unit_test(streams_decode_a_generation_at_a_time),
         cmocka_unit_test(stream_decoder_grows_a_generation_at_a_time),
         cmocka_unit_test(growing_legacy_file_decodes_once_it_pauses),
