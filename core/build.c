@@ -349,11 +349,14 @@ bool cs_mb_name(cs_mb *mb, uint64_t goid, uint64_t pc, cs_sid name, cs_err *err)
 }
 
 /* The wake-ups of b onto mb's, mapped; those of goroutines b had not seen
- * before take their block from mb's state at the cut. */
-static bool join_edges(cs_mb *mb, const cs_mb *b, const cs_model_map *map, cs_err *err)
+ * before take their block from mb's state at the cut. b's pages go back
+ * as they are copied, a batch at a time: b's and mb's would otherwise be
+ * held at once, twice the part's wake-ups. */
+#define JOIN_BATCH 65536u
+
+static bool join_edges(cs_mb *mb, cs_mb *b, const cs_model_map *map, cs_err *err)
 {
-    cs_model *m = mb->m;
-    const cs_model *bm = b->m;
+    cs_model *m = mb->m, *bm = b->m;
     uint32_t e0 = m->n_edges - 1; /* b's edge i is e0 + i */
     if (bm->n_edges > UINT32_MAX - m->n_edges)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "too many wake-ups");
@@ -368,6 +371,8 @@ static bool join_edges(cs_mb *mb, const cs_mb *b, const cs_model_map *map, cs_er
         if (!cs_edge_ts_set(m, e0 + i, cs_edge_ts(bm, i), err))
             return false;
         m->n_edges++;
+        if (i % JOIN_BATCH == 0) /* b's edges up to i are read: none is read again */
+            cs_release(bm->edges + i - JOIN_BATCH, (size_t)JOIN_BATCH * sizeof *bm->edges);
     }
     for (uint32_t i = 0; i < b->n_pre; i++) {
         cs_edge *x = &m->edges[e0 + b->pre[i]];
@@ -461,6 +466,12 @@ bool cs_mb_join(cs_mb *mb, cs_mb *b, cs_model_map *map, cs_err *err)
     bool ok = true;
     for (uint32_t j = 1; ok && j < bm->n_g; j++)
         ok = (map->g[j] = cs_mb_g(mb, bm->g[j].goid, err)) != 0;
+    if (b->slabs) { /* b's chunks are mb's from here on, whatever follows */
+        cs_mb_slab *tail = b->slabs;
+        while (tail->next)
+            tail = tail->next;
+        tail->next = mb->slabs, mb->slabs = b->slabs, b->slabs = NULL;
+    }
     ok = ok && join_edges(mb, b, map, err);
     for (uint32_t j = 1; ok && j < bm->n_g; j++) {
         if ((gi = map->g[j]) < n_a) {
@@ -487,12 +498,6 @@ bool cs_mb_join(cs_mb *mb, cs_mb *b, cs_model_map *map, cs_err *err)
     if (!ok)
         return false;
     mb->n_span += b->n_span;
-    if (b->slabs) { /* b's chunks are mb's now */
-        cs_mb_slab *tail = b->slabs;
-        while (tail->next)
-            tail = tail->next;
-        tail->next = mb->slabs, mb->slabs = b->slabs, b->slabs = NULL;
-    }
     for (uint32_t j = 1; j < bm->n_g; j++)
         b->cur[j].last = NULL;
     b->n_span = 0;

@@ -240,6 +240,12 @@ void cs_file_release(const cs_file *f)
         cs_release((void *)f->data, f->size);
 }
 
+void cs_file_release_range(const cs_file *f, uint64_t from, uint64_t to)
+{
+    if (f && f->data && f->mapped && from < to && to <= f->size)
+        cs_release((void *)(f->data + from), (size_t)(to - from));
+}
+
 void cs_file_unmap(cs_file *f)
 {
     if (f && f->stream && !f->ended)

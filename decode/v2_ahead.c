@@ -150,6 +150,8 @@ static bool part(v2_ahead *a)
             return false;
         } else {
             a->gens++;
+            if (!stops) /* wholly its own, and read: its pages go, as the caller's do (cs_file_drop) */
+                cs_file_release_range(f, off, next);
         }
         if (stops) {
             a->stop = off, a->end = sp.end;
@@ -196,7 +198,9 @@ v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to, bool
                       .part = true};
     memcpy(a->ws.nargs, s->nargs, sizeof a->ws.nargs);
     cs_err err = {0};
-    if ((!a->d.no_model && !cs_mb_init(&a->ws.mb, &a->m, &err)) || cs_thread_create(&a->th, work, a)) {
+    bool built = a->d.no_model || cs_mb_init(&a->ws.mb, &a->m, &err);
+    a->ws.mb.part = a->ws.mb.one_thread = true;
+    if (!built || cs_thread_create(&a->th, work, a)) {
         pthread_mutex_destroy(&a->mu);
         pthread_cond_destroy(&a->cv);
         cs_mb_deinit(&a->ws.mb);
@@ -204,7 +208,6 @@ v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to, bool
         cs_free(a);
         return NULL;
     }
-    a->ws.mb.part = a->ws.mb.one_thread = true;
     return a;
 }
 

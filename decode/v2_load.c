@@ -37,14 +37,17 @@ typedef struct plan {
     v2_front at;           /* Go's frontier at the cut p->next - 1 (or where its part stopped) */
 } plan;
 
-/* Parts of about equal size, none smaller than min_part; a worker's a
- * little smaller, as it first walks the batch headers up to its cut. A
- * single worker that only summarizes settles its cut further on
- * (dec__v2_ahead_cut) unless the caller gave one (dec_desc.cut): one that
- * builds the model goes as fast as the caller. */
+/* Parts of about equal size, none smaller than min_part, and two at most
+ * for the model (its join needs the caller's tables of the generation the
+ * part starts in); a worker's a little smaller, as it first walks the
+ * batch headers up to its cut. A single worker that only summarizes
+ * settles its cut further on (dec__v2_ahead_cut) unless the caller gave
+ * one (dec_desc.cut): one that builds the model goes as fast as the
+ * caller. */
 static void plan_start(v2_sink *s, plan *p, int jobs, uint64_t min_part)
 {
-    uint64_t parts = jobs < MAX_PARTS ? (uint64_t)jobs : MAX_PARTS, size = s->f->size;
+    uint64_t most = s->d->no_model ? MAX_PARTS : 2,
+             parts = (uint64_t)jobs < most ? (uint64_t)jobs : most, size = s->f->size;
     while (parts > 1 && size / parts < min_part)
         parts--;
     p->n = (uint32_t)parts - 1;

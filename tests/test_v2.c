@@ -326,8 +326,8 @@ static void load_model(const char *path, int jobs, uint64_t cut, decoded *d)
         fail_msg("%s cut at %llu: %s", path, (unsigned long long)cut, d->err.msg);
 }
 
-/* The model of a part built on a worker from a cut anywhere, joined to
- * the one of everything before it (decode/v2_ahead.c,
+/* The model of a part built on a worker from a cut anywhere (or with
+ * four threads, still one part), joined to the one of everything before it (decode/v2_ahead.c,
  * dec__v2_model_join), is the model of one thread index for index, and
  * the statistics still Go's; most parts are taken over. */
 static void model_parts_match_one_thread(void **st)
@@ -344,9 +344,9 @@ static void model_parts_match_one_thread(void **st)
         json_t *o = data_case(names[i], path);
         decoded one;
         load_model(path, 1, 0, &one);
-        for (uint64_t k = 1; k <= 24; k++) {
+        for (uint64_t k = 0; k <= 24; k++) { /* 0: with 4 threads, where the work evens out */
             decoded d;
-            load_model(path, 2, one.f.size * k / 25, &d);
+            load_model(path, k ? 2 : 4, one.f.size * k / 25, &d);
             char what[600];
             snprintf(what, sizeof what, "%s cut at %llu/25", path, (unsigned long long)k);
             same_model(what, &d.m, &one.m);
@@ -359,6 +359,50 @@ static void model_parts_match_one_thread(void **st)
     }
     if (taken * 2 < tried)
         fail_msg("%llu of %llu parts taken over", (unsigned long long)taken, (unsigned long long)tried);
+}
+
+/* Go's own test traces (../shared/traces/go-testdata/v2) that decode:
+ * cut anywhere, the model of two threads is the model of one. */
+static void go_testdata_model_parts_match_one_thread(void **st)
+{
+    (void)st;
+    const char *sh = tl_shared();
+    if (!sh)
+        skip();
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/go-testdata/v2", sh);
+    DIR *dp = opendir(dir);
+    assert_non_null(dp);
+    struct dirent *de;
+    int n = 0;
+    while ((de = readdir(dp))) {
+        size_t l = strlen(de->d_name);
+        if (l < 7 || strcmp(de->d_name + l - 6, ".trace"))
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        decoded one;
+        memset(&one, 0, sizeof one);
+        cs_model_init(&one.m);
+        assert_true(cs_file_map(path, &one.f, &one.err));
+        dec_desc d1 = {.path = path, .jobs = 1};
+        if (!dec_trace_load(&d1, &one.f, &one.m, &one.s, &one.err)) { /* a case Go rejects */
+            unload(&one);
+            continue;
+        }
+        for (uint64_t k = 1; k <= 9; k++) {
+            decoded d;
+            load_model(path, 2, one.f.size * k / 10, &d);
+            char what[1100];
+            snprintf(what, sizeof what, "%s cut at %llu/10", path, (unsigned long long)k);
+            same_model(what, &d.m, &one.m);
+            unload(&d);
+        }
+        unload(&one);
+        n++;
+    }
+    closedir(dp);
+    assert_true(n >= 10);
 }
 
 /* Go's conformance cases: NAME.expect is SUCCESS or FAILURE "regexp". */
@@ -762,6 +806,7 @@ int main(void)
         cmocka_unit_test(generations_ahead_match_oracle),
         cmocka_unit_test(cuts_anywhere_match_oracle),
         cmocka_unit_test(model_parts_match_one_thread),
+        cmocka_unit_test(go_testdata_model_parts_match_one_thread),
         cmocka_unit_test(streams_decode_a_generation_at_a_time),
         cmocka_unit_test(stream_decoder_grows_a_generation_at_a_time),
         cmocka_unit_test(growing_legacy_file_decodes_once_it_pauses),
