@@ -254,20 +254,27 @@ static bool set_idx(cs_mb *mb, int64_t t, uint32_t gi, cs_state st, cs_reason r,
     return true;
 }
 
+/* In a part: goroutine gi is made by parent_goid, which the part does not
+ * know (CS_NO_GOID: no such parent), and the part before may (cs_mb_join). */
+static bool parent_note(cs_mb *mb, uint32_t gi, uint64_t parent_goid, cs_err *err)
+{
+    if (!cs_grow((void **)&mb->parents, &mb->cap_parents, mb->n_parents + 1, sizeof *mb->parents, err))
+        return false;
+    mb->parents[mb->n_parents++] = (cs_mb_parent){.goid = parent_goid, .g = gi};
+    return true;
+}
+
 bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err)
 {
     uint32_t gi = cs_mb_g(mb, d->goid, err);
     if (!gi)
         return false;
     uint32_t parent = 0;
-    if (d->parent_goid != CS_NO_GOID && !cs_map_get(&mb->m->g_index, d->parent_goid, &parent)) {
+    bool unknown = d->parent_goid != CS_NO_GOID && !cs_map_get(&mb->m->g_index, d->parent_goid, &parent);
+    if (unknown)
         parent = 0;
-        if (mb->part && /* the part before may know it */
-            !cs_grow((void **)&mb->parents, &mb->cap_parents, mb->n_parents + 1, sizeof *mb->parents, err))
-            return false;
-        if (mb->part)
-            mb->parents[mb->n_parents++] = (cs_mb_parent){.goid = d->parent_goid, .g = gi};
-    }
+    if (mb->part && !parent_note(mb, gi, unknown ? d->parent_goid : CS_NO_GOID, err))
+        return false;
     mb->cur[gi].part |= P_MADE;
     /* a goroutine made again (its id reused after its end, or a hostile
      * trace) is made no earlier than what it did last: its spans stay in
@@ -314,10 +321,10 @@ bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
     if (!cs_grow((void **)&m->edges, &m->cap_edges, m->n_edges + 1, sizeof *m->edges, err))
         return false;
     cs_mb_cur *c = &mb->cur[to];
-    if (mb->part && !(c->part & P_OPS)) { /* blocked, if it was, before the part */
+    if (mb->part && !(c->part & P_BLK)) { /* blocked, if it was, before the part */
         if (!cs_grow((void **)&mb->pre, &mb->cap_pre, mb->n_pre + 1, sizeof *mb->pre, err))
             return false;
-        mb->pre[mb->n_pre++] = m->n_edges;
+        mb->pre[mb->n_pre++] = (cs_mb_pre){.edge = m->n_edges, .state_before = !(c->part & P_OPS)};
     }
     m->edges[m->n_edges] = (cs_edge){
         .from = from, .to = to, .stack = stack, .block_stack = c->block_stack,
@@ -364,9 +371,10 @@ static bool join_edges(cs_mb *mb, cs_mb *b, const cs_model_map *map, cs_err *err
         return false;
     for (uint32_t i = 1; i < bm->n_edges; i++) {
         cs_edge x = bm->edges[i];
+        x.t_lo = 0; /* cs_edge_ts_set's to set, or not (a wide block) */
         x.from = map->g[x.from], x.to = map->g[x.to];
-        x.stack = map->stack[x.stack] & (CS_STACK_MAX - 1), x.block_stack = map->stack[x.block_stack] & (CS_STACK_MAX - 1);
-        x.reason_name = map->sid[x.reason_name] & ((1u << 30) - 1);
+        x.stack = map->stack[x.stack], x.block_stack = map->stack[x.block_stack];
+        x.reason_name = map->sid[x.reason_name];
         m->edges[e0 + i] = x;
         if (!cs_edge_ts_set(m, e0 + i, cs_edge_ts(bm, i), err))
             return false;
@@ -375,23 +383,23 @@ static bool join_edges(cs_mb *mb, cs_mb *b, const cs_model_map *map, cs_err *err
             cs_release(bm->edges + i - JOIN_BATCH, (size_t)JOIN_BATCH * sizeof *bm->edges);
     }
     for (uint32_t i = 0; i < b->n_pre; i++) {
-        cs_edge *x = &m->edges[e0 + b->pre[i]];
+        cs_edge *x = &m->edges[e0 + b->pre[i].edge];
         const cs_mb_cur *c = &mb->cur[x->to];
-        x->block_stack = c->block_stack, x->reason_name = c->reason_name, x->reason = c->reason;
+        x->block_stack = c->block_stack, x->reason_name = c->reason_name;
         x->flags = c->block_ts == CS_T_NONE ? CS_EF_WAIT_BEFORE : 0;
+        if (b->pre[i].state_before)
+            x->reason = c->reason;
     }
     return true;
 }
 
-/* The start of c's first span (c has one). */
-static int64_t first_start(const cs_mb_cur *c)
+/* The first of c's chunks (c has one). */
+static cs_mb_chunk *chunk_first(const cs_mb_cur *c)
 {
     cs_mb_chunk *k = c->last;
     while (k->prev)
         k = k->prev;
-    uint32_t dt;
-    memcpy(&dt, chunk_rec(k), 4);
-    return k->base + dt;
+    return k;
 }
 
 /* b's goroutine j onto mb's gi, which mb had before the join: mb's open
@@ -405,21 +413,20 @@ static bool join_known(cs_mb *mb, uint32_t gi, const cs_mb *b, uint32_t j, const
     cs_goroutine *g = &mb->m->g[gi];
     const cs_goroutine *x = &b->m->g[j];
     if (cb->part & P_OPS) {
-        int64_t t = b->first[j];
-        if (!span_close(mb, gi, t, err))
-            return false;
-        /* b's first span closed: its start is checked against mb's last end, as span_close does */
-        if (cb->n_spans && ca->n_spans && ca->last_t1 != first_start(cb) &&
-            !far_add(mb, gi, ca->n_spans - 1, ca->last_t1, err))
+        if (!span_close(mb, gi, b->first[j], err))
             return false;
         *off = ca->n_spans;
         if (cb->last) {
-            cs_mb_chunk *oldest = cb->last;
-            while (oldest->prev)
-                oldest = oldest->prev;
+            /* b's first span, closed in b, met no span of mb's before it: the end of mb's last
+             * is kept if it is not that span's start, as span_close keeps one */
+            cs_mb_chunk *first = chunk_first(cb);
+            uint32_t dt;
+            memcpy(&dt, chunk_rec(first), 4);
+            if (ca->n_spans && ca->last_t1 != first->base + dt && !far_add(mb, gi, ca->n_spans - 1, ca->last_t1, err))
+                return false;
             if (ca->last)
                 ca->last->n = ca->k_n;
-            oldest->prev = ca->last;
+            first->prev = ca->last;
             ca->last = cb->last, ca->k_n = cb->k_n, ca->k_cap = cb->k_cap, ca->k_base = cb->k_base;
         }
         ca->n_spans += cb->n_spans;
@@ -441,6 +448,26 @@ static bool join_known(cs_mb *mb, uint32_t gi, const cs_mb *b, uint32_t j, const
     return true;
 }
 
+/* The parents b did not know, of the goroutines b made: mb's that were
+ * before the join (mb had n_a goroutines then). The last making of a
+ * goroutine is the one that counts. */
+static bool join_parents(cs_mb *mb, const cs_mb *b, const cs_model_map *map, uint32_t n_a, cs_err *err)
+{
+    cs_model *m = mb->m;
+    uint8_t *seen = cs_calloc(b->m->n_g, 1);
+    if (!seen)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u goroutines", b->m->n_g);
+    for (uint32_t i = b->n_parents; i-- > 0;) {
+        const cs_mb_parent *x = &b->parents[i];
+        uint32_t p;
+        if (!seen[x->g] && x->goid != CS_NO_GOID && cs_map_get(&m->g_index, x->goid, &p) && p < n_a)
+            m->g[map->g[x->g]].parent = p;
+        seen[x->g] = 1;
+    }
+    cs_free(seen);
+    return true;
+}
+
 bool cs_mb_join_fits(const cs_mb *mb, const cs_mb *b)
 {
     uint32_t gi;
@@ -455,7 +482,7 @@ bool cs_mb_join(cs_mb *mb, cs_mb *b, cs_model_map *map, cs_err *err)
     cs_model *m = mb->m;
     const cs_model *bm = b->m;
     uint32_t n_a = m->n_g, gi;
-    if (b->n_span > UINT32_MAX - 2 - mb->n_span - bm->n_g)
+    if ((uint64_t)b->n_span + mb->n_span + bm->n_g > UINT32_MAX - 2)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "more than %u spans", UINT32_MAX - 2);
     uint32_t *off = cs_calloc(bm->n_g, sizeof *off);
     map->g = cs_calloc(bm->n_g, sizeof *map->g);
@@ -485,11 +512,7 @@ bool cs_mb_join(cs_mb *mb, cs_mb *b, cs_model_map *map, cs_err *err)
         *c = b->cur[j];
         c->block_stack = map->stack[c->block_stack], c->reason_name = map->sid[c->reason_name];
     }
-    for (uint32_t i = 0; ok && i < b->n_parents; i++) {
-        uint32_t p;
-        if (cs_map_get(&m->g_index, b->parents[i].goid, &p) && p < n_a)
-            m->g[map->g[b->parents[i].g]].parent = p;
-    }
+    ok = ok && join_parents(mb, b, map, n_a, err);
     for (uint32_t i = 0; ok && i < b->n_far; i++) {
         const cs_mb_far *f = &b->far[i];
         ok = far_add(mb, map->g[f->g], off[f->g] + f->span, f->t1, err);

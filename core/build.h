@@ -69,18 +69,26 @@ typedef struct cs_mb_recent {
     uint32_t idx;         /* 0: empty */
 } cs_mb_recent;
 
-/* A goroutine made, in a part, by one its builder does not know (cs_mb.part). */
+/* A goroutine made in a part (cs_mb.part), by one the part does not know
+ * (CS_NO_GOID: by none, or one it knows). */
 typedef struct cs_mb_parent {
     uint64_t goid;
     uint32_t g;
 } cs_mb_parent;
 
+/* A wake-up, in a part, of a goroutine whose block the part did not see
+ * (and whose state it had not set either: state_before). */
+typedef struct cs_mb_pre {
+    uint32_t edge;
+    bool state_before;
+} cs_mb_pre;
+
 typedef struct cs_mb {
     cs_model *m;
     bool one_thread;      /* the caller's: cs_mb_finish starts no thread (decoding with -j 1) */
     bool part;            /* the caller's: a part of the trace from a cut on, for cs_mb_join */
-    uint32_t *pre;        /* in a part: the wake-ups of goroutines it had not seen before, */
-    uint32_t n_pre, cap_pre; /* whose block is the join's to fill in */
+    cs_mb_pre *pre;       /* in a part: the wake-ups whose block is the join's to fill in */
+    uint32_t n_pre, cap_pre;
     cs_mb_parent *parents;
     uint32_t n_parents, cap_parents;
     int64_t *first;       /* in a part: per goroutine, when it was first given a state */

@@ -178,8 +178,7 @@ bool cs_model_map_make(cs_model *m, const cs_model *from, const uint32_t *stack_
     for (uint32_t k = 1; k < from->n_stack; k++)
         most = cs_model_stack_len(from, k) > most ? cs_model_stack_len(from, k) : most;
     *map = (cs_model_map){.sid = cs_alloc(((size_t)from->n_str + 1) * sizeof *map->sid),
-                          .stack = cs_alloc(((size_t)from->n_stack + 1) * sizeof *map->stack),
-                          .n_stack = from->n_stack};
+                          .stack = cs_alloc(((size_t)from->n_stack + 1) * sizeof *map->stack)};
     cs_frame *fr = cs_alloc(((size_t)most + 1) * sizeof *fr);
     bool ok = map->sid && map->stack && fr ? true : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory");
     for (uint32_t i = 0; ok && i < from->n_str; i++) { /* in from's order: new ones as they came */

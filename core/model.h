@@ -382,7 +382,7 @@ _Static_assert(sizeof(cs_rtmsg) == 48, "cs_rtmsg layout");
  * (cs_model_map_make): index i of each table -> index in the other. */
 typedef struct cs_model_map {
     cs_sid *sid;
-    uint32_t *stack, n_stack;
+    uint32_t *stack;
     uint32_t *g;
 } cs_model_map;
 

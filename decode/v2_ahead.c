@@ -198,8 +198,8 @@ v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to, bool
                       .part = true};
     memcpy(a->ws.nargs, s->nargs, sizeof a->ws.nargs);
     cs_err err = {0};
-    bool built = a->d.no_model || cs_mb_init(&a->ws.mb, &a->m, &err);
-    a->ws.mb.part = a->ws.mb.one_thread = true;
+    bool built = a->d.no_model || cs_mb_init(&a->ws.mb, &a->m, &err); /* else no worker: the caller does it */
+    a->ws.mb.part = true;
     if (!built || cs_thread_create(&a->th, work, a)) {
         pthread_mutex_destroy(&a->mu);
         pthread_cond_destroy(&a->cv);

@@ -121,16 +121,17 @@ struct v2_run {
  * it has just read up to the cut: the stacks it met before the cut keep
  * their model stacks, as on one thread, when the generation's tables are
  * read again (they hand out the same slots). */
-static void keep_stacks(v2_run *r)
+static bool keep_stacks(v2_run *r, cs_err *err)
 {
     const v2_gen *g = &r->g;
     cs_free(r->kept);
     r->n_kept = 0;
     if (!(r->kept = cs_alloc((size_t)g->n_stk * sizeof *r->kept + 1)))
-        return; /* only their number in the model grows */
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u stacks", g->n_stk);
     for (uint32_t i = 0; i < g->n_stk; i++)
         r->kept[i] = g->stk[i].mstack1;
     r->n_kept = g->n_stk;
+    return true;
 }
 
 static void kept_stacks(v2_run *r)
@@ -253,8 +254,8 @@ static bool gen_one(v2_run *r, bool wait, bool settled, bool *short_, cs_err *er
                 dec__v2_ahead_drop(p->w[p->next]), p->w[p->next] = NULL;
     } else if (at_cut && !join_parts(s, p, g, g->off, &r->off, &r->from_cut, err)) {
         return false;
-    } else if (at_cut && r->from_cut >= 0 && r->off == g->off) {
-        keep_stacks(r);
+    } else if (at_cut && r->from_cut >= 0 && r->off == g->off && !keep_stacks(r, err)) {
+        return false;
     }
     return dec__progress(s->d, r->off, cs_file_total(f), err);
 }

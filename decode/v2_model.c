@@ -222,6 +222,34 @@ void dec__v2_model_close_ranges(v2_sink *s, int64_t t_end)
     s->n_open = 0;
 }
 
+/* w's ranges, the open ones among them, and logs after s's, mapped. */
+static bool join_ranges(v2_sink *s, const v2_sink *w, const cs_model_map *map, cs_err *err)
+{
+    cs_model *m = s->m;
+    const cs_model *wm = w->m;
+    if ((uint64_t)m->n_ranges + wm->n_ranges > UINT32_MAX || (uint64_t)m->n_logs + wm->n_logs > UINT32_MAX ||
+        (uint64_t)s->n_open + w->n_open > UINT32_MAX)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "too many ranges or logs");
+    if (!cs_grow((void **)&m->ranges, &m->cap_ranges, m->n_ranges + wm->n_ranges, sizeof *m->ranges, err) ||
+        !cs_grow((void **)&m->logs, &m->cap_logs, m->n_logs + wm->n_logs, sizeof *m->logs, err) ||
+        !cs_grow((void **)&s->open, &s->cap_open, s->n_open + w->n_open, sizeof *s->open, err))
+        return false;
+    for (uint32_t i = 0; i < w->n_open; i++) /* still open: w's ranges go after s's */
+        s->open[s->n_open++] = (v2_open){w->open[i].key, m->n_ranges + w->open[i].idx, w->open[i].kind};
+    for (uint32_t i = 0; i < wm->n_ranges; i++) {
+        cs_range r = wm->ranges[i];
+        r.g = map->g[r.g], r.name = map->sid[r.name];
+        m->ranges[m->n_ranges++] = r;
+    }
+    for (uint32_t i = 0; i < wm->n_logs; i++) {
+        cs_log l = wm->logs[i];
+        l.g = map->g[l.g], l.category = map->sid[l.category], l.message = map->sid[l.message];
+        l.stack = map->stack[l.stack];
+        m->logs[m->n_logs++] = l;
+    }
+    return true;
+}
+
 bool dec__v2_model_fits(const v2_sink *s, const v2_sink *w)
 {
     return !w->odd && cs_mb_join_fits(&s->mb, &w->mb);
@@ -240,30 +268,13 @@ bool dec__v2_model_join(v2_sink *s, v2_sink *w, const v2_gen *g, const uint32_t 
             to[k] = g->stk[cut_stk[k]].mstack1 - 1;
     cs_model_map map;
     bool ok = cs_model_map_make(m, wm, to, &map, err) && cs_mb_join(&s->mb, &w->mb, &map, err) &&
-              cs_grow((void **)&m->ranges, &m->cap_ranges, m->n_ranges + wm->n_ranges, sizeof *m->ranges, err) &&
-              cs_grow((void **)&m->logs, &m->cap_logs, m->n_logs + wm->n_logs, sizeof *m->logs, err) &&
-              cs_grow((void **)&s->open, &s->cap_open, s->n_open + w->n_open, sizeof *s->open, err);
+              join_ranges(s, w, &map, err);
     cs_free(to);
-    if (!ok) {
-        cs_model_map_free(&map);
-        return false;
-    }
-    for (uint32_t i = 0; i < w->n_open; i++) /* still open: w's ranges go after s's */
-        s->open[s->n_open++] = (v2_open){w->open[i].key, m->n_ranges + w->open[i].idx, w->open[i].kind};
-    for (uint32_t i = 0; i < wm->n_ranges; i++) {
-        cs_range r = wm->ranges[i];
-        r.g = map.g[r.g], r.name = map.sid[r.name];
-        m->ranges[m->n_ranges++] = r;
-    }
-    for (uint32_t i = 0; i < wm->n_logs; i++) {
-        cs_log l = wm->logs[i];
-        l.g = map.g[l.g], l.category = map.sid[l.category], l.message = map.sid[l.message];
-        l.stack = map.stack[l.stack];
-        m->logs[m->n_logs++] = l;
-    }
-    m->nprocs = wm->nprocs > m->nprocs ? wm->nprocs : m->nprocs;
-    if (w->syncs)
-        s->sync_ts = w->sync_ts;
     cs_model_map_free(&map);
-    return true;
+    if (ok) {
+        m->nprocs = wm->nprocs > m->nprocs ? wm->nprocs : m->nprocs;
+        if (w->syncs)
+            s->sync_ts = w->sync_ts;
+    }
+    return ok;
 }
