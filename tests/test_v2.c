@@ -192,13 +192,18 @@ static void check_trace(const char *path)
     json_decref(o);
 }
 
-static void corpus_dir(const char *ver)
+/* Calls fn on each NAME.trace of ../shared/traces/SUB (skipping the test
+ * when that is absent), with its path, folder and file name; returns how
+ * many. */
+typedef void trace_fn(const char *path, const char *dir, const char *name, void *ud);
+
+static int each_trace(const char *sub, trace_fn *fn, void *ud)
 {
     const char *sh = tl_shared();
     if (!sh)
         skip();
     char dir[512];
-    snprintf(dir, sizeof dir, "%s/corpus/%s", sh, ver);
+    snprintf(dir, sizeof dir, "%s/%s", sh, sub);
     DIR *dp = opendir(dir);
     assert_non_null(dp);
     struct dirent *de;
@@ -209,11 +214,24 @@ static void corpus_dir(const char *ver)
             continue;
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        check_trace(path);
+        fn(path, dir, de->d_name, ud);
         n++;
     }
     closedir(dp);
-    assert_true(n >= 10);
+    return n;
+}
+
+static void check_one(const char *path, const char *dir, const char *name, void *ud)
+{
+    (void)dir, (void)name, (void)ud;
+    check_trace(path);
+}
+
+static void corpus_dir(const char *ver)
+{
+    char sub[64];
+    snprintf(sub, sizeof sub, "corpus/%s", ver);
+    assert_true(each_trace(sub, check_one, NULL) >= 10);
 }
 
 static void repo_copies_match_oracle(void **st)
@@ -363,33 +381,15 @@ static void model_parts_match_one_thread(void **st)
 
 /* Go's own test traces (../shared/traces/go-testdata/v2) that decode:
  * cut anywhere, the model of two threads is the model of one. */
-static void go_testdata_model_parts_match_one_thread(void **st)
+static void model_parts_of(const char *path, const char *dir, const char *name, void *ud)
 {
-    (void)st;
-    const char *sh = tl_shared();
-    if (!sh)
-        skip();
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s/go-testdata/v2", sh);
-    DIR *dp = opendir(dir);
-    assert_non_null(dp);
-    struct dirent *de;
-    int n = 0;
-    while ((de = readdir(dp))) {
-        size_t l = strlen(de->d_name);
-        if (l < 7 || strcmp(de->d_name + l - 6, ".trace"))
-            continue;
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        decoded one;
-        memset(&one, 0, sizeof one);
-        cs_model_init(&one.m);
-        assert_true(cs_file_map(path, &one.f, &one.err));
-        dec_desc d1 = {.path = path, .jobs = 1};
-        if (!dec_trace_load(&d1, &one.f, &one.m, &one.s, &one.err)) { /* a case Go rejects */
-            unload(&one);
-            continue;
-        }
+    (void)dir, (void)name;
+    decoded one;
+    memset(&one, 0, sizeof one);
+    cs_model_init(&one.m);
+    assert_true(cs_file_map(path, &one.f, &one.err));
+    dec_desc d1 = {.path = path, .jobs = 1};
+    if (dec_trace_load(&d1, &one.f, &one.m, &one.s, &one.err)) { /* not a case Go rejects */
         for (uint64_t k = 1; k <= 9; k++) {
             decoded d;
             load_model(path, 2, one.f.size * k / 10, &d);
@@ -398,64 +398,58 @@ static void go_testdata_model_parts_match_one_thread(void **st)
             same_model(what, &d.m, &one.m);
             unload(&d);
         }
-        unload(&one);
-        n++;
+        ++*(int *)ud;
     }
-    closedir(dp);
-    assert_true(n >= 10);
+    unload(&one);
+}
+
+static void go_testdata_model_parts_match_one_thread(void **st)
+{
+    (void)st;
+    int decoded_ok = 0;
+    each_trace("go-testdata/v2", model_parts_of, &decoded_ok);
+    assert_true(decoded_ok >= 10);
 }
 
 /* Go's conformance cases: NAME.expect is SUCCESS or FAILURE "regexp". */
+static void conformance_case(const char *path, const char *dir, const char *name, void *ud)
+{
+    char epath[1024], expect[512] = "";
+    snprintf(epath, sizeof epath, "%s/%.*s.expect", dir, (int)(strlen(name) - 6), name);
+    FILE *fp = fopen(epath, "r");
+    assert_non_null(fp);
+    size_t got = fread(expect, 1, sizeof expect - 1, fp);
+    fclose(fp);
+    expect[got] = 0;
+    for (int run = 0; run < 2 * RUN_KINDS; run++) {
+        int jobs = 1 + run / RUN_KINDS;
+        decoded d;
+        load(path, jobs, (run_kind)(run % RUN_KINDS), &d);
+        if (!strncmp(expect, "SUCCESS", 7)) {
+            if (!d.ok || d.m.warning[0])
+                fail_msg("%s: expected success, got %s%s", name, d.err.msg, d.m.warning);
+        } else {
+            assert_false(d.ok);
+            char want[512];
+            char *q1 = strchr(expect, '"'), *q2 = q1 ? strrchr(expect, '"') : NULL;
+            assert_true(q1 && q2 > q1);
+            snprintf(want, sizeof want, "%.*s", (int)(q2 - q1 - 1), q1 + 1);
+            regex_t re;
+            assert_int_equal(regcomp(&re, want, REG_EXTENDED | REG_NOSUB), 0);
+            if (regexec(&re, d.err.msg, 0, NULL, 0))
+                fail_msg("%s: message '%s' does not match '%s'", name, d.err.msg, want);
+            regfree(&re);
+            *(int *)ud += run == 0;
+        }
+        unload(&d);
+    }
+}
+
 static void go_conformance_cases_accepted_or_rejected(void **st)
 {
     (void)st;
-    const char *sh = tl_shared();
-    if (!sh)
-        skip();
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s/go-testdata/v2", sh);
-    DIR *dp = opendir(dir);
-    assert_non_null(dp);
-    struct dirent *de;
-    int n = 0, failures = 0;
-    while ((de = readdir(dp))) {
-        size_t l = strlen(de->d_name);
-        if (l < 7 || strcmp(de->d_name + l - 6, ".trace"))
-            continue;
-        char path[1024], epath[1024], expect[512] = "";
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        snprintf(epath, sizeof epath, "%s/%.*s.expect", dir, (int)(l - 6), de->d_name);
-        FILE *fp = fopen(epath, "r");
-        assert_non_null(fp);
-        size_t got = fread(expect, 1, sizeof expect - 1, fp);
-        fclose(fp);
-        expect[got] = 0;
-        for (int run = 0; run < 2 * RUN_KINDS; run++) {
-            int jobs = 1 + run / RUN_KINDS;
-            decoded d;
-            load(path, jobs, (run_kind)(run % RUN_KINDS), &d);
-            if (!strncmp(expect, "SUCCESS", 7)) {
-                if (!d.ok || d.m.warning[0])
-                    fail_msg("%s: expected success, got %s%s", de->d_name, d.err.msg, d.m.warning);
-            } else {
-                assert_false(d.ok);
-                char want[512];
-                char *q1 = strchr(expect, '"'), *q2 = q1 ? strrchr(expect, '"') : NULL;
-                assert_true(q1 && q2 > q1);
-                snprintf(want, sizeof want, "%.*s", (int)(q2 - q1 - 1), q1 + 1);
-                regex_t re;
-                assert_int_equal(regcomp(&re, want, REG_EXTENDED | REG_NOSUB), 0);
-                if (regexec(&re, d.err.msg, 0, NULL, 0))
-                    fail_msg("%s: message '%s' does not match '%s'", de->d_name, d.err.msg, want);
-                regfree(&re);
-                failures += run == 0;
-            }
-            unload(&d);
-        }
-        n++;
-    }
-    closedir(dp);
-    assert_true(n >= 20);
+    int failures = 0;
+    assert_true(each_trace("go-testdata/v2", conformance_case, &failures) >= 20);
     assert_true(failures >= 2);
 }
 
