@@ -150,9 +150,12 @@ static bool part(v2_ahead *a)
             return false;
         } else {
             a->gens++;
-            if (!stops) /* wholly its own, and read: its pages go, as the caller's do (cs_file_drop) */
-                cs_file_release_range(f, off, next);
         }
+        /* read: its pages go, as the caller's do (cs_file_drop); from the cut on in the first,
+         * whose bytes before are the caller's to read (and those after too, now and then: a
+         * page given back is read again from the file) */
+        if (!stops)
+            cs_file_release_range(f, starts ? a->from : off, next);
         if (stops) {
             a->stop = off, a->end = sp.end;
             return true;
