@@ -394,6 +394,9 @@ bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *a
 void dec__v2_sum_deinit(v2_sum *s);
 
 typedef struct v2_open { uint64_t key; uint32_t idx; uint8_t kind; } v2_open; /* an open model range */
+/* In a part: wake-up `edge` of its model came from the goroutine of M `m`,
+ * which the part did not know yet (V2_UNK): the join's to fill in. */
+typedef struct v2_unk { uint64_t m; uint32_t edge; } v2_unk;
 
 typedef struct v2_sink {
     const dec_desc *d;
@@ -417,7 +420,8 @@ typedef struct v2_sink {
     bool odd;               /* ... that met what only the part before could place: a range
                                or task it did not open, one in progress since a Sync, a
                                goroutine there from the start before any Sync of its own,
-                               an M's goroutine or P not known yet (V2_UNK) */
+                               an M's goroutine or P not known yet (V2_UNK) but as a waker */
+    v2_unk *unk; uint32_t n_unk, cap_unk; /* ... the wakers */
 } v2_sink;
 
 /* Model side of one event (v2_model.c). */
@@ -429,7 +433,7 @@ void dec__v2_model_close_ranges(v2_sink *s, int64_t t_end);
  * whether it can be (dec__v2_model_fits), then the join. g is the
  * generation the cut is in, as s read it: w's first stacks, those of w's
  * model below n_cut_stk, are its stacks at the slots cut_stk gives. */
-bool dec__v2_model_fits(const v2_sink *s, const v2_sink *w);
+bool dec__v2_model_fits(v2_sink *s, const v2_sink *w);
 bool dec__v2_model_join(v2_sink *s, v2_sink *w, const v2_gen *g, const uint32_t *cut_stk, uint32_t n_cut_stk,
                         cs_err *err);
 

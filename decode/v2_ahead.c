@@ -333,6 +333,7 @@ static void ahead_free(v2_ahead *a)
     cs_mb_deinit(&a->ws.mb);
     cs_free(a->ws.rclass);
     cs_free(a->ws.open);
+    cs_free(a->ws.unk);
     dec__v2_gen_deinit(&a->g);
     dec__v2_order_deinit(&a->o);
     dec__v2_sum_deinit(&a->sum);

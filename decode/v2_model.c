@@ -62,6 +62,14 @@ static bool name_from(v2_sink *s, v2_gen *g, uint64_t goid, uint32_t stack, cs_e
     return cs_mb_name(&s->mb, goid, fr->pc, fr->func, err);
 }
 
+static bool unk_add(v2_sink *s, uint64_t m, uint32_t edge, cs_err *err)
+{
+    if (!cs_grow((void **)&s->unk, &s->cap_unk, s->n_unk + 1, sizeof *s->unk, err))
+        return false;
+    s->unk[s->n_unk++] = (v2_unk){m, edge};
+    return true;
+}
+
 static bool g_event(v2_sink *s, v2_gen *g, const v2_ev *e, const v2_trans *t, cs_err *err)
 {
     if (t->from == t->to)
@@ -74,8 +82,9 @@ static bool g_event(v2_sink *s, v2_gen *g, const v2_ev *e, const v2_trans *t, cs
     else if (t->to == V2G_RUNNABLE && e->type != V2_EvGoStop)
         r = CS_R_NONE;
     bool ok;
-    if (t->from == V2G_UNDET && s->part && !s->sync_ts)
-        s->odd = true; /* there since the Sync before the cut */
+    if (s->part && (t->id == V2_UNK || (t->from == V2G_UNDET && !s->sync_ts) ||
+                    (t->from == V2G_NOTEXIST && e->ctx.g == V2_UNK)))
+        s->odd = true; /* the goroutine, or its maker, only the part before knows; or there since its Sync */
     if (t->from == V2G_UNDET || t->from == V2G_NOTEXIST) {
         cs_mb_create_desc cd = {.t = dec__v2_first_since(t, s->sync_ts, e->ts), .goid = t->id, .state = st,
                                 .reason = r,
@@ -85,7 +94,9 @@ static bool g_event(v2_sink *s, v2_gen *g, const v2_ev *e, const v2_trans *t, cs
     } else if (t->from == V2G_WAITING && t->to == V2G_RUNNABLE) {
         const v2_spec *sp = V2_SPEC(e->type);
         uint32_t us = sp->stack ? dec__v2_stack(g, s->f, s->m, e->args[sp->stack - 1], err) : 0;
-        ok = cs_mb_unblock(&s->mb, e->ts, e->ctx.g == V2_NONE ? CS_NO_GOID : e->ctx.g, t->id, us, err);
+        bool unk = e->ctx.g == V2_UNK; /* in a part: the join finds it (dec__v2_model_join) */
+        ok = cs_mb_unblock(&s->mb, e->ts, e->ctx.g == V2_NONE || unk ? CS_NO_GOID : e->ctx.g, t->id, us, err) &&
+             (!unk || unk_add(s, e->ctx.m, s->m->n_edges - 1, err));
     } else {
         ok = cs_mb_set(&s->mb, e->ts, t->id, st, r, t->reason, tstack, err);
     }
@@ -198,8 +209,8 @@ static bool user_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, cs_e
 bool dec__v2_model_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, const v2_trans *t,
                          cs_err *err)
 {
-    if (s->part && (e->ctx.g == V2_UNK || e->ctx.p == V2_UNK || (t && t->id == V2_UNK)))
-        s->odd = true; /* the goroutine or P only the part before knows */
+    if (s->part && kind != V2K_STATE && kind != V2K_METRIC && (e->ctx.g == V2_UNK || e->ctx.p == V2_UNK))
+        s->odd = true; /* a range's or a log's goroutine or P only the part before knows */
     switch (kind) {
     case V2K_STATE:
         return !t->is_g || g_event(s, g, e, t, err);
@@ -250,8 +261,21 @@ static bool join_ranges(v2_sink *s, const v2_sink *w, const cs_model_map *map, c
     return true;
 }
 
-bool dec__v2_model_fits(const v2_sink *s, const v2_sink *w)
+/* The goroutine of M m at the cut, where s's ordering stands: its index in
+ * s's model (0 none), or false when s's model does not have it yet. */
+static bool waker(v2_sink *s, uint64_t m, uint32_t *idx)
 {
+    const v2_mst *x = dec__v2_mget(s->o, m);
+    *idx = 0;
+    return !x || x->g == V2_NONE || cs_model_g_find(s->m, x->g, idx);
+}
+
+bool dec__v2_model_fits(v2_sink *s, const v2_sink *w)
+{
+    uint32_t idx;
+    for (uint32_t i = 0; i < w->n_unk; i++)
+        if (!waker(s, w->unk[i].m, &idx)) /* one thread would have added it then */
+            return false;
     return !w->odd && cs_mb_join_fits(&s->mb, &w->mb);
 }
 
@@ -267,8 +291,12 @@ bool dec__v2_model_join(v2_sink *s, v2_sink *w, const v2_gen *g, const uint32_t 
         if (cut_stk[k] < g->n_stk && g->stk[cut_stk[k]].mstack1)
             to[k] = g->stk[cut_stk[k]].mstack1 - 1;
     cs_model_map map;
+    uint32_t e0 = m->n_edges - 1; /* w's wake-up i is e0 + i */
     bool ok = cs_model_map_make(m, wm, to, &map, err) && cs_mb_join(&s->mb, &w->mb, &map, err) &&
               join_ranges(s, w, &map, err);
+    for (uint32_t i = 0, idx; ok && i < w->n_unk; i++)
+        if (waker(s, w->unk[i].m, &idx))
+            m->edges[e0 + w->unk[i].edge].from = idx;
     cs_free(to);
     cs_model_map_free(&map);
     if (ok) {
