@@ -252,10 +252,11 @@ static bool gen_one(v2_run *r, bool wait, bool settled, bool *short_, cs_err *er
         for (; p->next < p->n && p->pos[p->next] < g->end; p->next++)
             if (p->w[p->next])
                 dec__v2_ahead_drop(p->w[p->next]), p->w[p->next] = NULL;
-    } else if (at_cut && !join_parts(s, p, g, g->off, &r->off, &r->from_cut, err)) {
-        return false;
-    } else if (at_cut && r->from_cut >= 0 && r->off == g->off && !keep_stacks(r, err)) {
-        return false;
+    } else if (at_cut) {
+        cs_file_release_range(f, g->off, p->pos[p->next]); /* read up to the cut: the rest is the part's */
+        if (!join_parts(s, p, g, g->off, &r->off, &r->from_cut, err) ||
+            (r->from_cut >= 0 && r->off == g->off && !keep_stacks(r, err)))
+            return false;
     }
     return dec__progress(s->d, r->off, cs_file_total(f), err);
 }
