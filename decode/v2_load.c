@@ -70,14 +70,12 @@ static void plan_drop(plan *p)
             dec__v2_ahead_drop(p->w[i]), p->w[i] = NULL;
 }
 
-/* Joins the workers whose parts follow on from the cut p->next, in the
- * generation at file offset `here`, the caller having emitted every event
- * before it; *off and *from_cut say where the caller goes on: in a part it
+/* Joins the workers whose parts follow on from the cut p->next, in
+ * generation g, the caller having emitted every event before it; *off and *from_cut say where the caller goes on: in a part it
  * orders itself, or at the end. */
-static bool join_parts(v2_sink *s, plan *p, const v2_gen *g, uint64_t here, uint64_t *off, int *from_cut,
-                       cs_err *err)
+static bool join_parts(v2_sink *s, plan *p, const v2_gen *g, uint64_t *off, int *from_cut, cs_err *err)
 {
-    for (;;) {
+    for (uint64_t here = g->off;;) {
         uint32_t i = p->next++, gens = 0;
         bool used = false;
         v2_ahead *a = p->w[i];
@@ -114,34 +112,10 @@ struct v2_run {
     bool scanning;         /* g holds the scan of the generation at off, stopped for want of bytes */
     bool done;             /* the input's last generation was decoded */
     uint64_t settled_gen;  /* the generation last taken as complete at the end of the bytes (0 none) */
-    uint32_t *kept, n_kept; /* the model stacks of the generation at off's stack slots (keep_stacks) */
+    bool held;             /* g holds the generation at off, read up to a cut: the caller orders the
+                              part after it itself after all (its stacks keep their model stacks, as
+                              on one thread) */
 };
-
-/* A part the caller orders itself after all, from a cut in the generation
- * it has just read up to the cut: the stacks it met before the cut keep
- * their model stacks, as on one thread, when the generation's tables are
- * read again (they hand out the same slots). */
-static bool keep_stacks(v2_run *r, cs_err *err)
-{
-    const v2_gen *g = &r->g;
-    cs_free(r->kept);
-    r->n_kept = 0;
-    if (!(r->kept = cs_alloc((size_t)g->n_stk * sizeof *r->kept + 1)))
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u stacks", g->n_stk);
-    for (uint32_t i = 0; i < g->n_stk; i++)
-        r->kept[i] = g->stk[i].mstack1;
-    r->n_kept = g->n_stk;
-    return true;
-}
-
-static void kept_stacks(v2_run *r)
-{
-    v2_gen *g = &r->g;
-    for (uint32_t i = 0; r->kept && g->n_stk == r->n_kept && i < g->n_stk; i++)
-        g->stk[i].mstack1 = r->kept[i];
-    cs_free(r->kept);
-    r->kept = NULL, r->n_kept = 0;
-}
 
 /* The generation at r->off scanned to its end: *next is where the next one
  * starts. On a stream that has more to come, the scan needs the
@@ -179,6 +153,36 @@ static bool scan(v2_run *r, bool wait, bool settled, uint64_t *next, bool *trunc
     return ok;
 }
 
+/* The generation at r->off scanned (*next: where the next one starts) and
+ * its tables read; false on an error. Sets r->done when the input ends
+ * inside it (a warning, or an error under dec_desc.strict), *short_ as
+ * scan does. */
+static bool gen_tables(v2_run *r, bool wait, bool settled, uint64_t *next, bool *short_, cs_err *err)
+{
+    v2_sink *s = &r->s;
+    cs_file *f = r->f;
+    v2_gen *g = &r->g;
+    bool trunc;
+    if (!scan(r, wait, settled, next, &trunc, short_, err)) {
+        r->done = true;
+        if (!trunc)
+            return false;
+        uint64_t where = err->offset;
+        char why[160];
+        snprintf(why, sizeof why, "%s", err->msg);
+        *err = (cs_err){0};
+        return truncated(s->d, s->m, where, s->m->n_gens, why, err);
+    }
+    if (*short_)
+        return true;
+    const char *why;
+    if (*next == f->size && dec__v2_gen_incomplete(g, s->version, &why)) {
+        r->done = true;
+        return truncated(s->d, s->m, g->off, s->m->n_gens, why, err);
+    }
+    return dec__v2_gen_tables(f, s->version, g, err);
+}
+
 /* One generation, the one at r->off (with parts ahead, maybe more); false
  * on an error. Sets r->done at the end of the input, or *short_ when a
  * stream's bytes stop before the generation's end (without `wait`; see
@@ -202,27 +206,12 @@ static bool gen_one(v2_run *r, bool wait, bool settled, bool *short_, cs_err *er
         }
     }
     uint64_t next, at;
-    bool trunc;
-    if (!scan(r, wait, settled, &next, &trunc, short_, err)) {
-        r->done = true;
-        if (!trunc)
-            return false;
-        uint64_t where = err->offset;
-        char why[160];
-        snprintf(why, sizeof why, "%s", err->msg);
-        *err = (cs_err){0};
-        return truncated(s->d, s->m, where, s->m->n_gens, why, err);
+    if (r->held) { /* read up to a cut already: not scanned, nor its tables read, again */
+        r->held = false;
+        next = g->end;
+    } else if (!gen_tables(r, wait, settled, &next, short_, err) || *short_ || r->done) {
+        return err->code == CS_OK;
     }
-    if (*short_)
-        return true;
-    const char *why;
-    if (next == f->size && dec__v2_gen_incomplete(g, s->version, &why)) {
-        r->done = true;
-        return truncated(s->d, s->m, g->off, s->m->n_gens, why, err);
-    }
-    if (!dec__v2_gen_tables(f, s->version, g, err))
-        return false;
-    kept_stacks(r);
     /* a worker that gave up already: its part is this thread's, on two threads when big */
     for (; p->next < p->n && p->w[p->next] && dec__v2_ahead_failed(p->w[p->next]); p->next++)
         dec__v2_ahead_drop(p->w[p->next]), p->w[p->next] = NULL;
@@ -254,9 +243,9 @@ static bool gen_one(v2_run *r, bool wait, bool settled, bool *short_, cs_err *er
                 dec__v2_ahead_drop(p->w[p->next]), p->w[p->next] = NULL;
     } else if (at_cut) {
         cs_file_release_range(f, g->off, p->pos[p->next]); /* read up to the cut: the rest is the part's */
-        if (!join_parts(s, p, g, g->off, &r->off, &r->from_cut, err) ||
-            (r->from_cut >= 0 && r->off == g->off && !keep_stacks(r, err)))
+        if (!join_parts(s, p, g, &r->off, &r->from_cut, err))
             return false;
+        r->held = r->from_cut >= 0 && r->off == g->off;
     }
     return dec__progress(s->d, r->off, cs_file_total(f), err);
 }
@@ -281,7 +270,7 @@ v2_run *dec__v2_run_create(const dec_desc *d, cs_file *f, int version, cs_model 
         return NULL;
     }
     r->s.mb.one_thread = r->jobs <= 1;
-    if (r->jobs > 1 && (r->s.fast_emit || !d->on_event) && !f->stream) /* parts ahead need the whole file */
+    if (r->jobs > 1 && !d->on_event && !f->stream) /* parts ahead need the whole file */
         plan_start(&r->s, &r->p, r->jobs, d->split_min);
     return r;
 }
@@ -350,7 +339,6 @@ void dec__v2_run_destroy(v2_run *r)
     if (!r)
         return;
     plan_drop(&r->p);
-    cs_free(r->kept);
     cs_mb_deinit(&r->s.mb);
     cs_free(r->s.rclass);
     cs_free(r->s.open);
