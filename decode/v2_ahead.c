@@ -26,7 +26,8 @@
 struct v2_ahead {
     const v2_sink *s;      /* the caller's; read-only while the worker runs */
     uint64_t from, to;     /* its part: from the cut at byte `from` up to the one at byte `to` (0: the end) */
-    bool settles;          /* moves its cut to even out the replay (v2_front.c) its part begins with */
+    bool settles;          /* moves its cut to even out the replay (v2_front.c) its part begins with
+                              (settled_cut) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     bool settled;          /* `from` is final */
@@ -103,6 +104,25 @@ uint64_t dec__v2_ahead_cut(v2_ahead *a)
     return from;
 }
 
+/* Where a single worker's cut goes, from a->from in the generation at
+ * [off, next). The replay up to the cut costs about half as much as
+ * ordering: for statistics, a third of the way from the generation's
+ * start to the cut goes to the caller, the cut staying inside the
+ * generation. Building the model costs far more than ordering, and the
+ * caller would lose the worker that orders for it: the cut goes to the
+ * nearer start of a generation, where there is next to nothing to replay
+ * (dec__v2_cut_in), and with none but the file's first, to the end (a
+ * single generation is the caller's, on two threads when big). */
+static uint64_t settled_cut(const v2_ahead *a, uint64_t off, uint64_t next, uint64_t size)
+{
+    if (a->d.no_model) {
+        uint64_t later = a->from + (a->from - off) / 3;
+        return later < next - 1 ? later : next - 1;
+    }
+    bool back = off > 16 && (next == size || a->from - off <= next - a->from); /* 16: the header */
+    return back ? off : next;
+}
+
 static bool part(v2_ahead *a)
 {
     const cs_file *f = a->s->f;
@@ -120,12 +140,9 @@ static bool part(v2_ahead *a)
         if (!in && !starts)
             continue;
         if (starts && a->settles) {
-            /* the replay costs about half as much as ordering: a third of
-             * the way from the generation's start to the cut goes to the
-             * caller, the cut staying inside the generation */
-            uint64_t later = a->from + (a->from - off) / 3;
-            settle(a, later < next - 1 ? later : next - 1);
-            dec__v2_cut_in(&a->g, a->from, &at);
+            settle(a, settled_cut(a, off, next, f->size));
+            if (!(starts = dec__v2_cut_in(&a->g, a->from, &at)))
+                continue; /* on to the next generation's start, or to the end: no part */
         }
         if (next == f->size && dec__v2_gen_incomplete(&a->g, version, &why))
             return dec__v2_not_ahead(off, why, &a->err);

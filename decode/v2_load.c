@@ -40,10 +40,8 @@ typedef struct plan {
 /* Parts of about equal size, none smaller than min_part, and two at most
  * for the model (its join needs the caller's tables of the generation the
  * part starts in); a worker's a little smaller, as it first walks the
- * batch headers up to its cut. A single worker that only summarizes
- * settles its cut further on (dec__v2_ahead_cut) unless the caller gave
- * one (dec_desc.cut): one that builds the model goes as fast as the
- * caller. */
+ * batch headers up to its cut. A single worker settles its cut elsewhere
+ * (dec__v2_ahead_cut) unless the caller gave one (dec_desc.cut). */
 static void plan_start(v2_sink *s, plan *p, int jobs, uint64_t min_part)
 {
     uint64_t most = s->d->no_model ? MAX_PARTS : 2,
@@ -57,8 +55,7 @@ static void plan_start(v2_sink *s, plan *p, int jobs, uint64_t min_part)
     if (given)
         p->pos[0] = s->d->cut < size ? s->d->cut : size - 1;
     for (uint32_t i = 0; i < p->n; i++)
-        p->w[i] = dec__v2_ahead_start(s, p->pos[i], i + 1 < p->n ? p->pos[i + 1] : 0,
-                                      p->n == 1 && !given && s->fast_emit);
+        p->w[i] = dec__v2_ahead_start(s, p->pos[i], i + 1 < p->n ? p->pos[i + 1] : 0, p->n == 1 && !given);
 }
 
 static void plan_drop(plan *p)
@@ -242,7 +239,9 @@ static bool gen_one(v2_run *r, bool wait, bool settled, bool *short_, cs_err *er
             if (p->w[p->next])
                 dec__v2_ahead_drop(p->w[p->next]), p->w[p->next] = NULL;
     } else if (at_cut) {
-        cs_file_release_range(f, g->off, p->pos[p->next]); /* read up to the cut: the rest is the part's */
+        /* read up to the cut: the rest is the part's, which the worker read long ago (the
+         * caller's first batches after a cut near the generation's start lie all through it) */
+        cs_file_release_range(f, g->off, g->end);
         if (!join_parts(s, p, g, &r->off, &r->from_cut, err))
             return false;
         r->held = r->from_cut >= 0 && r->off == g->off;
