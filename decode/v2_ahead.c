@@ -205,6 +205,7 @@ v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to, bool
     if (!a)
         return NULL;
     a->s = s, a->from = from, a->to = to, a->settles = settles;
+    a->settled = !settles; /* else the caller waits for the whole part at the cut's generation */
     pthread_mutex_init(&a->mu, NULL);
     pthread_cond_init(&a->cv, NULL);
     cs_model_init(&a->m);
