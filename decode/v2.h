@@ -623,8 +623,8 @@ v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to, bool
 /* Where its part begins: `from`, or with `settles` (a single part to the
  * end), where the replay it begins with is evened out (v2_ahead.c
  * settled_cut: later in the same generation, or for the model at a
- * generation's start, or the end of the file: no part); waits until the
- * worker has found that generation. */
+ * generation's start near it); waits until the worker has found that
+ * generation. */
 uint64_t dec__v2_ahead_cut(v2_ahead *a);
 /* Waits for the worker, once s has emitted every event before its cut
  * (g: the generation it is in, as s read it), with Go's frontier fr
