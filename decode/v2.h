@@ -620,10 +620,10 @@ typedef struct v2_ahead v2_ahead;
  * to the cut at byte `to` (0: the end), with s's settings; NULL when no
  * thread could be had. */
 v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to, bool settles);
-/* Where its part begins: `from`, or with `settles` (a single part to the
- * end), where the replay it begins with is evened out (v2_ahead.c
- * settled_cut: later in the same generation, or for the model at a
- * generation's start near it); waits until the worker has found that
+/* Where its part begins: `from` at once, or with `settles` (a single part
+ * to the end), where the work is evened out (v2_ahead.c settled_cut:
+ * later in the same generation, or for the model at the start of that
+ * generation or the next one, when near), once the worker has found that
  * generation. */
 uint64_t dec__v2_ahead_cut(v2_ahead *a);
 /* Waits for the worker, once s has emitted every event before its cut

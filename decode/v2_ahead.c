@@ -106,7 +106,7 @@ uint64_t dec__v2_ahead_cut(v2_ahead *a)
 
 /* Where a single worker's cut goes, from a->from in the generation at
  * [off, next). The replay up to the cut costs about half as much as
- * ordering: for statistics, a third of the way from the generation's
+ * ordering: with no model, a third of the way from the generation's
  * start to the cut goes to the caller, the cut staying inside the
  * generation. Building the model costs far more than ordering, and a part
  * that starts inside a generation costs its worker more than its bytes:
@@ -114,7 +114,8 @@ uint64_t dec__v2_ahead_cut(v2_ahead *a)
  * to nothing to replay) when that evens the two parts out within a
  * sixteenth of the file (in `make bench`, the 117 MB Go 1.25 ring's start
  * 6% off was the faster, the Go 1.27 ring's 8% off the slower), else it
- * stays where it is. */
+ * stays where it is. The first generation's start (the caller would have
+ * nothing) and the file's end are no starts. */
 static uint64_t settled_cut(const v2_ahead *a, uint64_t off, uint64_t next, uint64_t size)
 {
     if (a->d.no_model) {
@@ -124,7 +125,7 @@ static uint64_t settled_cut(const v2_ahead *a, uint64_t off, uint64_t next, uint
     bool back = next == size || a->from - off <= next - a->from;
     uint64_t start = back ? off : next;
     bool near = (back ? a->from - off : next - a->from) <= size / 16;
-    return start > 16 && start < size && near ? start : a->from; /* 16: the header */
+    return start > 16 && near ? start : a->from; /* 16: the header */
 }
 
 static bool part(v2_ahead *a)

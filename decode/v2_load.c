@@ -40,8 +40,8 @@ typedef struct plan {
 /* Parts of about equal size, none smaller than min_part, and two at most
  * for the model (its join needs the caller's tables of the generation the
  * part starts in); a worker's a little smaller, as it first walks the
- * batch headers up to its cut. A single worker settles its cut elsewhere
- * (dec__v2_ahead_cut) unless the caller gave one (dec_desc.cut). */
+ * batch headers up to its cut. A single worker may move its cut
+ * (v2_ahead.c settled_cut) unless the caller gave one (dec_desc.cut). */
 static void plan_start(v2_sink *s, plan *p, int jobs, uint64_t min_part)
 {
     uint64_t most = s->d->no_model ? MAX_PARTS : 2,
@@ -217,7 +217,7 @@ static bool gen_one(v2_run *r, bool wait, bool settled, bool *short_, cs_err *er
         !(dec__v2_cut_in(g, p->pos[r->from_cut], &at) && dec__v2_cut_time(g, at, &sp.from, err)))
         return err->code == CS_OK ? CS_FAIL(err, CS_E_INTERNAL, r->off, "lost a cut") : false;
     if (p->next < p->n && p->w[p->next] && dec__v2_cut_in(g, p->pos[p->next], &at))
-        p->pos[p->next] = dec__v2_ahead_cut(p->w[p->next]); /* in the same generation */
+        p->pos[p->next] = dec__v2_ahead_cut(p->w[p->next]); /* in g, at its start, or at the next one's */
     bool at_cut = p->next < p->n && dec__v2_cut_in(g, p->pos[p->next], &at);
     if (at_cut && !dec__v2_cut_time(g, at, &sp.to, err))
         return false;
@@ -239,8 +239,9 @@ static bool gen_one(v2_run *r, bool wait, bool settled, bool *short_, cs_err *er
             if (p->w[p->next])
                 dec__v2_ahead_drop(p->w[p->next]), p->w[p->next] = NULL;
     } else if (at_cut) {
-        /* read up to the cut: the rest is the part's, which the worker read long ago (the
-         * caller's first batches after a cut near the generation's start lie all through it) */
+        /* read up to the cut: the rest is the part's. The caller's batches after a cut lie
+         * all through the generation, and the worker read it long ago, or now and then
+         * still reads it (a page given back is read again from the file) */
         cs_file_release_range(f, g->off, g->end);
         if (!join_parts(s, p, g, &r->off, &r->from_cut, err))
             return false;
