@@ -433,7 +433,7 @@ void dec__v2_model_close_ranges(v2_sink *s, int64_t t_end);
  * whether it can be (dec__v2_model_fits), then the join. g is the
  * generation the cut is in, as s read it: w's first stacks, those of w's
  * model below n_cut_stk, are its stacks at the slots cut_stk gives. */
-bool dec__v2_model_fits(v2_sink *s, const v2_sink *w);
+bool dec__v2_model_fits(const v2_sink *s, const v2_sink *w);
 bool dec__v2_model_join(v2_sink *s, v2_sink *w, const v2_gen *g, const uint32_t *cut_stk, uint32_t n_cut_stk,
                         cs_err *err);
 

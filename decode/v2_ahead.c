@@ -26,8 +26,7 @@
 struct v2_ahead {
     const v2_sink *s;      /* the caller's; read-only while the worker runs */
     uint64_t from, to;     /* its part: from the cut at byte `from` up to the one at byte `to` (0: the end) */
-    bool settles;          /* moves its cut to even out the replay (v2_front.c) its part begins with
-                              (settled_cut) */
+    bool settles;          /* moves its cut where the work evens out (settled_cut) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     bool settled;          /* `from` is final */

@@ -68,8 +68,9 @@ static void plan_drop(plan *p)
 }
 
 /* Joins the workers whose parts follow on from the cut p->next, in
- * generation g, the caller having emitted every event before it; *off and *from_cut say where the caller goes on: in a part it
- * orders itself, or at the end. */
+ * generation g, the caller having emitted every event before it; *off and
+ * *from_cut say where the caller goes on: in a part it orders itself, or
+ * at the end. */
 static bool join_parts(v2_sink *s, plan *p, const v2_gen *g, uint64_t *off, int *from_cut, cs_err *err)
 {
     for (uint64_t here = g->off;;) {
@@ -109,9 +110,6 @@ struct v2_run {
     bool scanning;         /* g holds the scan of the generation at off, stopped for want of bytes */
     bool done;             /* the input's last generation was decoded */
     uint64_t settled_gen;  /* the generation last taken as complete at the end of the bytes (0 none) */
-    bool held;             /* g holds the generation at off, read up to a cut: the caller orders the
-                              part after it itself after all (its stacks keep their model stacks, as
-                              on one thread) */
 };
 
 /* The generation at r->off scanned to its end: *next is where the next one
@@ -203,8 +201,9 @@ static bool gen_one(v2_run *r, bool wait, bool settled, bool *short_, cs_err *er
         }
     }
     uint64_t next, at;
-    if (r->held) { /* read up to a cut already: not scanned, nor its tables read, again */
-        r->held = false;
+    /* g read up to a cut already, the part after it refused (join_parts): it is not scanned,
+     * nor its tables read, again, so its stacks keep their model stacks, as on one thread */
+    if (r->from_cut >= 0 && r->off == g->off) {
         next = g->end;
     } else if (!gen_tables(r, wait, settled, &next, short_, err) || *short_ || r->done) {
         return err->code == CS_OK;
@@ -245,7 +244,6 @@ static bool gen_one(v2_run *r, bool wait, bool settled, bool *short_, cs_err *er
         cs_file_release_range(f, g->off, g->end);
         if (!join_parts(s, p, g, &r->off, &r->from_cut, err))
             return false;
-        r->held = r->from_cut >= 0 && r->off == g->off;
     }
     return dec__progress(s->d, r->off, cs_file_total(f), err);
 }

@@ -263,14 +263,14 @@ static bool join_ranges(v2_sink *s, const v2_sink *w, const cs_model_map *map, c
 
 /* The goroutine of M m at the cut, where s's ordering stands: its index in
  * s's model (0 none), or false when s's model does not have it yet. */
-static bool waker(v2_sink *s, uint64_t m, uint32_t *idx)
+static bool waker(const v2_sink *s, uint64_t m, uint32_t *idx)
 {
     const v2_mst *x = dec__v2_mget(s->o, m);
     *idx = 0;
     return !x || x->g == V2_NONE || cs_model_g_find(s->m, x->g, idx);
 }
 
-bool dec__v2_model_fits(v2_sink *s, const v2_sink *w)
+bool dec__v2_model_fits(const v2_sink *s, const v2_sink *w)
 {
     uint32_t idx;
     for (uint32_t i = 0; i < w->n_unk; i++)
