@@ -240,10 +240,17 @@ void cs_file_release(const cs_file *f)
         cs_release((void *)f->data, f->size);
 }
 
-void cs_file_release_range(const cs_file *f, uint64_t from, uint64_t to)
+void cs_file_release_add(const cs_file *f, cs_releases *r, uint64_t from, uint64_t to)
 {
     if (f && f->data && f->mapped && from < to && to <= f->size)
-        cs_release((void *)(f->data + from), (size_t)(to - from));
+        cs_release_add(r, (void *)(f->data + from), (size_t)(to - from));
+}
+
+void cs_file_release_range(const cs_file *f, uint64_t from, uint64_t to)
+{
+    cs_releases r = {0};
+    cs_file_release_add(f, &r, from, to);
+    cs_release_flush(&r);
 }
 
 void cs_file_unmap(cs_file *f)

@@ -47,6 +47,8 @@
  *       touched again they are read back from the file); other bytes stay
  *   void cs_file_release_range(const cs_file *f, uint64_t from, uint64_t to)
  *       the same for its whole pages in [from, to) (any thread: it keeps no state)
+ *   void cs_file_release_add(const cs_file *f, cs_releases *r, uint64_t from, uint64_t to)
+ *       the same, the pages going with r's batch (cs_release_add; the caller flushes r)
  *   void cs_out_protect(const cs_file *in)                          outputs may not replace `in`
  *   bool cs_out_open(cs_out *o, const char *path, cs_err *err)      start writing path
  *   cs_write_fn cs_out_write                                        ctx = cs_out *
@@ -129,6 +131,7 @@ bool cs_file_poll(cs_file *f, int wait_ms, cs_err *err);
 void cs_file_unmap(cs_file *f);
 void cs_file_release(const cs_file *f);
 void cs_file_release_range(const cs_file *f, uint64_t from, uint64_t to);
+void cs_file_release_add(const cs_file *f, cs_releases *r, uint64_t from, uint64_t to);
 void cs_out_protect(const cs_file *in);
 bool cs_out_open(cs_out *o, const char *path, cs_err *err);
 size_t cs_out_write(void *ctx, const void *data, size_t n);

@@ -467,9 +467,13 @@ static inline void dec__v2_cur_open(v2_cur *c, const v2_gen *g, const cs_file *f
 {
     dec__v2_cur_batch(c, g, f, g->ms[i].first);
 }
-/* Decodes the M's next event into c->ev; false + *more=false at the end. */
+/* Decodes the M's next event into c->ev; false + *more=false at the end.
+ * With `done`, the pages of each batch c leaves go back with done's batch
+ * (the caller flushes it): the last reader of a batch gives it back, so
+ * that a big generation holds little more of the file than the batches
+ * its cursors are in (a page read again comes back from the file). */
 bool dec__v2_cur_next(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version,
-                      bool *more, cs_err *err);
+                      cs_releases *done, bool *more, cs_err *err);
 
 /* ---- ordering on a worker, emitting on the caller's thread (v2_split.c) ----
  * The worker runs the reader loop and passes on only the order: runs of

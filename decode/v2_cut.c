@@ -103,7 +103,7 @@ static bool walk(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_t *na
     *k = (v2_look){V2_UNK, V2_UNK, 0, 0, 0, 0, INT64_MIN};
     for (;;) {
         bool more;
-        if (!dec__v2_cur_next(c, g, f, nargs, version, &more, err))
+        if (!dec__v2_cur_next(c, g, f, nargs, version, NULL, &more, err))
             return false;
         if (!more) {
             c->batch = UINT32_MAX;
@@ -126,7 +126,7 @@ static unsigned sets(const v2_gen *g, const cs_file *f, const uint8_t *nargs, in
     cs_err err = {0};
     unsigned got = 0;
     bool more;
-    while (got != 3 && dec__v2_cur_next(&c, g, f, nargs, version, &more, &err) && more && c.batch == b &&
+    while (got != 3 && dec__v2_cur_next(&c, g, f, nargs, version, NULL, &more, &err) && more && c.batch == b &&
            c.ev.ts < t) {
         v2_look k = {V2_UNK, V2_UNK, 0, 0, 0, 0, 0};
         look_ev(&k, &c.ev, mid);
@@ -145,7 +145,7 @@ static void first_proc(const v2_gen *g, const cs_file *f, const uint8_t *nargs, 
     cs_err err = {0};
     bool more;
     v2_look s = {V2_UNK, V2_UNK, 0, 0, 0, 0, 0};
-    while (dec__v2_cur_next(&c, g, f, nargs, version, &more, &err) && more && c.batch == b && c.ev.ts < t &&
+    while (dec__v2_cur_next(&c, g, f, nargs, version, NULL, &more, &err) && more && c.batch == b && c.ev.ts < t &&
            (c.ev.type == V2_EvProcStatus || c.ev.type == V2_EvGoStatus || c.ev.type == V2_EvGoStatusStack))
         look_ev(&s, &c.ev, mid);
     if (s.p != V2_UNK) /* its status and sequence now are for the events to say */

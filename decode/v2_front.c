@@ -184,7 +184,7 @@ static bool slow_nx(front *f, tq *q)
         return false;
     bool more;
     cs_err e = {0};
-    if (!dec__v2_cur_next(&q->nx, f->g, f->s->f, f->s->nargs, f->s->version, &more, &e) || !more) {
+    if (!dec__v2_cur_next(&q->nx, f->g, f->s->f, f->s->nargs, f->s->version, NULL, &more, &e) || !more) {
         q->nx_on = false, q->nn = 0, q->nx_bad = q->nx.batch; /* the main walk decodes it itself */
         return false;
     }
@@ -209,7 +209,7 @@ static bool slow_one(front *f, uint32_t i, cs_err *err)
         return true;
     }
     bool more;
-    if (!dec__v2_cur_next(c, f->g, f->s->f, f->s->nargs, f->s->version, &more, err))
+    if (!dec__v2_cur_next(c, f->g, f->s->f, f->s->nargs, f->s->version, NULL, &more, err))
         return false;
     if (!more)
         q->end = true;

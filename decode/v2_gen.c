@@ -63,6 +63,15 @@ static void gen_reset(v2_gen *g)
     cs_map_clear(&g->pc_frame);
 }
 
+/* The scan touches every batch's header, and the kernel maps the pages
+ * around a page touched too (fault-around, 64 KB by default): a scanned
+ * generation of a mapped file would be in memory whole, on each thread
+ * that scans it. The pages the scan has gone past go back every GIVE_BACK
+ * bytes, a GIVE_BACK behind it, and all of them at its end; a reader
+ * faults in the batches it reads and gives each back as it leaves it
+ * (dec__v2_cur_next). */
+#define GIVE_BACK ((uint64_t)1 << 20)
+
 bool dec__v2_gen_scan(const cs_file *f, uint64_t off, int version, v2_gen *g,
                       uint64_t *next_off, bool *trunc, cs_err *err)
 {
@@ -74,11 +83,16 @@ bool dec__v2_gen_scan(const cs_file *f, uint64_t off, int version, v2_gen *g,
 bool dec__v2_gen_scan_more(const cs_file *f, int version, v2_gen *g, uint64_t *next_off, bool *trunc,
                            cs_err *err)
 {
-    uint64_t off = g->end;
+    uint64_t off = g->end, given = off;
     *trunc = false;
     bool first = g->gen == 0; /* no batch yet (a batch's generation is never 0) */
     while (off < f->size) {
         g->end = off; /* where a scan that runs out of bytes goes on */
+        if (off - given >= 2 * GIVE_BACK) {
+            uint64_t to = (off - GIVE_BACK) & ~(GIVE_BACK - 1);
+            cs_file_release_range(f, given, to);
+            given = to;
+        }
         dec_buf b = dec_buf_make(cs_file_at(f, off), f->size - off, off);
         uint8_t type = dec_buf_u8(&b), exp = 0;
         if (type == V2_EvEndOfGeneration && version >= 1026) { /* Go's readBatch: a lone byte */
@@ -139,6 +153,7 @@ bool dec__v2_gen_scan_more(const cs_file *f, int version, v2_gen *g, uint64_t *n
     }
     g->end = off;
     *next_off = off;
+    cs_file_release_range(f, given, off);
     return true;
 }
 

@@ -22,6 +22,7 @@ typedef struct reader {
     uint32_t steps;         /* loop turns, for reporting progress every 64k */
     v2_span span;
     bool ends;              /* leaves its frontier in span.end */
+    cs_releases done;       /* the batches its cursors left; with sp, the emitting thread's to give back */
 } reader;
 
 void dec__v2_nargs(int version, uint8_t nargs[256])
@@ -52,10 +53,13 @@ void dec__v2_cur_batch(v2_cur *c, const v2_gen *g, const cs_file *f, uint32_t b)
 }
 
 bool dec__v2_cur_next(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version,
-                      bool *more, cs_err *err)
+                      cs_releases *done, bool *more, cs_err *err)
 {
     while (c->batch != UINT32_MAX && c->b.pos == c->b.len) {
-        c->batch = g->b[c->batch].next;
+        const v2_batch *left = &g->b[c->batch];
+        if (done)
+            cs_file_release_add(f, done, left->data_off, left->data_off + left->size);
+        c->batch = left->next;
         c->last = 0, c->fast_len = 0;
         if (c->batch != UINT32_MAX) {
             const v2_batch *bt = &g->b[c->batch];
@@ -91,7 +95,7 @@ bool dec__v2_cur_next(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_
 
 static bool next_event(reader *r, v2_cur *c, bool *more, cs_err *err)
 {
-    return dec__v2_cur_next(c, r->g, r->f, r->s->nargs, r->s->version, more, err);
+    return dec__v2_cur_next(c, r->g, r->f, r->s->nargs, r->s->version, r->sp ? NULL : &r->done, more, err);
 }
 
 static int64_t key(const reader *r, uint32_t i) { return r->hp.h[i].ts; }
@@ -303,6 +307,7 @@ bool dec__v2_read_gen(v2_sink *s, v2_gen *g, v2_split *sp, v2_cur *c, v2_span *s
     bool ok = r.hp.h ? run(&r, err)
                      : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u cursors", g->n_ms);
     cs_free(r.hp.h);
+    cs_release_flush(&r.done);
     if (span)
         span->stuck = r.span.stuck, span->end = r.span.end;
     return ok;

@@ -153,12 +153,13 @@ typedef struct emitter {
     v2_cur *c;
     v2_ctx *pred;
     uint32_t n;            /* events since the last progress report */
+    cs_releases done;      /* the batches its cursors left (the last reader of each) */
 } emitter;
 
 static bool next(emitter *em, uint32_t ci, cs_err *err)
 {
     bool more;
-    if (!dec__v2_cur_next(&em->c[ci], em->g, em->s->f, em->s->nargs, em->s->version, &more, err))
+    if (!dec__v2_cur_next(&em->c[ci], em->g, em->s->f, em->s->nargs, em->s->version, &em->done, &more, err))
         return false;
     return more || CS_FAIL(err, CS_E_INTERNAL, CS_NO_OFFSET, "the emitter ran out of events of M %u", ci);
 }
@@ -278,6 +279,7 @@ bool dec__v2_split_gen(v2_sink *s, v2_gen *g, cs_err *err)
             cs_pipe_abort(&sp->wholes);
         }
         pthread_join(th, NULL);
+        cs_release_flush(&em.done);
         if (ok && !sp->wok)
             *err = sp->werr, ok = false;
     }
