@@ -166,10 +166,8 @@ size_t cs_alloc_current(void) { return atomic_load(&cur_bytes); }
 size_t cs_alloc_peak(void) { return atomic_load(&peak_bytes); }
 void cs_alloc_peak_reset(void) { atomic_store(&peak_bytes, atomic_load(&cur_bytes)); }
 
-bool cs_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem, cs_err *err)
+bool cs_grow_room(void **arr, uint32_t *cap, uint32_t need, size_t elem, cs_err *err)
 {
-    if (need <= *cap)
-        return true;
     uint64_t ncap = *cap ? *cap : 16;
     while (ncap < need)
         ncap *= 2;

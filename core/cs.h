@@ -100,7 +100,13 @@ void cs_alloc_peak_reset(void); /* peak := current, to measure one operation */
 /* Makes room for `need` elements of `elem` bytes in *arr (capacity *cap),
  * doubling. May reallocate *arr: pointers into it are invalid afterwards.
  * Returns false with CS_E_NOMEM on overflow or allocation failure. */
-bool cs_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem, cs_err *err);
+/* cs_grow's check inline, as most calls append to an array with room
+ * left; cs_grow_room (alloc.c) makes the room. */
+bool cs_grow_room(void **arr, uint32_t *cap, uint32_t need, size_t elem, cs_err *err);
+static inline bool cs_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem, cs_err *err)
+{
+    return need <= *cap || cs_grow_room(arr, cap, need, elem, err);
+}
 
 /* Writers write through a callback into the caller's sink.
  * Returns the number of bytes written; anything less than n is an error. */
