@@ -249,7 +249,7 @@ bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *err)
 /* Side table *t of messages (elements of `elem` bytes, *cap of them) to
  * hold message n: made zeroed when `need` is the first entry it holds,
  * then grown with the messages. */
-static bool msg_side(void **t, uint32_t *cap, uint32_t n, size_t elem, bool need, cs_err *err)
+static inline bool msg_side(void **t, uint32_t *cap, uint32_t n, size_t elem, bool need, cs_err *err)
 {
     if (need && !*t) { /* the first: those before have none */
         if (!(*t = cs_calloc((size_t)n + 1, elem)))
@@ -259,16 +259,15 @@ static bool msg_side(void **t, uint32_t *cap, uint32_t n, size_t elem, bool need
     return !*t || cs_grow(t, cap, n + 1, elem, err);
 }
 
-bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err)
+/* Message x as message n, with room for it in m->msgs. */
+static inline bool msg_put(cs_model *m, uint32_t n, const cs_msg_in *x, cs_sid value, cs_err *err)
 {
-    uint32_t n = m->n_msgs;
     bool send = x->t_send != CS_T_NONE;
     int64_t dt = !send ? 0 : x->t_recv != CS_T_NONE ? x->t_recv - x->t_send : INT64_MIN;
     bool far = dt <= CS_MSG_FAR || dt > INT32_MAX;
     if (x->chan >= CS_CHAN_MAX)
         return CS_FAIL(err, CS_E_INVALID, CS_NO_OFFSET, "more than %u channels", CS_CHAN_MAX - 1);
-    if (!cs_grow((void **)&m->msgs, &m->cap_msgs, n + 1, sizeof *m->msgs, err) ||
-        !msg_side((void **)&m->msg_value, &m->cap_msg_value, n, sizeof *m->msg_value, value != 0, err) ||
+    if (!msg_side((void **)&m->msg_value, &m->cap_msg_value, n, sizeof *m->msg_value, value != 0, err) ||
         !msg_side((void **)&m->msg_far_recv, &m->cap_msg_far, n, sizeof *m->msg_far_recv, far, err))
         return false;
     m->msgs[n] = (cs_msg){.t = send ? x->t_send : x->t_recv,
@@ -280,6 +279,24 @@ bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err
     if (m->msg_far_recv)
         m->msg_far_recv[n] = far ? x->t_recv : 0;
     m->n_msgs = n + 1;
+    return true;
+}
+
+bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err)
+{
+    return cs_grow((void **)&m->msgs, &m->cap_msgs, m->n_msgs + 1, sizeof *m->msgs, err) &&
+           msg_put(m, m->n_msgs, x, value, err);
+}
+
+bool cs_model_msgs_add(cs_model *m, const cs_msg_in *x, uint32_t n, cs_err *err)
+{
+    if (n > UINT32_MAX - m->n_msgs)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "more than %u messages", UINT32_MAX);
+    if (!cs_grow((void **)&m->msgs, &m->cap_msgs, m->n_msgs + n, sizeof *m->msgs, err))
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (!msg_put(m, m->n_msgs, &x[i], 0, err))
+            return false;
     return true;
 }
 

@@ -47,6 +47,8 @@
  *   bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err)
  *       appends a message (value 0: none); CS_E_NOMEM, or CS_E_INVALID for a channel
  *       index from CS_CHAN_MAX
+ *   bool cs_model_msgs_add(cs_model *m, const cs_msg_in *x, uint32_t n, cs_err *err)
+ *       the same for n messages without a value, their room made once
  *   bool cs_span_is_far(const cs_model *m, uint32_t s)   its end is not the next span's start (inline)
  *   uint32_t cs_span_far_at(const cs_model *m, uint32_t s)   far span s's place in span_far_t1
  *   uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t)
@@ -406,6 +408,7 @@ bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err);
 void cs_model_before_traffic_free(cs_model *out);
 bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *err);
 bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err);
+bool cs_model_msgs_add(cs_model *m, const cs_msg_in *x, uint32_t n, cs_err *err);
 static inline int64_t cs_edge_ts(const cs_model *m, uint32_t i)
 {
     return cs_t_at(m->edge_t_base[i >> CS_T0_BLOCK_BITS], &m->edges[i].t_lo, m->edge_wide_t, i);

@@ -12,17 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Messages i and j by time (t_send, else t_recv: cs_msg.t), then receive;
- * 0 for a tie. */
-int trf__msg_order(const cs_model *m, uint32_t i, uint32_t j)
-{
-    int64_t ti = m->msgs[i].t, tj = m->msgs[j].t;
-    if (ti != tj)
-        return ti < tj ? -1 : 1;
-    ti = cs_msg_t_recv(m, i), tj = cs_msg_t_recv(m, j);
-    return (ti > tj) - (ti < tj);
-}
-
 static int place_cmp(const void *a, const void *b, void *ctx)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;

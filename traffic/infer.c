@@ -223,14 +223,25 @@ static bool next_handoff(edges_side *es, handoff *h)
 }
 
 /* The messages' side: the channel of a hand-off, and its message unless
- * an exact one covers it. */
+ * an exact one covers it, added a batch at a time. */
 typedef struct msgs_side {
     trf__ctx *c;
     const uint32_t *idx;  /* exact messages by (sender, receiver, t_send) */
     uint32_t n_exact;
+    cs_msg_in *batch;     /* messages found, not added yet (BATCH_MSGS) */
+    uint32_t n_batch;
 } msgs_side;
 
-static bool add(const msgs_side *ms, handoff *h, cs_err *err)
+#define BATCH_MSGS 4096u
+
+static bool flush(msgs_side *ms, cs_err *err)
+{
+    uint32_t n = ms->n_batch;
+    ms->n_batch = 0;
+    return trf__msgs_add(ms->c, ms->batch, n, err);
+}
+
+static bool add(msgs_side *ms, handoff *h, cs_err *err)
 {
     trf__ctx *c = ms->c;
     cs_msg_in *x = &h->x;
@@ -242,7 +253,10 @@ static bool add(const msgs_side *ms, handoff *h, cs_err *err)
     bool close = x->kind == CS_MK_CLOSE;
     x->chan = h->from_sent ? trf__chan_by_sites(c, s_from, s_to, close, err)
                            : trf__chan_by_sites(c, s_to, s_from, close, err);
-    return x->chan && trf__msg_add(c, x, 0, err);
+    if (!x->chan)
+        return false;
+    ms->batch[ms->n_batch++] = *x;
+    return ms->n_batch < BATCH_MSGS || flush(ms, err);
 }
 
 /* With many edges the two sides run on two threads, the edges' ahead
@@ -266,7 +280,7 @@ static void *edges_thread(void *arg)
     return NULL;
 }
 
-static bool run_threaded(edges_side *es, const msgs_side *ms, pthread_t th, cs_err *err)
+static bool run_threaded(edges_side *es, msgs_side *ms, pthread_t th, cs_err *err)
 {
     bool ok = true;
     void *items;
@@ -287,10 +301,14 @@ bool trf__infer(trf__ctx *c, cs_err *err)
     cs_model *m = c->m;
     if (c->patched)
         return true;
-    msgs_side ms = {.c = c, .n_exact = c->n_exact};
+    msgs_side ms = {.c = c, .n_exact = c->n_exact, .batch = cs_alloc(BATCH_MSGS * sizeof *ms.batch)};
     uint32_t *idx = NULL;
-    if (ms.n_exact && !(ms.idx = idx = exact_index(m, ms.n_exact, err)))
+    if (!ms.batch)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u messages", BATCH_MSGS);
+    if (ms.n_exact && !(ms.idx = idx = exact_index(m, ms.n_exact, err))) {
+        cs_free(ms.batch);
         return false;
+    }
     edges_side es;
     bool ok = edges_init(&es, c, err);
     pthread_t th;
@@ -310,6 +328,8 @@ bool trf__infer(trf__ctx *c, cs_err *err)
     }
     if (ok && !es.ok)
         *err = es.err, ok = false;
+    ok = ok && flush(&ms, err);
+    cs_free(ms.batch);
     cs_free(idx);
     edges_deinit(&es);
     return ok;

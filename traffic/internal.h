@@ -28,7 +28,9 @@
  *   bool trf__msg_add(trf__ctx *c, const cs_msg_in *msg, cs_sid value, cs_err *err)
  *       appends a message and counts it for its channel; while the messages come in
  *       order (trf__msg_order), its time block takes it in (trf__msg_block_add)
- *   int trf__msg_order(const cs_model *m, uint32_t i, uint32_t j)   build.c: <0, 0, >0
+ *   bool trf__msgs_add(trf__ctx *c, const cs_msg_in *x, uint32_t n, cs_err *err)
+ *       the same for n messages without a value (cs_model_msgs_add)
+ *   int trf__msg_order(const cs_model *m, uint32_t i, uint32_t j)   (inline) <0, 0, >0
  *   bool trf__classify(trf__ctx *c, cs_err *err)
  *   bool trf__patched(trf__ctx *c, cs_err *err)
  *   bool trf__annot(trf__ctx *c, cs_err *err)
@@ -96,7 +98,18 @@ uint32_t trf__chan_by_sites(trf__ctx *c, cs_sid send, cs_sid recv, bool close, c
 uint32_t trf__chan_by_id(trf__ctx *c, uint64_t rt_id, cs_sid name, cs_sid send, cs_sid recv,
                          cs_err *err);
 bool trf__msg_add(trf__ctx *c, const cs_msg_in *msg, cs_sid value, cs_err *err);
-int trf__msg_order(const cs_model *m, uint32_t i, uint32_t j);
+bool trf__msgs_add(trf__ctx *c, const cs_msg_in *x, uint32_t n, cs_err *err);
+
+/* Messages i and j by time (t_send, else t_recv: cs_msg.t), then receive;
+ * 0 for a tie. */
+static inline int trf__msg_order(const cs_model *m, uint32_t i, uint32_t j)
+{
+    int64_t ti = m->msgs[i].t, tj = m->msgs[j].t;
+    if (ti != tj)
+        return ti < tj ? -1 : 1;
+    ti = cs_msg_t_recv(m, i), tj = cs_msg_t_recv(m, j);
+    return (ti > tj) - (ti < tj);
+}
 bool trf__classify(trf__ctx *c, cs_err *err);
 bool trf__patched(trf__ctx *c, cs_err *err);
 bool trf__annot(trf__ctx *c, cs_err *err);

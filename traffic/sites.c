@@ -211,17 +211,32 @@ uint32_t trf__chan_by_id(trf__ctx *c, uint64_t rt_id, cs_sid name, cs_sid send, 
     return cs_map_put(&c->by_id, rt_id, ci, err) ? ci : 0;
 }
 
-bool trf__msg_add(trf__ctx *c, const cs_msg_in *msg, cs_sid value, cs_err *err)
+/* Messages from `from` on, just added: each counted for its channel and,
+ * while they come in order, taken in by its time block. */
+static bool added(trf__ctx *c, uint32_t from, cs_err *err)
 {
     cs_model *m = c->m;
-    if (!cs_model_msg_add(m, msg, value, err))
-        return false;
-    if (msg->chan)
-        m->chans[msg->chan].count++;
-    uint32_t i = m->n_msgs - 1;
-    if (!c->msgs_unsorted && i && trf__msg_order(m, i - 1, i) > 0)
-        c->msgs_unsorted = true;
-    return c->msgs_unsorted || trf__msg_block_add(c, i, err);
+    for (uint32_t i = from; i < m->n_msgs; i++) {
+        if (m->msgs[i].chan)
+            m->chans[m->msgs[i].chan].count++;
+        if (!c->msgs_unsorted && i && trf__msg_order(m, i - 1, i) > 0)
+            c->msgs_unsorted = true;
+        if (!c->msgs_unsorted && !trf__msg_block_add(c, i, err))
+            return false;
+    }
+    return true;
+}
+
+bool trf__msg_add(trf__ctx *c, const cs_msg_in *msg, cs_sid value, cs_err *err)
+{
+    uint32_t from = c->m->n_msgs;
+    return cs_model_msg_add(c->m, msg, value, err) && added(c, from, err);
+}
+
+bool trf__msgs_add(trf__ctx *c, const cs_msg_in *x, uint32_t n, cs_err *err)
+{
+    uint32_t from = c->m->n_msgs;
+    return cs_model_msgs_add(c->m, x, n, err) && added(c, from, err);
 }
 
 size_t trf_site(const cs_model *m, uint32_t stack, char *out, size_t cap)
