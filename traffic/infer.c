@@ -130,10 +130,12 @@ typedef struct edges_side {
 
 #define WIN_NONE UINT32_MAX
 
-/* A window's edges: a thousand receivers get a dozen each; the pipe holds
+/* A window's edges: a thousand receivers get some sixty each, whose spans
+ * are read in a row where a quarter of that left a cache miss to each
+ * (8% less time for the 7 M of the 117 MB ring than 16384); the pipe holds
  * two windows' hand-offs, so the messages' side goes on while the next
  * window is read. */
-#define WINDOW_EDGES 16384u
+#define WINDOW_EDGES 65536u
 _Static_assert(TRF__TRIM_EVERY % WINDOW_EDGES == 0, "a trim starts at a window's first edge");
 
 static bool edges_init(edges_side *es, trf__ctx *c, cs_err *err)
