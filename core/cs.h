@@ -97,11 +97,12 @@ size_t cs_alloc_current(void);
 size_t cs_alloc_peak(void);
 void cs_alloc_peak_reset(void); /* peak := current, to measure one operation */
 
-/* Makes room for `need` elements of `elem` bytes in *arr (capacity *cap),
- * doubling. May reallocate *arr: pointers into it are invalid afterwards.
- * Returns false with CS_E_NOMEM on overflow or allocation failure. */
-/* cs_grow's check inline, as most calls append to an array with room
- * left; cs_grow_room (alloc.c) makes the room. */
+/* cs_grow makes room for `need` elements of `elem` bytes in *arr
+ * (capacity *cap), doubling. May reallocate *arr: pointers into it are
+ * invalid afterwards. Returns false with CS_E_NOMEM on overflow or
+ * allocation failure. Its check is inline, as most calls append to an
+ * array with room left; cs_grow_room (alloc.c, not for callers) makes the
+ * room. */
 bool cs_grow_room(void **arr, uint32_t *cap, uint32_t need, size_t elem, cs_err *err);
 static inline bool cs_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem, cs_err *err)
 {

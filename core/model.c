@@ -259,9 +259,18 @@ static inline bool msg_side(void **t, uint32_t *cap, uint32_t n, size_t elem, bo
     return !*t || cs_grow(t, cap, n + 1, elem, err);
 }
 
-/* Message x as message n, with room for it in m->msgs. */
-static inline bool msg_put(cs_model *m, uint32_t n, const cs_msg_in *x, cs_sid value, cs_err *err)
+/* Room in m->msgs for n more messages. */
+static bool msg_room(cs_model *m, uint32_t n, cs_err *err)
 {
+    if (n > UINT32_MAX - m->n_msgs)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "more than %u messages", UINT32_MAX);
+    return cs_grow((void **)&m->msgs, &m->cap_msgs, m->n_msgs + n, sizeof *m->msgs, err);
+}
+
+/* Message x as the next, with room for it in m->msgs. */
+static inline bool msg_put(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err)
+{
+    uint32_t n = m->n_msgs;
     bool send = x->t_send != CS_T_NONE;
     int64_t dt = !send ? 0 : x->t_recv != CS_T_NONE ? x->t_recv - x->t_send : INT64_MIN;
     bool far = dt <= CS_MSG_FAR || dt > INT32_MAX;
@@ -284,18 +293,15 @@ static inline bool msg_put(cs_model *m, uint32_t n, const cs_msg_in *x, cs_sid v
 
 bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err)
 {
-    return cs_grow((void **)&m->msgs, &m->cap_msgs, m->n_msgs + 1, sizeof *m->msgs, err) &&
-           msg_put(m, m->n_msgs, x, value, err);
+    return msg_room(m, 1, err) && msg_put(m, x, value, err);
 }
 
 bool cs_model_msgs_add(cs_model *m, const cs_msg_in *x, uint32_t n, cs_err *err)
 {
-    if (n > UINT32_MAX - m->n_msgs)
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "more than %u messages", UINT32_MAX);
-    if (!cs_grow((void **)&m->msgs, &m->cap_msgs, m->n_msgs + n, sizeof *m->msgs, err))
+    if (!msg_room(m, n, err))
         return false;
     for (uint32_t i = 0; i < n; i++)
-        if (!msg_put(m, m->n_msgs, &x[i], 0, err))
+        if (!msg_put(m, &x[i], 0, err))
             return false;
     return true;
 }

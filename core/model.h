@@ -48,7 +48,7 @@
  *       appends a message (value 0: none); CS_E_NOMEM, or CS_E_INVALID for a channel
  *       index from CS_CHAN_MAX
  *   bool cs_model_msgs_add(cs_model *m, const cs_msg_in *x, uint32_t n, cs_err *err)
- *       the same for n messages without a value, their room made once
+ *       the same for n messages without a value, their room in msgs made once
  *   bool cs_span_is_far(const cs_model *m, uint32_t s)   its end is not the next span's start (inline)
  *   uint32_t cs_span_far_at(const cs_model *m, uint32_t s)   far span s's place in span_far_t1
  *   uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t)

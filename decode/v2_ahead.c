@@ -172,9 +172,10 @@ static bool part(v2_ahead *a)
         } else {
             a->gens++;
         }
-        /* read: its pages go, as the caller's do (cs_file_drop); from the cut on in the first,
-         * whose bytes before are the caller's to read (and those after too, now and then: a
-         * page given back is read again from the file) */
+        /* read: what reading it mapped again goes too (its scan gave the generation back,
+         * its readers each batch they left); from the cut on in the first, whose bytes
+         * before are the caller's to read (and those after too, now and then: a page
+         * given back is read again from the file) */
         if (!stops)
             cs_file_release_range(f, starts ? a->from : off, next);
         if (stops) {

@@ -65,11 +65,12 @@ static void gen_reset(v2_gen *g)
 
 /* The scan touches every batch's header, and the kernel maps the pages
  * around a page touched too (fault-around, 64 KB by default): a scanned
- * generation of a mapped file would be in memory whole, on each thread
- * that scans it. The pages the scan has gone past go back every GIVE_BACK
- * bytes, a GIVE_BACK behind it, and all of them at its end; a reader
- * faults in the batches it reads and gives each back as it leaves it
- * (dec__v2_cur_next). */
+ * generation of a mapped file would be in memory whole, for each
+ * generation being scanned (the caller's and a worker's). The pages the
+ * scan has gone past go back every GIVE_BACK bytes, a GIVE_BACK behind it,
+ * and all of them at its end (the tables too, which their parse maps
+ * again); a reader faults in the batches it reads and gives each back as
+ * it leaves it (dec__v2_cur_next). */
 #define GIVE_BACK ((uint64_t)1 << 20)
 
 bool dec__v2_gen_scan(const cs_file *f, uint64_t off, int version, v2_gen *g,

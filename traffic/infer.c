@@ -303,16 +303,14 @@ bool trf__infer(trf__ctx *c, cs_err *err)
     cs_model *m = c->m;
     if (c->patched)
         return true;
-    msgs_side ms = {.c = c, .n_exact = c->n_exact, .batch = cs_alloc(BATCH_MSGS * sizeof *ms.batch)};
+    msgs_side ms = {.c = c, .n_exact = c->n_exact};
     uint32_t *idx = NULL;
-    if (!ms.batch)
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u messages", BATCH_MSGS);
-    if (ms.n_exact && !(ms.idx = idx = exact_index(m, ms.n_exact, err))) {
-        cs_free(ms.batch);
+    if (ms.n_exact && !(ms.idx = idx = exact_index(m, ms.n_exact, err)))
         return false;
-    }
     edges_side es;
     bool ok = edges_init(&es, c, err);
+    if (ok && !(ms.batch = cs_alloc(BATCH_MSGS * sizeof *ms.batch)))
+        ok = CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u messages", BATCH_MSGS);
     pthread_t th;
     bool two = false;
     if (ok && m->n_edges >= THREADED_EDGES) {

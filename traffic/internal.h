@@ -110,6 +110,7 @@ static inline int trf__msg_order(const cs_model *m, uint32_t i, uint32_t j)
     ti = cs_msg_t_recv(m, i), tj = cs_msg_t_recv(m, j);
     return (ti > tj) - (ti < tj);
 }
+
 bool trf__classify(trf__ctx *c, cs_err *err);
 bool trf__patched(trf__ctx *c, cs_err *err);
 bool trf__annot(trf__ctx *c, cs_err *err);
