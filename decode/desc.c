@@ -4,7 +4,9 @@
  * load, before either family decoder sees the descriptor. */
 #include "decode.h"
 
+#include <dirent.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,10 +18,38 @@
 #define SPLIT_MIN_LEGACY (8u << 20)
 #define SPLIT_MIN_V2     (1u << 20)
 
+/* This process's threads runnable now (state R in /proc/self/task/N/stat,
+ * the letter after the command's closing parenthesis), this one among
+ * them; 1 when they cannot be read. They are the work this load is part
+ * of, not other work: the viewer makes its window while its trace is
+ * decoded, for a moment. */
+static long own_running(void)
+{
+    DIR *dir = opendir("/proc/self/task");
+    if (!dir)
+        return 1;
+    long n = 0;
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        char path[300], stat[256];
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "/proc/self/task/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        size_t got = f ? fread(stat, 1, sizeof stat - 1, f) : 0;
+        if (f)
+            fclose(f);
+        stat[got] = 0;
+        const char *close = strrchr(stat, ')');
+        n += close && close[1] == ' ' && close[2] == 'R';
+    }
+    closedir(dir);
+    return n > 0 ? n : 1;
+}
+
 /* Other threads runnable: the fewest of four looks at the "running/total"
  * field of /proc/loadavg over about 1.5 ms (the process that started this
- * one may still be running for a moment), less this thread; 0 when it
- * cannot be read. */
+ * one may still be running for a moment), less this process's own; 0 when
+ * it cannot be read. */
 static long others_running(void)
 {
     long best = -1;
@@ -30,9 +60,11 @@ static long others_running(void)
         long r, t;
         if (!f)
             return 0;
-        if (fscanf(f, "%*f %*f %*f %ld/%ld", &r, &t) == 2 && (best < 0 || r - 1 < best))
-            best = r - 1;
+        bool read = fscanf(f, "%*f %*f %*f %ld/%ld", &r, &t) == 2;
         fclose(f);
+        r -= read ? own_running() : 0;
+        if (read && (best < 0 || r < best))
+            best = r;
     }
     return best > 0 ? best : 0;
 }
