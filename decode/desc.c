@@ -60,10 +60,10 @@ static long others_running(void)
         long r, t;
         if (!f)
             return 0;
-        bool read = fscanf(f, "%*f %*f %*f %ld/%ld", &r, &t) == 2;
+        bool got = fscanf(f, "%*f %*f %*f %ld/%ld", &r, &t) == 2;
         fclose(f);
-        r -= read ? own_running() : 0;
-        if (read && (best < 0 || r < best))
+        r -= got ? own_running() : 0;
+        if (got && (best < 0 || r < best))
             best = r;
     }
     return best > 0 ? best : 0;
