@@ -649,9 +649,10 @@ static void patched_events_pair_newest_first_and_closes_stay_closes(void **st)
 
 /* ---- a still picture's traffic ---------------------------------------- */
 
-/* trf_build_drawn over several of its trimming steps (TRF__TRIM_EVERY
- * edges each): the same messages as trf_build, naming no edge, and of the
- * edges exactly the sync wake-ups, in order, with their time blocks. */
+/* trf_build_drawn over several of its trimming steps (one at each window
+ * of wake-ups, traffic/infer.c, on two threads): the same messages as
+ * trf_build, naming no edge, and of the edges exactly the sync wake-ups,
+ * in order, with their time blocks. */
 static void still_picture_traffic_keeps_the_messages_and_the_sync_wakeups(void **st)
 {
     (void)st;

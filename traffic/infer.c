@@ -10,14 +10,14 @@
  * covered by an exact annotated message between the same two goroutines
  * whose log window [t_send, t_recv] contains the unblock.
  *
- * Two sides, on two threads when the edges are many: the edges' side reads
- * the wake-ups in order and finds when each receiver resumed; the
- * messages' side names the channels and adds the messages, in the same
- * order as one thread would. */
+ * Two sides, on two threads when the edges are many: the edges' side finds,
+ * a window of wake-ups at a time, when each receiver resumed; the
+ * messages' side reads each window's hand-offs in order, names their
+ * channels and adds their messages, as one thread would. */
 #include "internal.h"
 #include "../core/file.h"
-#include "../core/pipe.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 /* How many annotated windows of one goroutine pair are checked per edge. */
@@ -92,15 +92,6 @@ static bool covered(const cs_model *m, const uint32_t *idx, uint32_t n, const cs
     return false;
 }
 
-/* A hand-off as the edges give it: its message (without its channel), the
- * stacks that name its channel's sites, and which side woke the other. */
-typedef struct handoff {
-    cs_msg_in x;
-    uint32_t stack;       /* the unblocker's */
-    uint32_t block_stack; /* the woken goroutine's when it blocked */
-    bool from_sent;       /* the unblocker was the sending side */
-} handoff;
-
 /* Whether edge e stands for a hand-off, and whether its unblocker sent. */
 static bool edge_is_handoff(const cs_edge *e, bool *from_sent)
 {
@@ -108,45 +99,73 @@ static bool edge_is_handoff(const cs_edge *e, bool *from_sent)
     return *from_sent || e->kind == CS_EK_RECV || e->kind == CS_EK_SELECT_RECV;
 }
 
-/* The edges' side: the wake-ups read in order, a window of them at a time,
- * the cursors of resume_time and, for a still picture, the trim, which
- * only this side touches. A window's resume times are found receiver by
- * receiver, each one's in edge order: the same calls of resume_time as
- * edge by edge, but a receiver's spans are read in one go, not at a cache
- * and TLB miss per edge among a thousand goroutines' spans. */
+/* A window of wake-ups, edges [first, end), with the times of its
+ * hand-offs: per slot k (edge first + k) the edge's time, and for a
+ * sender's hand-off when its receiver resumed. */
+typedef struct window {
+    uint32_t first, end;
+    int64_t *t;
+    int64_t *t_recv;
+} window;
+
+/* A window's edges: a thousand receivers get some sixty each, whose spans
+ * are read in a row where a quarter of that left a cache miss to each
+ * (8% less time for the 7 M of the 117 MB ring than 16384). A still
+ * picture's trims (trim.c) go at windows' starts. */
+#define WINDOW_EDGES 65536u
+_Static_assert(WINDOW_EDGES % CS_T0_BLOCK == 0, "a trim starts at a block's first edge, or at edge 1");
+
+/* Windows in hand: the messages' side reads one while the edges' side
+ * makes the next ones. */
+#define WINDOWS 3u
+
+/* The edges' side: the windows made in order, the cursors of resume_time
+ * and, for a still picture, the trim, which only this side touches: edges
+ * are trimmed up to the first window the messages' side may still read,
+ * which reads its windows' edges but never their times (cs_edge_ts: a
+ * trim's cs_edge_ts_set may move the wide times).
+ * A window's resume times are found receiver by receiver, each one's in
+ * edge order: the same calls of resume_time as edge by edge, but a
+ * receiver's spans are read in one go, not at a cache and TLB miss per
+ * edge among a thousand goroutines' spans. */
 typedef struct edges_side {
     trf__ctx *c;
     uint32_t *cur;        /* per goroutine: resume_time's cursor */
     uint32_t *head;       /* per goroutine: its first slot in the window, or WIN_NONE */
     uint32_t *link;       /* per slot: its receiver's next slot, or WIN_NONE */
     uint32_t *touched;    /* the window's receivers */
-    int64_t *t_recv;      /* per slot of a sender's hand-off: when the receiver resumed */
-    uint32_t next;        /* the next edge */
-    uint32_t win_first, win_end; /* the window: edges [win_first, win_end) */
-    cs_pipe pipe;         /* of handoff, when on a thread of its own */
+    window w[WINDOWS];    /* window i in w[i % WINDOWS] */
+    uint32_t made, used;  /* windows made, and those the messages' side is done with */
+    bool closed;          /* no more windows will be made */
+    bool stopped;         /* the messages' side stopped */
+    pthread_mutex_t mu;   /* made, used, closed, stopped, on two threads */
+    pthread_cond_t cv;
     bool ok;
     cs_err err;
 } edges_side;
 
 #define WIN_NONE UINT32_MAX
 
-/* A window's edges: a thousand receivers get some sixty each, whose spans
- * are read in a row where a quarter of that left a cache miss to each
- * (8% less time for the 7 M of the 117 MB ring than 16384); the pipe holds
- * two windows' hand-offs, so the messages' side goes on while the next
- * window is read. */
-#define WINDOW_EDGES 65536u
-_Static_assert(TRF__TRIM_EVERY % WINDOW_EDGES == 0, "a trim starts at a window's first edge");
+/* Window i's first edge (edge 0 is none). */
+static uint32_t window_first(uint32_t i)
+{
+    return i ? i * WINDOW_EDGES : 1;
+}
 
 static bool edges_init(edges_side *es, trf__ctx *c, cs_err *err)
 {
     uint32_t n_g = c->m->n_g;
-    *es = (edges_side){.c = c, .next = 1, .win_end = 1, .ok = true,
+    *es = (edges_side){.c = c, .ok = true,
                        .cur = cs_calloc(n_g, sizeof *es->cur), .head = cs_alloc((size_t)n_g * sizeof *es->head),
                        .link = cs_alloc(WINDOW_EDGES * sizeof *es->link),
-                       .touched = cs_alloc(WINDOW_EDGES * sizeof *es->touched),
-                       .t_recv = cs_alloc(WINDOW_EDGES * sizeof *es->t_recv)};
-    if (!es->cur || !es->head || !es->link || !es->touched || !es->t_recv)
+                       .touched = cs_alloc(WINDOW_EDGES * sizeof *es->touched)};
+    bool ok = es->cur && es->head && es->link && es->touched;
+    for (uint32_t i = 0; ok && i < WINDOWS; i++) {
+        es->w[i].t = cs_alloc(WINDOW_EDGES * sizeof *es->w[i].t);
+        es->w[i].t_recv = cs_alloc(WINDOW_EDGES * sizeof *es->w[i].t_recv);
+        ok = es->w[i].t && es->w[i].t_recv;
+    }
+    if (!ok)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory reading the wake-ups of %u goroutines", n_g);
     for (uint32_t g = 0; g < n_g; g++)
         es->head[g] = WIN_NONE;
@@ -159,69 +178,43 @@ static void edges_deinit(edges_side *es)
     cs_free(es->head);
     cs_free(es->link);
     cs_free(es->touched);
-    cs_free(es->t_recv);
+    for (uint32_t i = 0; i < WINDOWS; i++)
+        cs_free(es->w[i].t), cs_free(es->w[i].t_recv);
 }
 
-/* The next window, from es->next up to the next multiple of WINDOW_EDGES
- * (the edges before it trimmed, at a multiple of TRF__TRIM_EVERY), with
- * its receivers' resume times. */
-static bool window(edges_side *es)
+/* Makes window i, the messages' side being done with the windows before
+ * window `read`: the edges before it trimmed first. */
+static bool make_window(edges_side *es, uint32_t i, uint32_t read)
 {
     trf__ctx *c = es->c;
     const cs_model *m = c->m;
-    uint32_t first = es->next, n = 0;
-    uint64_t up = ((uint64_t)first / WINDOW_EDGES + 1) * WINDOW_EDGES;
+    uint32_t first = window_first(i), n = 0, upto = window_first(read);
+    uint64_t up = (uint64_t)(i + 1) * WINDOW_EDGES;
     uint32_t end = up < m->n_edges ? (uint32_t)up : m->n_edges;
-    if (c->drawn_only && first % TRF__TRIM_EVERY == 0 && !(es->ok = trf__trim(c, first, &es->err)))
+    if (c->drawn_only && upto > c->trim_read && !(es->ok = trf__trim(c, upto, &es->err)))
         return false;
-    for (uint32_t i = end; i-- > first;) { /* lists pushed from the back come out in edge order */
-        const cs_edge *e = &m->edges[i];
+    window *w = &es->w[i % WINDOWS];
+    for (uint32_t j = end; j-- > first;) { /* lists pushed from the back come out in edge order */
+        const cs_edge *e = &m->edges[j];
         bool from_sent;
-        if (!edge_is_handoff(e, &from_sent) || !from_sent)
+        if (!edge_is_handoff(e, &from_sent))
             continue;
-        uint32_t k = i - first;
+        uint32_t k = j - first;
+        w->t[k] = w->t_recv[k] = cs_edge_ts(m, j);
+        if (!from_sent)
+            continue;
         if (es->head[e->to] == WIN_NONE)
             es->touched[n++] = e->to;
         es->link[k] = es->head[e->to], es->head[e->to] = k;
-        es->t_recv[k] = cs_edge_ts(m, i);
     }
     for (uint32_t j = 0; j < n; j++) {
         uint32_t g = es->touched[j];
         for (uint32_t k = es->head[g]; k != WIN_NONE; k = es->link[k])
-            es->t_recv[k] = resume_time(m, es->cur, g, es->t_recv[k]);
+            w->t_recv[k] = resume_time(m, es->cur, g, w->t_recv[k]);
         es->head[g] = WIN_NONE;
     }
-    es->win_first = first, es->win_end = end;
+    w->first = first, w->end = end;
     return true;
-}
-
-/* The next hand-off into *h; false at the end of the edges or on an
- * error (es->ok). */
-static bool next_handoff(edges_side *es, handoff *h)
-{
-    const cs_model *m = es->c->m;
-    for (; es->next < m->n_edges; es->next++) {
-        uint32_t i = es->next;
-        if (i == es->win_end && !window(es))
-            return false;
-        const cs_edge *e = &m->edges[i];
-        bool from_sent;
-        if (!edge_is_handoff(e, &from_sent))
-            continue;
-        int64_t t = cs_edge_ts(m, i);
-        *h = (handoff){.x = {.kind = e->kind == CS_EK_CLOSE ? CS_MK_CLOSE : CS_MK_SEND},
-                       .stack = e->stack, .block_stack = e->block_stack, .from_sent = from_sent};
-        if (from_sent) {
-            h->x.sender = e->from, h->x.receiver = e->to;
-            h->x.t_send = t, h->x.t_recv = es->t_recv[i - es->win_first];
-        } else {
-            h->x.sender = e->to, h->x.receiver = e->from;
-            h->x.t_send = h->x.t_recv = t; /* the receiver took it at once */
-        }
-        es->next++;
-        return true;
-    }
-    return false;
 }
 
 /* The messages' side: the channel of a hand-off, and its message unless
@@ -243,57 +236,94 @@ static bool flush(msgs_side *ms, cs_err *err)
     return trf__msgs_add(ms->c, ms->batch, n, err);
 }
 
-static bool add(msgs_side *ms, handoff *h, cs_err *err)
+/* The hand-off of edge j, slot k of window w: its message (without its
+ * channel), added unless covered. */
+static bool add(msgs_side *ms, const window *w, uint32_t j, cs_err *err)
 {
     trf__ctx *c = ms->c;
-    cs_msg_in *x = &h->x;
-    if (ms->idx && x->kind == CS_MK_SEND && covered(c->m, ms->idx, ms->n_exact, x, x->t_send))
+    const cs_edge *e = &c->m->edges[j];
+    bool from_sent;
+    if (!edge_is_handoff(e, &from_sent))
+        return true;
+    uint32_t k = j - w->first;
+    cs_msg_in x = {.kind = e->kind == CS_EK_CLOSE ? CS_MK_CLOSE : CS_MK_SEND,
+                   .t_send = w->t[k], .t_recv = w->t_recv[k]}; /* the receiver took it at once if it woke */
+    x.sender = from_sent ? e->from : e->to, x.receiver = from_sent ? e->to : e->from;
+    if (ms->idx && x.kind == CS_MK_SEND && covered(c->m, ms->idx, ms->n_exact, &x, x.t_send))
         return true; /* t_send is the edge's time either way */
-    cs_sid s_from = trf__site(c, h->stack, err), s_to = trf__site(c, h->block_stack, err);
+    cs_sid s_from = trf__site(c, e->stack, err), s_to = trf__site(c, e->block_stack, err);
     if (err->code != CS_OK)
         return false;
-    bool close = x->kind == CS_MK_CLOSE;
-    x->chan = h->from_sent ? trf__chan_by_sites(c, s_from, s_to, close, err)
-                           : trf__chan_by_sites(c, s_to, s_from, close, err);
-    if (!x->chan)
+    bool close = x.kind == CS_MK_CLOSE;
+    x.chan = from_sent ? trf__chan_by_sites(c, s_from, s_to, close, err)
+                       : trf__chan_by_sites(c, s_to, s_from, close, err);
+    if (!x.chan)
         return false;
-    ms->batch[ms->n_batch++] = *x;
+    ms->batch[ms->n_batch++] = x;
     return ms->n_batch < BATCH_MSGS || flush(ms, err);
 }
 
-/* With many edges the two sides run on two threads, the edges' ahead
- * through a pipe: resume_time's walks through the spans of a thousand
+static bool read_window(msgs_side *ms, const window *w, cs_err *err)
+{
+    bool ok = true;
+    for (uint32_t j = w->first; ok && j < w->end; j++)
+        ok = add(ms, w, j, err);
+    return ok;
+}
+
+static uint32_t n_windows(const cs_model *m)
+{
+    return m->n_edges > 1 ? (m->n_edges - 1) / WINDOW_EDGES + 1 : 0;
+}
+
+/* With many edges the two sides run on two threads, the edges' side up to
+ * two windows ahead: resume_time's walks through the spans of a thousand
  * goroutines wait on memory, and the channels' lookups and the messages'
  * appends, which take less, go on meanwhile. */
-#define THREADED_EDGES TRF__TRIM_EVERY
-#define PIPE_HANDOFFS (2 * WINDOW_EDGES)
+#define THREADED_EDGES WINDOW_EDGES
 
 static void *edges_thread(void *arg)
 {
     edges_side *es = arg;
-    handoff *slot;
-    for (handoff h; next_handoff(es, &h);) {
-        if (!(slot = cs_pipe_slot(&es->pipe)))
-            break; /* the messages' side stopped */
-        *slot = h;
-        cs_pipe_commit(&es->pipe);
+    uint32_t n = n_windows(es->c->m);
+    for (uint32_t i = 0; i < n; i++) {
+        pthread_mutex_lock(&es->mu);
+        while (i - es->used >= WINDOWS && !es->stopped)
+            pthread_cond_wait(&es->cv, &es->mu);
+        bool stop = es->stopped;
+        uint32_t read = es->used;
+        pthread_mutex_unlock(&es->mu);
+        if (stop || !make_window(es, i, read))
+            break;
+        pthread_mutex_lock(&es->mu);
+        es->made = i + 1;
+        pthread_cond_signal(&es->cv);
+        pthread_mutex_unlock(&es->mu);
     }
-    cs_pipe_close(&es->pipe);
+    pthread_mutex_lock(&es->mu);
+    es->closed = true;
+    pthread_cond_signal(&es->cv);
+    pthread_mutex_unlock(&es->mu);
     return NULL;
 }
 
 static bool run_threaded(edges_side *es, msgs_side *ms, pthread_t th, cs_err *err)
 {
     bool ok = true;
-    void *items;
-    for (uint32_t n; ok && (n = cs_pipe_peek(&es->pipe, &items));) {
-        handoff *h = items;
-        for (uint32_t k = 0; ok && k < n; k++)
-            ok = add(ms, &h[k], err);
-        cs_pipe_release(&es->pipe, n);
+    for (uint32_t i = 0; ok; i++) {
+        pthread_mutex_lock(&es->mu);
+        while (es->made == i && !es->closed)
+            pthread_cond_wait(&es->cv, &es->mu);
+        bool have = es->made > i;
+        pthread_mutex_unlock(&es->mu);
+        if (!have)
+            break;
+        ok = read_window(ms, &es->w[i % WINDOWS], err);
+        pthread_mutex_lock(&es->mu);
+        es->used = i + 1, es->stopped = !ok;
+        pthread_cond_signal(&es->cv);
+        pthread_mutex_unlock(&es->mu);
     }
-    if (!ok)
-        cs_pipe_abort(&es->pipe);
     pthread_join(th, NULL);
     return ok;
 }
@@ -314,17 +344,19 @@ bool trf__infer(trf__ctx *c, cs_err *err)
     pthread_t th;
     bool two = false;
     if (ok && m->n_edges >= THREADED_EDGES) {
-        ok = cs_pipe_init(&es.pipe, sizeof(handoff), PIPE_HANDOFFS, err);
-        two = ok && cs_thread_create(&th, edges_thread, &es) == 0;
-        if (ok && !two)
-            cs_pipe_deinit(&es.pipe); /* no thread: one does both */
+        two = pthread_mutex_init(&es.mu, NULL) == 0;
+        if (two && pthread_cond_init(&es.cv, NULL) != 0)
+            pthread_mutex_destroy(&es.mu), two = false;
+        if (two && cs_thread_create(&th, edges_thread, &es) != 0)
+            pthread_cond_destroy(&es.cv), pthread_mutex_destroy(&es.mu), two = false; /* one does both */
     }
     if (two) {
         ok = run_threaded(&es, &ms, th, err);
-        cs_pipe_deinit(&es.pipe);
+        pthread_cond_destroy(&es.cv);
+        pthread_mutex_destroy(&es.mu);
     } else {
-        for (handoff h; ok && next_handoff(&es, &h);)
-            ok = add(&ms, &h, err);
+        for (uint32_t i = 0, n = n_windows(m); ok && i < n && make_window(&es, i, i); i++)
+            ok = read_window(&ms, &es.w[i % WINDOWS], err);
     }
     if (ok && !es.ok)
         *err = es.err, ok = false;

@@ -42,7 +42,8 @@
  *   bool trf__sync_blocks(cs_model *m, cs_err *err)   the sync wake-ups' time blocks
  *   bool trf__trim(trf__ctx *c, uint32_t upto, cs_err *err)
  *       with c->drawn_only: edges [c->trim_read, upto) are done with; the drawn
- *       ones move down to c->trim_write, the pages of the others go back
+ *       ones move down to c->trim_write, the pages of the others go back; upto
+ *       is a block's first edge (CS_T0_BLOCK), as trim_read then is
  *   bool trf__trim_end(trf__ctx *c, cs_err *err)   the rest, then the messages name no edge
  * All return 0/false with *err filled on failure (out of memory only).
  */
@@ -120,8 +121,5 @@ bool trf__msg_block_add(trf__ctx *c, uint32_t i, cs_err *err);
 bool trf__sync_blocks(cs_model *m, cs_err *err);
 bool trf__trim(trf__ctx *c, uint32_t upto, cs_err *err);
 bool trf__trim_end(trf__ctx *c, cs_err *err);
-
-/* Edges infer.c reads between two trf__trim calls (drawn_only). */
-#define TRF__TRIM_EVERY 65536u
 
 #endif

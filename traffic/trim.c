@@ -7,8 +7,6 @@
  * (cs_edge_ts_set), in its new block. */
 #include "internal.h"
 
-_Static_assert(TRF__TRIM_EVERY % CS_T0_BLOCK == 0, "a trim starts at a block's first edge, or at edge 1");
-
 bool trf__trim(trf__ctx *c, uint32_t upto, cs_err *err)
 {
     cs_model *m = c->m;
