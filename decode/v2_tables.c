@@ -4,7 +4,7 @@
  * Called once per generation after v2_gen.c has found its batches; may run
  * on a worker thread, so it never touches the model. Strings and stacks are
  * turned into model sids/stacks lazily, on first use, by the main thread
- * (dec__v2_sid, dec__v2_stack). Error texts follow Go's reader. */
+ * (dec__v2_sid, dec__v2_stack_add). Error texts follow Go's reader. */
 #include "v2.h"
 
 #include <stdlib.h>
@@ -221,14 +221,9 @@ cs_sid dec__v2_sid(v2_gen *g, cs_model *m, uint64_t id, cs_err *err)
 }
 
 
-uint32_t dec__v2_stack(v2_gen *g, const cs_file *f, cs_model *m, uint64_t id, cs_err *err)
+uint32_t dec__v2_stack_add(v2_gen *g, const cs_file *f, cs_model *m, uint32_t slot, cs_err *err)
 {
-    uint32_t slot = id ? cs_ids_get(&g->stk_ids, id, false, NULL) : UINT32_MAX;
-    if (slot == UINT32_MAX)
-        return 0;
     v2_stk *s = &g->stk[slot];
-    if (s->mstack1)
-        return s->mstack1 - 1;
     cs_frame fr[V2_MAX_FRAMES];
     dec_buf b = dec_buf_make(cs_file_at(f, s->off), f->size - s->off, s->off);
     for (uint32_t i = 0; i < s->nframes; i++) {
