@@ -155,12 +155,10 @@ bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
     return ok;
 }
 
-uint32_t cs_mb_g(cs_mb *mb, uint64_t goid, cs_err *err)
+uint32_t cs_mb_g_find(cs_mb *mb, uint64_t goid, cs_err *err)
 {
     cs_model *m = mb->m;
     cs_mb_recent *r = &mb->recent[goid & (CS_MB_RECENT - 1)];
-    if (r->idx && r->goid == goid)
-        return r->idx;
     uint32_t i;
     if (cs_map_get(&m->g_index, goid, &i)) {
         *r = (cs_mb_recent){.goid = goid, .idx = i};

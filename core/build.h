@@ -5,6 +5,7 @@
  * API
  *   bool cs_mb_init(cs_mb *mb, cs_model *m, cs_err *err)       m must be cs_model_init'ed
  *   uint32_t cs_mb_g(cs_mb *mb, uint64_t goid, cs_err *err)   index of goid, added if new; 0 on error
+ *       (inline for one looked up lately; cs_mb_g_find for the others)
  *   bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err)
  *   bool cs_mb_set(cs_mb *mb, int64_t t, uint64_t goid, cs_state st, cs_reason r,
  *                  cs_sid reason_name, uint32_t stack, cs_err *err)
@@ -114,7 +115,14 @@ typedef struct cs_mb_create_desc {
 } cs_mb_create_desc;
 
 bool cs_mb_init(cs_mb *mb, cs_model *m, cs_err *err);
-uint32_t cs_mb_g(cs_mb *mb, uint64_t goid, cs_err *err);
+uint32_t cs_mb_g_find(cs_mb *mb, uint64_t goid, cs_err *err);
+/* cs_mb_g: a goroutine looked up lately inline, the others (and new ones)
+ * by cs_mb_g_find */
+static inline uint32_t cs_mb_g(cs_mb *mb, uint64_t goid, cs_err *err)
+{
+    const cs_mb_recent *r = &mb->recent[goid & (CS_MB_RECENT - 1)];
+    return r->idx && r->goid == goid ? r->idx : cs_mb_g_find(mb, goid, err);
+}
 bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err);
 bool cs_mb_set(cs_mb *mb, int64_t t, uint64_t goid, cs_state st, cs_reason r,
                cs_sid reason_name, uint32_t stack, cs_err *err);
