@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -497,6 +498,39 @@ static void released_pages_read_as_zeros_and_nothing_else_does(void **st)
     cs_pages_free(q, big);
 }
 
+/* Pages faulted in ahead (cs_prefault) keep every byte: those written
+ * before, the zeros of those never written, the bytes of the pages it only
+ * partly covers; and the whole pages inside the range are in memory after
+ * (on a kernel that takes MADV_POPULATE_WRITE, 5.14 and later). */
+static void prefaulted_pages_keep_their_bytes(void **st)
+{
+    (void)st;
+    size_t page = cs_page_bytes(), size = 8 * page;
+    uint8_t *p = cs_pages(size);
+    assert_non_null(p);
+    memset(p, 0xA5, 4 * page);
+    cs_prefault(p + page / 2, 6 * page);
+    cs_prefault(p, 0);
+    for (size_t i = 0; i < size; i++)
+        if (p[i] != (i < 4 * page ? 0xA5 : 0))
+            fail_msg("byte %zu (page %zu) is %u", i, i / page, p[i]);
+    unsigned char in[8];
+    uint8_t *q = cs_pages(size); /* never written: only what cs_prefault made */
+    assert_non_null(q);
+    cs_prefault(q + page / 2, 6 * page);
+    assert_int_equal(mincore(q, size, in), 0);
+    if (madvise(q, page, MADV_POPULATE_WRITE) == 0) {
+        for (size_t i = 1; i < 6; i++)
+            if (!(in[i] & 1))
+                fail_msg("page %zu is not in memory", i);
+    } else {
+        print_message("this kernel faults no page in ahead: only the bytes are tested\n");
+    }
+    for (size_t i = 0; i < size; i++)
+        assert_int_equal(q[i], 0);
+    cs_pages_free(p, size), cs_pages_free(q, size);
+}
+
 /* cs_permute moves each element to its place in place, cycle by cycle,
  * a parallel array alike: against a copy made the plain way, for random
  * orders with cycles of every length, fixed points and none. */
@@ -872,6 +906,7 @@ int main(void)
         cmocka_unit_test(edge_times_read_back_in_narrow_and_wide_blocks),
         cmocka_unit_test(message_times_read_back_near_far_and_without_a_send),
         cmocka_unit_test(released_pages_read_as_zeros_and_nothing_else_does),
+        cmocka_unit_test(prefaulted_pages_keep_their_bytes),
         cmocka_unit_test(permute_in_place_equals_a_copy),
         cmocka_unit_test(intern_returns_same_id_for_same_bytes),
         cmocka_unit_test(uvarint_accepts_padding_and_rejects_overflow),

@@ -135,6 +135,9 @@ typedef struct edges_side {
     uint32_t *link;       /* per slot: its receiver's next slot, or WIN_NONE */
     uint32_t *touched;    /* the window's receivers */
     window w[WINDOWS];    /* window i in w[i % WINDOWS] */
+    cs_msg *msgs;         /* on two threads: the messages' room, made for every hand-off */
+    uint64_t msgs_at;     /* the room's pages faulted in up to message msgs_at... */
+    uint32_t msgs_cap;    /* ...of msgs_cap */
     uint32_t made, used;  /* windows made, and those the messages' side is done with */
     bool closed;          /* no more windows will be made */
     bool stopped;         /* the messages' side stopped */
@@ -183,12 +186,14 @@ static void edges_deinit(edges_side *es)
 }
 
 /* Makes window i, the messages' side being done with the windows before
- * window `read`: the edges before it trimmed first. */
+ * window `read`: the edges before it trimmed first; on two threads, the
+ * pages of the messages it may give faulted in, which the messages' side
+ * would otherwise wait on (the one thread that waits on memory anyway). */
 static bool make_window(edges_side *es, uint32_t i, uint32_t read)
 {
     trf__ctx *c = es->c;
     const cs_model *m = c->m;
-    uint32_t first = window_first(i), n = 0, upto = window_first(read);
+    uint32_t first = window_first(i), n = 0, upto = window_first(read), handoffs = 0;
     uint64_t up = (uint64_t)(i + 1) * WINDOW_EDGES;
     uint32_t end = up < m->n_edges ? (uint32_t)up : m->n_edges;
     if (c->drawn_only && upto > c->trim_read && !(es->ok = trf__trim(c, upto, &es->err)))
@@ -200,6 +205,7 @@ static bool make_window(edges_side *es, uint32_t i, uint32_t read)
         if (!edge_is_handoff(e, &from_sent))
             continue;
         uint32_t k = j - first;
+        handoffs++;
         w->t[k] = w->t_recv[k] = cs_edge_ts(m, j);
         if (!from_sent)
             continue;
@@ -214,6 +220,11 @@ static bool make_window(edges_side *es, uint32_t i, uint32_t read)
         es->head[g] = WIN_NONE;
     }
     w->first = first, w->end = end;
+    if (es->msgs && es->msgs_at < es->msgs_cap) {
+        uint64_t to = es->msgs_at + handoffs < es->msgs_cap ? es->msgs_at + handoffs : es->msgs_cap;
+        cs_prefault(es->msgs + es->msgs_at, (size_t)(to - es->msgs_at) * sizeof *es->msgs);
+        es->msgs_at = to;
+    }
     return true;
 }
 
@@ -344,7 +355,11 @@ bool trf__infer(trf__ctx *c, cs_err *err)
     pthread_t th;
     bool two = false;
     if (ok && m->n_edges >= THREADED_EDGES) {
-        two = pthread_mutex_init(&es.mu, NULL) == 0;
+        if ((uint64_t)m->n_msgs + m->n_edges <= UINT32_MAX) { /* room for a message per hand-off at most */
+            ok = cs_grow((void **)&m->msgs, &m->cap_msgs, m->n_msgs + m->n_edges, sizeof *m->msgs, err);
+            es.msgs = m->msgs, es.msgs_at = m->n_msgs, es.msgs_cap = m->cap_msgs;
+        }
+        two = ok && pthread_mutex_init(&es.mu, NULL) == 0;
         if (two && pthread_cond_init(&es.cv, NULL) != 0)
             pthread_mutex_destroy(&es.mu), two = false;
         if (two && cs_thread_create(&th, edges_thread, &es) != 0)
