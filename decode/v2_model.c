@@ -51,15 +51,17 @@ static cs_state state_of(uint8_t pub)
     return CS_ST_NONE;
 }
 
-/* Entry function = outermost frame of the transition stack (as the Summarizer names goroutines). */
-static bool name_from(v2_sink *s, v2_gen *g, uint64_t goid, uint32_t stack, cs_err *err)
+/* Entry function = outermost frame of the transition stack (as the
+ * Summarizer names goroutines), for goroutine gi while it has no name. */
+static bool name_from(v2_sink *s, uint32_t gi, uint32_t stack, cs_err *err)
 {
+    if (s->m->g[gi].name)
+        return true;
     uint32_t n = cs_model_stack_len(s->m, stack);
     if (!n)
         return true;
     const cs_frame *fr = cs_model_stack_frame(s->m, stack, n - 1);
-    (void)g;
-    return cs_mb_name(&s->mb, goid, fr->pc, fr->func, err);
+    return cs_mb_name(&s->mb, s->m->g[gi].goid, fr->pc, fr->func, err);
 }
 
 static bool unk_add(v2_sink *s, uint64_t m, uint32_t edge, cs_err *err)
@@ -100,7 +102,8 @@ static bool g_event(v2_sink *s, v2_gen *g, const v2_ev *e, const v2_trans *t, cs
     } else {
         ok = cs_mb_set(&s->mb, e->ts, t->id, st, r, t->reason, tstack, err);
     }
-    return ok && name_from(s, g, t->id, tstack, err);
+    uint32_t gi;
+    return ok && (!tstack || ((gi = cs_mb_g(&s->mb, t->id, err)) && name_from(s, gi, tstack, err)));
 }
 
 static bool range_open(v2_sink *s, uint8_t kind, uint64_t key, cs_range r, cs_err *err)
