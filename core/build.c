@@ -186,7 +186,10 @@ static bool far_add(cs_mb *mb, uint32_t gi, uint32_t span, int64_t t1, cs_err *e
     return true;
 }
 
-static bool span_close(cs_mb *mb, uint32_t gi, int64_t t, cs_err *err)
+/* always_inline, and set_idx too: every event's state change goes through
+ * both, and their calls' register saves and restores made `info` run 9%
+ * more instructions on the 25 MB ring. */
+static inline __attribute__((always_inline)) bool span_close(cs_mb *mb, uint32_t gi, int64_t t, cs_err *err)
 {
     cs_mb_cur *c = &mb->cur[gi];
     if (c->state == CS_ST_NONE || c->t0 == CS_T_NONE || t <= c->t0)
@@ -216,8 +219,9 @@ static bool span_close(cs_mb *mb, uint32_t gi, int64_t t, cs_err *err)
  * block_stack, reason_name); made it (cs_mb_create). */
 enum { P_OPS = 1, P_BLK = 2, P_MADE = 4 };
 
-static bool set_idx(cs_mb *mb, int64_t t, uint32_t gi, cs_state st, cs_reason r,
-                    cs_sid reason_name, uint32_t stack, cs_err *err)
+static inline __attribute__((always_inline)) bool set_idx(cs_mb *mb, int64_t t, uint32_t gi, cs_state st,
+                                                          cs_reason r, cs_sid reason_name, uint32_t stack,
+                                                          cs_err *err)
 {
     cs_model *m = mb->m;
     cs_mb_cur *c = &mb->cur[gi];
