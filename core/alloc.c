@@ -115,12 +115,14 @@ void cs_release(void *p, size_t n)
 /* MADV_POPULATE_WRITE (Linux 5.14) faults pages in as writes would and
  * changes no byte; an older kernel refuses it (EINVAL), and the pages are
  * faulted in when first written, as without it. */
-void cs_prefault(void *p, size_t n)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+bool cs_prefault(void *p, size_t n)
 {
     uintptr_t a, b;
     inner_pages(p, n, &a, &b);
-    if (b > a)
-        madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+    return b > a && madvise((void *)a, b - a, MADV_POPULATE_WRITE) == 0;
 }
 
 /* A batch goes by one system call, process_madvise on the calling

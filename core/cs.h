@@ -15,10 +15,10 @@
  *       CS_RELEASES ranges or CS_RELEASE_BYTES are in, or at the flush; one system call
  *       for the batch (and one TLB flush, where the kernel batches them), which matters
  *       while other threads run
- *   void cs_prefault(void *p, size_t n)   the whole pages inside [p, p + n), part of a
+ *   bool cs_prefault(void *p, size_t n)   the whole pages inside [p, p + n), part of a
  *       block, made the process's now, as a write would, their bytes left alone: another
- *       thread takes the faults of memory a busy one is about to fill (advice: none
- *       where the kernel refuses)
+ *       thread takes the faults of memory a busy one is about to fill (advice: false,
+ *       and nothing done, where the kernel refuses or there is no whole page)
  *   size_t cs_page_bytes(void)   the system's page size
  *   void cs_permute(uint32_t *to, uint32_t n, const cs_permuted *arr, unsigned n_arr)
  *       permute.c: in each of up to CS_PERMUTE_ARRAYS arrays (those not NULL), element j
@@ -80,7 +80,7 @@ void *cs_alloc(size_t n);
 void *cs_calloc(size_t n, size_t size);
 void *cs_realloc(void *p, size_t n);
 void cs_release(void *p, size_t n);
-void cs_prefault(void *p, size_t n);
+bool cs_prefault(void *p, size_t n);
 #define CS_RELEASES 64
 #define CS_RELEASE_BYTES ((size_t)1 << 20) /* held back at most, before a batch goes */
 typedef struct cs_releases { void *at[CS_RELEASES]; size_t len[CS_RELEASES], bytes; unsigned n; } cs_releases;

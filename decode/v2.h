@@ -157,6 +157,7 @@ bool dec__v2_str(const v2_gen *g, uint64_t id, const uint8_t **p, uint32_t *len)
 cs_sid dec__v2_sid(v2_gen *g, cs_model *m, uint64_t id, cs_err *err);
 /* Model stack index of a stack id (added on first use: dec__v2_stack_add,
  * out of line, its frames on its own stack frame), 0 none. */
+/* Adds the stack at slot (a stack of g with no model stack yet). */
 uint32_t dec__v2_stack_add(v2_gen *g, const cs_file *f, cs_model *m, uint32_t slot, cs_err *err);
 static inline uint32_t dec__v2_stack(v2_gen *g, const cs_file *f, cs_model *m, uint64_t id, cs_err *err)
 {
@@ -635,8 +636,8 @@ typedef struct v2_ahead v2_ahead;
 v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to, bool settles);
 /* Where its part begins: `from` at once, or with `settles` (a single part
  * to the end), where the work is evened out (v2_ahead.c settled_cut:
- * later in the same generation, or for the model at the start of that
- * generation or the next one, when near), once the worker has found that
+ * later in the same generation, or for the model where it is or at the
+ * next generation's start, when near), once the worker has found that
  * generation. */
 uint64_t dec__v2_ahead_cut(v2_ahead *a);
 /* Waits for the worker, once s has emitted every event before its cut

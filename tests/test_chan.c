@@ -649,10 +649,11 @@ static void patched_events_pair_newest_first_and_closes_stay_closes(void **st)
 
 /* ---- a still picture's traffic ---------------------------------------- */
 
-/* trf_build_drawn over several of its trimming steps (one at each window
- * of wake-ups, traffic/infer.c, on two threads): the same messages as
- * trf_build, naming no edge, and of the edges exactly the sync wake-ups,
- * in order, with their time blocks. */
+/* trf_build_drawn over many of its trimming steps (eleven windows of
+ * wake-ups on two threads, each trimmed once the other thread may no
+ * longer read it, traffic/infer.c): the same messages as trf_build,
+ * naming no edge, and of the edges exactly the sync wake-ups, in order,
+ * with their time blocks. */
 static void still_picture_traffic_keeps_the_messages_and_the_sync_wakeups(void **st)
 {
     (void)st;
@@ -661,7 +662,7 @@ static void still_picture_traffic_keeps_the_messages_and_the_sync_wakeups(void *
     uint32_t send = stk(&t, "runtime.chansend1", "main.producer:7", NULL);
     uint32_t recv = stk(&t, "runtime.chanrecv1", "main.consumer:12", NULL);
     uint32_t unlock = stk(&t, "sync.(*Mutex).Unlock", "main.m:3", NULL);
-    const uint32_t n = 3 * 65536 + 123;
+    const uint32_t n = 10 * 65536 + 123;
     int64_t ts = 10;
     run(&t, ts, 1), run(&t, ts, 2);
     for (uint32_t i = 0; i < n; i++, ts += i % 37 ? 10 : 3000000000) { /* blocks narrow and wide */
@@ -708,8 +709,8 @@ static void still_picture_traffic_keeps_the_messages_and_the_sync_wakeups(void *
     tm_deinit(&t);
 }
 
-/* Hand-offs among many goroutines, more than TRF__TRIM_EVERY of them (two
- * threads, several windows of edges): each message's receipt is its
+/* Hand-offs among many goroutines, in several windows of edges (two
+ * threads, traffic/infer.c): each message's receipt is its
  * receiver's next start, straight away or after a wait to run, or the
  * hand-off itself when the receiver blocked again before it ran. */
 static void receipts_over_many_receivers_are_their_next_starts(void **st)

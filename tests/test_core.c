@@ -517,9 +517,9 @@ static void prefaulted_pages_keep_their_bytes(void **st)
     unsigned char in[8];
     uint8_t *q = cs_pages(size); /* never written: only what cs_prefault made */
     assert_non_null(q);
-    cs_prefault(q + page / 2, 6 * page);
+    bool took = cs_prefault(q + page / 2, 6 * page);
     assert_int_equal(mincore(q, size, in), 0);
-    if (madvise(q, page, MADV_POPULATE_WRITE) == 0) {
+    if (took) {
         for (size_t i = 1; i < 6; i++)
             if (!(in[i] & 1))
                 fail_msg("page %zu is not in memory", i);

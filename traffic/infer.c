@@ -115,8 +115,8 @@ typedef struct window {
 #define WINDOW_EDGES 65536u
 _Static_assert(WINDOW_EDGES % CS_T0_BLOCK == 0, "a trim starts at a block's first edge, or at edge 1");
 
-/* Windows in hand: the messages' side reads one while the edges' side
- * makes the next ones. */
+/* Windows in hand on two threads: the messages' side reads one while the
+ * edges' side makes the next ones (one thread needs one). */
 #define WINDOWS 3u
 
 /* The edges' side: the windows made in order, the cursors of resume_time
@@ -134,8 +134,9 @@ typedef struct edges_side {
     uint32_t *head;       /* per goroutine: its first slot in the window, or WIN_NONE */
     uint32_t *link;       /* per slot: its receiver's next slot, or WIN_NONE */
     uint32_t *touched;    /* the window's receivers */
-    window w[WINDOWS];    /* window i in w[i % WINDOWS] */
-    cs_msg *msgs;         /* on two threads: the messages' room, made for every hand-off */
+    window w[WINDOWS];    /* window i in w[i % n_w] */
+    uint32_t n_w;
+    cs_msg *msgs;         /* on two threads: the messages' room, made for every wake-up (msgs_room) */
     uint64_t msgs_at;     /* the room's pages faulted in up to message msgs_at... */
     uint32_t msgs_cap;    /* ...of msgs_cap */
     uint32_t made, used;  /* windows made, and those the messages' side is done with */
@@ -155,15 +156,15 @@ static uint32_t window_first(uint32_t i)
     return i ? i * WINDOW_EDGES : 1;
 }
 
-static bool edges_init(edges_side *es, trf__ctx *c, cs_err *err)
+static bool edges_init(edges_side *es, trf__ctx *c, uint32_t n_w, cs_err *err)
 {
     uint32_t n_g = c->m->n_g;
-    *es = (edges_side){.c = c, .ok = true,
+    *es = (edges_side){.c = c, .ok = true, .n_w = n_w,
                        .cur = cs_calloc(n_g, sizeof *es->cur), .head = cs_alloc((size_t)n_g * sizeof *es->head),
                        .link = cs_alloc(WINDOW_EDGES * sizeof *es->link),
                        .touched = cs_alloc(WINDOW_EDGES * sizeof *es->touched)};
     bool ok = es->cur && es->head && es->link && es->touched;
-    for (uint32_t i = 0; ok && i < WINDOWS; i++) {
+    for (uint32_t i = 0; ok && i < n_w; i++) {
         es->w[i].t = cs_alloc(WINDOW_EDGES * sizeof *es->w[i].t);
         es->w[i].t_recv = cs_alloc(WINDOW_EDGES * sizeof *es->w[i].t_recv);
         ok = es->w[i].t && es->w[i].t_recv;
@@ -181,7 +182,7 @@ static void edges_deinit(edges_side *es)
     cs_free(es->head);
     cs_free(es->link);
     cs_free(es->touched);
-    for (uint32_t i = 0; i < WINDOWS; i++)
+    for (uint32_t i = 0; i < es->n_w; i++)
         cs_free(es->w[i].t), cs_free(es->w[i].t_recv);
 }
 
@@ -198,7 +199,7 @@ static bool make_window(edges_side *es, uint32_t i, uint32_t read)
     uint32_t end = up < m->n_edges ? (uint32_t)up : m->n_edges;
     if (c->drawn_only && upto > c->trim_read && !(es->ok = trf__trim(c, upto, &es->err)))
         return false;
-    window *w = &es->w[i % WINDOWS];
+    window *w = &es->w[i % es->n_w];
     for (uint32_t j = end; j-- > first;) { /* lists pushed from the back come out in edge order */
         const cs_edge *e = &m->edges[j];
         bool from_sent;
@@ -258,7 +259,7 @@ static bool add(msgs_side *ms, const window *w, uint32_t j, cs_err *err)
         return true;
     uint32_t k = j - w->first;
     cs_msg_in x = {.kind = e->kind == CS_EK_CLOSE ? CS_MK_CLOSE : CS_MK_SEND,
-                   .t_send = w->t[k], .t_recv = w->t_recv[k]}; /* the receiver took it at once if it woke */
+                   .t_send = w->t[k], .t_recv = w->t_recv[k]}; /* a receiver's wake-up: t_recv is t */
     x.sender = from_sent ? e->from : e->to, x.receiver = from_sent ? e->to : e->from;
     if (ms->idx && x.kind == CS_MK_SEND && covered(c->m, ms->idx, ms->n_exact, &x, x.t_send))
         return true; /* t_send is the edge's time either way */
@@ -291,7 +292,7 @@ static uint32_t n_windows(const cs_model *m)
  * two windows ahead: resume_time's walks through the spans of a thousand
  * goroutines wait on memory, and the channels' lookups and the messages'
  * appends, which take less, go on meanwhile. */
-#define THREADED_EDGES WINDOW_EDGES
+#define THREADED_EDGES (2 * WINDOW_EDGES)
 
 static void *edges_thread(void *arg)
 {
@@ -299,7 +300,7 @@ static void *edges_thread(void *arg)
     uint32_t n = n_windows(es->c->m);
     for (uint32_t i = 0; i < n; i++) {
         pthread_mutex_lock(&es->mu);
-        while (i - es->used >= WINDOWS && !es->stopped)
+        while (i - es->used >= es->n_w && !es->stopped)
             pthread_cond_wait(&es->cv, &es->mu);
         bool stop = es->stopped;
         uint32_t read = es->used;
@@ -329,7 +330,7 @@ static bool run_threaded(edges_side *es, msgs_side *ms, pthread_t th, cs_err *er
         pthread_mutex_unlock(&es->mu);
         if (!have)
             break;
-        ok = read_window(ms, &es->w[i % WINDOWS], err);
+        ok = read_window(ms, &es->w[i % es->n_w], err);
         pthread_mutex_lock(&es->mu);
         es->used = i + 1, es->stopped = !ok;
         pthread_cond_signal(&es->cv);
@@ -337,6 +338,25 @@ static bool run_threaded(edges_side *es, msgs_side *ms, pthread_t th, cs_err *er
     }
     pthread_join(th, NULL);
     return ok;
+}
+
+/* On two threads: room in m->msgs for a message per wake-up, made once
+ * (pages come only as the edges' side faults them in, window by window);
+ * or none, and no pages faulted in ahead, when the room cannot be had, or
+ * when exact messages may cover hand-offs (their pages would be faulted in
+ * for nothing). */
+static void msgs_room(edges_side *es, cs_model *m, bool exact)
+{
+    uint64_t n = (uint64_t)m->n_msgs + m->n_edges;
+    if (exact || n > UINT32_MAX || n > SIZE_MAX / sizeof *m->msgs)
+        return;
+    if (n > m->cap_msgs) {
+        cs_msg *p = cs_realloc(m->msgs, (size_t)n * sizeof *m->msgs);
+        if (!p)
+            return; /* the messages grow as they come, as on one thread */
+        m->msgs = p, m->cap_msgs = (uint32_t)n;
+    }
+    es->msgs = m->msgs, es->msgs_at = m->n_msgs, es->msgs_cap = m->cap_msgs;
 }
 
 bool trf__infer(trf__ctx *c, cs_err *err)
@@ -349,21 +369,21 @@ bool trf__infer(trf__ctx *c, cs_err *err)
     if (ms.n_exact && !(ms.idx = idx = exact_index(m, ms.n_exact, err)))
         return false;
     edges_side es;
-    bool ok = edges_init(&es, c, err);
+    bool many = m->n_edges >= THREADED_EDGES;
+    bool ok = edges_init(&es, c, many ? WINDOWS : 1, err);
     if (ok && !(ms.batch = cs_alloc(BATCH_MSGS * sizeof *ms.batch)))
         ok = CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u messages", BATCH_MSGS);
     pthread_t th;
     bool two = false;
-    if (ok && m->n_edges >= THREADED_EDGES) {
-        if ((uint64_t)m->n_msgs + m->n_edges <= UINT32_MAX) { /* room for a message per hand-off at most */
-            ok = cs_grow((void **)&m->msgs, &m->cap_msgs, m->n_msgs + m->n_edges, sizeof *m->msgs, err);
-            es.msgs = m->msgs, es.msgs_at = m->n_msgs, es.msgs_cap = m->cap_msgs;
-        }
-        two = ok && pthread_mutex_init(&es.mu, NULL) == 0;
+    if (ok && many) {
+        msgs_room(&es, m, ms.idx != NULL);
+        two = pthread_mutex_init(&es.mu, NULL) == 0;
         if (two && pthread_cond_init(&es.cv, NULL) != 0)
             pthread_mutex_destroy(&es.mu), two = false;
         if (two && cs_thread_create(&th, edges_thread, &es) != 0)
-            pthread_cond_destroy(&es.cv), pthread_mutex_destroy(&es.mu), two = false; /* one does both */
+            pthread_cond_destroy(&es.cv), pthread_mutex_destroy(&es.mu), two = false;
+        if (!two)
+            es.msgs = NULL; /* one does both, and takes its faults */
     }
     if (two) {
         ok = run_threaded(&es, &ms, th, err);
@@ -371,7 +391,7 @@ bool trf__infer(trf__ctx *c, cs_err *err)
         pthread_mutex_destroy(&es.mu);
     } else {
         for (uint32_t i = 0, n = n_windows(m); ok && i < n && make_window(&es, i, i); i++)
-            ok = read_window(&ms, &es.w[i % WINDOWS], err);
+            ok = read_window(&ms, &es.w[i % es.n_w], err);
     }
     if (ok && !es.ok)
         *err = es.err, ok = false;

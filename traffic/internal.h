@@ -43,7 +43,8 @@
  *   bool trf__trim(trf__ctx *c, uint32_t upto, cs_err *err)
  *       with c->drawn_only: edges [c->trim_read, upto) are done with; the drawn
  *       ones move down to c->trim_write, the pages of the others go back; upto
- *       is a block's first edge (CS_T0_BLOCK), as trim_read then is
+ *       is a block's first edge (CS_T0_BLOCK), as trim_read then is, or the
+ *       end (trf__trim_end)
  *   bool trf__trim_end(trf__ctx *c, cs_err *err)   the rest, then the messages name no edge
  * All return 0/false with *err filled on failure (out of memory only).
  */
