@@ -220,7 +220,7 @@ void cs_model_map_free(cs_model_map *map)
  * block goes wide. */
 #define EDGE_HALF ((int64_t)1 << 31)
 
-bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *err)
+bool cs_edge_ts_put(cs_model *m, uint32_t i, int64_t t, cs_err *err)
 {
     uint32_t k = i >> CS_T0_BLOCK_BITS, at = i & (CS_T0_BLOCK - 1);
     if (!at || i == 1) {

@@ -41,7 +41,8 @@
  *   int64_t cs_edge_ts(const cs_model *m, uint32_t i)   time of wake-up i (inline)
  *   bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *err)   sets it; the
  *       edges are given their times in index order, a block's base being set by its first
- *       (edge 1 for block 0): CS_E_NOMEM
+ *       (edge 1 for block 0): CS_E_NOMEM (inline for a time that fits its narrow block;
+ *       cs_edge_ts_put for a block's first and a wide block)
  *   cs_sid cs_msg_value(const cs_model *m, uint32_t i)   message i's value as text, 0 unknown (inline)
  *   int64_t cs_msg_t_send(const cs_msg *x) / cs_msg_t_recv(const cs_model *m, uint32_t i)   (inline)
  *   bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err)
@@ -406,12 +407,23 @@ uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t
 size_t cs_model_bytes(const cs_model *m);
 bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err);
 void cs_model_before_traffic_free(cs_model *out);
-bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *err);
+bool cs_edge_ts_put(cs_model *m, uint32_t i, int64_t t, cs_err *err);
 bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err);
 bool cs_model_msgs_add(cs_model *m, const cs_msg_in *x, uint32_t n, cs_err *err);
 static inline int64_t cs_edge_ts(const cs_model *m, uint32_t i)
 {
     return cs_t_at(m->edge_t_base[i >> CS_T0_BLOCK_BITS], &m->edges[i].t_lo, m->edge_wide_t, i);
+}
+
+static inline bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *err)
+{
+    int64_t b;
+    if ((i & (CS_T0_BLOCK - 1)) && i != 1 && (b = m->edge_t_base[i >> CS_T0_BLOCK_BITS]) < CS_T0_WIDE &&
+        t - b >= 0 && t - b <= UINT32_MAX) {
+        m->edges[i].t_lo = (uint32_t)(t - b);
+        return true;
+    }
+    return cs_edge_ts_put(m, i, t, err);
 }
 
 static inline int64_t cs_span_t0(const cs_model *m, uint32_t s)
