@@ -223,16 +223,14 @@ void cs_model_map_free(cs_model_map *map)
 bool cs_edge_ts_put(cs_model *m, uint32_t i, int64_t t, cs_err *err)
 {
     uint32_t k = i >> CS_T0_BLOCK_BITS, at = i & (CS_T0_BLOCK - 1);
-    if (!at || i == 1) {
+    if (cs__edge_block_first(i)) {
         if (!cs_grow((void **)&m->edge_t_base, &m->cap_edge_t_base, k + 1, sizeof *m->edge_t_base, err))
             return false;
         m->edge_t_base[k] = t - EDGE_HALF;
     }
     int64_t b = m->edge_t_base[k];
-    if (b < CS_T0_WIDE && t - b >= 0 && t - b <= UINT32_MAX) {
-        m->edges[i].t_lo = (uint32_t)(t - b);
+    if (cs__edge_t_narrow(m, i, b, t))
         return true;
-    }
     if (b < CS_T0_WIDE) { /* the block goes wide: the times before i in full */
         uint32_t w = m->n_edge_wide;
         if (!cs_grow((void **)&m->edge_wide_t, &m->cap_edge_wide, w + CS_T0_BLOCK, sizeof *m->edge_wide_t, err))
@@ -294,6 +292,19 @@ static inline bool msg_put(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err
 bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err)
 {
     return msg_room(m, 1, err) && msg_put(m, x, value, err);
+}
+
+bool cs_model_msgs_reserve(cs_model *m, uint32_t n)
+{
+    if (n > UINT32_MAX - m->n_msgs)
+        return false;
+    if (m->n_msgs + n <= m->cap_msgs)
+        return true;
+    cs_msg *p = cs_realloc(m->msgs, (size_t)(m->n_msgs + n) * sizeof *m->msgs);
+    if (!p)
+        return false; /* a failed realloc leaves the block as it was */
+    m->msgs = p, m->cap_msgs = m->n_msgs + n;
+    return true;
 }
 
 bool cs_model_msgs_add(cs_model *m, const cs_msg_in *x, uint32_t n, cs_err *err)

@@ -48,6 +48,8 @@
  *   bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err)
  *       appends a message (value 0: none); CS_E_NOMEM, or CS_E_INVALID for a channel
  *       index from CS_CHAN_MAX
+ *   bool cs_model_msgs_reserve(cs_model *m, uint32_t n)   room for n more messages, of
+ *       exactly that size, made now; false (and nothing changed) when it cannot be had
  *   bool cs_model_msgs_add(cs_model *m, const cs_msg_in *x, uint32_t n, cs_err *err)
  *       the same for n messages without a value, their room in msgs made once
  *   bool cs_span_is_far(const cs_model *m, uint32_t s)   its end is not the next span's start (inline)
@@ -409,21 +411,33 @@ bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err);
 void cs_model_before_traffic_free(cs_model *out);
 bool cs_edge_ts_put(cs_model *m, uint32_t i, int64_t t, cs_err *err);
 bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err);
+bool cs_model_msgs_reserve(cs_model *m, uint32_t n);
 bool cs_model_msgs_add(cs_model *m, const cs_msg_in *x, uint32_t n, cs_err *err);
 static inline int64_t cs_edge_ts(const cs_model *m, uint32_t i)
 {
     return cs_t_at(m->edge_t_base[i >> CS_T0_BLOCK_BITS], &m->edges[i].t_lo, m->edge_wide_t, i);
 }
 
+/* Whether wake-up i's time t is held over base b of a narrow block: sets
+ * it if so (cs_edge_ts_set and cs_edge_ts_put). */
+static inline bool cs__edge_t_narrow(cs_model *m, uint32_t i, int64_t b, int64_t t)
+{
+    if (b >= CS_T0_WIDE || t - b < 0 || t - b > UINT32_MAX)
+        return false;
+    m->edges[i].t_lo = (uint32_t)(t - b);
+    return true;
+}
+
+/* Whether wake-up i opens its block (edge 1 for block 0: edge 0 is none). */
+static inline bool cs__edge_block_first(uint32_t i)
+{
+    return !(i & (CS_T0_BLOCK - 1)) || i == 1;
+}
+
 static inline bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *err)
 {
-    int64_t b;
-    if ((i & (CS_T0_BLOCK - 1)) && i != 1 && (b = m->edge_t_base[i >> CS_T0_BLOCK_BITS]) < CS_T0_WIDE &&
-        t - b >= 0 && t - b <= UINT32_MAX) {
-        m->edges[i].t_lo = (uint32_t)(t - b);
-        return true;
-    }
-    return cs_edge_ts_put(m, i, t, err);
+    return (!cs__edge_block_first(i) && cs__edge_t_narrow(m, i, m->edge_t_base[i >> CS_T0_BLOCK_BITS], t)) ||
+           cs_edge_ts_put(m, i, t, err);
 }
 
 static inline int64_t cs_span_t0(const cs_model *m, uint32_t s)

@@ -155,10 +155,10 @@ static inline int64_t dec__v2_ns(const v2_gen *g, uint64_t units)
 bool dec__v2_str(const v2_gen *g, uint64_t id, const uint8_t **p, uint32_t *len);
 /* Model sid of a string id (interned on first use), 0 for unknown/empty. */
 cs_sid dec__v2_sid(v2_gen *g, cs_model *m, uint64_t id, cs_err *err);
-/* Model stack index of a stack id (added on first use: dec__v2_stack_add,
- * out of line, its frames on its own stack frame), 0 none. */
-/* Adds the stack at slot (a stack of g with no model stack yet). */
+/* Adds the stack at slot (a stack of g with no model stack yet): out of
+ * line, its frames on its own stack frame. */
 uint32_t dec__v2_stack_add(v2_gen *g, const cs_file *f, cs_model *m, uint32_t slot, cs_err *err);
+/* Model stack index of a stack id (added on first use), 0 none. */
 static inline uint32_t dec__v2_stack(v2_gen *g, const cs_file *f, cs_model *m, uint64_t id, cs_err *err)
 {
     uint32_t slot = id ? cs_ids_find(&g->stk_ids, id) : UINT32_MAX;

@@ -347,16 +347,8 @@ static bool run_threaded(edges_side *es, msgs_side *ms, pthread_t th, cs_err *er
  * for nothing). */
 static void msgs_room(edges_side *es, cs_model *m, bool exact)
 {
-    uint64_t n = (uint64_t)m->n_msgs + m->n_edges;
-    if (exact || n > UINT32_MAX || n > SIZE_MAX / sizeof *m->msgs)
-        return;
-    if (n > m->cap_msgs) {
-        cs_msg *p = cs_realloc(m->msgs, (size_t)n * sizeof *m->msgs);
-        if (!p)
-            return; /* the messages grow as they come, as on one thread */
-        m->msgs = p, m->cap_msgs = (uint32_t)n;
-    }
-    es->msgs = m->msgs, es->msgs_at = m->n_msgs, es->msgs_cap = m->cap_msgs;
+    if (!exact && cs_model_msgs_reserve(m, m->n_edges)) /* else they grow as they come */
+        es->msgs = m->msgs, es->msgs_at = m->n_msgs, es->msgs_cap = m->cap_msgs;
 }
 
 bool trf__infer(trf__ctx *c, cs_err *err)
