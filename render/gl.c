@@ -90,8 +90,8 @@ static void make_vaos(rnd__gl *g)
 bool rnd__gl_init(rnd__gl *g, cs_err *err)
 {
     memset(g, 0, sizeof *g);
-    g->prog[0] = program(rnd_shader_seg_vert, "seg.vert", rnd_shader_color_frag, "color.frag", err);
-    g->prog[1] = program(rnd_shader_head_vert, "head.vert", rnd_shader_color_frag, "color.frag", err);
+    g->prog[0] = program(rnd_shader_seg_vert, "seg.vert", rnd_shader_seg_frag, "seg.frag", err);
+    g->prog[1] = program(rnd_shader_head_vert, "head.vert", rnd_shader_head_frag, "head.frag", err);
     g->prog[2] = program(rnd_shader_dot_vert, "dot.vert", rnd_shader_dot_frag, "dot.frag", err);
     g->prog[3] = program(rnd_shader_text_vert, "text.vert", rnd_shader_text_frag, "text.frag", err);
     g->prog[4] = program(rnd_shader_text_vert, "text.vert", rnd_shader_img_frag, "img.frag", err);
@@ -158,11 +158,7 @@ static void draw_image(rnd__gl *g, const rnd__scene *s, const float *px)
     glUseProgram(g->prog[4]);
     glUniformMatrix4fv(glGetUniformLocation(g->prog[4], "proj"), 1, GL_FALSE, px);
     glUniform1i(glGetUniformLocation(g->prog[4], "img"), 0);
-    /* a pixel-aligned rectangle gains nothing from multisampling, and on
-     * software GL it would cost four times the fill of the largest draw */
-    glDisable(GL_MULTISAMPLE);
     glDrawArraysInstanced(GL_TRIANGLES, 0, 6, 1);
-    glEnable(GL_MULTISAMPLE);
     glBindVertexArray(g->vao_mark);
     glBindBuffer(GL_ARRAY_BUFFER, g->vbo_mark);
 }

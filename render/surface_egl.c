@@ -1,8 +1,10 @@
 /* render/surface_egl.c — the offscreen surface: EGL on Mesa's surfaceless
  * platform (works with DISPLAY unset, llvmpipe where there is no GPU), an
- * OpenGL 3.3 core context, a 4x multisampled framebuffer resolved into a
- * single-sample one that glReadPixels reads. Recipe: headless-gl.md. Only
- * creates the context; drawing is the renderer's job. */
+ * OpenGL 3.3 core context and one framebuffer that glReadPixels reads, not
+ * multisampled: the shaders antialias what they draw (shaders/seg.frag,
+ * head.frag, dot.frag), which on software GL costs a fraction of a
+ * multisampled fill. Only creates the context; drawing is the renderer's
+ * job. */
 #include "rnd.h"
 
 #include <EGL/egl.h>
@@ -12,22 +14,20 @@ typedef struct egl_surface {
     rnd_surface base;        /* first: the vtable the renderer sees */
     EGLDisplay dpy;
     EGLContext ctx;
-    GLuint fbo_ms, rb_ms, fbo, rb;
+    GLuint fbo, rb;
 } egl_surface;
 
 static void egl_begin(rnd_surface *s)
 {
     egl_surface *e = (egl_surface *)s;
-    glBindFramebuffer(GL_FRAMEBUFFER, e->fbo_ms);
+    glBindFramebuffer(GL_FRAMEBUFFER, e->fbo);
     glViewport(0, 0, s->w, s->h);
 }
 
+/* nothing to finish: egl_read reads the framebuffer drawn into */
 static void egl_end(rnd_surface *s)
 {
-    egl_surface *e = (egl_surface *)s;
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, e->fbo_ms);
-    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, e->fbo);
-    glBlitFramebuffer(0, 0, s->w, s->h, 0, 0, s->w, s->h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    (void)s;
 }
 
 static bool egl_read(rnd_surface *s, uint8_t *rgba, cs_err *err)
@@ -46,9 +46,8 @@ static void egl_destroy(rnd_surface *s)
 {
     egl_surface *e = (egl_surface *)s;
     if (e->ctx != EGL_NO_CONTEXT) {
-        GLuint fb[2] = {e->fbo_ms, e->fbo}, rb[2] = {e->rb_ms, e->rb};
-        glDeleteFramebuffers(2, fb);
-        glDeleteRenderbuffers(2, rb);
+        glDeleteFramebuffers(1, &e->fbo);
+        glDeleteRenderbuffers(1, &e->rb);
         eglMakeCurrent(e->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         eglDestroyContext(e->dpy, e->ctx);
     }
@@ -58,15 +57,12 @@ static void egl_destroy(rnd_surface *s)
     cs_free(e);
 }
 
-static bool make_fbo(GLuint *fbo, GLuint *rb, int samples, int w, int h)
+static bool make_fbo(GLuint *fbo, GLuint *rb, int w, int h)
 {
     glGenFramebuffers(1, fbo);
     glGenRenderbuffers(1, rb);
     glBindRenderbuffer(GL_RENDERBUFFER, *rb);
-    if (samples > 1)
-        glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, w, h);
-    else
-        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
     glBindFramebuffer(GL_FRAMEBUFFER, *fbo);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, *rb);
     return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
@@ -121,15 +117,11 @@ bool rnd_surface_egl_create(int w, int h, rnd_surface **out, cs_err *err)
         egl_destroy(&e->base);
         return false;
     }
-    GLint max_samples = 0, max_side = 0;
-    glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
+    GLint max_side = 0;
     glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_side);
-    int samples = max_samples < 4 ? max_samples : 4;
-    e->base.samples = samples > 1 ? samples : 0;
     /* within the maximum side, a framebuffer can still be too big in all
        (llvmpipe: about 2 GB); either way the size is what to change */
-    if (w > max_side || h > max_side || !make_fbo(&e->fbo_ms, &e->rb_ms, samples, w, h) ||
-        !make_fbo(&e->fbo, &e->rb, 1, w, h)) {
+    if (w > max_side || h > max_side || !make_fbo(&e->fbo, &e->rb, w, h)) {
         egl_destroy(&e->base);
         return CS_FAIL(err, CS_E_USAGE, CS_NO_OFFSET,
                        "image size %dx%d is more than this OpenGL draws offscreen (each side 16 to %d, "

@@ -1,7 +1,8 @@
 /* render/surface_glfw.c — the window surface: a GLFW 3.3 window with an
- * OpenGL 3.3 core context, 4x multisampled on a GPU and not on software GL
- * (Mesa's llvmpipe shades every sample: the tree of a thousand goroutines
- * took 3 to 5 times as long a frame). Only creates the context and
+ * OpenGL 3.3 core context, not multisampled: the shaders antialias what
+ * they draw (shaders/seg.frag, head.frag, dot.frag), and Mesa's llvmpipe, which shades every sample,
+ * took 3 to 5 times as long a frame of the tree of a thousand goroutines
+ * multisampled. Only creates the context and
  * swaps buffers; input handling belongs to the viewer (cli/cmd_view.c), which
  * gets the GLFWwindow through rnd_surface_window(). GLFW 3.3 needs an X
  * display: without one we say so and point at the export commands. */
@@ -9,7 +10,6 @@
 
 #include <GLFW/glfw3.h>
 #include <stdio.h>
-#include <string.h>
 
 typedef struct glfw_surface {
     rnd_surface base;        /* first: the vtable the renderer sees */
@@ -58,22 +58,14 @@ static void glfw_destroy(rnd_surface *s)
     cs_free(g);
 }
 
-/* The context's renderer rasterizes on the CPU (Mesa's llvmpipe, softpipe,
- * swrast). */
-static bool software_gl(void)
-{
-    const char *r = (const char *)glGetString(GL_RENDERER);
-    return r && (strstr(r, "llvmpipe") || strstr(r, "softpipe") || strstr(r, "Software Rasterizer"));
-}
-
-/* A hidden window with `samples` samples per pixel, its context current. */
-static GLFWwindow *open_window(const char *title, int w, int h, int samples)
+/* A hidden window, its context current. */
+static GLFWwindow *open_window(const char *title, int w, int h)
 {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    glfwWindowHint(GLFW_SAMPLES, samples);
+    glfwWindowHint(GLFW_SAMPLES, 0);
     glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
     GLFWwindow *win = glfwCreateWindow(w, h, title, NULL, NULL);
     if (win)
@@ -97,11 +89,7 @@ bool rnd_surface_glfw_create(const char *title, int w, int h, rnd_surface **out,
     }
     g->base = (rnd_surface){.w = w, .h = h, .begin = glfw_begin, .end = glfw_end,
                             .read = glfw_read, .destroy = glfw_destroy};
-    g->win = open_window(title, w, h, 4);
-    if (g->win && software_gl()) {
-        glfwDestroyWindow(g->win);
-        g->win = open_window(title, w, h, 0);
-    }
+    g->win = open_window(title, w, h);
     if (!g->win) {
         glfw_destroy(&g->base);
         return CS_FAIL(err, CS_E_GL, CS_NO_OFFSET, "cannot create an OpenGL 3.3 window: %s", glfw_msg);

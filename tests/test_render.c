@@ -6,7 +6,7 @@
  * reference within a tolerance, and the viewer's loading screen (no model)
  * fills its bar in proportion to the bytes read; arrows never hide a lane
  * and grid lines run under the bars; GIF frames keep the state colours;
- * pictures are opaque; every theme tells its states apart; the message
+ * pictures are opaque; edges are antialiased without multisampling; every theme tells its states apart; the message
  * total is the model's and exact values are printed; the tree's lines,
  * axis and labels share one projection at every camera pose, its labels
  * never meet and the wheel zooms at the pointer; a renderer of a model
@@ -1192,6 +1192,61 @@ static void pictures_are_opaque(void **st)
     cs_model_deinit(&m);
 }
 
+/* Edges are antialiased by the shaders, on a surface with one sample a
+ * pixel: a one-pixel line on the border of two rows covers each by half, a
+ * half-pixel hairline on a row's centre covers it by half, and the sides
+ * of a slanted line and of an arrowhead have pixels between their colour
+ * and the background's (white on black, drawn straight through gl.c). */
+static void edges_are_antialiased_by_coverage(void **st)
+{
+    (void)st;
+    gl_env e;
+    env_open(&e, NULL, NULL, 64, 64);
+    rnd__gl g;
+    cs_err err = {0};
+    assert_true(rnd__gl_init(&g, &err));
+    rnd__scene sc = {0};
+    rnd__ortho_px(sc.mvp, e.w, e.h);
+    rnd__seg(&sc, RND__SEGS, 4, 10, 0, 60, 10, 0, 1.0f, 0xffffffffu);   /* rows 9 and 10 */
+    rnd__seg(&sc, RND__SEGS, 4, 20.5f, 0, 60, 20.5f, 0, 0.5f, 0xffffffffu); /* row 20 */
+    rnd__seg(&sc, RND__SEGS, 4, 26, 0, 30, 60, 0, 2.0f, 0xffffffffu);   /* slanted */
+    rnd__seg(&sc, RND__HEADS, 48, 60, 0, 48, 30, 0, 16.0f, 0xffffffffu); /* tip at (48, 30) */
+    assert_false(sc.oom);
+    rnd_surface_begin(e.s);
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    rnd__gl_draw(&g, &sc, 0, e.w, e.h);
+    rnd_surface_end(e.s);
+    assert_true(rnd_surface_read(e.s, e.rgba, &err));
+    const uint8_t *px = e.rgba;
+#define RED(x, y) px[4 * ((size_t)(y) * (size_t)e.w + (size_t)(x))]
+    for (int x = 8; x < 56; x++) {
+        assert_in_range(RED(x, 9), 120, 136);
+        assert_in_range(RED(x, 10), 120, 136);
+        assert_int_equal(RED(x, 8), 0);
+        assert_int_equal(RED(x, 11), 0);
+        assert_in_range(RED(x, 20), 120, 136);
+        assert_int_equal(RED(x, 19), 0);
+        assert_int_equal(RED(x, 21), 0);
+    }
+    int slant_full = 0, slant_part = 0, head_full = 0, head_part = 0;
+    for (int y = 28; y < 58; y++)
+        for (int x = 0; x < 64; x++) {
+            uint8_t v = RED(x, y);
+            int *full = x < 36 ? &slant_full : &head_full, *part = x < 36 ? &slant_part : &head_part;
+            *full += v >= 250;
+            *part += v > 5 && v < 250;
+        }
+    print_message("slanted line: %d full, %d partial; arrowhead: %d full, %d partial\n", slant_full, slant_part,
+                  head_full, head_part);
+    assert_true(slant_full > 20 && slant_part > 40);
+    assert_true(head_full > 60 && head_part > 20);
+#undef RED
+    rnd__scene_free(&sc);
+    rnd__gl_deinit(&g);
+    env_close(&e);
+}
+
 /* A PNG libpng refuses (no width: "Invalid IHDR data") is an error with
  * libpng's reason, and leaves no file behind. */
 static void a_png_libpng_refuses_is_an_error_and_no_file(void **st)
@@ -1471,6 +1526,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(png_has_size_state_colours_and_arrows),
+        cmocka_unit_test(edges_are_antialiased_by_coverage),
         cmocka_unit_test(playback_changes_picture_and_draws_pulses),
         cmocka_unit_test(every_layout_and_theme_draws),
         cmocka_unit_test(level_of_detail_bounds_primitives),
