@@ -42,8 +42,9 @@ static int64_t play_end(const cli_viewer *vw)
 }
 
 /* Keeps the playback position inside the visible window: a zoomed window
- * pages along (the position a twentieth in from the left edge); End (the
- * whole picture, now = none) brings the window to the trace's end. */
+ * pages along (the position a twentieth in from the left edge; the last
+ * page ends at the trace's end); End (the whole picture, now = none)
+ * brings the window to the trace's end. */
 static void follow(cli_viewer *vw)
 {
     rnd_view *v = &vw->view;
@@ -53,8 +54,10 @@ static void follow(cli_viewer *vw)
             v->t1 = vw->m->t_last, v->t0 = v->t1 - w;
         return;
     }
-    if (v->now < v->t0 || v->now > v->t1)
+    if (v->now < v->t0 || v->now > v->t1) {
         v->t0 = v->now - w / 20, v->t1 = v->t0 + w;
+        rnd_view_inside(vw->m, v);
+    }
 }
 
 void cli_view_tick(cli_viewer *vw, double dt_s)
@@ -388,8 +391,10 @@ void cli_view_wheel(cli_viewer *vw, double dy)
     rnd_pick(vw->r, v, (float)vw->mx, (float)vw->my, &hit);
     int64_t c = hit.t != CS_T_NONE ? hit.t : (v->t0 + v->t1) / 2;
     int64_t a = c - (int64_t)((double)(c - v->t0) * k), b = c + (int64_t)((double)(v->t1 - c) * k);
-    if (b - a >= 100) /* no closer than 100 ns across the window */
+    if (b - a >= 100) { /* no closer than 100 ns across the window */
         v->t0 = a, v->t1 = b, vw->settle_at = cli_clock() + CLI_VIEW_SETTLE_S;
+        rnd_view_inside(vw->m, v);
+    }
 }
 
 static void on_scroll(GLFWwindow *w, double dx, double dy)
@@ -407,6 +412,7 @@ void cli_view_drag(cli_viewer *vw, int button, double dx, double dy)
     case DRAG_PAN_TIME: {
         int64_t span = v->t1 - v->t0, shift = (int64_t)(-dx / (w * 0.8) * (double)span);
         v->t0 += shift, v->t1 += shift;
+        rnd_view_inside(vw->m, v);
         v->scroll_px = fmaxf(0.0f, v->scroll_px - (float)dy);
         vw->settle_at = cli_clock() + CLI_VIEW_SETTLE_S;
         break;

@@ -93,6 +93,19 @@ void rnd_view_defaults(const cs_model *m, rnd_view *out)
     out->speed = (double)(out->t1 - out->t0) / 10.0; /* the whole trace in 10 s */
 }
 
+void rnd_view_inside(const cs_model *m, rnd_view *v)
+{
+    int64_t lo = m->t_first, hi = m->t_last, w = v->t1 - v->t0;
+    if (lo == CS_T_NONE || hi <= lo) /* no events, or one instant: the default window stays */
+        return;
+    if (w >= hi - lo)
+        v->t0 = lo, v->t1 = hi;
+    else if (v->t0 < lo)
+        v->t0 = lo, v->t1 = lo + w;
+    else if (v->t1 > hi)
+        v->t1 = hi, v->t0 = hi - w;
+}
+
 bool rnd_frame_build(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
 {
     /* a still renderer's first frame with a playback time */

@@ -5,10 +5,10 @@
  * renderer only draws into whatever framebuffer is bound.
  *
  * API — surfaces (one per GL context)
- *   bool rnd_surface_egl_create(int w, int h, rnd_surface **out, cs_err *err)   offscreen, 4x MSAA
+ *   bool rnd_surface_egl_create(int w, int h, rnd_surface **out, cs_err *err)   offscreen
  *   bool rnd_surface_glfw_create(const char *title, int w, int h, rnd_surface **out, cs_err *err)
  *   void rnd_surface_begin(rnd_surface *s)             bind its framebuffer, set the viewport
- *   void rnd_surface_end(rnd_surface *s)               resolve MSAA (EGL) or swap buffers (GLFW)
+ *   void rnd_surface_end(rnd_surface *s)               the frame done: swap buffers (GLFW)
  *   bool rnd_surface_read(rnd_surface *s, uint8_t *rgba, cs_err *err)   w*h*4 bytes, top row first
  *   void rnd_surface_size(const rnd_surface *s, int *w, int *h)          framebuffer pixels
  *   int rnd_surface_samples(const rnd_surface *s)     samples per pixel (0: no multisampling)
@@ -42,6 +42,10 @@
  *       the loading screen: file name, progress bar, MB read of the total
  *   void rnd_destroy(rnd_renderer *r)                          accepts NULL
  *   void rnd_view_defaults(const cs_model *m, rnd_view *out)   the whole trace, dark theme
+ *   void rnd_view_inside(const cs_model *m, rnd_view *v)
+ *       v's time window moved (its width kept) to lie inside m's trace, or
+ *       the whole trace when it is wider: zoom, pan and playback paging
+ *       never show time beyond the trace's ends
  *   bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
  *       rnd_frame_build, then rnd_frame_show
  *   bool rnd_frame_build(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
@@ -184,6 +188,7 @@ void rnd_traffic_take(rnd_renderer *r, const cs_model *m, rnd_traffic *t);
 void rnd_traffic_destroy(rnd_traffic *t);
 bool rnd_loading_draw(rnd_renderer *r, const rnd_loading *l, int w, int h, cs_err *err);
 void rnd_view_defaults(const cs_model *m, rnd_view *out);
+void rnd_view_inside(const cs_model *m, rnd_view *v);
 bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err);
 bool rnd_frame_build(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err);
 bool rnd_frame_show(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err);

@@ -6,7 +6,8 @@
  * reference within a tolerance, and the viewer's loading screen (no model)
  * fills its bar in proportion to the bytes read; arrows never hide a lane
  * and grid lines run under the bars; GIF frames keep the state colours;
- * pictures are opaque; edges are antialiased without multisampling; every theme tells its states apart; the message
+ * pictures are opaque; edges are antialiased without multisampling; the viewer's
+ * time window stays inside the trace; every theme tells its states apart; the message
  * total is the model's and exact values are printed; the tree's lines,
  * axis and labels share one projection at every camera pose, its labels
  * never meet and the wheel zooms at the pointer; a renderer of a model
@@ -1247,6 +1248,37 @@ static void edges_are_antialiased_by_coverage(void **st)
     env_close(&e);
 }
 
+/* The viewer's time window is kept inside the trace, its width kept: moved
+ * back from past either end, the whole trace when wider, left alone inside
+ * or when the trace is one instant. */
+static void view_window_stays_inside_the_trace(void **st)
+{
+    (void)st;
+    cs_model m;
+    pingpong(&m, 4);
+    int64_t lo = m.t_first, hi = m.t_last, w = (hi - lo) / 10;
+    assert_true(hi - lo >= 100);
+    rnd_view v;
+    rnd_view_defaults(&m, &v);
+    v.t0 = hi - w / 2, v.t1 = v.t0 + w; /* the last page of playback */
+    rnd_view_inside(&m, &v);
+    assert_true(v.t1 == hi && v.t0 == hi - w);
+    v.t0 = lo - 3 * w, v.t1 = lo - 2 * w; /* dragged past the start */
+    rnd_view_inside(&m, &v);
+    assert_true(v.t0 == lo && v.t1 == lo + w);
+    v.t0 = lo - w, v.t1 = hi + w; /* zoomed out beyond the whole */
+    rnd_view_inside(&m, &v);
+    assert_true(v.t0 == lo && v.t1 == hi);
+    v.t0 = lo + w, v.t1 = lo + 2 * w;
+    rnd_view_inside(&m, &v);
+    assert_true(v.t0 == lo + w && v.t1 == lo + 2 * w);
+    m.t_last = m.t_first; /* one instant: the window stays */
+    v.t0 = lo - 5, v.t1 = lo + 5;
+    rnd_view_inside(&m, &v);
+    assert_true(v.t0 == lo - 5 && v.t1 == lo + 5);
+    cs_model_deinit(&m);
+}
+
 /* A PNG libpng refuses (no width: "Invalid IHDR data") is an error with
  * libpng's reason, and leaves no file behind. */
 static void a_png_libpng_refuses_is_an_error_and_no_file(void **st)
@@ -1527,6 +1559,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(png_has_size_state_colours_and_arrows),
         cmocka_unit_test(edges_are_antialiased_by_coverage),
+        cmocka_unit_test(view_window_stays_inside_the_trace),
         cmocka_unit_test(playback_changes_picture_and_draws_pulses),
         cmocka_unit_test(every_layout_and_theme_draws),
         cmocka_unit_test(level_of_detail_bounds_primitives),
