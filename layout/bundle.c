@@ -13,7 +13,15 @@
  * arrows), then columns again. So a picture draws a bounded number of
  * arrows however many messages the trace holds, and they stay spread over
  * the whole time window instead of gathering at its start. Each bundle is
- * drawn as its earliest arrow. */
+ * drawn as its earliest arrow.
+ * Many arrows are gathered straight into the grid the columns' halving
+ * would reach (at most SUB_LEVELS halvings, to MIN_COLS), each bundle
+ * holding which of the finer columns it took (lay_bundle.sub): from those
+ * the bundles of every finer grid are counted, so the grid where the
+ * halving stops is known without making the finer bundles (millions, for
+ * a ring of a thousand goroutines: bundles of the key's finest grid held
+ * tens of MB). A stop at a finer grid gathers once more, there. Halving
+ * only merges neighbours, so each way makes the same bundles. */
 #include "lod.h"
 #include "internal.h"
 
@@ -27,6 +35,8 @@
 #define MIN_COLS 64
 #define TABLE_BITS 13 /* slots of the table; it is emptied at half */
 #define SPLIT_MSGS (1u << 16) /* messages from which two threads share them */
+#define SUB_LEVELS 5          /* halvings gathered at once: lay_bundle.sub's 32 bits */
+#define SUB_MSGS (1u << 16)   /* messages from which they are */
 #define KEY(kind, from, to, col) \
     ((uint64_t)(kind) << 62 | (uint64_t)(from) << 42 | (uint64_t)(to) << 22 | (uint64_t)(col) << 6)
 
@@ -35,6 +45,7 @@ typedef struct collect {
     const lay_axis *a;
     const lay_lanes *l;
     uint32_t cols;
+    unsigned sub_shift;   /* the key's column is the column in cols shifted by this */
     unsigned lane_shift;  /* lanes grouped 2^lane_shift at a time in the keys */
     uint64_t *key;        /* the table: 2^TABLE_BITS slots, key and its bundle in out->b */
     uint32_t *slot;       /* UINT32_MAX: empty */
@@ -49,6 +60,7 @@ typedef struct collect {
  * arrow that is does not depend on the order bundles are merged in. */
 static void absorb(lay_bundle *p, const lay_bundle *x)
 {
+    uint32_t sub = p->sub | x->sub;
     if (x->t0 < p->t0 || (x->t0 == p->t0 && x->first < p->first)) {
         uint32_t cnt = p->count;
         *p = *x;
@@ -56,6 +68,7 @@ static void absorb(lay_bundle *p, const lay_bundle *x)
     } else {
         p->count += x->count;
     }
+    p->sub = sub;
 }
 
 /* Whether an arrow (or a time block of them) from t0 to t1 is in the
@@ -85,10 +98,11 @@ static bool add(collect *c, lay_arrow_kind k, int64_t t0, int64_t t1, uint32_t g
         return true;
     lay_bundles *out = c->out;
     double x = lay_axis_x(c->a, t0) * c->cols;
-    uint32_t col = x >= c->cols ? c->cols - 1 : (uint32_t)x;
+    uint32_t fine = x >= c->cols ? c->cols - 1 : (uint32_t)x, col = fine >> c->sub_shift;
     uint64_t key = KEY(k, lf >> c->lane_shift, lt >> c->lane_shift, col);
     lay_bundle b = {.t0 = t0, .t1 = t1 < t0 ? t0 : t1, .from = lf, .to = lt, .col = col, .count = 1,
-                    .chan = chan, .first = idx, .kind = (uint8_t)k};
+                    .chan = chan, .first = idx, .kind = (uint8_t)k,
+                    .sub = c->sub_shift ? 1u << (fine & ((1u << c->sub_shift) - 1)) : 0};
     out->n_arrows[k]++;
     if ((k == LAY_ARROW_CHAN || k == LAY_ARROW_CLOSE) && chan < c->m->n_chans)
         out->chan_arrows[chan]++;
@@ -283,14 +297,18 @@ bool lay_lod_arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, ui
     return lay__arrows(m, a, l, cols, max_bundles, true, out, err);
 }
 
-bool lay__arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols, uint32_t max_bundles,
-                 bool split, lay_bundles *out, cs_err *err)
+/* Every arrow in the window summed into bundles on the grid of cols
+ * columns halved `shift` times, in key order (a key's bundles merged), on
+ * two threads when split and there are many; out->cols is that grid's
+ * columns, *ls the lane shift of the keys. */
+static bool gather_all(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols, unsigned shift,
+                       bool split, lay_bundles *out, unsigned *ls, cs_err *err)
 {
     memset(out, 0, sizeof *out);
-    cols = cols < 1 ? 1 : cols >= 1u << COL_BITS ? (1u << COL_BITS) - 1 : cols;
-    collect c = {.m = m, .a = a, .l = l, .cols = cols};
+    collect c = {.m = m, .a = a, .l = l, .cols = cols, .sub_shift = shift};
     while ((l->n_lanes >> c.lane_shift) >= 1u << LANE_BITS) /* keys hold 2^20 lane groups */
         c.lane_shift++;
+    *ls = c.lane_shift;
     /* many messages: the first half of their blocks on a second thread */
     uint32_t half = split && m->n_msgs >= SPLIT_MSGS ? m->n_msgs / 2 / CS_TBLOCK * CS_TBLOCK : 0;
     part p[2] = {{.c = c, .m0 = 0, .m1 = half}, {.c = c, .m0 = half, .m1 = m->n_msgs, .rest = true}};
@@ -319,11 +337,57 @@ bool lay__arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint3
         ok = false;
     lay_bundles_deinit(&p[0].out), lay_bundles_deinit(&p[1].out);
     out->cols = cols;
+    for (unsigned i = 0; i < shift; i++)
+        out->cols = (out->cols + 1) / 2; /* as fit() halves them */
     /* a key held in two fills of a table, or by both threads, has two
-     * bundles: merged by the sort into key order, which fit() needs; then
-     * time order, stable, so ties keep kind, from, to order */
-    ok = ok && sort_bundles(out, false, c.lane_shift, err) && fit(out, l->n_lanes, c.lane_shift, max_bundles, err) &&
-         sort_bundles(out, true, 0, err);
+     * bundles: merged by the sort into key order, which fit() needs */
+    ok = ok && sort_bundles(out, false, c.lane_shift, err);
+    if (!ok)
+        lay_bundles_deinit(out);
+    return ok;
+}
+
+/* The bundles the grid `level` halvings finer than the one b was gathered
+ * in (sub_shift of them, in key order) would have: per bundle, the groups
+ * of 2^level of its finer columns it holds. */
+static uint64_t count_finer(const lay_bundles *b, unsigned level)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < b->n; i++) {
+        uint32_t groups = 0;
+        for (uint32_t sub = b->b[i].sub; sub; sub &= sub - 1)
+            groups |= 1u << ((unsigned)__builtin_ctz(sub) >> level);
+        n += (unsigned)__builtin_popcount(groups);
+    }
+    return n;
+}
+
+bool lay__arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols, uint32_t max_bundles,
+                 bool split, lay_bundles *out, cs_err *err)
+{
+    cols = cols < 1 ? 1 : cols >= 1u << COL_BITS ? (1u << COL_BITS) - 1 : cols;
+    /* the halvings fit() makes whatever the lanes, when there are too many */
+    unsigned shift = 0, ls;
+    for (uint32_t c = cols; max_bundles && m->n_msgs >= SUB_MSGS && shift < SUB_LEVELS && c > MIN_COLS; shift++)
+        c = (c + 1) / 2;
+    bool ok = gather_all(m, a, l, cols, shift, split, out, &ls, err);
+    if (ok && shift) {
+        /* fit() stops at the first grid with few enough: gathered again there
+         * when it is a finer one */
+        unsigned stop = 0;
+        while (stop < shift && count_finer(out, stop) > max_bundles)
+            stop++;
+        for (uint32_t i = 0; i < out->n; i++)
+            out->b[i].sub = 0;
+        if (stop < shift) {
+            lay_bundles_deinit(out);
+            ok = gather_all(m, a, l, cols, stop, split, out, &ls, err);
+            for (uint32_t i = 0; ok && i < out->n; i++)
+                out->b[i].sub = 0;
+        }
+    }
+    /* then time order, stable, so ties keep kind, from, to order */
+    ok = ok && fit(out, l->n_lanes, ls, max_bundles, err) && sort_bundles(out, true, 0, err);
     if (!ok)
         lay_bundles_deinit(out);
     return ok;

@@ -77,7 +77,8 @@ typedef struct lay_bundle {
     uint32_t first;       /* index of the first arrow in msgs / edges / g */
     uint32_t col;         /* column of the send, in lay_bundles.cols columns */
     uint8_t kind;         /* lay_arrow_kind */
-    uint8_t pad[7];
+    uint8_t pad[3];
+    uint32_t sub;         /* while bundle.c gathers at a coarser grid: the finer columns it holds */
 } lay_bundle;
 
 typedef struct lay_bundles {

@@ -7,7 +7,8 @@
  * spawn per (kind, sender lane, receiver lane, column of the send): key,
  * count, representative, n_arrows. Coarsened bundles (max_bundles) equal
  * the same count on the coarser grid they report; the bundles do not
- * depend on the model's time blocks, nor on how many threads made them.
+ * depend on the model's time blocks, nor on how many threads made them,
+ * and a budget stops the columns' halving at the first grid within it.
  * Windows: the whole trace, a 1.25× zoom at the centre, 8× and 64× zooms
  * at a third, the first and last sixteenth, and 97 ns (narrower than most
  * column counts), in the linear, log and gap-folding mappings, in 1, 7,
@@ -595,6 +596,61 @@ static void many_messages_split_the_same(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* Where the columns' halving stops for a budget of max bundles: with
+ * enough messages bundle.c gathers them straight into a coarser grid and
+ * counts the finer ones from the columns each bundle took; the bundles
+ * must be those of the first grid on the halving's way (1024 columns,
+ * halved down to bundle.c's MIN_COLS, 64) with at most max, the same as
+ * the reference there. Budgets that stop at the finest grid, in between
+ * (gathered again there) and at the coarsest are all met. */
+static void bundles_stop_where_halving_stops(void **state)
+{
+    (void)state;
+    cs_model m;
+    cs_err err = {0};
+    sy_workers(&m, 8, 40000);
+    assert_true(m.n_msgs >= 1u << 16); /* bundle.c's SUB_MSGS */
+    assert_true(trf__msg_blocks(&m, &err) && trf__sync_blocks(&m, &err));
+    lay_lanes l;
+    lay_axis a;
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){0}, &l, &err));
+    assert_true(lay_axis_build(&m, &(lay_axis_desc){0}, &a, &err));
+    arrows v;
+    all_arrows(&v, &m, &a, &l, 1024);
+    uint32_t n_at[5]; /* the reference's bundles at 1024, 512, ... 64 columns */
+    for (unsigned cs = 0; cs < 5; cs++)
+        free(ref_bundles(&v, cs, 0, &n_at[cs]));
+    bool stops[5] = {false};
+    failures = 0;
+    for (unsigned cs = 0; cs < 5; cs++)
+        for (int d = -1; d <= 0; d++) { /* just under and at each grid's count */
+            uint32_t max = n_at[cs] + (uint32_t)d, stop = 0;
+            if (!max)
+                continue;
+            while (stop < 4 && n_at[stop] > max)
+                stop++;
+            if (n_at[stop] > max)
+                continue; /* lanes grouped next: check_fitted_bundles' case */
+            lay_bundles b;
+            assert_true(lay_lod_arrows(&m, &a, &l, 1024, max, &b, &err));
+            uint32_t n;
+            lay_bundle *want = ref_bundles(&v, stop, 0, &n);
+            int64_t i = bundles_differ(b.b, b.n, want, n);
+            if (i >= 0 || b.cols != 1024u >> stop)
+                mismatch("max %u: %u bundles in %u columns, expected %u in %u (first difference at %lld)", max,
+                         b.n, b.cols, n, 1024u >> stop, (long long)i);
+            stops[stop] = true;
+            free(want);
+            lay_bundles_deinit(&b);
+        }
+    assert_true(stops[0] && stops[2] && stops[4]);
+    free(v.a);
+    lay_axis_deinit(&a);
+    lay_lanes_deinit(&l);
+    cs_model_deinit(&m);
+    assert_int_equal(failures, 0);
+}
+
 /* Bundles coarsened below the grid they were made in are what any finer
  * or coarser power-of-two grid above their final one gives
  * (lay_bundles_cover, which the tree view relies on when its wheel changes
@@ -640,6 +696,7 @@ int main(void)
         cmocka_unit_test(corpus_summaries_equal_full_detail),
         cmocka_unit_test(many_messages_split_the_same),
         cmocka_unit_test(coarsened_bundles_cover_other_grids),
+        cmocka_unit_test(bundles_stop_where_halving_stops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
