@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,6 +18,19 @@
  * under 1 MB is ordered where it is read. */
 #define SPLIT_MIN_LEGACY (8u << 20)
 #define SPLIT_MIN_V2     (1u << 20)
+
+/* What /proc's stat file at path says after the command's closing
+ * parenthesis (state, parent, group, ...), in buf; NULL when unreadable. */
+static const char *stat_fields(const char *path, char *buf, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    size_t got = f ? fread(buf, 1, n - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[got] = 0;
+    const char *close = strrchr(buf, ')');
+    return close ? close + 1 : NULL;
+}
 
 /* This process's threads runnable now (state R in /proc/self/task/N/stat,
  * the letter after the command's closing parenthesis), this one among
@@ -34,22 +48,44 @@ static long own_running(void)
         if (e->d_name[0] == '.')
             continue;
         snprintf(path, sizeof path, "/proc/self/task/%s/stat", e->d_name);
-        FILE *f = fopen(path, "r");
-        size_t got = f ? fread(stat, 1, sizeof stat - 1, f) : 0;
-        if (f)
-            fclose(f);
-        stat[got] = 0;
-        const char *close = strrchr(stat, ')');
-        n += close && close[1] == ' ' && close[2] == 'R';
+        const char *at = stat_fields(path, stat, sizeof stat);
+        n += at && at[0] == ' ' && at[1] == 'R';
     }
     closedir(dir);
     return n > 0 ? n : 1;
 }
 
+/* Other processes of this one's process group runnable now (a
+ * pipeline's other commands, `chanscope stats --json t | jq .`, starting up
+ * beside it): they are the command this load is part of, and mostly wait
+ * for its output. A process counts by its main thread's state (the field
+ * after the command's closing parenthesis, then the parent and the group). */
+static long group_running(void)
+{
+    DIR *dir = opendir("/proc");
+    if (!dir)
+        return 0;
+    long n = 0;
+    pid_t me = getpid(), group = getpgrp();
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        char *end, path[300], stat[512];
+        long pid = strtol(e->d_name, &end, 10);
+        if (*end || pid <= 0 || pid == me)
+            continue;
+        snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+        const char *at = stat_fields(path, stat, sizeof stat);
+        char state;
+        long parent, pgrp;
+        n += at && sscanf(at, " %c %ld %ld", &state, &parent, &pgrp) == 3 && state == 'R' && pgrp == (long)group;
+    }
+    closedir(dir);
+    return n;
+}
+
 /* Other threads runnable: the fewest of four looks at the "running/total"
  * field of /proc/loadavg over about 1.5 ms (the process that started this
- * one may still be running for a moment), less this process's own; 0 when
- * it cannot be read. */
+ * one may still be running for a moment), less this process's own and
+ * its process group's; 0 when it cannot be read. */
 static long others_running(void)
 {
     long best = -1;
@@ -63,6 +99,7 @@ static long others_running(void)
         bool got = fscanf(f, "%*f %*f %*f %ld/%ld", &r, &t) == 2;
         fclose(f);
         r -= got ? own_running() : 0;
+        r -= got && r > 0 ? group_running() : 0;
         if (got && (best < 0 || r < best))
             best = r;
     }
