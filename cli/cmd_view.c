@@ -177,10 +177,10 @@ static bool bench_frames(cli_viewer *vw, int n, cs_err *err)
     const rnd_stats *s = rnd_last_stats(vw->r);
     int w, h;
     rnd_surface_size(vw->surf, &w, &h);
-    printf("frames %d  size %dx%d  samples %d  first %.2f ms  then median %.2f ms  mean %.2f ms  worst %.2f ms  "
+    printf("frames %d  size %dx%d  smoothed %s  first %.2f ms  then median %.2f ms  mean %.2f ms  worst %.2f ms  "
            "(last frame: %u segments, %u heads, %u dots, %u glyphs; %u goroutines, %u/%u messages)  "
            "first shown %.2f s after start (%u messages), with its channel traffic %.2f s\n",
-           n, w, h, rnd_surface_samples(vw->surf), first * 1e3, median * 1e3, total / m * 1e3,
+           n, w, h, vw->view.rough ? "no" : "yes", first * 1e3, median * 1e3, total / m * 1e3,
            worst * 1e3, s->segs, s->heads, s->dots, s->glyphs, s->lanes, s->msgs_shown, s->msgs_total,
            first_shown >= 0 ? first_shown : shown, first_shown >= 0 ? first_msgs : s->msgs_total, shown);
     cs_free(dt);
@@ -345,6 +345,7 @@ static int run(cli_viewer *vw, const cli_trace_opts *o, int w, int h, int bench_
         vw->view.engine = opts.engine;
         vw->view.axis = opts.axis, vw->view.compact = opts.compact, vw->view.collapse = opts.collapse;
         vw->view.hud = true;
+        vw->view.rough = rnd_surface_software(vw->surf);
         vw->view.now = vw->m->t_first, vw->view.playing = !bench_n && !zoom_n; /* from the start, playing */
         vw->loop0 = vw->loop1 = CS_T_NONE;
         if (follow)

@@ -146,7 +146,7 @@ bool rnd_frame_build(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *e
 
 bool rnd_frame_show(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
 {
-    return rnd__frame_submit(r, rnd__theme_get(v->theme), w, h, err);
+    return rnd__frame_submit(r, rnd__theme_get(v->theme), w, h, !v->rough, err);
 }
 
 bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
@@ -154,7 +154,7 @@ bool rnd_frame_draw(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *er
     return rnd_frame_build(r, v, w, h, err) && rnd_frame_show(r, v, w, h, err);
 }
 
-bool rnd__frame_submit(rnd_renderer *r, const rnd__theme *th, int w, int h, cs_err *err)
+bool rnd__frame_submit(rnd_renderer *r, const rnd__theme *th, int w, int h, bool smooth, cs_err *err)
 {
     if (r->sc.oom)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory building a frame");
@@ -172,7 +172,7 @@ bool rnd__frame_submit(rnd_renderer *r, const rnd__theme *th, int w, int h, cs_e
     glClearColor((float)(th->bg >> 24) / 255.0f, (float)((th->bg >> 16) & 255) / 255.0f,
                  (float)((th->bg >> 8) & 255) / 255.0f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
-    rnd__gl_draw(&r->gl, &r->sc, r->font.tex, w, h);
+    rnd__gl_draw(&r->gl, &r->sc, r->font.tex, w, h, smooth);
     GLenum e = glGetError();
     if (e != GL_NO_ERROR)
         return CS_FAIL(err, CS_E_GL, CS_NO_OFFSET, "OpenGL error 0x%x drawing a frame", e);

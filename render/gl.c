@@ -103,6 +103,8 @@ bool rnd__gl_init(rnd__gl *g, cs_err *err)
         g->mvp[i] = glGetUniformLocation(g->prog[i], "mvp");
         g->vp[i] = glGetUniformLocation(g->prog[i], "viewport");
     }
+    for (int i = 0; i < 2; i++)
+        g->fringe[i] = glGetUniformLocation(g->prog[i], "fringe");
     g->text_proj = glGetUniformLocation(g->prog[3], "proj");
     make_vaos(g);
     return true;
@@ -182,8 +184,12 @@ static void draw_glyphs(rnd__gl *g, const rnd__scene *s, GLuint font_tex, const 
     glDrawArraysInstanced(GL_TRIANGLES, 0, 6, (GLsizei)n);
 }
 
-void rnd__gl_draw(rnd__gl *g, const rnd__scene *s, GLuint font_tex, int w, int h)
+void rnd__gl_draw(rnd__gl *g, const rnd__scene *s, GLuint font_tex, int w, int h, bool smooth)
 {
+    for (int i = 0; i < 2; i++) { /* seg.vert's and head.vert's smoothing: half a pixel, or none */
+        glUseProgram(g->prog[i]);
+        glUniform1f(g->fringe[i], smooth ? 0.5f : 0.0f);
+    }
     size_t total = 0, off[RND__NKIND];
     for (int k = 0; k < RND__NKIND; k++) {
         off[k] = total;

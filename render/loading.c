@@ -44,5 +44,5 @@ bool rnd_loading_draw(rnd_renderer *r, const rnd_loading *l, int w, int h, cs_er
         snprintf(buf, sizeof buf, "%s \xC2\xB7 %.1f MB read", l->stage ? l->stage : "", (double)l->done_bytes / 1e6);
     centred(r, RND__F12, cx, cy + 30, th->fg_dim, buf);
     centred(r, RND__F11, cx, cy + 52, th->fg_dim, "q or Esc cancels");
-    return rnd__frame_submit(r, th, w, h, err);
+    return rnd__frame_submit(r, th, w, h, true, err);
 }

@@ -11,7 +11,7 @@
  *   void rnd_surface_end(rnd_surface *s)               the frame done: swap buffers (GLFW)
  *   bool rnd_surface_read(rnd_surface *s, uint8_t *rgba, cs_err *err)   w*h*4 bytes, top row first
  *   void rnd_surface_size(const rnd_surface *s, int *w, int *h)          framebuffer pixels
- *   int rnd_surface_samples(const rnd_surface *s)     samples per pixel (0: no multisampling)
+ *   bool rnd_surface_software(const rnd_surface *s)   whether its GL rasterizes on the CPU (llvmpipe)
  *   void *rnd_surface_window(rnd_surface *s)          the GLFWwindow, NULL for EGL
  *   void rnd_surface_destroy(rnd_surface *s)          accepts NULL
  * API — drawing (what shows a frame needs a current context, the first one
@@ -124,6 +124,8 @@ typedef struct rnd_view {
     rnd_highlight highlight;
     bool show_system;        /* draw runtime.* goroutines */
     bool hud;                /* viewer HUD (time, speed, fps) instead of export framing */
+    bool rough;              /* segments' and arrowheads' edges not smoothed: a live view on
+                              * software GL, where smoothing made the tree's frames 1.5x as long */
     bool help;               /* key list overlay */
     bool playing;
     bool quick;              /* lanes, while zoom or pan goes on: a moved window may stretch the
@@ -175,7 +177,7 @@ void rnd_surface_begin(rnd_surface *s);
 void rnd_surface_end(rnd_surface *s);
 bool rnd_surface_read(rnd_surface *s, uint8_t *rgba, cs_err *err);
 void rnd_surface_size(const rnd_surface *s, int *w, int *h);
-int rnd_surface_samples(const rnd_surface *s);
+bool rnd_surface_software(const rnd_surface *s);
 void *rnd_surface_window(rnd_surface *s);
 void rnd_surface_destroy(rnd_surface *s);
 

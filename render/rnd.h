@@ -20,7 +20,7 @@
 
 struct rnd_surface {
     int w, h;
-    int samples;             /* per pixel, 0 when not multisampled */
+    bool software;           /* rasterized on the CPU (Mesa's llvmpipe, softpipe, swrast) */
     void (*begin)(rnd_surface *s);
     void (*end)(rnd_surface *s);
     bool (*read)(rnd_surface *s, uint8_t *rgba, cs_err *err);
@@ -168,13 +168,13 @@ static inline uint32_t rnd__arrow_chan(const cs_model *m, const rnd__arrow *a)
 typedef struct rnd__gl {
     GLuint prog[5];          /* seg, head, dot, text, image */
     GLuint img_tex;
-    GLint mvp[3], vp[3], text_proj;
+    GLint mvp[3], vp[3], fringe[2], text_proj; /* fringe: seg and head programs' */
     GLuint vao_mark, vbo_mark, vao_glyph, vbo_glyph;
 } rnd__gl;
 
 bool rnd__gl_init(rnd__gl *g, cs_err *err);
 void rnd__gl_deinit(rnd__gl *g);
-void rnd__gl_draw(rnd__gl *g, const rnd__scene *s, GLuint font_tex, int w, int h);
+void rnd__gl_draw(rnd__gl *g, const rnd__scene *s, GLuint font_tex, int w, int h, bool smooth);
 
 /* The lanes view's marks for the whole window, kept while only the
  * playback time changes: a frame then clips them at "now" instead of walking
@@ -419,7 +419,9 @@ uint32_t rnd__arrow_color(const rnd_renderer *r, const rnd__theme *th, const rnd
 uint32_t rnd__arrow_lower(const rnd_renderer *r, int64_t t);
 /* Clears to the theme's background and draws r->sc (frame.c); fails on an
  * append that ran out of memory or a GL error. */
-bool rnd__frame_submit(rnd_renderer *r, const rnd__theme *th, int w, int h, cs_err *err);
+bool rnd__frame_submit(rnd_renderer *r, const rnd__theme *th, int w, int h, bool smooth, cs_err *err);
+/* Whether the current context's renderer rasterizes on the CPU. */
+bool rnd__software_gl(void);
 /* Title, legend, HUD, help, tooltip: screen-space, after the view. */
 void rnd__overlay_build(rnd_renderer *r, const rnd_view *v, int w, int h);
 /* Rows the legend takes at r->frame_w (measured before the view is built,

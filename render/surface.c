@@ -19,9 +19,15 @@ void rnd_surface_size(const rnd_surface *s, int *w, int *h)
     *h = s->h;
 }
 
-int rnd_surface_samples(const rnd_surface *s)
+bool rnd_surface_software(const rnd_surface *s)
 {
-    return s->samples;
+    return s->software;
+}
+
+bool rnd__software_gl(void)
+{
+    const char *r = (const char *)glGetString(GL_RENDERER);
+    return r && (strstr(r, "llvmpipe") || strstr(r, "softpipe") || strstr(r, "Software Rasterizer"));
 }
 
 void rnd_surface_destroy(rnd_surface *s)

@@ -1,8 +1,9 @@
 /* render/surface_glfw.c — the window surface: a GLFW 3.3 window with an
  * OpenGL 3.3 core context, not multisampled: the shaders antialias what
- * they draw (shaders/seg.frag, head.frag, dot.frag), and Mesa's llvmpipe, which shades every sample,
- * took 3 to 5 times as long a frame of the tree of a thousand goroutines
- * multisampled. Only creates the context and
+ * they draw (shaders/seg.frag, head.frag, dot.frag), and Mesa's llvmpipe,
+ * which shades every sample, took 3 to 5 times as long a frame of the tree
+ * of a thousand goroutines multisampled. Whether it is software GL is the
+ * surface's to say (the viewer then draws edges unsmoothed). Only creates the context and
  * swaps buffers; input handling belongs to the viewer (cli/cmd_view.c), which
  * gets the GLFWwindow through rnd_surface_window(). GLFW 3.3 needs an X
  * display: without one we say so and point at the export commands. */
@@ -96,7 +97,7 @@ bool rnd_surface_glfw_create(const char *title, int w, int h, rnd_surface **out,
     }
     rnd__pin_dri();
     glfwShowWindow(g->win);
-    glGetIntegerv(GL_SAMPLES, &g->base.samples);
+    g->base.software = rnd__software_gl();
     glfwSwapInterval(0);
     g->base.window = g->win;
     if (!rnd__glew(err)) {

@@ -1197,7 +1197,8 @@ static void pictures_are_opaque(void **st)
  * pixel: a one-pixel line on the border of two rows covers each by half, a
  * half-pixel hairline on a row's centre covers it by half, and the sides
  * of a slanted line and of an arrowhead have pixels between their colour
- * and the background's (white on black, drawn straight through gl.c). */
+ * and the background's (white on black, drawn straight through gl.c).
+ * Unsmoothed, every pixel is whole or empty. */
 static void edges_are_antialiased_by_coverage(void **st)
 {
     (void)st;
@@ -1216,7 +1217,7 @@ static void edges_are_antialiased_by_coverage(void **st)
     rnd_surface_begin(e.s);
     glClearColor(0, 0, 0, 1);
     glClear(GL_COLOR_BUFFER_BIT);
-    rnd__gl_draw(&g, &sc, 0, e.w, e.h);
+    rnd__gl_draw(&g, &sc, 0, e.w, e.h, true);
     rnd_surface_end(e.s);
     assert_true(rnd_surface_read(e.s, e.rgba, &err));
     const uint8_t *px = e.rgba;
@@ -1242,6 +1243,17 @@ static void edges_are_antialiased_by_coverage(void **st)
                   head_full, head_part);
     assert_true(slant_full > 20 && slant_part > 40);
     assert_true(head_full > 60 && head_part > 20);
+    /* unsmoothed (the viewer on software GL): every pixel whole or empty */
+    rnd_surface_begin(e.s);
+    glClear(GL_COLOR_BUFFER_BIT);
+    rnd__gl_draw(&g, &sc, 0, e.w, e.h, false);
+    rnd_surface_end(e.s);
+    assert_true(rnd_surface_read(e.s, e.rgba, &err));
+    size_t partial = 0;
+    for (size_t i = 0; i < (size_t)e.w * e.h; i++)
+        partial += px[4 * i] != 0 && px[4 * i] != 255;
+    assert_int_equal(partial, 0);
+    assert_true((RED(30, 9) == 255) != (RED(30, 10) == 255));
 #undef RED
     rnd__scene_free(&sc);
     rnd__gl_deinit(&g);
