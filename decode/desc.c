@@ -75,8 +75,8 @@ static long group_running(void)
         snprintf(path, sizeof path, "/proc/%ld/stat", pid);
         const char *at = stat_fields(path, stat, sizeof stat);
         char state;
-        long parent, pgrp;
-        n += at && sscanf(at, " %c %ld %ld", &state, &parent, &pgrp) == 3 && state == 'R' && pgrp == (long)group;
+        long pgrp;
+        n += at && sscanf(at, " %c %*d %ld", &state, &pgrp) == 2 && state == 'R' && pgrp == (long)group;
     }
     closedir(dir);
     return n;

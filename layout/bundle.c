@@ -249,6 +249,13 @@ static bool sort_bundles(lay_bundles *out, bool by_time, unsigned ls, cs_err *er
     return ok || err->code || CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory ordering arrows");
 }
 
+/* The columns of a grid halved: every halving of the bundles' grid
+ * (fit(), and a gathering straight into a coarser grid) is this one. */
+static uint32_t halved(uint32_t cols)
+{
+    return (cols + 1) / 2;
+}
+
 /* Halves the columns: bundles are in key order for lane groups of 2^ls,
  * so the ones to merge are neighbours (O(n), no sort). */
 static uint32_t halve_cols(lay_bundle *b, uint32_t n, unsigned ls)
@@ -278,7 +285,7 @@ static bool fit(lay_bundles *out, uint32_t n_lanes, unsigned ls, uint32_t max_bu
             if (out->cols <= 1)
                 break;
             out->n = halve_cols(out->b, out->n, ls);
-            out->cols = (out->cols + 1) / 2;
+            out->cols = halved(out->cols);
             continue;
         }
         unsigned step = 1;
@@ -338,7 +345,7 @@ static bool gather_all(const cs_model *m, const lay_axis *a, const lay_lanes *l,
     lay_bundles_deinit(&p[0].out), lay_bundles_deinit(&p[1].out);
     out->cols = cols;
     for (unsigned i = 0; i < shift; i++)
-        out->cols = (out->cols + 1) / 2; /* as fit() halves them */
+        out->cols = halved(out->cols);
     /* a key held in two fills of a table, or by both threads, has two
      * bundles: merged by the sort into key order, which fit() needs */
     ok = ok && sort_bundles(out, false, c.lane_shift, err);
@@ -369,7 +376,7 @@ bool lay__arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint3
     /* the halvings fit() makes whatever the lanes, when there are too many */
     unsigned shift = 0, ls;
     for (uint32_t c = cols; max_bundles && m->n_msgs >= SUB_MSGS && shift < SUB_LEVELS && c > MIN_COLS; shift++)
-        c = (c + 1) / 2;
+        c = halved(c);
     bool ok = gather_all(m, a, l, cols, shift, split, out, &ls, err);
     if (ok && shift) {
         /* fit() stops at the first grid with few enough: gathered again there
@@ -377,14 +384,12 @@ bool lay__arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint3
         unsigned stop = 0;
         while (stop < shift && count_finer(out, stop) > max_bundles)
             stop++;
-        for (uint32_t i = 0; i < out->n; i++)
-            out->b[i].sub = 0;
         if (stop < shift) {
             lay_bundles_deinit(out);
             ok = gather_all(m, a, l, cols, stop, split, out, &ls, err);
-            for (uint32_t i = 0; ok && i < out->n; i++)
-                out->b[i].sub = 0;
         }
+        for (uint32_t i = 0; ok && i < out->n; i++)
+            out->b[i].sub = 0; /* the grid is chosen: the finer columns are not kept */
     }
     /* then time order, stable, so ties keep kind, from, to order */
     ok = ok && fit(out, l->n_lanes, ls, max_bundles, err) && sort_bundles(out, true, 0, err);

@@ -117,6 +117,7 @@ bool rnd_surface_egl_create(int w, int h, rnd_surface **out, cs_err *err)
         egl_destroy(&e->base);
         return false;
     }
+    e->base.software = rnd__software_gl();
     GLint max_side = 0;
     glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_side);
     /* within the maximum side, a framebuffer can still be too big in all
