@@ -41,12 +41,13 @@ struct cs_mb_chunk {
     uint32_t n, cap;
 };
 
-#define CHUNK_MIN 2u /* the first: a goroutine of a span or two takes 36 bytes */
+#define CHUNK_MIN 2u /* the first: a goroutine of a span or two takes 34 bytes */
 #define CHUNK_MAX 65536u
 
-/* A span in a chunk: its start over the chunk's base (4 bytes, unaligned),
- * state, reason — one record, so that an append writes one place. */
-#define REC 6u
+/* A span in a chunk: its start over the chunk's base (4 bytes, unaligned)
+ * and its state and reason in one byte (cs_span_state_reason) — one
+ * record, so that an append writes one place. */
+#define REC 5u
 
 static uint8_t *chunk_rec(cs_mb_chunk *k) { return (uint8_t *)(k + 1); }
 static size_t chunk_bytes(uint32_t cap) { return sizeof(cs_mb_chunk) + (size_t)cap * REC; }
@@ -207,7 +208,7 @@ static inline __attribute__((always_inline)) bool span_close(cs_mb *mb, uint32_t
     uint8_t *rec = chunk_rec(c->last) + (size_t)c->k_n * REC;
     uint32_t d32 = (uint32_t)dt;
     memcpy(rec, &d32, 4);
-    rec[4] = c->state, rec[5] = c->reason;
+    rec[4] = cs_span_state_reason(c->state, c->reason);
     c->k_n++;
     mb->n_span++;
     c->n_spans++;
@@ -618,9 +619,11 @@ static bool part_out(span_out *o, cs_err *err)
             for (uint32_t i = o->n - a; ok && i < stop; i++, rec += REC) {
                 uint32_t dt;
                 memcpy(&dt, rec, 4);
-                m->span_state[o->n] = rec[4], m->span_reason[o->n] = rec[5];
-                if (rec[4] < CS_ST_COUNT && rec[5] < CS_R_COUNT)
-                    o->kinds[rec[4]] |= (uint16_t)(1u << rec[5]);
+                m->span_state_reason[o->n] = rec[4];
+                cs_state st = cs_span_state(m, o->n);
+                cs_reason r = cs_span_reason(m, o->n);
+                if (st < CS_ST_COUNT && r < CS_R_COUNT)
+                    o->kinds[st] |= (uint16_t)(1u << r);
                 o->blk[o->n++ & (CS_T0_BLOCK - 1)] = k->base + dt;
                 if (!(o->n & (CS_T0_BLOCK - 1)))
                     ok = block_out(o, err);
@@ -715,9 +718,9 @@ static bool spans_out(cs_mb *mb, cs_err *err)
     cs_model *m = mb->m;
     uint32_t n = mb->n_span, nb = (n >> CS_T0_BLOCK_BITS) + 1;
     m->span_t0 = cs_alloc((size_t)n * sizeof *m->span_t0 + 1);
-    m->span_state = cs_alloc((size_t)n + 1), m->span_reason = cs_alloc((size_t)n + 1);
+    m->span_state_reason = cs_alloc((size_t)n + 1);
     m->span_t0_base = cs_alloc((size_t)nb * sizeof *m->span_t0_base);
-    if (!m->span_t0 || !m->span_state || !m->span_reason || !m->span_t0_base)
+    if (!m->span_t0 || !m->span_state_reason || !m->span_t0_base)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u spans", n);
     m->span_t0_base[nb - 1] = 0; /* the block after the last span, when that one ends a block */
     m->g[0].span_first = m->g[0].span_count = 0;

@@ -23,8 +23,7 @@ void cs_model_init(cs_model *m)
     X(span_t0, (m)->n_span, (m)->cap_span)                                                 \
     X(span_t0_base, T0_BLOCKS(m), T0_BLOCKS(m))                                            \
     X(span_wide_t0, (m)->n_wide, (m)->n_wide)                                              \
-    X(span_state, (m)->n_span, (m)->cap_span)                                              \
-    X(span_reason, (m)->n_span, (m)->cap_span)                                             \
+    X(span_state_reason, (m)->n_span, (m)->cap_span)                                       \
     X(span_far, FAR_WORDS(m), FAR_WORDS(m))                                                \
     X(span_far_rank, FAR_WORDS(m), FAR_WORDS(m))                                           \
     X(span_far_t1, (m)->span_far ? (m)->n_far : 0, (m)->span_far ? (m)->n_far : 0)

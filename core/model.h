@@ -38,6 +38,8 @@
  *   void cs_model_map_free(cs_model_map *map)
  *   int64_t cs_span_t0(const cs_model *m, uint32_t s)   start of span s (inline)
  *   int64_t cs_span_t1(const cs_model *m, uint32_t s)   end of span s (inline)
+ *   cs_state cs_span_state(const cs_model *m, uint32_t s), cs_reason cs_span_reason(...)
+ *       what span s's goroutine did, and why when it waited (inline)
  *   int64_t cs_edge_ts(const cs_model *m, uint32_t i)   time of wake-up i (inline)
  *   bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *err)   sets it; the
  *       edges are given their times in index order, a block's base being set by its first
@@ -339,8 +341,8 @@ typedef struct cs_model {
     int64_t *span_t0_base; /* n_span / CS_T0_BLOCK + 1 */
     int64_t *span_wide_t0; /* n_wide: CS_T0_BLOCK per wide block */
     uint32_t n_wide;
-    uint8_t *span_state;  /* cs_state */
-    uint8_t *span_reason; /* cs_reason when blocked or runnable */
+    uint8_t *span_state_reason; /* its cs_state, and its cs_reason when blocked or runnable, in
+                                   one byte: read with cs_span_state and cs_span_reason */
     uint16_t span_kinds[CS_ST_COUNT]; /* per state, bit r: some span has it with reason r
                                          (what a legend names, without a pass over the spans;
                                          CS_R_COUNT <= 16, asserted below) */
@@ -380,6 +382,7 @@ _Static_assert(sizeof(cs_edge) == 24, "cs_edge layout");
 _Static_assert(sizeof(cs_msg) == 24, "cs_msg layout");
 _Static_assert(CS_R_COUNT <= 16 && CS_EK_COUNT <= 16 && CS_EF_WAIT_BEFORE < 4 && CS_MK_COUNT <= 2,
                "the bit-fields of cs_edge and cs_msg");
+_Static_assert(CS_ST_COUNT <= 16 && CS_R_COUNT <= 16, "a span's state and reason in a byte (cs_span_state_reason)");
 _Static_assert(sizeof(cs_frame) == 24, "cs_frame layout");
 _Static_assert(sizeof(cs_rtmsg) == 48, "cs_rtmsg layout");
 
@@ -438,6 +441,23 @@ static inline bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *er
 {
     return (!cs__edge_block_first(i) && cs__edge_t_narrow(m, i, m->edge_t_base[i >> CS_T0_BLOCK_BITS], t)) ||
            cs_edge_ts_put(m, i, t, err);
+}
+
+/* A span's state and reason as one byte (span_state_reason, and the model
+ * builder's span records): the state in the low four bits. */
+static inline uint8_t cs_span_state_reason(cs_state st, cs_reason r)
+{
+    return (uint8_t)(st | r << 4);
+}
+
+static inline cs_state cs_span_state(const cs_model *m, uint32_t s)
+{
+    return (cs_state)(m->span_state_reason[s] & 15);
+}
+
+static inline cs_reason cs_span_reason(const cs_model *m, uint32_t s)
+{
+    return (cs_reason)(m->span_state_reason[s] >> 4);
 }
 
 static inline int64_t cs_span_t0(const cs_model *m, uint32_t s)

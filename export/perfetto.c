@@ -73,16 +73,16 @@ static void slices(pf *p)
             continue;
         const cs_goroutine *gr = &m->g[g];
         for (uint32_t s = gr->span_first; s < gr->span_first + gr->span_count; s++) {
-            lay_mark mk = lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
+            lay_mark mk = lay_mark_of(cs_span_state(m, s), cs_span_reason(m, s));
             if (mk == LAY_MARK_NONE)
                 continue;
             begin(p, "X", gr->goid);
             ts(p, cs_span_t0(m, s));
             dur(p, cs_span_t1(m, s) - cs_span_t0(m, s));
             exp__puts(p->w, ",\"cat\":\"state\",\"name\":\"");
-            exp__puts(p->w, cs_state_name((cs_state)m->span_state[s]));
-            if (m->span_reason[s])
-                exp__puts(p->w, ": "), exp__puts(p->w, cs_reason_name((cs_reason)m->span_reason[s]));
+            exp__puts(p->w, cs_state_name(cs_span_state(m, s)));
+            if (cs_span_reason(m, s))
+                exp__puts(p->w, ": "), exp__puts(p->w, cs_reason_name(cs_span_reason(m, s)));
             exp__puts(p->w, "\"}");
         }
     }

@@ -126,7 +126,7 @@ static void draw_exact(lanes_pic *p, uint32_t gi)
     for (uint32_t i = g->span_first; i < g->span_first + g->span_count; i++) {
         if (cs_span_t1(m, i) <= p->axis.t0 || cs_span_t0(m, i) >= p->axis.t1)
             continue;
-        lay_mark mk = lay_mark_of((cs_state)m->span_state[i], (cs_reason)m->span_reason[i]);
+        lay_mark mk = lay_mark_of(cs_span_state(m, i), cs_span_reason(m, i));
         double a = px(p, cs_span_t0(m, i)), b = px(p, cs_span_t1(m, i));
         if (mk == run && a - rx1 < 0.01) {
             rx1 = b;

@@ -91,7 +91,7 @@ static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const
             bool far = cs_span_is_far(m, s);
             int64_t t1 = far ? m->span_far_t1[cs_span_far_at(m, s)] : cs_span_t0(m, s + 1);
             next = far && s + 1 < end ? cs_span_t0(m, s + 1) : t1;
-            lay_mark mk = lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
+            lay_mark mk = lay_mark_of(cs_span_state(m, s), cs_span_reason(m, s));
             if (mk == LAY_MARK_NONE)
                 continue;
             if (c_end < cols && start >= tb[c_end] && t1 >= start && t1 < tb[c_end + 1]) {

@@ -175,7 +175,7 @@ static int state_at(const cs_model *m, uint32_t gi, int64_t t)
     uint32_t s = cs_model_span_after(m, g, t);
     if (s >= g->span_first + g->span_count || cs_span_t0(m, s) > t)
         return -1;
-    return lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
+    return lay_mark_of(cs_span_state(m, s), cs_span_reason(m, s));
 }
 
 static void nodes(graph_ctx *c)

@@ -51,7 +51,7 @@ static int lines_g(const rnd_renderer *r, const rnd_hit *h, char l[][160])
     if (h->span != UINT32_MAX) {
         rnd__fmt_dur(a, sizeof a, (double)(cs_span_t0(m, h->span) - m->t_first));
         rnd__fmt_dur(b, sizeof b, (double)(cs_span_t1(m, h->span) - cs_span_t0(m, h->span)));
-        int st = m->span_state[h->span], rs = m->span_reason[h->span];
+        int st = cs_span_state(m, h->span), rs = cs_span_reason(m, h->span);
         snprintf(l[n++], 160, "%s%s%s from %s for %s", cs_state_name((cs_state)st),
                  st == CS_ST_BLOCKED ? ": " : "", st == CS_ST_BLOCKED ? cs_reason_name((cs_reason)rs) : "", a, b);
     }

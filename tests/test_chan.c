@@ -475,7 +475,7 @@ static void goroutines_still_blocked_at_the_end_make_no_messages(void **st)
     assert_int_equal(t.m.n_msgs, 1);
     assert_int_equal(cs_msg_t_recv(&t.m, 0), 6); /* never ran again: receipt = unblock */
     const cs_goroutine *g2 = &t.m.g[gi(&t, 2)];
-    assert_int_equal(t.m.span_state[g2->span_first + g2->span_count - 1], CS_ST_BLOCKED);
+    assert_int_equal(cs_span_state(&t.m, g2->span_first + g2->span_count - 1), CS_ST_BLOCKED);
     assert_int_equal(cs_span_t1(&t.m, g2->span_first + g2->span_count - 1), 10);
     tm_deinit(&t);
 }

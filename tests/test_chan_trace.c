@@ -299,7 +299,7 @@ static void check_ring_end(corpus_case *c, const char *ver)
         if (!g->span_count || (g->flags & CS_G_SYSTEM))
             continue;
         uint32_t last = g->span_first + g->span_count - 1;
-        blocked += m->span_state[last] == CS_ST_BLOCKED && m->span_reason[last] == CS_R_CHAN_RECV;
+        blocked += cs_span_state(m, last) == CS_ST_BLOCKED && cs_span_reason(m, last) == CS_R_CHAN_RECV;
     }
     /* 100 goroutines, the one holding the token ends; the rest wait forever */
     assert_true(blocked >= 90);
@@ -462,7 +462,7 @@ static void goroutines_from_before_the_trace_are_drawn_from_its_start(void **st)
         assert_true(leak->create_ns == m.t_first && (leak->flags & CS_G_AT_START) && !(leak->flags & CS_G_SYSTEM));
         assert_int_equal(leak->span_count, 1);
         assert_true(cs_span_t0(&m, leak->span_first) == m.t_first &&
-                    m.span_state[leak->span_first] == CS_ST_BLOCKED);
+                    cs_span_state(&m, leak->span_first) == CS_ST_BLOCKED);
         assert_true(fg->flags & CS_G_SYSTEM);
         uint32_t unnamed = 0;
         for (uint32_t i = 1; i < m.n_g; i++)

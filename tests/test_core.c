@@ -97,7 +97,7 @@ static void spans_keep_their_ends(void **st)
     for (uint32_t s = 0; s < m.n_span; s++) {
         assert_int_equal(cs_span_t0(&cm, s), cs_span_t0(&m, s));
         assert_int_equal(cs_span_t1(&cm, s), cs_span_t1(&m, s));
-        assert_int_equal(cm.span_state[s], m.span_state[s]);
+        assert_int_equal(cs_span_state(&cm, s), cs_span_state(&m, s));
     }
     cs_mb_deinit(&cmb);
     cs_model_deinit(&cm);
@@ -111,7 +111,7 @@ static void spans_keep_their_ends(void **st)
             uint32_t s = gr->span_first + k;
             assert_int_equal(cs_span_t0(&m, s), r_t0[g][k]);
             assert_int_equal(cs_span_t1(&m, s), r_t1[g][k]);
-            assert_int_equal(m.span_state[s], r_st[g][k]);
+            assert_int_equal(cs_span_state(&m, s), r_st[g][k]);
             near += k + 1 < r_n[g] && r_t0[g][k + 1] == r_t1[g][k];
             for (int64_t d = -1; d <= 1; d++) { /* its binary search over the ends given here */
                 int64_t q = r_t1[g][k] + d;
@@ -182,10 +182,10 @@ static void laid_out(bool one_thread)
         assert_int_equal(gr->span_count, (LAID_EV - g + LAID_G - 1) / LAID_G);
         for (uint32_t k = 0; k < gr->span_count; k++) {
             uint32_t s = gr->span_first + k, i = g + k * LAID_G;
-            if (cs_span_t0(&m, s) != laid_t(i) || m.span_state[s] != laid_st(i) || m.span_reason[s] != laid_r(i) ||
+            if (cs_span_t0(&m, s) != laid_t(i) || cs_span_state(&m, s) != laid_st(i) || cs_span_reason(&m, s) != laid_r(i) ||
                 cs_span_t1(&m, s) != (k + 1 < gr->span_count ? laid_t(i + LAID_G) : t_end))
                 fail_msg("%s: goroutine %u span %u: [%lld, %lld) state %u", one_thread ? "one thread" : "two",
-                         g, k, (long long)cs_span_t0(&m, s), (long long)cs_span_t1(&m, s), m.span_state[s]);
+                         g, k, (long long)cs_span_t0(&m, s), (long long)cs_span_t1(&m, s), cs_span_state(&m, s));
         }
     }
     uint32_t nb = m.n_span >> CS_T0_BLOCK_BITS, wide_first = 0, wide_last = 0;
@@ -419,7 +419,7 @@ static void parts_joined_build_what_one_builder_does(void **st)
         }
         for (uint32_t i = 0; i < one.n_span; i++)
             if (cs_span_t0(&ma, i) != cs_span_t0(&one, i) || cs_span_t1(&ma, i) != cs_span_t1(&one, i) ||
-                ma.span_state[i] != one.span_state[i] || ma.span_reason[i] != one.span_reason[i])
+                cs_span_state(&ma, i) != cs_span_state(&one, i) || cs_span_reason(&ma, i) != cs_span_reason(&one, i))
                 fail_msg("cut %zu: span %u differs", cut, i);
         for (uint32_t i = 1; i < one.n_edges; i++) {
             const cs_edge *x = &ma.edges[i], *y = &one.edges[i];

@@ -97,7 +97,7 @@ static void ref_marks(const cs_model *m, const lay_axis *a, const lay_lanes *l, 
         for (uint32_t k = first[lane]; k < first[lane + 1]; k++) {
             uint32_t g = by_lane[k];
             for (uint32_t s = m->g[g].span_first; s < m->g[g].span_first + m->g[g].span_count; s++) {
-                lay_mark mk = lay_mark_of((cs_state)m->span_state[s], (cs_reason)m->span_reason[s]);
+                lay_mark mk = lay_mark_of(cs_span_state(m, s), cs_span_reason(m, s));
                 if (mk == LAY_MARK_NONE)
                     continue;
                 int64_t t0 = cs_span_t0(m, s), t1 = cs_span_t1(m, s);

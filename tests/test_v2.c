@@ -575,7 +575,7 @@ static void same_model(const char *what, const cs_model *a, const cs_model *b)
              a->g[i].span_first == b->g[i].span_first && a->g[i].span_count == b->g[i].span_count, "goroutines")
     for (uint32_t i = 0; !diff && i < a->n_span; i++)
         DIFF(cs_span_t0(a, i) == cs_span_t0(b, i) && cs_span_t1(a, i) == cs_span_t1(b, i) &&
-             a->span_state[i] == b->span_state[i] && a->span_reason[i] == b->span_reason[i], "spans")
+             cs_span_state(a, i) == cs_span_state(b, i) && cs_span_reason(a, i) == cs_span_reason(b, i), "spans")
     for (uint32_t i = 1; !diff && i < a->n_edges; i++) {
         cs_edge x = a->edges[i], y = b->edges[i];
         x.t_lo = y.t_lo = 0; /* over bases that may differ */

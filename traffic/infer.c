@@ -34,9 +34,9 @@ static int64_t resume_time(const cs_model *m, uint32_t *cur, uint32_t g, int64_t
         i++;
     cur[g] = i;
     for (; i < end; i++) {
-        if (m->span_state[i] == CS_ST_RUNNING)
+        if (cs_span_state(m, i) == CS_ST_RUNNING)
             return cs_span_t0(m, i);
-        if (m->span_state[i] != CS_ST_RUNNABLE)
+        if (cs_span_state(m, i) != CS_ST_RUNNABLE)
             break;
     }
     return t;
