@@ -417,10 +417,11 @@ typedef struct v2_sink {
     cs_mb mb;
     v2_order *o;
     v2_sum *sum;            /* NULL when stats are not wanted */
-    int64_t last_ts;
+    int64_t last_ts;        /* the last emitted event's time (dec__v2_after_last) */
     int64_t sync_ts;        /* the last Sync's time */
     uint64_t syncs;
     uint64_t n_events;
+    int64_t first_ts;       /* the first emitted event's own time, before the fix-up (a part's join) */
     uint8_t *rclass; uint32_t cap_rclass;   /* model sid -> cs_reason (0 = not yet) */
     uint64_t rs_gen, rs_id; cs_sid rs_sid;  /* last GoBlock reason: string id of generation rs_gen -> sid */
     v2_open *open; uint32_t n_open, cap_open;
@@ -447,8 +448,15 @@ bool dec__v2_model_fits(const v2_sink *s, const v2_sink *w);
 bool dec__v2_model_join(v2_sink *s, v2_sink *w, const v2_gen *g, const uint32_t *cut_stk, uint32_t n_cut_stk,
                         cs_err *err);
 
+/* Go's strictly increasing timestamp fix-up (docs/trace-format.md §4.8):
+ * the time an event read at ts is emitted at, after s's last. */
+static inline int64_t dec__v2_after_last(const v2_sink *s, int64_t ts)
+{
+    return ts <= s->last_ts ? s->last_ts + 1 : ts;
+}
+
 /* Hands one ordered event to the model, the Summarizer and on_event.
- * Applies Go's strictly increasing timestamp fix-up first. */
+ * Applies the timestamp fix-up first. */
 bool dec__v2_emit(v2_sink *s, v2_gen *g, v2_ev *e, cs_err *err);
 /* Emits a Sync event (kind V2K_SYNC) at time ts. */
 bool dec__v2_emit_sync(v2_sink *s, v2_gen *g, int64_t ts, cs_err *err);

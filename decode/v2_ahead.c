@@ -366,13 +366,24 @@ static bool same_front(const v2_front *x, const v2_front *y)
     return x->n == y->n && (!x->n || !memcmp(x->c, y->c, x->n * sizeof *x->c));
 }
 
+/* The part's events have the times one thread gives them: it took the
+ * time of the last event before its cut for what it is, or its first event
+ * comes after both, so that neither moved it (dec__v2_after_last), nor any
+ * after it. The latest time read before the cut may fall short of that
+ * event's: events read at one time are emitted a nanosecond apart. */
+static bool same_times(const v2_ahead *a, const v2_sink *s)
+{
+    return a->last_ts == s->last_ts ||
+           (a->ws.n_events && a->ws.first_ts > a->last_ts && a->ws.first_ts > s->last_ts);
+}
+
 bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, const v2_gen *g, v2_front *fr, bool *used, uint32_t *gens,
                         uint64_t *stop, cs_err *err)
 {
     pthread_join(a->th, NULL);
     *used = false;
     bool model = !s->d->no_model;
-    bool fits = a->ok && a->last_ts == s->last_ts && same_front(&a->start, fr) &&
+    bool fits = a->ok && same_times(a, s) && same_front(&a->start, fr) &&
                 (!a->sync0 || a->sync0 == s->sync_ts) && (!model || dec__v2_model_fits(s, &a->ws));
     for (uint32_t i = 0; fits && i < a->o.n_as; i++)
         fits = holds(s->o, &a->o.as[i], a->o.cut_gen);

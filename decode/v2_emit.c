@@ -110,15 +110,21 @@ static bool emit_user(v2_sink *s, v2_gen *g, v2_ev *e, const v2_spec *sp, uint8_
     return err->code == CS_OK && s->d->on_event(s->d->event_ud, &de, err);
 }
 
+/* One more event emitted, read at ts: the time it gets. */
+static int64_t stamp(v2_sink *s, int64_t ts)
+{
+    if (!s->n_events)
+        s->first_ts = ts;
+    s->n_events++;
+    return s->last_ts = dec__v2_after_last(s, ts);
+}
+
 bool dec__v2_emit(v2_sink *s, v2_gen *g, v2_ev *e, cs_err *err)
 {
     const v2_spec *sp = V2_SPEC(e->type);
     if (!check_ids(g, e, sp, err))
         return false;
-    if (e->ts <= s->last_ts)
-        e->ts = s->last_ts + 1;
-    s->last_ts = e->ts;
-    s->n_events++;
+    e->ts = stamp(s, e->ts);
     uint8_t kind = sp->kind;
     v2_trans tr;
     if (kind == V2K_STATE && !transition(s, g, e, &tr, err))
@@ -132,12 +138,10 @@ bool dec__v2_emit(v2_sink *s, v2_gen *g, v2_ev *e, cs_err *err)
 
 bool dec__v2_emit_sync(v2_sink *s, v2_gen *g, int64_t ts, cs_err *err)
 {
-    if (ts <= s->last_ts)
-        ts = s->last_ts + 1;
-    s->last_ts = s->sync_ts = ts;
-    if (!s->n_events)
+    bool first = !s->n_events;
+    s->sync_ts = ts = stamp(s, ts);
+    if (first)
         s->m->t_first = ts;
-    s->n_events++;
     s->syncs++;
     if (s->sum) {
         v2_ev e = {.ts = ts, .ctx = {V2_NONE, V2_NONE, V2_NONE}, .type = V2_EvSync};
@@ -156,9 +160,7 @@ bool dec__v2_emit_sample(v2_sink *s, v2_gen *g, const v2_sample *smp, cs_err *er
     if (!dec__v2_stack_ok(g, smp->stk))
         return CS_FAIL(err, CS_E_CORRUPT, smp->off, "found invalid stack ID %llu for event CPUSample",
                        (unsigned long long)smp->stk);
-    int64_t ts = smp->ts <= s->last_ts ? s->last_ts + 1 : smp->ts;
-    s->last_ts = ts;
-    s->n_events++;
+    int64_t ts = stamp(s, smp->ts);
     if (!s->d->on_event)
         return true;
     dec_event de = {.off = smp->off, .ts = ts, .p = smp->p == V2_NONE ? -1 : (int64_t)smp->p,

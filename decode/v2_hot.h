@@ -261,7 +261,9 @@ static inline bool dec__v2_emit_fast(v2_sink *s, v2_gen *g, v2_ev *e, v2_gst *og
     } else {
         return dec__v2_emit(s, g, e, err);
     }
-    int64_t t = e->ts <= s->last_ts ? s->last_ts + 1 : e->ts;
+    if (!s->n_events) /* the first keeps its own time too (first_ts) */
+        return dec__v2_emit(s, g, e, err);
+    int64_t t = dec__v2_after_last(s, e->ts);
     if (!dec__v2_sum_hot(s->sum, e, og, goid, t, reason))
         return dec__v2_emit(s, g, e, err);
     s->last_ts = t; /* e->ts is not read again */

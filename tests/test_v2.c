@@ -381,9 +381,12 @@ static void model_parts_match_one_thread(void **st)
 
 /* Go's own test traces (../shared/traces/go-testdata/v2) that decode:
  * cut anywhere, the model of two threads is the model of one. */
+typedef struct parts_count { int decoded; uint32_t taken, tried; } parts_count;
+
 static void model_parts_of(const char *path, const char *dir, const char *name, void *ud)
 {
     (void)dir, (void)name;
+    parts_count *n = ud;
     decoded one;
     memset(&one, 0, sizeof one);
     cs_model_init(&one.m);
@@ -396,19 +399,26 @@ static void model_parts_of(const char *path, const char *dir, const char *name, 
             char what[1100];
             snprintf(what, sizeof what, "%s cut at %llu/10", path, (unsigned long long)k);
             same_model(what, &d.m, &one.m);
+            n->taken += d.m.n_ahead, n->tried++;
             unload(&d);
         }
-        ++*(int *)ud;
+        n->decoded++;
     }
     unload(&one);
 }
 
+/* Their events often share a time, so the last event before a cut is
+ * often emitted after the latest time read there (dec__v2_after_last): a
+ * part whose first event comes later still is taken over (106 of the 180
+ * cuts, 79 of them with the last time taken right). */
 static void go_testdata_model_parts_match_one_thread(void **st)
 {
     (void)st;
-    int decoded_ok = 0;
-    each_trace("go-testdata/v2", model_parts_of, &decoded_ok);
-    assert_true(decoded_ok >= 10);
+    parts_count n = {0};
+    each_trace("go-testdata/v2", model_parts_of, &n);
+    assert_true(n.decoded >= 10);
+    if (n.taken < 100)
+        fail_msg("%u of %u parts taken over", n.taken, n.tried);
 }
 
 /* Go's conformance cases: NAME.expect is SUCCESS or FAILURE "regexp". */
