@@ -155,6 +155,20 @@ gcheavy_trace() {
     "$out/gcheavy" "$gc" 8 100 >/dev/null
 }
 [ -x "$go127/bin/go" ] && gcheavy_trace "$go127/bin/go"
+# mixed_trace GOTOOL: a trace of a program not tuned for (assets/go/mixed: a
+# worker pool with a mutex and timeouts beside a pipeline, 117 MB, about
+# 4 s), built and run with that Go, kept in build/bench
+mixed_trace() {
+    mx=$out/mixed-go1.27.trace
+    [ -s "$mx" ] && return 0
+    mkdir -p "$out/mixed-src"
+    cp "$root/assets/go/mixed/main.go" "$out/mixed-src/main.go"
+    (cd "$out/mixed-src" && GO111MODULE=off GOFLAGS= GOPROXY=off GOTOOLCHAIN=local \
+        GOROOT="$(dirname "$(dirname "$1")")" GOCACHE="$root/build/go/cache1.27" "$1" build -o ../mixed main.go)
+    echo "generating $mx (a worker pool and a pipeline, 117 MB, Go 1.27) ..." >&2
+    "$out/mixed" "$mx" 135000 >/dev/null
+}
+[ -x "$go127/bin/go" ] && mixed_trace "$go127/bin/go"
 for t in "$@"; do
     echo " $(basename "$t") ($(./chanscope info -q "$t" | sed -n 's/^format *//p')):"
     v2_measure "$t" "decode + model" info --json
