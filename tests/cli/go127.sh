@@ -4,9 +4,10 @@
 # into build/go (tools/go_toolchain.sh, kept between runs; skipped, saying
 # so, when the packages cannot be fetched), builds csoracle with it
 # (tools/oracle.sh), and makes traces chanscope's other tests never saw:
-# our programs (assets/go: pingpong, workers, a small ring, gens over three
-# generations with a GC each second, flight-recorder windows that start at a
-# late generation, `go test -trace` of chanlog) and Go's own trace test
+# our programs (assets/go: pingpong, workers, a small ring, a worker pool
+# beside a pipeline, gens over three generations with a GC each second,
+# flight-recorder windows that start at a late generation, `go test -trace`
+# of chanlog) and Go's own trace test
 # programs (src/internal/trace/testdata/testprog). For each: event counts by
 # kind, every goroutine's statistics (-j1 and -j2) and every unblock edge
 # equal the oracle's; then every command reads the gens trace, and cuts of
@@ -37,10 +38,11 @@ build() {
     (cd "$out/src/$1" && GO111MODULE=off go127 build -o "$out/$1" main.go) || fail "go build $1"
 }
 
-for p in pingpong workers ring gens flight; do build "$p" "assets/go/$p/main.go"; done
+for p in pingpong workers ring mixed gens flight; do build "$p" "assets/go/$p/main.go"; done
 "$out/pingpong" "$out/pingpong.trace" >/dev/null || fail "pingpong"
 "$out/workers" "$out/workers.trace" >/dev/null || fail "workers"
 "$out/ring" "$out/ring.trace" 50 3000 >/dev/null || fail "ring"
+"$out/mixed" "$out/mixed.trace" 3000 >/dev/null || fail "mixed"
 "$out/gens" "$out/gens.trace" 2.5 -gc-every >/dev/null || fail "gens"
 "$out/flight" "$out/flight" 3 3 >/dev/null || fail "flight"
 (cd assets/go/chanlog && go127 test -count=1 -trace="$out/gotest.trace" -o "$out/chanlog.test" ./... >/dev/null) ||
