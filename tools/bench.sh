@@ -140,35 +140,29 @@ if [ -z "$go125" ]; then
 fi
 [ -n "$go125" ] && set -- "$@" "$(ring_trace 1.25 "$go125")"
 [ -x "$go127/bin/go" ] && set -- "$@" "$(ring_trace 1.27 "$go127/bin/go")"
-# gcheavy_trace GOTOOL: a GC-heavy trace for the drawing figures
-# (assets/go/gcheavy: 8 workers allocating until the trace has 100 MB, about
-# 20 M events, thousands of collections, about 8 s), built and run with that
-# Go, kept in build/bench
-gcheavy_trace() {
-    gc=$out/gcheavy-go1.27.trace
-    [ -s "$gc" ] && return 0
-    mkdir -p "$out/gcheavy-src"
-    cp "$root/assets/go/gcheavy/main.go" "$out/gcheavy-src/main.go"
-    (cd "$out/gcheavy-src" && GO111MODULE=off GOFLAGS= GOPROXY=off GOTOOLCHAIN=local \
-        GOROOT="$(dirname "$(dirname "$1")")" GOCACHE="$root/build/go/cache1.27" "$1" build -o ../gcheavy main.go)
-    echo "generating $gc (8 allocating workers, 100 MB, Go 1.27) ..." >&2
-    "$out/gcheavy" "$gc" 8 100 >/dev/null
+# go127_trace PROG WHAT ARGS...: build/bench/PROG-go1.27.trace, made once
+# by assets/go/PROG built with Go 1.27 and run as `PROG OUT ARGS...`
+go127_trace() {
+    prog=$1 what=$2
+    shift 2
+    t=$out/$prog-go1.27.trace
+    [ -s "$t" ] && return 0
+    mkdir -p "$out/$prog-src"
+    cp "$root/assets/go/$prog/main.go" "$out/$prog-src/main.go"
+    (cd "$out/$prog-src" && GO111MODULE=off GOFLAGS= GOPROXY=off GOTOOLCHAIN=local \
+        GOROOT="$go127" GOCACHE="$root/build/go/cache1.27" "$go127/bin/go" build -o "../$prog" main.go)
+    echo "generating $t ($what, Go 1.27) ..." >&2
+    "$out/$prog" "$t" "$@" >/dev/null
 }
-[ -x "$go127/bin/go" ] && gcheavy_trace "$go127/bin/go"
-# mixed_trace GOTOOL: a trace of a program not tuned for (assets/go/mixed: a
-# worker pool with a mutex and timeouts beside a pipeline, 117 MB, about
-# 4 s), built and run with that Go, kept in build/bench
-mixed_trace() {
-    mx=$out/mixed-go1.27.trace
-    [ -s "$mx" ] && return 0
-    mkdir -p "$out/mixed-src"
-    cp "$root/assets/go/mixed/main.go" "$out/mixed-src/main.go"
-    (cd "$out/mixed-src" && GO111MODULE=off GOFLAGS= GOPROXY=off GOTOOLCHAIN=local \
-        GOROOT="$(dirname "$(dirname "$1")")" GOCACHE="$root/build/go/cache1.27" "$1" build -o ../mixed main.go)
-    echo "generating $mx (a worker pool and a pipeline, 117 MB, Go 1.27) ..." >&2
-    "$out/mixed" "$mx" 135000 >/dev/null
-}
-[ -x "$go127/bin/go" ] && mixed_trace "$go127/bin/go"
+if [ -x "$go127/bin/go" ]; then
+    # a GC-heavy trace for the drawing figures (8 workers allocating until
+    # the trace has 100 MB, about 20 M events, thousands of collections,
+    # about 8 s)
+    go127_trace gcheavy "8 allocating workers, 100 MB" 8 100
+    # a program not tuned for (a worker pool with a mutex and timeouts beside
+    # a pipeline, 117 MB, about 4 s)
+    go127_trace mixed "a worker pool and a pipeline, 117 MB" 135000
+fi
 for t in "$@"; do
     echo " $(basename "$t") ($(./chanscope info -q "$t" | sed -n 's/^format *//p')):"
     v2_measure "$t" "decode + model" info --json
