@@ -209,8 +209,13 @@ typedef struct v2_gext {
     v2_region *reg; uint32_t n_reg, cap_reg; /* open user regions */
 } v2_gext;
 
+/* v2_gst.before, v2_pst.before, ahead (v2_ahead.c): its state is taken
+ * from before the cut, the part has met its mark assists (a goroutine's)
+ * or sweeps (a proc's), and it took one to be in flight at the cut. */
+enum { V2_BEFORE = 1, V2_RANGE_MET = 2, V2_RANGE_IN = 4 };
+
 typedef struct v2_gst {   /* 40 bytes: a thousand goroutines' fit a core's first-level cache */
-    uint8_t status, exists, n_ranges, pad;
+    uint8_t status, exists, n_ranges, before;
     uint32_t sum_slot;    /* the slot + 1 of its summary in the Summarizer of the same thread (the
                              hot path's; 0: not looked up yet) */
     uint64_t id;
@@ -219,7 +224,7 @@ typedef struct v2_gst {   /* 40 bytes: a thousand goroutines' fit a core's first
 } v2_gst;
 
 typedef struct v2_pst {
-    uint8_t status, exists, n_ranges, pad;
+    uint8_t status, exists, n_ranges, before;
     uint64_t id;
     uint64_t seq_gen, seq;
     v2_range ranges[2];
@@ -236,10 +241,11 @@ typedef struct v2_mst { uint64_t id, g, p; } v2_mst;
  * to be checked against the real one. */
 #define V2_UNK (V2_NONE - 1)
 enum {
-    V2A_G_HAS = 1,  /* goroutine id existed with status st, no ranges or regions in flight */
+    V2A_G_HAS = 1,  /* goroutine id existed with status st, no regions in flight, and the ranges its
+                       v2_gst.before says (V2_RANGE_IN: one mark assist; else none) */
     V2A_G_SEQ,      /* ... and with sequence number v in the cut generation */
     V2A_G_NONE,     /* goroutine id did not exist */
-    V2A_P_HAS,      /* proc id existed with status st, no ranges in flight */
+    V2A_P_HAS,      /* proc id existed with status st, and the ranges its v2_pst.before says */
     V2A_P_SEQ,      /* ... and with sequence number v in the cut generation */
     V2A_P_NONE,     /* proc id did not exist */
     V2A_M_G,        /* thread id had goroutine v (V2_NONE: none) */
@@ -322,6 +328,7 @@ bool dec__v2_order_res(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur,
                        bool *ok, cs_err *err);
 /* Frees a goroutine's ranges and regions (NULL: nothing). */
 void dec__v2_gext_free(v2_gext *x);
+bool dec__v2_has_range(const v2_range *r, uint8_t n, uint8_t type, const uint8_t *desc, uint32_t len);
 /* Ahead: notes an assumption (false on allocation failure), or gives up on
  * the generation (always false: the generation is ordered again in turn). */
 bool dec__v2_assume(v2_order *o, uint8_t kind, uint8_t st, uint64_t id, uint64_t v, cs_err *err);
@@ -375,7 +382,13 @@ typedef struct v2_sg {      /* Summarizer state of one goroutine (GoroutineSumma
     uint8_t first_old;
     int64_t first_t;
     uint64_t first_sys_p;          /* ... leaving a syscall: the syscallingP key Go deletes then (V2_UNK: not known) */
+    uint32_t before_kv;            /* ... ranges that may be open since before the part, by name: the time
+                                      up to which Go adds from lastRangeTime then (done on join) */
 } v2_sg;
+
+/* Ahead: a sweep of proc p, ended in the part by goroutine goid, which
+ * rangesP before the part must have had (p -> goid). */
+typedef struct v2_sweep { uint64_t p, goid; } v2_sweep;
 
 typedef struct v2_sum {
     cs_ids ids;                    /* goroutine id -> slot in g */
@@ -386,11 +399,13 @@ typedef struct v2_sum {
     int64_t last_ts, sync_ts;
     cs_sid sid_sweep, sid_assist, sid_forever;
     bool warm;                     /* sids interned and sync_ts set: the hot path may go */
-#define V2_SYNC_UNK (-1)           /* sync_ts ahead from inside a generation: its Sync's time is not known */
     bool ahead;                    /* summarizing a part ahead (v2_ahead.c) */
+    bool sync_taken;               /* ahead: sync_ts is the time taken for the Sync of the cut's generation */
+    bool sync_used;                /* ... and a range active since then needed it (checked on join) */
     cs_map sys_seen;               /* ahead: P ids of sys_p looked at or set */
     uint64_t *sys_none; uint32_t n_sys_none, cap_sys_none; /* ahead: P ids sys_p had no entry for */
-    cs_map range_seen;             /* ahead: P ids of range_p set */
+    cs_map range_seen;             /* ahead: P ids of range_p set or looked at */
+    v2_sweep *sweeps; uint32_t n_sweeps, cap_sweeps; /* ahead: rangesP entries the part took to be there */
 } v2_sum;
 
 bool dec__v2_sum_event(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind,
@@ -404,6 +419,12 @@ bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *a
 void dec__v2_sum_deinit(v2_sum *s);
 
 typedef struct v2_open { uint64_t key; uint32_t idx; uint8_t kind; } v2_open; /* an open model range */
+/* In a part: a range of kind/key closed at t that the part did not open
+ * (idx UINT32_MAX), or the part's range idx, in progress since a Sync, that
+ * may be one open before the cut (cut_sync: the Sync of the cut's
+ * generation, whose time the join knows): the join's to settle, in this
+ * order. */
+typedef struct v2_pend { uint64_t key; int64_t t; uint32_t idx; uint8_t kind; bool cut_sync; } v2_pend;
 /* In a part: wake-up `edge` of its model came from the goroutine of M `m`,
  * which the part did not know yet (V2_UNK): the join's to fill in. */
 typedef struct v2_unk { uint64_t m; uint32_t edge; } v2_unk;
@@ -428,10 +449,9 @@ typedef struct v2_sink {
     bool fast_order;        /* the hot path (v2_hot.h) may order and decode */
     bool fast_emit;         /* ... and emit: the sink only summarizes */
     bool part;              /* its model is a part's, from a cut on (v2_ahead.c) */
-    bool odd;               /* ... that met what only the part before could place: a range
-                               or task it did not open, one in progress since a Sync, a
-                               goroutine there from the start before any Sync of its own,
-                               an M's goroutine or P not known yet (V2_UNK) but as a waker */
+    bool odd;               /* ... that met what only the part before could place: an M's
+                               goroutine or P not known yet (V2_UNK) but as a waker */
+    v2_pend *pend; uint32_t n_pend, cap_pend; /* ... the ranges that may go on from before */
     v2_unk *unk; uint32_t n_unk, cap_unk; /* ... the wakers */
 } v2_sink;
 

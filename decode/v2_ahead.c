@@ -41,7 +41,8 @@ struct v2_ahead {
     v2_sink ws;
     int64_t last_ts;       /* the time of the last event before the cut, taken to be the latest of them */
     v2_front start, end;   /* Go's frontier at its cut as taken, and at its `to` */
-    int64_t sync0;         /* in the first generation: the time taken for its Sync, else 0 */
+    int64_t sync0;         /* the time taken for the Sync of the generation of its cut: right in the
+                              first generation, else checked when used (v2_sum.sync_used) */
     uint32_t *cut_stk;     /* with a model: its first stacks' slots in the generation of its cut */
     uint32_t n_cut_stk;
     uint32_t gens;         /* generations it ordered from their start */
@@ -158,10 +159,11 @@ static bool part(v2_ahead *a)
         if (starts) {
             in = true;
             a->o.cut_gen = a->g.gen;
-            if (a->g.gen == a->o.initial_gen) { /* the time of the first Sync is known */
-                int64_t t = dec__v2_ns(&a->g, a->g.min_ts);
-                a->sum.sync_ts = a->ws.sync_ts = a->sync0 = t > 0 ? t : 1;
-            }
+            /* its Sync's time: the generation's earliest (Go's installGen), unless
+             * the fix-up moved it past an event before (checked on join) */
+            int64_t t = dec__v2_ns(&a->g, a->g.min_ts);
+            a->sum.sync_ts = a->ws.sync_ts = a->sync0 = t > 0 ? t : 1;
+            a->sum.sync_taken = true;
             if (!first_gen(a, &sp))
                 return false;
         } else if (!dec__v2_read_gen_here(&a->ws, &a->g, &sp, &a->err)) {
@@ -212,7 +214,6 @@ v2_ahead *dec__v2_ahead_start(const v2_sink *s, uint64_t from, uint64_t to, bool
     pthread_cond_init(&a->cv, NULL);
     cs_model_init(&a->m);
     a->o.ahead = a->sum.ahead = true;
-    a->sum.sync_ts = V2_SYNC_UNK;
     a->d = *s->d;
     a->d.on_progress = wanted;
     a->d.progress_ud = (void *)&a->dropped;
@@ -242,26 +243,39 @@ static v2_task *task_of(v2_order *o, uint64_t id)
     return s == UINT32_MAX || s >= o->n_tasks ? NULL : &o->tasks[s];
 }
 
-/* Whether assumption x holds of the real state o, where Go's ordering
- * would have done with the event what the worker did. */
-static bool holds(v2_order *o, const v2_assume *x, uint64_t cut_gen)
+/* In flight at the cut: a mark assist or a sweep (`type`) when the worker
+ * took one to be (`before`, v2_order_res.c), else nothing. */
+static bool same_ranges(const v2_range *r, uint8_t n, uint8_t before, uint8_t type)
 {
+    return before & V2_RANGE_IN ? n == 1 && dec__v2_has_range(r, n, type, NULL, 0) : !n;
+}
+
+/* Whether assumption x of worker a holds of the real state o, where Go's
+ * ordering would have done with the event what the worker did. */
+static bool holds(v2_order *o, v2_ahead *a, const v2_assume *x)
+{
+    uint64_t cut_gen = a->o.cut_gen;
     v2_gst *g;
     v2_pst *p;
     v2_mst *m;
     v2_task *t;
+    uint8_t before;
     switch (x->kind) {
     case V2A_G_HAS: case V2A_G_SEQ:
         g = dec__v2_gget(o, x->id);
-        return g && g->status == x->st && !g->n_ranges && !(g->x && g->x->n_reg) &&
+        /* the worker made its goroutine when it took this */
+        before = a->o.g[cs_ids_get(&a->o.gids, x->id, false, NULL)].before;
+        return g && g->status == x->st && !(g->x && g->x->n_reg) &&
+               same_ranges(g->x ? g->x->ranges : NULL, g->n_ranges, before, V2_EvGCMarkAssistBegin) &&
                (x->kind == V2A_G_HAS || (g->seq_gen == cut_gen && g->seq == x->v));
     case V2A_G_NONE:
         return !dec__v2_gget(o, x->id);
     case V2A_P_NONE:
         return !dec__v2_pget(o, x->id);
     case V2A_P_HAS: case V2A_P_SEQ:
+        before = a->o.p[cs_ids_get(&a->o.pids, x->id, false, NULL)].before;
         p = dec__v2_pget(o, x->id);
-        return p && p->status == x->st && !p->n_ranges &&
+        return p && p->status == x->st && same_ranges(p->ranges, p->n_ranges, before, V2_EvGCSweepBegin) &&
                (x->kind == V2A_P_HAS || (p->seq_gen == cut_gen && p->seq == x->v));
     case V2A_M_G:
         return ((m = dec__v2_mget(o, x->id)) ? m->g : V2_NONE) == x->v;
@@ -292,7 +306,7 @@ static bool put_g(v2_order *o, v2_gst *x, cs_err *err)
     }
     dec__v2_gext_free(o->g[s].x);
     o->g[s] = *x;
-    o->g[s].sum_slot = 0; /* a slot of the worker's Summarizer */
+    o->g[s].sum_slot = 0, o->g[s].before = 0; /* a slot of the worker's Summarizer; the worker's to check */
     x->x = NULL; /* moved */
     return true;
 }
@@ -303,6 +317,7 @@ static bool put_p(v2_order *o, const v2_pst *x, cs_err *err)
     if (s == UINT32_MAX || !cs_grow((void **)&o->p, &o->cap_p, s + 1, sizeof *o->p, err))
         return false;
     o->p[s] = *x;
+    o->p[s].before = 0;
     return true;
 }
 
@@ -353,6 +368,7 @@ static void ahead_free(v2_ahead *a)
     cs_mb_deinit(&a->ws.mb);
     cs_free(a->ws.rclass);
     cs_free(a->ws.open);
+    cs_free(a->ws.pend);
     cs_free(a->ws.unk);
     dec__v2_gen_deinit(&a->g);
     dec__v2_order_deinit(&a->o);
@@ -377,6 +393,15 @@ static bool same_times(const v2_ahead *a, const v2_sink *s)
            (a->ws.n_events && a->ws.first_ts > a->last_ts && a->ws.first_ts > s->last_ts);
 }
 
+/* Its Sync's time, where it needed it: in the first generation, whose
+ * goroutines were there since it, or for a range active since the Sync of
+ * the cut's generation (the model's such ranges take the real time on
+ * join, dec__v2_model_join). */
+static bool same_sync(const v2_ahead *a, const v2_sink *s)
+{
+    return (a->o.cut_gen != a->o.initial_gen && !a->sum.sync_used) || a->sync0 == s->sync_ts;
+}
+
 bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, const v2_gen *g, v2_front *fr, bool *used, uint32_t *gens,
                         uint64_t *stop, cs_err *err)
 {
@@ -384,9 +409,9 @@ bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, const v2_gen *g, v2_front *fr, 
     *used = false;
     bool model = !s->d->no_model;
     bool fits = a->ok && same_times(a, s) && same_front(&a->start, fr) &&
-                (!a->sync0 || a->sync0 == s->sync_ts) && (!model || dec__v2_model_fits(s, &a->ws));
+                same_sync(a, s) && (!model || dec__v2_model_fits(s, &a->ws));
     for (uint32_t i = 0; fits && i < a->o.n_as; i++)
-        fits = holds(s->o, &a->o.as[i], a->o.cut_gen);
+        fits = holds(s->o, a, &a->o.as[i]);
     fits = fits && (!s->sum || dec__v2_sum_fits(s->sum, &a->sum));
     /* the model first: its strings go in in the part's order, as on one thread */
     bool ok = !fits || !model || dec__v2_model_join(s, &a->ws, g, a->cut_stk, a->n_cut_stk, err);

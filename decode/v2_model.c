@@ -84,9 +84,8 @@ static bool g_event(v2_sink *s, v2_gen *g, const v2_ev *e, const v2_trans *t, cs
     else if (t->to == V2G_RUNNABLE && e->type != V2_EvGoStop)
         r = CS_R_NONE;
     bool ok;
-    if (s->part && (t->id == V2_UNK || (t->from == V2G_UNDET && !s->sync_ts) ||
-                    (t->from == V2G_NOTEXIST && e->ctx.g == V2_UNK)))
-        s->odd = true; /* the goroutine, or its maker, only the part before knows; or there since its Sync */
+    if (s->part && (t->id == V2_UNK || (t->from == V2G_NOTEXIST && e->ctx.g == V2_UNK)))
+        s->odd = true; /* the goroutine, or its maker, only the part before knows */
     if (t->from == V2G_UNDET || t->from == V2G_NOTEXIST) {
         cs_mb_create_desc cd = {.t = dec__v2_first_since(t, s->sync_ts, e->ts), .goid = t->id, .state = st,
                                 .reason = r,
@@ -119,24 +118,34 @@ static bool range_open(v2_sink *s, uint8_t kind, uint64_t key, cs_range r, cs_er
     return true;
 }
 
-/* Closes the innermost open range of kind/key; absent ones (begun before the trace) are ignored. */
-static void range_close(v2_sink *s, uint8_t kind, uint64_t key, int64_t t)
+static bool pend(v2_sink *s, v2_pend p, cs_err *err)
 {
-    for (uint32_t i = s->n_open; i-- > 0;)
-        if (s->open[i].kind == kind && s->open[i].key == key) {
-            s->m->ranges[s->open[i].idx].t1 = t;
-            s->open[i] = s->open[--s->n_open];
-            return;
-        }
-    s->odd |= s->part; /* or before the cut */
+    if (!cs_grow((void **)&s->pend, &s->cap_pend, s->n_pend + 1, sizeof *s->pend, err))
+        return false;
+    s->pend[s->n_pend++] = p;
+    return true;
 }
 
-static bool range_is_open(v2_sink *s, uint8_t kind, uint64_t key)
+/* The innermost open range of kind/key, or UINT32_MAX. */
+static uint32_t open_at(const v2_sink *s, uint8_t kind, uint64_t key)
 {
-    for (uint32_t i = 0; i < s->n_open; i++)
+    for (uint32_t i = s->n_open; i-- > 0;)
         if (s->open[i].kind == kind && s->open[i].key == key)
-            return true;
-    return false;
+            return i;
+    return UINT32_MAX;
+}
+
+/* Closes the innermost open range of kind/key; absent ones (begun before
+ * the trace) are ignored, or in a part left to the join (begun before the
+ * cut, perhaps). */
+static bool range_close(v2_sink *s, uint8_t kind, uint64_t key, int64_t t, cs_err *err)
+{
+    uint32_t i = open_at(s, kind, key);
+    if (i == UINT32_MAX)
+        return !s->part || pend(s, (v2_pend){key, t, UINT32_MAX, kind, false}, err);
+    s->m->ranges[s->open[i].idx].t1 = t;
+    s->open[i] = s->open[--s->n_open];
+    return true;
 }
 
 static uint32_t gidx(v2_sink *s, uint64_t goid, cs_err *err)
@@ -165,17 +174,16 @@ static bool range_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, cs_
             key = e->args[0];
         break;
     }
-    if (kind == V2K_RANGE_END) {
-        range_close(s, rk, key, e->ts);
+    if (kind == V2K_RANGE_END)
+        return range_close(s, rk, key, e->ts, err);
+    if (kind == V2K_RANGE_ACTIVE && open_at(s, rk, key) != UINT32_MAX)
         return true;
-    }
-    if (kind == V2K_RANGE_ACTIVE && range_is_open(s, rk, key))
-        return true;
-    s->odd |= kind == V2K_RANGE_ACTIVE && s->part; /* it may be open before the cut */
+    bool before = kind == V2K_RANGE_ACTIVE && s->part; /* it may be open before the cut */
     if (rk == CS_RK_STW || rk == CS_RK_MARK_ASSIST)
         r.g = gidx(s, key, err);
     (void)g;
-    return err->code == CS_OK && range_open(s, rk, key, r, err);
+    return err->code == CS_OK && (!before || pend(s, (v2_pend){key, 0, s->m->n_ranges, rk, !s->syncs}, err)) &&
+           range_open(s, rk, key, r, err);
 }
 
 static bool user_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, cs_err *err)
@@ -188,15 +196,13 @@ static bool user_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, cs_e
                           (cs_range){.t0 = e->ts, .id = e->args[0], .g = gidx(s, e->ctx.g, err),
                                      .name = dec__v2_sid(g, m, e->args[2], err)}, err);
     case V2K_TASK_END:
-        range_close(s, CS_RK_TASK, e->args[0], e->ts);
-        return true;
+        return range_close(s, CS_RK_TASK, e->args[0], e->ts, err);
     case V2K_REGION_BEGIN:
         return range_open(s, CS_RK_REGION, e->ctx.g,
                           (cs_range){.t0 = e->ts, .id = e->args[0], .g = gidx(s, e->ctx.g, err),
                                      .name = dec__v2_sid(g, m, e->args[1], err)}, err);
     case V2K_REGION_END:
-        range_close(s, CS_RK_REGION, e->ctx.g, e->ts);
-        return true;
+        return range_close(s, CS_RK_REGION, e->ctx.g, e->ts, err);
     }
     /* V2K_LOG */
     if (!cs_grow((void **)&m->logs, &m->cap_logs, m->n_logs + 1, sizeof *m->logs, err))
@@ -236,6 +242,35 @@ void dec__v2_model_close_ranges(v2_sink *s, int64_t t_end)
     s->n_open = 0;
 }
 
+/* w's pending ranges settled on s's open ones, as one thread would have:
+ * a range w did not open is closed, and one in progress since a Sync that
+ * s has open is s's (closed when w closed it, else left open), w's own
+ * dropped (at[idx] = UINT32_MAX). at[i]: w's range i's index among those
+ * w adds. */
+static void settle_pend(v2_sink *s, const v2_sink *w, uint32_t *at, cs_err *err)
+{
+    for (uint32_t i = 0; i < w->n_pend; i++) {
+        const v2_pend *p = &w->pend[i];
+        if (p->idx == UINT32_MAX) {
+            range_close(s, p->kind, p->key, p->t, err); /* s is no part: never fails */
+            continue;
+        }
+        uint32_t o = open_at(s, p->kind, p->key);
+        if (p->cut_sync)
+            w->m->ranges[p->idx].t0 = s->sync_ts;
+        if (o == UINT32_MAX)
+            continue;
+        at[p->idx] = UINT32_MAX;
+        int64_t t1 = w->m->ranges[p->idx].t1;
+        if (t1 != CS_T_NONE) {
+            s->m->ranges[s->open[o].idx].t1 = t1;
+            s->open[o] = s->open[--s->n_open];
+        }
+    }
+    for (uint32_t i = 0, n = 0; i < w->m->n_ranges; i++)
+        at[i] = at[i] == UINT32_MAX ? UINT32_MAX : n++;
+}
+
 /* w's ranges, the open ones among them, and logs after s's, mapped. */
 static bool join_ranges(v2_sink *s, const v2_sink *w, const cs_model_map *map, cs_err *err)
 {
@@ -244,17 +279,26 @@ static bool join_ranges(v2_sink *s, const v2_sink *w, const cs_model_map *map, c
     if ((uint64_t)m->n_ranges + wm->n_ranges > UINT32_MAX || (uint64_t)m->n_logs + wm->n_logs > UINT32_MAX ||
         (uint64_t)s->n_open + w->n_open > UINT32_MAX)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "too many ranges or logs");
+    uint32_t *at = cs_calloc((size_t)wm->n_ranges + 1, sizeof *at);
+    if (!at)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u ranges", wm->n_ranges);
     if (!cs_grow((void **)&m->ranges, &m->cap_ranges, m->n_ranges + wm->n_ranges, sizeof *m->ranges, err) ||
         !cs_grow((void **)&m->logs, &m->cap_logs, m->n_logs + wm->n_logs, sizeof *m->logs, err) ||
-        !cs_grow((void **)&s->open, &s->cap_open, s->n_open + w->n_open, sizeof *s->open, err))
+        !cs_grow((void **)&s->open, &s->cap_open, s->n_open + w->n_open, sizeof *s->open, err)) {
+        cs_free(at);
         return false;
+    }
+    settle_pend(s, w, at, err);
     for (uint32_t i = 0; i < w->n_open; i++) /* still open: w's ranges go after s's */
-        s->open[s->n_open++] = (v2_open){w->open[i].key, m->n_ranges + w->open[i].idx, w->open[i].kind};
+        if (at[w->open[i].idx] != UINT32_MAX)
+            s->open[s->n_open++] = (v2_open){w->open[i].key, m->n_ranges + at[w->open[i].idx], w->open[i].kind};
     for (uint32_t i = 0; i < wm->n_ranges; i++) {
         cs_range r = wm->ranges[i];
         r.g = map->g[r.g], r.name = map->sid[r.name];
-        m->ranges[m->n_ranges++] = r;
+        if (at[i] != UINT32_MAX)
+            m->ranges[m->n_ranges++] = r;
     }
+    cs_free(at);
     for (uint32_t i = 0; i < wm->n_logs; i++) {
         cs_log l = wm->logs[i];
         l.g = map->g[l.g], l.category = map->sid[l.category], l.message = map->sid[l.message];

@@ -26,7 +26,7 @@ static v2_gst *gnew(v2_order *o, uint64_t goid, uint8_t status, uint64_t gen, cs
     g->id = goid;
     g->status = status;
     g->seq_gen = gen, g->seq = 0;
-    g->n_ranges = 0;
+    g->n_ranges = 0, g->before = 0;
     if (g->x)
         g->x->n_reg = 0;
     return g;
@@ -94,7 +94,7 @@ static v2_gst *g_unseen(v2_order *o, uint64_t gen, uint64_t goid, uint8_t st, ui
 {
     v2_gst *g = unseen(o, &o->gids, V2A_G_SEQ, gen, goid, st, seq, err) ? gnew(o, goid, st, gen, err) : NULL;
     if (g)
-        g->seq = seq - 1;
+        g->seq = seq - 1, g->before = V2_BEFORE;
     return g;
 }
 
@@ -102,7 +102,7 @@ static v2_pst *p_unseen(v2_order *o, uint64_t gen, uint64_t pid, uint8_t st, uin
 {
     v2_pst *p = unseen(o, &o->pids, V2A_P_SEQ, gen, pid, st, seq, err) ? pnew(o, pid, st, gen, err) : NULL;
     if (p)
-        p->seq = seq - 1;
+        p->seq = seq - 1, p->before = V2_BEFORE;
     return p;
 }
 
@@ -150,8 +150,9 @@ static bool proc_status(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx *cur, v2_ctx
     } else if (o->ahead && gen != o->initial_gen) { /* it existed as it says: checked later */
         if (st == PS_ABANDONED)
             return dec__v2_not_ahead(e->off, "an abandoned proc", err);
-        if (!dec__v2_assume(o, V2A_P_HAS, (uint8_t)st, pid, 0, err) || !pnew(o, pid, (uint8_t)st, gen, err))
+        if (!dec__v2_assume(o, V2A_P_HAS, (uint8_t)st, pid, 0, err) || !(p = pnew(o, pid, (uint8_t)st, gen, err)))
             return false;
+        p->before = V2_BEFORE;
     } else {
         /* ahead inside the first generation: named first here, it was not before */
         if (o->ahead && !dec__v2_assume(o, V2A_P_NONE, 0, pid, 0, err))
@@ -284,8 +285,9 @@ static bool go_status(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *n
                            (unsigned long long)gid, g->status, (unsigned long long)st);
         g->seq_gen = gen, g->seq = 0;
     } else if (o->ahead && gen != o->initial_gen) { /* it existed as it says: checked later */
-        if (!dec__v2_assume(o, V2A_G_HAS, (uint8_t)st, gid, 0, err) || !gnew(o, gid, (uint8_t)st, gen, err))
+        if (!dec__v2_assume(o, V2A_G_HAS, (uint8_t)st, gid, 0, err) || !(g = gnew(o, gid, (uint8_t)st, gen, err)))
             return false;
+        g->before = V2_BEFORE;
     } else if (gen == o->initial_gen) {
         /* ahead inside the first generation: named first here, it was not before */
         if (o->ahead && !dec__v2_assume(o, V2A_G_NONE, 0, gid, 0, err))

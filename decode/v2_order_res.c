@@ -22,7 +22,7 @@ static uint8_t range_start(uint8_t type)
 
 /* Go compares (type, desc string id); ids differ between generations, so
  * chanscope compares the kind strings themselves. */
-static bool has_range(const v2_range *r, uint8_t n, uint8_t type, const uint8_t *desc, uint32_t len)
+bool dec__v2_has_range(const v2_range *r, uint8_t n, uint8_t type, const uint8_t *desc, uint32_t len)
 {
     for (uint8_t i = 0; i < n; i++)
         if (r[i].type == type && r[i].len == len && (!len || !memcmp(r[i].desc, desc, len)))
@@ -33,7 +33,7 @@ static bool has_range(const v2_range *r, uint8_t n, uint8_t type, const uint8_t 
 static bool begin_range(v2_range *r, uint8_t *n, uint8_t cap, uint8_t type, const uint8_t *desc,
                         uint32_t len, const v2_ev *e, cs_err *err)
 {
-    if (has_range(r, *n, type, desc, len))
+    if (dec__v2_has_range(r, *n, type, desc, len))
         return INVALID(e, "discovered event already in-flight for when starting event %s",
                        V2_SPEC(type)->name);
     if (*n == cap)
@@ -42,28 +42,50 @@ static bool begin_range(v2_range *r, uint8_t *n, uint8_t cap, uint8_t type, cons
     return true;
 }
 
-static bool active_range(v2_range *r, uint8_t *n, uint8_t cap, uint8_t type, bool initial,
-                         const v2_ev *e, cs_err *err)
+/* Ahead: a mark assist of a goroutine, or a sweep of a proc, whose state
+ * is taken from before the cut, met for the first time in the part: true
+ * when it may have been in flight at the cut (*before then says it was, to
+ * be checked on join, v2_ahead.c). STW ranges, which have a kind, never. */
+static bool met(const v2_order *o, uint8_t *before, uint8_t type)
 {
-    if (initial && has_range(r, *n, type, NULL, 0))
+    if (type == V2_EvSTWBegin)
+        return false;
+    bool first = o->ahead && *before == V2_BEFORE;
+    *before |= V2_RANGE_MET;
+    return first;
+}
+
+static bool active_range(v2_order *o, v2_range *r, uint8_t *n, uint8_t cap, uint8_t type, bool initial,
+                         uint8_t *before, const v2_ev *e, cs_err *err)
+{
+    bool first = met(o, before, type);
+    if (initial && dec__v2_has_range(r, *n, type, NULL, 0))
         return INVALID(e, "found named active range already in first gen: %s", V2_SPEC(type)->name);
     if (initial)
         return begin_range(r, n, cap, type, NULL, 0, e, err);
-    if (!has_range(r, *n, type, NULL, 0))
+    if (dec__v2_has_range(r, *n, type, NULL, 0))
+        return true;
+    if (!first)
         return INVALID(e, "resource is missing active range: %s", V2_SPEC(type)->name);
-    return true;
+    *before |= V2_RANGE_IN;
+    return begin_range(r, n, cap, type, NULL, 0, e, err);
 }
 
 /* Swap-removes the in-flight range started by `type`'s Begin; e gets its desc. */
-static bool end_range(v2_range *r, uint8_t *n, uint8_t type, v2_ev *e, cs_err *err)
+static bool end_range(v2_order *o, v2_range *r, uint8_t *n, uint8_t type, uint8_t *before, v2_ev *e, cs_err *err)
 {
+    bool first = met(o, before, type);
     for (uint8_t i = 0; i < *n; i++)
         if (r[i].type == type) {
             e->str = r[i].desc, e->str_len = r[i].len;
             r[i] = r[--*n];
             return true;
         }
-    return INVALID(e, "tried to end event %s, but not in-flight", V2_SPEC(type)->name);
+    if (!first)
+        return INVALID(e, "tried to end event %s, but not in-flight", V2_SPEC(type)->name);
+    *before |= V2_RANGE_IN;
+    e->str = NULL, e->str_len = 0;
+    return true;
 }
 
 /* g's ranges and regions, made when it first has one. */
@@ -89,7 +111,8 @@ static bool go_range(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err
         if (!g)
             return INVALID(e, "uninitialized goroutine %llu found during GCMarkAssistActive",
                            (unsigned long long)e->args[0]);
-        return gext(g, err) && active_range(g->x->ranges, &g->n_ranges, 4, st, gen->gen == o->initial_gen, e, err) &&
+        return gext(g, err) &&
+               active_range(o, g->x->ranges, &g->n_ranges, 4, st, gen->gen == o->initial_gen, &g->before, e, err) &&
                dec__v2_push(o, e, cur, err);
     }
     if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MUST, e->off, err))
@@ -104,12 +127,14 @@ static bool go_range(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err
             return CS_FAIL(err, CS_E_CORRUPT, e->off, "found invalid string ID %llu for event STWBegin",
                            (unsigned long long)e->args[0]);
         const uint8_t *kept = e->str ? dec__v2_keep(o, e->str, e->str_len, err) : NULL;
+        met(o, &g->before, st);
         return (kept || !e->str) && gext(g, err) &&
                begin_range(g->x->ranges, &g->n_ranges, 4, st, kept, e->str_len, e, err) &&
                dec__v2_push(o, e, cur, err);
     }
     /* STWEnd carries its Begin's kind (no ranges: n_ranges is 0) */
-    return end_range(g->x ? g->x->ranges : NULL, &g->n_ranges, st, e, err) && dec__v2_push(o, e, cur, err);
+    return end_range(o, g->x ? g->x->ranges : NULL, &g->n_ranges, st, &g->before, e, err) &&
+           dec__v2_push(o, e, cur, err);
 }
 
 static bool sweep(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
@@ -118,7 +143,8 @@ static bool sweep(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
         v2_pst *p = dec__v2_pget(o, e->args[0]);
         if (!p)
             return INVALID(e, "encountered GCSweepActive for unknown proc %llu", (unsigned long long)e->args[0]);
-        return active_range(p->ranges, &p->n_ranges, 2, V2_EvGCSweepBegin, gen->gen == o->initial_gen, e, err) &&
+        return active_range(o, p->ranges, &p->n_ranges, 2, V2_EvGCSweepBegin, gen->gen == o->initial_gen, &p->before,
+                            e, err) &&
                dec__v2_push(o, e, cur, err);
     }
     if (!dec__v2_reqs(cur, V2_MUST, V2_MUST, V2_MAY, e->off, err))
@@ -127,8 +153,9 @@ static bool sweep(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
     if (!p)
         return INVALID(e, "sweep event for unknown proc %lld", (long long)cur.p);
     bool ok = e->type == V2_EvGCSweepBegin
-                  ? begin_range(p->ranges, &p->n_ranges, 2, V2_EvGCSweepBegin, NULL, 0, e, err)
-                  : end_range(p->ranges, &p->n_ranges, V2_EvGCSweepBegin, e, err);
+                  ? (met(o, &p->before, V2_EvGCSweepBegin), begin_range(p->ranges, &p->n_ranges, 2, V2_EvGCSweepBegin,
+                                                                        NULL, 0, e, err))
+                  : end_range(o, p->ranges, &p->n_ranges, V2_EvGCSweepBegin, &p->before, e, err);
     return ok && dec__v2_push(o, e, cur, err);
 }
 

@@ -49,12 +49,21 @@ static bool sys_look(v2_sum *s, uint64_t key, bool set, cs_err *err)
     return true;
 }
 
+/* The entry of `key` in list head, or NULL. */
+static v2_kv *kv_get(const v2_sum *s, uint32_t head, cs_sid key)
+{
+    for (uint32_t i = head; i; i = s->kv[i].next)
+        if (s->kv[i].key == key)
+            return &s->kv[i];
+    return NULL;
+}
+
 /* The entry of `key` in list *head, created with v = 0 when absent. */
 static v2_kv *kv_at(v2_sum *s, uint32_t *head, cs_sid key, cs_err *err)
 {
-    for (uint32_t i = *head; i; i = s->kv[i].next)
-        if (s->kv[i].key == key)
-            return &s->kv[i];
+    v2_kv *kv = kv_get(s, *head, key);
+    if (kv)
+        return kv;
     if (!s->n_kv)
         s->n_kv = 1;
     if (!cs_grow((void **)&s->kv, &s->cap_kv, s->n_kv + 1, sizeof *s->kv, err))
@@ -194,8 +203,6 @@ static bool g_trans(v2_sum *s, cs_model *m, const v2_ev *e, const v2_trans *tr, 
     v2_sg *g = sg_get(s, tr->id, err);
     if (!g)
         return false;
-    if (tr->from == V2G_UNDET && s->sync_ts == V2_SYNC_UNK)
-        return dec__v2_not_ahead(e->off, "a goroutine first named inside the first generation", err);
     if (tr->from == V2G_UNDET || tr->from == V2G_NOTEXIST) {
         memset(g, 0, sizeof *g);
         g->present = true;
@@ -314,21 +321,21 @@ static v2_sg *sg_ahead(v2_sum *s, uint64_t goid, cs_err *err)
     return g;
 }
 
-/* range_roll; ahead, a step that needs when a range of a summary from
- * before the generation began is not followed. */
-static bool roll(v2_sum *s, v2_sg *g, cs_sid name, int64_t upto, int64_t next, uint64_t off, cs_err *err)
+/* range_roll; ahead, for a summary from before the part that the part
+ * has not seen begin range `name`, the time up to `upto` is the join's to
+ * add (Go adds it when the range was open, which the join wants): the
+ * entry of RangeTime goes in now, where Go would make it. */
+static bool roll(v2_sum *s, v2_sg *g, cs_sid name, int64_t upto, int64_t next, cs_err *err)
 {
-    if (g->inherited && upto) {
-        uint32_t i = g->last_range_kv;
-        while (i && s->kv[i].key != name)
-            i = s->kv[i].next;
-        if (!i)
-            return dec__v2_not_ahead(off, "a range from before", err);
+    if (g->inherited && upto && !kv_get(s, g->last_range_kv, name)) {
+        if (!kv_at(s, &g->range_kv, name, err) || !kv_add(s, &g->before_kv, name, upto, err))
+            return false;
+        upto = 0;
     }
     return range_roll(s, g, name, upto, next, err);
 }
 
-/* Ahead: rangesP gets an entry for P id in the generation. */
+/* Ahead: rangesP gets or loses an entry for P id in the part. */
 static bool range_set(v2_sum *s, uint64_t id, cs_err *err)
 {
     return !s->ahead || cs_map_put(&s->range_seen, id, 1, err);
@@ -351,10 +358,10 @@ static bool range_ev(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind, cs_er
             return false;
         if (!g)
             return true;
-        if (kind == V2K_RANGE_ACTIVE && s->sync_ts == V2_SYNC_UNK)
-            return dec__v2_not_ahead(e->off, "a range active at a Sync before", err);
-        if (kind == V2K_RANGE_ACTIVE)
-            return roll(s, g, name, s->sync_ts, s->sync_ts, e->off, err);
+        if (kind == V2K_RANGE_ACTIVE) {
+            s->sync_used |= s->sync_taken;
+            return roll(s, g, name, s->sync_ts, s->sync_ts, err);
+        }
         return range_roll(s, g, name, 0, e->ts, err);
     }
     if (scope == 1) {
@@ -362,14 +369,22 @@ static bool range_ev(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind, cs_er
         if (err->code != CS_OK)
             return false;
     } else if (s->ahead && !cs_map_get(&s->range_seen, id, &slot)) {
-        return dec__v2_not_ahead(e->off, "a sweep from before", err);
+        /* rangesP before the part: it had the goroutine that ends it, if one
+         * from before (checked on join); none of the part's */
+        if (!range_set(s, id, err) || !(g = sg_ahead(s, e->ctx.g, err)))
+            return err->code == CS_OK;
+        if (!g->inherited)
+            return true;
+        if (!cs_grow((void **)&s->sweeps, &s->cap_sweeps, s->n_sweeps + 1, sizeof *s->sweeps, err))
+            return false;
+        s->sweeps[s->n_sweeps++] = (v2_sweep){id, g->goid};
     } else if (cs_map_get(&s->range_p, id, &slot)) {
         v2_sg *c = sg_find(s, e->ctx.g);
         if (c && (uint32_t)(c - s->g) == slot)
             g = c;
         cs_map_del(&s->range_p, id);
     }
-    return !g || roll(s, g, name, e->ts, 0, e->off, err); /* 0: the range is closed */
+    return !g || roll(s, g, name, e->ts, 0, err); /* 0: the range is closed */
 }
 
 bool dec__v2_sum_event(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind,
@@ -384,7 +399,7 @@ bool dec__v2_sum_event(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind,
         s->sync_ts = e->ts;
     s->last_ts = e->ts;
     if (kind == V2K_SYNC)
-        s->sync_ts = e->ts;
+        s->sync_ts = e->ts, s->sync_taken = false;
     s->warm = s->sid_sweep && s->sid_assist && s->sid_forever && s->sync_ts;
     switch (kind) {
     case V2K_SYNC:
@@ -451,6 +466,7 @@ void dec__v2_sum_deinit(v2_sum *s)
     cs_map_deinit(&s->sys_seen);
     cs_free(s->sys_none);
     cs_map_deinit(&s->range_seen);
+    cs_free(s->sweeps);
     cs_ids_deinit(&s->ids);
     memset(s, 0, sizeof *s);
 }
@@ -485,17 +501,31 @@ static bool kv_join(v2_sum *s, cs_model *m, uint32_t *head, const v2_sum *a, con
     return true;
 }
 
+/* The name of a range that may be open since before a part (a mark assist
+ * or a sweep, roll) in s, from a's. */
+static cs_sid name_in(const v2_sum *s, const v2_sum *a, cs_sid name)
+{
+    return name == a->sid_assist ? s->sid_assist : name == a->sid_sweep ? s->sid_sweep : 0;
+}
+
 /* What a's summary x, going on from before, takes for granted of the one
  * before (r): there is one; once it leaves x's first state nothing of it
- * is pending; if x ended, no range of r's was open either; if it left a
- * syscall, Go deleted the syscallingP entry a took it to (sys_defer). */
+ * is pending; the ranges x may have had open since before were open; if x
+ * ended, no other range of r's was open; if it left a syscall, Go deleted
+ * the syscallingP entry a took it to (sys_defer). */
 static bool inherits(const v2_sum *s, const v2_sum *a, const v2_sg *r, const v2_sg *x)
 {
     uint32_t v;
     if (!r)
         return false;
+    for (uint32_t i = x->before_kv; i; i = a->kv[i].next) {
+        const v2_kv *kv = kv_get(s, r->last_range_kv, name_in(s, a, a->kv[i].key));
+        if (!kv || !kv->v)
+            return false;
+    }
     for (uint32_t i = r->last_range_kv; x->end && i; i = s->kv[i].next)
-        if (s->kv[i].v)
+        if (s->kv[i].v && !(s->kv[i].key == s->sid_assist && kv_get(a, x->before_kv, a->sid_assist)) &&
+            !(s->kv[i].key == s->sid_sweep && kv_get(a, x->before_kv, a->sid_sweep)))
             return false;
     uint8_t old = x->first_old;
     uint64_t key = r->has_syscall_p ? r->syscall_p : 0;
@@ -534,6 +564,9 @@ bool dec__v2_sum_fits(v2_sum *s, const v2_sum *a)
     for (uint32_t i = 0; i < a->n_sys_none; i++)
         if (cs_map_get(&s->sys_p, a->sys_none[i], &v))
             return false;
+    for (uint32_t i = 0; i < a->n_sweeps; i++)
+        if (!cs_map_get(&s->range_p, a->sweeps[i].p, &v) || v >= s->cap_g || s->g[v].goid != a->sweeps[i].goid)
+            return false;
     for (uint32_t i = 0; i < n; i++)
         if (a->g[i].present && a->g[i].inherited && !inherits(s, a, sg_find(s, a->g[i].goid), &a->g[i]))
             return false;
@@ -556,8 +589,16 @@ bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *a
         } else if (x->first_old && !leave(s, g, x->first_old, x->first_t, err)) {
             return false;
         }
-        if (!kv_join(s, m, &g->range_kv, a, am, x->range_kv, false, err) ||
-            !kv_join(s, m, &g->last_range_kv, a, am, x->last_range_kv, true, err))
+        if (!kv_join(s, m, &g->range_kv, a, am, x->range_kv, false, err))
+            return false;
+        for (uint32_t k = x->before_kv; k; k = a->kv[k].next) { /* open since before the part (roll) */
+            cs_sid name = name_in(s, a, a->kv[k].key);
+            if (!kv_add(s, &g->range_kv, name, a->kv[k].v - kv_get(s, g->last_range_kv, name)->v, err))
+                return false;
+        }
+        if (x->end) /* Go's finalize, when x ended */
+            g->last_range_kv = 0;
+        if (!kv_join(s, m, &g->last_range_kv, a, am, x->last_range_kv, true, err))
             return false;
         if (x->inherited && !x->first_old) /* only its ranges moved */
             continue;
@@ -583,7 +624,6 @@ bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *a
         !lay_map(s, &s->range_p, a, &a->range_p, &a->range_seen, err))
         return false;
     s->last_ts = a->last_ts;
-    if (a->sync_ts != V2_SYNC_UNK)
-        s->sync_ts = a->sync_ts;
+    s->sync_ts = a->sync_ts;
     return true;
 }

@@ -242,7 +242,7 @@ static void repo_copies_match_oracle(void **st)
         "gens/gens-gc-go1.25", "gens/gens-go1.27", "gens/gens-gc-go1.27", "corpus/go1.26/pingpong",
         "corpus/go1.26/fanin", "corpus/go1.26/workers", "corpus/go1.26/pipeline", "corpus/go1.27/pingpong",
         "corpus/go1.27/selectmix", "corpus/go1.27/closebcast", "corpus/go1.27/annotated",
-        "corpus/go1.27/primesieve", "corpus/go1.27/netserver"};
+        "corpus/go1.27/primesieve", "corpus/go1.27/netserver", "gcheavy/gcheavy-go1.27"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char path[512];
         snprintf(path, sizeof path, "%s/%s.trace", tl_data(), names[i]);
@@ -295,13 +295,16 @@ static void generations_ahead_match_oracle(void **st)
  * over the file (inside generations, where its worker replays the
  * generation up to the cut to find Go's frontier there): every result
  * equals Go's, and most parts are taken over (their replayed frontier and
- * everything else they assumed held). */
+ * everything else they assumed held), those of a GC-heavy trace too
+ * (assets/go/gcheavy, 8 workers, 0.3 MB: its cuts fall inside mark assists
+ * and sweeps, which its parts take to be in flight there). */
 static void cuts_anywhere_match_oracle(void **st)
 {
     (void)st;
     static const char *const names[] = {"gens/gens-go1.25", "gens/gens-gc-go1.25", "gens/gens-go1.27",
                                         "gens/gens-gc-go1.27", "corpus/go1.23/pingpong",
-                                        "corpus/go1.23/annotated", "corpus/go1.27/pingpong"};
+                                        "corpus/go1.23/annotated", "corpus/go1.27/pingpong",
+                                        "gcheavy/gcheavy-go1.27"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char path[512];
         json_t *o = data_case(names[i], path);
@@ -347,7 +350,9 @@ static void load_model(const char *path, int jobs, uint64_t cut, decoded *d)
 /* The model of a part built on a worker from a cut anywhere (or with
  * four threads, still one part), joined to the one of everything before it (decode/v2_ahead.c,
  * dec__v2_model_join), is the model of one thread index for index, and
- * the statistics still Go's; most parts are taken over. */
+ * the statistics still Go's; most parts of each trace are taken over, of
+ * the GC-heavy one and those with a collection every second too (ranges
+ * that may be in flight at the cut, settled on join). */
 static void model_parts_match_one_thread(void **st)
 {
     (void)st;
@@ -355,13 +360,13 @@ static void model_parts_match_one_thread(void **st)
         "gens/gens-go1.25", "gens/gens-gc-go1.25", "gens/gens-go1.27", "gens/gens-gc-go1.27",
         "pingpong-go1.25", "closebcast-go1.22", "corpus/go1.23/selectmix", "corpus/go1.23/annotated",
         "corpus/go1.26/fanin", "corpus/go1.26/workers", "corpus/go1.27/primesieve", "corpus/go1.27/netserver",
-        "corpus/go1.27/annotated"};
-    uint64_t taken = 0, tried = 0;
+        "corpus/go1.27/annotated", "gcheavy/gcheavy-go1.27"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char path[512];
         json_t *o = data_case(names[i], path);
         decoded one;
         load_model(path, 1, 0, &one);
+        uint32_t taken = 0;
         for (uint64_t k = 0; k <= 24; k++) { /* 0: with 4 threads, where the work evens out */
             decoded d;
             load_model(path, k ? 2 : 4, one.f.size * k / 25, &d);
@@ -369,14 +374,14 @@ static void model_parts_match_one_thread(void **st)
             snprintf(what, sizeof what, "%s cut at %llu/25", path, (unsigned long long)k);
             same_model(what, &d.m, &one.m);
             check_stats(path, &d.m, &d.s, o);
-            taken += d.m.n_ahead, tried++;
+            taken += d.m.n_ahead;
             unload(&d);
         }
+        if (taken < 20)
+            fail_msg("%s: %u of 25 parts taken over", path, taken);
         unload(&one);
         json_decref(o);
     }
-    if (taken * 2 < tried)
-        fail_msg("%llu of %llu parts taken over", (unsigned long long)taken, (unsigned long long)tried);
 }
 
 /* Go's own test traces (../shared/traces/go-testdata/v2) that decode:

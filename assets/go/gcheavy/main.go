@@ -3,7 +3,7 @@
 // as you like of mark assists, sweeps, collections and preemptions rather
 // than channel hand-offs. Usage: gcheavy OUT W MB: W workers allocate
 // buffers of 4 to 5 KB, keeping a few alive, until MB megabytes of trace
-// are written (the last batches after that are written too).
+// (a fraction too) are written (the last batches after that are written too).
 package main
 
 import (
@@ -37,12 +37,12 @@ func (s *sized) Write(p []byte) (int, error) {
 
 func main() {
 	workers, _ := strconv.Atoi(os.Args[2])
-	mb, _ := strconv.Atoi(os.Args[3])
+	mb, _ := strconv.ParseFloat(os.Args[3], 64)
 	f, err := os.Create(os.Args[1])
 	if err != nil {
 		panic(err)
 	}
-	out := &sized{w: f, limit: int64(mb) << 20}
+	out := &sized{w: f, limit: int64(mb * (1 << 20))}
 	trace.Start(out)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
