@@ -9,13 +9,17 @@
  * task that the part names is taken to be what it needs to be (its status,
  * its next sequence number); and whatever the ordering (v2_order*.c) and
  * the Summarizer (v2_stats.c) take for granted of the state before is
- * written down. On join each assumption is checked against the real state
- * at the cut; if all hold, the worker's result is what one thread would
- * have computed, and its state is laid over the real one; so must Go's
- * frontier at the cut, which the worker replays (v2_front.c), be the one
- * the calling thread reached. Otherwise, or if the worker met anything it
- * does not handle (a range going on across the cut, an abandoned proc, an
- * error), the calling thread orders the part itself. A sink that builds the
+ * written down: a mark assist, a sweep or a collection that the part
+ * ends or finds active without having seen it begin was in flight at the
+ * cut; the time Go's reader gave the last event before the cut (from the
+ * last of the generation before on, last_before). On join each assumption
+ * is checked against the real state at the cut; if all hold, the worker's
+ * result is what one thread would have computed, and its state is laid
+ * over the real one; so must Go's frontier at the cut, which the worker
+ * replays (v2_front.c), be the one the calling thread reached. Otherwise,
+ * or if the worker met anything it does not handle (a stop-the-world or a
+ * task going on across the cut, an abandoned proc, an error), the calling
+ * thread orders the part itself. A sink that builds the
  * model has the worker build the part's in a model of its own, which the
  * join puts after the caller's (dec__v2_model_join) when it can place all
  * of it. Not for on_event, which needs every event in order. */
@@ -39,7 +43,7 @@ struct v2_ahead {
     _Atomic bool dropped;  /* the caller failed: stop soon */
     _Atomic bool gave_up;  /* the worker failed: its part is the caller's */
     v2_sink ws;
-    int64_t last_ts;       /* the time of the last event before the cut, taken to be the latest of them */
+    int64_t last_ts;       /* the time taken for the last event before the cut (last_before) */
     v2_front start, end;   /* Go's frontier at its cut as taken, and at its `to` */
     int64_t sync0;         /* the time taken for the Sync of the generation of its cut: right in the
                               first generation, else checked when used (v2_sum.sync_used) */
@@ -51,9 +55,24 @@ struct v2_ahead {
     pthread_t th;
 };
 
+/* The time Go's reader gives the last event before the cut: its events
+ * there are stamped a nanosecond after one another from the Sync on (sync,
+ * when that is after their own times; it takes the n of them only when
+ * they could go on that far), unless later by their own (`latest`). */
+static bool last_before(v2_ahead *a, int64_t sync, int64_t latest, int64_t from, uint64_t bytes, int64_t *last)
+{
+    uint64_t n = 0;
+    if (sync + (int64_t)bytes > latest && !dec__v2_count_before(&a->g, a->s->f, a->ws.nargs, a->s->version, from, &n,
+                                                              &a->err))
+        return false;
+    *last = sync + (int64_t)n > latest ? sync + (int64_t)n : latest;
+    return true;
+}
+
 /* The generation the part starts inside of: cursors at the cut, the Ms as
- * their events before it say, the time of the last event before it. */
-static bool first_gen(v2_ahead *a, v2_span *sp)
+ * their events before it say (in batches of `bytes` at most), the time of
+ * the last event before it. */
+static bool first_gen(v2_ahead *a, v2_span *sp, uint64_t bytes)
 {
     v2_gen *g = &a->g;
     v2_cur *c = cs_calloc((size_t)g->n_ms + 1, sizeof *c), *at = cs_calloc((size_t)g->n_ms + 1, sizeof *at);
@@ -61,13 +80,14 @@ static bool first_gen(v2_ahead *a, v2_span *sp)
     bool ok = c && at && lk ? dec__v2_open_at(&a->ws, g, c, sp->from, lk, &a->err) &&
                                   dec__v2_front_at(&a->ws, g, at, sp->from, &a->start, &a->err)
                             : CS_FAIL(&a->err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u cursors", g->n_ms);
-    int64_t last = dec__v2_ns(g, g->min_ts); /* its Sync */
+    int64_t last = INT64_MIN;
     for (uint32_t i = 0; ok && i < g->n_ms; i++) {
         last = lk[i].last > last ? lk[i].last : last;
         ok = c[i].mslot == UINT32_MAX || dec__v2_order_look(&a->o, g->gen, c[i].mslot, &lk[i], &a->err);
     }
     for (uint32_t i = 0; i < g->n_samples && g->samples[i].ts < sp->from; i++)
         last = g->samples[i].ts > last ? g->samples[i].ts : last;
+    ok = ok && last_before(a, a->sync0, last, sp->from, bytes, &last);
     a->last_ts = a->ws.last_ts = last;
     sp->start = a->start;
     ok = ok && dec__v2_read_gen(&a->ws, g, NULL, c, sp, &a->err);
@@ -82,6 +102,19 @@ static bool first_gen(v2_ahead *a, v2_span *sp)
     cs_free(c);
     cs_free(at);
     cs_free(lk);
+    return ok;
+}
+
+/* The time of the last event of the generation at byte off. */
+static bool gen_last(v2_ahead *a, uint64_t off, int64_t *t)
+{
+    v2_gen g = {0};
+    uint64_t next;
+    bool trunc;
+    bool ok = dec__v2_gen_scan(a->s->f, off, a->s->version, &g, &next, &trunc, &a->err) &&
+              dec__v2_gen_tables(a->s->f, a->s->version, &g, &a->err) &&
+              dec__v2_gen_last(&g, a->s->f, a->ws.nargs, a->s->version, t, &a->err);
+    dec__v2_gen_deinit(&g);
     return ok;
 }
 
@@ -130,7 +163,7 @@ static bool part(v2_ahead *a)
     const cs_file *f = a->s->f;
     int version = a->s->version;
     bool in = false;
-    for (uint64_t off = 16, next; off < f->size; off = next) {
+    for (uint64_t off = 16, next, prev = 0; off < f->size; prev = off, off = next) {
         bool trunc;
         const char *why;
         uint64_t at;
@@ -159,12 +192,14 @@ static bool part(v2_ahead *a)
         if (starts) {
             in = true;
             a->o.cut_gen = a->g.gen;
-            /* its Sync's time: the generation's earliest (Go's installGen), unless
-             * the fix-up moved it past an event before (checked on join) */
-            int64_t t = dec__v2_ns(&a->g, a->g.min_ts);
-            a->sum.sync_ts = a->ws.sync_ts = a->sync0 = t > 0 ? t : 1;
+            /* its Sync's time: the generation's earliest (Go's installGen), or a
+             * nanosecond after the last event before (checked on join) */
+            int64_t t = dec__v2_ns(&a->g, a->g.min_ts), end = 0;
+            if (a->g.gen != a->o.initial_gen && !gen_last(a, prev, &end))
+                return false;
+            a->sum.sync_ts = a->ws.sync_ts = a->sync0 = t > end ? t : end + 1;
             a->sum.sync_taken = true;
-            if (!first_gen(a, &sp))
+            if (!first_gen(a, &sp, at))
                 return false;
         } else if (!dec__v2_read_gen_here(&a->ws, &a->g, &sp, &a->err)) {
             return false;

@@ -414,15 +414,17 @@ static void model_parts_of(const char *path, const char *dir, const char *name, 
 
 /* Their events often share a time, so the last event before a cut is
  * often emitted after the latest time read there (dec__v2_after_last): a
- * part whose first event comes later still is taken over (106 of the 180
- * cuts, 79 of them with the last time taken right). */
+ * part whose first event comes later still is taken over, and the worker
+ * counts on the stamps Go's reader gives the events before its cut from
+ * the generation before on (v2_ahead.c, last_before); with the ranges in
+ * flight at the cut, 129 of the 180 cuts are taken over (79 with neither). */
 static void go_testdata_model_parts_match_one_thread(void **st)
 {
     (void)st;
     parts_count n = {0};
     each_trace("go-testdata/v2", model_parts_of, &n);
     assert_true(n.decoded >= 10);
-    if (n.taken < 100)
+    if (n.taken < 125)
         fail_msg("%u of %u parts taken over", n.taken, n.tried);
 }
 
