@@ -390,6 +390,8 @@ static bool lay_over(v2_order *o, v2_order *a, cs_err *err)
     }
     if (a->gc_seen)
         o->gc_seq = a->gc_seq, o->gc_state = a->gc_state;
+    if (!o->initial_gen) /* the caller ordered nothing of the first generation itself */
+        o->initial_gen = a->initial_gen;
     return true;
 }
 
@@ -454,6 +456,8 @@ bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, const v2_gen *g, v2_front *fr, 
     if (ok && fits) {
         ok = lay_over(s->o, &a->o, err);
         s->n_events += a->ws.n_events, s->syncs += a->ws.syncs, s->last_ts = a->ws.last_ts;
+        if (a->ws.syncs)
+            s->sync_ts = a->ws.sync_ts;
         *used = true, *gens = a->gens, *stop = a->stop;
         cs_free(fr->c);
         *fr = a->end, a->end = (v2_front){0};

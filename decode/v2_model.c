@@ -247,12 +247,12 @@ void dec__v2_model_close_ranges(v2_sink *s, int64_t t_end)
  * s has open is s's (closed when w closed it, else left open), w's own
  * dropped (at[idx] = UINT32_MAX). at[i]: w's range i's index among those
  * w adds. */
-static void settle_pend(v2_sink *s, const v2_sink *w, uint32_t *at, cs_err *err)
+static void settle_pend(v2_sink *s, const v2_sink *w, uint32_t *at)
 {
     for (uint32_t i = 0; i < w->n_pend; i++) {
         const v2_pend *p = &w->pend[i];
         if (p->idx == UINT32_MAX) {
-            range_close(s, p->kind, p->key, p->t, err); /* s is no part: never fails */
+            range_close(s, p->kind, p->key, p->t, NULL); /* s is no part: never fails */
             continue;
         }
         uint32_t o = open_at(s, p->kind, p->key);
@@ -288,7 +288,7 @@ static bool join_ranges(v2_sink *s, const v2_sink *w, const cs_model_map *map, c
         cs_free(at);
         return false;
     }
-    settle_pend(s, w, at, err);
+    settle_pend(s, w, at);
     for (uint32_t i = 0; i < w->n_open; i++) /* still open: w's ranges go after s's */
         if (at[w->open[i].idx] != UINT32_MAX)
             s->open[s->n_open++] = (v2_open){w->open[i].key, m->n_ranges + at[w->open[i].idx], w->open[i].kind};
@@ -346,10 +346,7 @@ bool dec__v2_model_join(v2_sink *s, v2_sink *w, const v2_gen *g, const uint32_t 
             m->edges[e0 + w->unk[i].edge].from = idx;
     cs_free(to);
     cs_model_map_free(&map);
-    if (ok) {
+    if (ok)
         m->nprocs = wm->nprocs > m->nprocs ? wm->nprocs : m->nprocs;
-        if (w->syncs)
-            s->sync_ts = w->sync_ts;
-    }
     return ok;
 }

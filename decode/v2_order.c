@@ -147,7 +147,8 @@ static bool proc_status(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx *cur, v2_ctx
                            (unsigned long long)pid, p->status, (unsigned long long)st);
         }
         p->seq_gen = gen, p->seq = 0;
-    } else if (o->ahead && gen != o->initial_gen) { /* it existed as it says: checked later */
+    } else if (o->ahead && gen != o->initial_gen && cs_ids_get(&o->pids, pid, false, NULL) == UINT32_MAX) {
+        /* it existed as it says: checked later */
         if (st == PS_ABANDONED)
             return dec__v2_not_ahead(e->off, "an abandoned proc", err);
         if (!dec__v2_assume(o, V2A_P_HAS, (uint8_t)st, pid, 0, err) || !(p = pnew(o, pid, (uint8_t)st, gen, err)))
@@ -284,7 +285,8 @@ static bool go_status(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *n
             return INVALID(e, "inconsistent status for goroutine %llu: old %u vs. new %llu",
                            (unsigned long long)gid, g->status, (unsigned long long)st);
         g->seq_gen = gen, g->seq = 0;
-    } else if (o->ahead && gen != o->initial_gen) { /* it existed as it says: checked later */
+    } else if (o->ahead && gen != o->initial_gen && cs_ids_get(&o->gids, gid, false, NULL) == UINT32_MAX) {
+        /* it existed as it says: checked later */
         if (!dec__v2_assume(o, V2A_G_HAS, (uint8_t)st, gid, 0, err) || !(g = gnew(o, gid, (uint8_t)st, gen, err)))
             return false;
         g->before = V2_BEFORE;

@@ -48,9 +48,9 @@ static bool begin_range(v2_range *r, uint8_t *n, uint8_t cap, uint8_t type, cons
  * be checked on join, v2_ahead.c). STW ranges, which have a kind, never. */
 static bool met(const v2_order *o, uint8_t *before, uint8_t type)
 {
-    if (type == V2_EvSTWBegin)
+    if (!o->ahead || type == V2_EvSTWBegin)
         return false;
-    bool first = o->ahead && *before == V2_BEFORE;
+    bool first = *before == V2_BEFORE;
     *before |= V2_RANGE_MET;
     return first;
 }

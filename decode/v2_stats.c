@@ -624,6 +624,7 @@ bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *a
         !lay_map(s, &s->range_p, a, &a->range_p, &a->range_seen, err))
         return false;
     s->last_ts = a->last_ts;
-    s->sync_ts = a->sync_ts;
+    if (!a->sync_taken) /* a's own Sync, not the time it took for the cut's */
+        s->sync_ts = a->sync_ts;
     return true;
 }
