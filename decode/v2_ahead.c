@@ -18,8 +18,8 @@
  * over the real one; so must Go's frontier at the cut, which the worker
  * replays (v2_front.c), be the one the calling thread reached. Otherwise,
  * or if the worker met anything it does not handle (a stop-the-world or a
- * task going on across the cut, an abandoned proc, an error), the calling
- * thread orders the part itself. A sink that builds the
+ * goroutine's user region going on across the cut, an abandoned proc, an
+ * error), the calling thread orders the part itself. A sink that builds the
  * model has the worker build the part's in a model of its own, which the
  * join puts after the caller's (dec__v2_model_join) when it can place all
  * of it. Not for on_event, which needs every event in order. */

@@ -200,16 +200,22 @@ static bool task(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
 {
     uint64_t id = e->args[0];
     bool unseen = cs_ids_get(&o->task_ids, id, false, NULL) == UINT32_MAX;
-    if (o->ahead && unseen && e->type == V2_EvUserTaskEnd)
-        return dec__v2_not_ahead(e->off, "a task begun before", err);
-    if (o->ahead && unseen && !dec__v2_assume(o, V2A_TASK_NONE, 0, id, 0, err))
+    /* ahead, a task the part ends without having seen it begin was live
+     * before the cut or not: it is not now either way, and only the parent
+     * and name its End carries differ, which no reader of a part's events
+     * (the model, the Summarizer) looks at */
+    bool ends_before = o->ahead && unseen && e->type == V2_EvUserTaskEnd;
+    if (o->ahead && unseen && !ends_before && !dec__v2_assume(o, V2A_TASK_NONE, 0, id, 0, err))
         return false;
-    uint32_t s = cs_ids_get(&o->task_ids, id, e->type == V2_EvUserTaskBegin, err);
-    if (e->type == V2_EvUserTaskBegin) {
-        if (s == UINT32_MAX || !cs_grow((void **)&o->tasks, &o->cap_tasks, s + 1, sizeof *o->tasks, err))
+    uint32_t s = cs_ids_get(&o->task_ids, id, e->type == V2_EvUserTaskBegin || ends_before, err);
+    if (err->code != CS_OK)
+        return false;
+    if (s != UINT32_MAX && s >= o->n_tasks) {
+        if (!cs_grow((void **)&o->tasks, &o->cap_tasks, s + 1, sizeof *o->tasks, err))
             return false;
-        if (s >= o->n_tasks)
-            o->tasks[s].live = 0, o->n_tasks = s + 1;
+        o->tasks[s] = (v2_task){.id = id}, o->n_tasks = s + 1;
+    }
+    if (e->type == V2_EvUserTaskBegin) {
         if (o->tasks[s].live)
             return INVALID(e, "task ID conflict: %llu", (unsigned long long)id);
         if (e->args[1] == 0)

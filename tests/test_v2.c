@@ -417,14 +417,15 @@ static void model_parts_of(const char *path, const char *dir, const char *name, 
  * part whose first event comes later still is taken over, and the worker
  * counts on the stamps Go's reader gives the events before its cut from
  * the generation before on (v2_ahead.c, last_before); with the ranges in
- * flight at the cut, 129 of the 180 cuts are taken over (79 with neither). */
+ * flight at the cut and the tasks ended after it, 134 of the 180 cuts are
+ * taken over (79 with none of these). */
 static void go_testdata_model_parts_match_one_thread(void **st)
 {
     (void)st;
     parts_count n = {0};
     each_trace("go-testdata/v2", model_parts_of, &n);
     assert_true(n.decoded >= 10);
-    if (n.taken < 125)
+    if (n.taken < 130)
         fail_msg("%u of %u parts taken over", n.taken, n.tried);
 }
 
