@@ -13,6 +13,11 @@ bool rnd_pick(rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out
         rnd__lanes_pick(r, v, x, y, out);
     else
         rnd__point_pick(r, v, x, y, out);
+    /* in playback nothing that begins after its position is drawn yet */
+    if (v->now != CS_T_NONE && out->arrow && rnd__arrow_get(r, out->arrow - 1).t0 > v->now)
+        out->arrow = 0;
+    if (v->now != CS_T_NONE && out->span != UINT32_MAX && cs_span_t0(r->m, out->span) > v->now)
+        out->span = UINT32_MAX;
     r->hit = *out;
     return out->g || out->arrow;
 }

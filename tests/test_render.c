@@ -775,6 +775,39 @@ static void slanted_arrows_are_picked_along_their_length(void **st)
     cs_model_deinit(&m);
 }
 
+/* In playback the pointer finds only what is drawn: before the send, the
+ * column halfway along the arrow picks no arrow (nor a span begun after
+ * the position); once it is received, the arrow is there. */
+static void playback_picks_only_what_is_shown(void **st)
+{
+    (void)st;
+    cs_model m;
+    int64_t send, recv;
+    gl_env e;
+    open_paused(&m, &send, &recv, &e);
+    rnd_view v;
+    rnd_view_defaults(&m, &v);
+    draw(&e, &v);
+    float gx = x_at(&e, &v, (send + recv) / 2);
+    assert_true(gx > 0);
+    uint32_t found[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        v.now = k ? recv + 1 : send - 1;
+        draw(&e, &v);
+        for (float y = 0; y < (float)e.h; y += 1.0f) {
+            rnd_hit hit;
+            rnd_pick(e.r, &v, gx, y, &hit);
+            found[k] += hit.arrow != 0;
+            assert_true(hit.span == UINT32_MAX || cs_span_t0(&m, hit.span) <= v.now);
+        }
+    }
+    print_message("points of the column that pick the arrow: %u before its send, %u after\n", found[0], found[1]);
+    assert_int_equal(found[0], 0);
+    assert_true(found[1] >= 2);
+    env_close(&e);
+    cs_model_deinit(&m);
+}
+
 /* Compact lanes reuse the lanes of ended goroutines and collapsed lanes
  * hold one entry function each: fewer rows, a different picture. */
 static void compact_and_collapse_use_fewer_rows(void **st)
@@ -1584,6 +1617,7 @@ int main(void)
         cmocka_unit_test(axes_differ_and_gaps_are_marked),
         cmocka_unit_test(pulses_follow_the_axis),
         cmocka_unit_test(slanted_arrows_are_picked_along_their_length),
+        cmocka_unit_test(playback_picks_only_what_is_shown),
         cmocka_unit_test(compact_and_collapse_use_fewer_rows),
         cmocka_unit_test(tree_labels_never_overlap),
         cmocka_unit_test(tree_lines_axis_and_labels_share_one_projection),
