@@ -27,6 +27,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
 
 #include "../core/build.h"
 #include "../core/ids.h"
@@ -200,13 +201,23 @@ typedef struct v2_ev {
  * into copies, dec__v2_keep): it never touches the model, so it can run on
  * its own thread (v2_split.c). */
 typedef struct v2_region { uint64_t task; const uint8_t *name; uint32_t len; } v2_region;
+/* Go's userRegion equality (order.go, endRegion): task and name. */
+static inline bool dec__v2_same_region(const v2_region *a, const v2_region *b)
+{
+    return a->task == b->task && a->len == b->len && (!a->len || !memcmp(a->name, b->name, a->len));
+}
 typedef struct v2_range { const uint8_t *desc; uint32_t len; uint8_t type; } v2_range; /* type = the Begin event */
 
 /* What few goroutines have at a time, out of the way of the state every
  * event reads: special ranges and user regions in flight. */
 typedef struct v2_gext {
     v2_range ranges[4];   /* in-flight special ranges (STW, mark assist): v2_gst.n_ranges of them */
-    v2_region *reg; uint32_t n_reg, cap_reg; /* open user regions */
+    v2_region *reg; uint32_t n_reg, cap_reg; /* open user regions, innermost last */
+    /* ahead (v2_ahead.c), of a goroutine whose state is taken from before
+     * the cut: the regions the part ended with none of its own open, in
+     * the order it ended them; the innermost ones open at the cut, as far
+     * as there were any (checked on join) */
+    v2_region *pre; uint32_t n_pre, cap_pre;
 } v2_gext;
 
 /* v2_gst.before, v2_pst.before, ahead (v2_ahead.c): its state is taken
@@ -241,8 +252,9 @@ typedef struct v2_mst { uint64_t id, g, p; } v2_mst;
  * to be checked against the real one. */
 #define V2_UNK (V2_NONE - 1)
 enum {
-    V2A_G_HAS = 1,  /* goroutine id existed with status st, no regions in flight, and the ranges its
-                       v2_gst.before says (V2_RANGE_IN: one mark assist; else none) */
+    V2A_G_HAS = 1,  /* goroutine id existed with status st, the ranges its v2_gst.before says
+                       (V2_RANGE_IN: one mark assist; else none), and its innermost regions
+                       v2_gext.pre as far as it had any */
     V2A_G_SEQ,      /* ... and with sequence number v in the cut generation */
     V2A_G_NONE,     /* goroutine id did not exist */
     V2A_P_HAS,      /* proc id existed with status st, and the ranges its v2_pst.before says */
@@ -418,7 +430,10 @@ bool dec__v2_sum_fits(v2_sum *s, const v2_sum *a);
 bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *am, cs_err *err);
 void dec__v2_sum_deinit(v2_sum *s);
 
-typedef struct v2_open { uint64_t key; uint32_t idx; uint8_t kind; } v2_open; /* an open model range */
+/* An open model range: range idx of kind/key, and the open ones of its
+ * kind/key it is inside of (outer) and that are inside of it (inner),
+ * UINT32_MAX none: user regions nest (v2_sink.open_of). */
+typedef struct v2_open { uint64_t key; uint32_t idx, outer, inner; uint8_t kind; } v2_open;
 /* In a part: a range of kind/key closed at t that the part did not open
  * (idx UINT32_MAX), or the part's range idx, in progress since a Sync, that
  * may be one open before the cut (cut_sync: the Sync of the cut's
@@ -446,6 +461,7 @@ typedef struct v2_sink {
     uint8_t *rclass; uint32_t cap_rclass;   /* model sid -> cs_reason (0 = not yet) */
     uint64_t rs_gen, rs_id; cs_sid rs_sid;  /* last GoBlock reason: string id of generation rs_gen -> sid */
     v2_open *open; uint32_t n_open, cap_open;
+    cs_map open_of[CS_RK_COUNT]; /* per kind: key -> its innermost range in open */
     bool fast_order;        /* the hot path (v2_hot.h) may order and decode */
     bool fast_emit;         /* ... and emit: the sink only summarizes */
     bool part;              /* its model is a part's, from a cut on (v2_ahead.c) */
@@ -459,6 +475,8 @@ typedef struct v2_sink {
 bool dec__v2_model_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, const v2_trans *t,
                          cs_err *err);
 void dec__v2_model_close_ranges(v2_sink *s, int64_t t_end);
+/* Frees what the sink holds for its model (not the model). */
+void dec__v2_model_sink_free(v2_sink *s);
 /* A part's model, w's (from its cut on, built on a worker), onto s's,
  * which has every event before the cut, as if s had built it itself:
  * whether it can be (dec__v2_model_fits), then the join. g is the

@@ -11,18 +11,19 @@
  * the Summarizer (v2_stats.c) take for granted of the state before is
  * written down: a mark assist, a sweep or a collection that the part
  * ends or finds active without having seen it begin was in flight at the
- * cut; the time Go's reader gave the last event before the cut (from the
- * last of the generation before on, last_before). On join each assumption
- * is checked against the real state at the cut; if all hold, the worker's
- * result is what one thread would have computed, and its state is laid
- * over the real one; so must Go's frontier at the cut, which the worker
- * replays (v2_front.c), be the one the calling thread reached. Otherwise,
- * or if the worker met anything it does not handle (a stop-the-world or a
- * goroutine's user region going on across the cut, an abandoned proc, an
- * error), the calling thread orders the part itself. A sink that builds the
- * model has the worker build the part's in a model of its own, which the
- * join puts after the caller's (dec__v2_model_join) when it can place all
- * of it. Not for on_event, which needs every event in order. */
+ * cut; a user region a goroutine ends with none of its own open was its
+ * innermost one open there, if it had any; the time Go's reader gave the
+ * last event before the cut (from the last of the generation before on,
+ * last_before). On join each assumption is checked against the real state
+ * at the cut; if all hold, the worker's result is what one thread would
+ * have computed, and its state is laid over the real one; so must Go's
+ * frontier at the cut, which the worker replays (v2_front.c), be the one
+ * the calling thread reached. Otherwise, or if the worker met anything it
+ * does not handle (a stop-the-world going on across the cut, an abandoned
+ * proc, an error), the calling thread orders the part itself. A sink that
+ * builds the model has the worker build the part's in a model of its own,
+ * which the join puts after the caller's (dec__v2_model_join) when it can
+ * place all of it. Not for on_event, which needs every event in order. */
 #include "v2.h"
 
 #include <string.h>
@@ -285,6 +286,19 @@ static bool same_ranges(const v2_range *r, uint8_t n, uint8_t before, uint8_t ty
     return before & V2_RANGE_IN ? n == 1 && dec__v2_has_range(r, n, type, NULL, 0) : !n;
 }
 
+/* The regions the worker's goroutine ended with none of its own open
+ * (w->pre) were the innermost of g's at the cut, as far as g had any:
+ * where it had none left, Go takes an end for one begun before the trace
+ * (order.go, endRegion), as the worker did. */
+static bool same_regions(const v2_gext *g, const v2_gext *w)
+{
+    uint32_t n = g ? g->n_reg : 0, k = w ? w->n_pre : 0;
+    for (uint32_t i = 0; i < k && i < n; i++)
+        if (!dec__v2_same_region(&g->reg[n - 1 - i], &w->pre[i]))
+            return false;
+    return true;
+}
+
 /* Whether assumption x of worker a holds of the real state o, where Go's
  * ordering would have done with the event what the worker did. */
 static bool holds(v2_order *o, v2_ahead *a, const v2_assume *x)
@@ -294,14 +308,14 @@ static bool holds(v2_order *o, v2_ahead *a, const v2_assume *x)
     v2_pst *p;
     v2_mst *m;
     v2_task *t;
+    const v2_gst *w;
     uint8_t before;
     switch (x->kind) {
     case V2A_G_HAS: case V2A_G_SEQ:
         g = dec__v2_gget(o, x->id);
-        /* the worker made its goroutine when it took this */
-        before = a->o.g[cs_ids_get(&a->o.gids, x->id, false, NULL)].before;
-        return g && g->status == x->st && !(g->x && g->x->n_reg) &&
-               same_ranges(g->x ? g->x->ranges : NULL, g->n_ranges, before, V2_EvGCMarkAssistBegin) &&
+        w = &a->o.g[cs_ids_get(&a->o.gids, x->id, false, NULL)]; /* made when the worker took this */
+        return g && g->status == x->st && same_regions(g->x, w->x) &&
+               same_ranges(g->x ? g->x->ranges : NULL, g->n_ranges, w->before, V2_EvGCMarkAssistBegin) &&
                (x->kind == V2A_G_HAS || (g->seq_gen == cut_gen && g->seq == x->v));
     case V2A_G_NONE:
         return !dec__v2_gget(o, x->id);
@@ -330,6 +344,31 @@ static bool holds(v2_order *o, v2_ahead *a, const v2_assume *x)
 
 /* ---- laying the worker's state over the real one ---- */
 
+/* The regions of goroutine x of the worker laid over the real one's (was,
+ * freed or taken over): if the worker took x's state from before the cut,
+ * those open there that x did not end (same_regions), then x's own. */
+static bool merge_regions(v2_gext *was, v2_gst *x, cs_err *err)
+{
+    v2_gext *w = x->x;
+    uint32_t n = was && (x->before & V2_BEFORE) ? was->n_reg : 0, k = w ? w->n_pre : 0;
+    uint32_t keep = n > k ? n - k : 0;
+    if (w)
+        w->n_pre = 0; /* the caller's state from now on: nothing assumed */
+    if (keep && !w) {
+        was->n_reg = keep, was->n_pre = 0;
+        x->x = was;
+        return true;
+    }
+    bool ok = !keep || cs_grow((void **)&w->reg, &w->cap_reg, keep + w->n_reg, sizeof *w->reg, err);
+    if (ok && keep) {
+        memmove(w->reg + keep, w->reg, (size_t)w->n_reg * sizeof *w->reg);
+        memcpy(w->reg, was->reg, (size_t)keep * sizeof *w->reg);
+        w->n_reg += keep;
+    }
+    dec__v2_gext_free(was);
+    return ok;
+}
+
 static bool put_g(v2_order *o, v2_gst *x, cs_err *err)
 {
     uint32_t s = cs_ids_get(&o->gids, x->id, true, err);
@@ -339,7 +378,8 @@ static bool put_g(v2_order *o, v2_gst *x, cs_err *err)
         memset(&o->g[s], 0, sizeof o->g[s]);
         o->n_g = s + 1;
     }
-    dec__v2_gext_free(o->g[s].x);
+    if (!merge_regions(o->g[s].x, x, err))
+        return false;
     o->g[s] = *x;
     o->g[s].sum_slot = 0, o->g[s].before = 0; /* a slot of the worker's Summarizer; the worker's to check */
     x->x = NULL; /* moved */
@@ -403,10 +443,7 @@ static void ahead_free(v2_ahead *a)
     cs_free(a->end.c);
     cs_free(a->cut_stk);
     cs_mb_deinit(&a->ws.mb);
-    cs_free(a->ws.rclass);
-    cs_free(a->ws.open);
-    cs_free(a->ws.pend);
-    cs_free(a->ws.unk);
+    dec__v2_model_sink_free(&a->ws);
     dec__v2_gen_deinit(&a->g);
     dec__v2_order_deinit(&a->o);
     dec__v2_sum_deinit(&a->sum);

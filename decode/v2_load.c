@@ -338,8 +338,7 @@ void dec__v2_run_destroy(v2_run *r)
         return;
     plan_drop(&r->p);
     cs_mb_deinit(&r->s.mb);
-    cs_free(r->s.rclass);
-    cs_free(r->s.open);
+    dec__v2_model_sink_free(&r->s);
     dec__v2_gen_deinit(&r->g);
     dec__v2_order_deinit(&r->o);
     dec__v2_sum_deinit(&r->sum);

@@ -105,16 +105,59 @@ static bool g_event(v2_sink *s, v2_gen *g, const v2_ev *e, const v2_trans *t, cs
     return ok && (!tstack || ((gi = cs_mb_g(&s->mb, t->id, err)) && name_from(s, gi, tstack, err)));
 }
 
+/* The innermost open range of kind/key, or UINT32_MAX. */
+static uint32_t open_at(const v2_sink *s, uint8_t kind, uint64_t key)
+{
+    uint32_t i;
+    return cs_map_get(&s->open_of[kind], key, &i) ? i : UINT32_MAX;
+}
+
+/* Model range idx of kind/key is open, inside those of kind/key open
+ * already. */
+static bool open_push(v2_sink *s, uint8_t kind, uint64_t key, uint32_t idx, cs_err *err)
+{
+    uint32_t n = s->n_open, outer = open_at(s, kind, key);
+    if (!cs_grow((void **)&s->open, &s->cap_open, n + 1, sizeof *s->open, err) ||
+        !cs_map_put(&s->open_of[kind], key, n, err))
+        return false;
+    if (outer != UINT32_MAX)
+        s->open[outer].inner = n;
+    s->open[n] = (v2_open){key, idx, outer, UINT32_MAX, kind};
+    s->n_open++;
+    return true;
+}
+
+/* Open range i, the innermost of its kind/key, is no longer; the last one
+ * takes its place. */
+static bool open_drop(v2_sink *s, uint32_t i, cs_err *err)
+{
+    v2_open *o = s->open, x = o[i];
+    if (x.outer == UINT32_MAX)
+        cs_map_del(&s->open_of[x.kind], x.key);
+    else if (!cs_map_put(&s->open_of[x.kind], x.key, x.outer, err))
+        return false;
+    else
+        o[x.outer].inner = UINT32_MAX;
+    uint32_t last = --s->n_open;
+    if (i == last)
+        return true;
+    x = o[i] = o[last];
+    if (x.outer != UINT32_MAX)
+        o[x.outer].inner = i;
+    if (x.inner != UINT32_MAX)
+        o[x.inner].outer = i;
+    return x.inner != UINT32_MAX || cs_map_put(&s->open_of[x.kind], x.key, i, err);
+}
+
 static bool range_open(v2_sink *s, uint8_t kind, uint64_t key, cs_range r, cs_err *err)
 {
     cs_model *m = s->m;
     if (!cs_grow((void **)&m->ranges, &m->cap_ranges, m->n_ranges + 1, sizeof *m->ranges, err) ||
-        !cs_grow((void **)&s->open, &s->cap_open, s->n_open + 1, sizeof *s->open, err))
+        !open_push(s, kind, key, m->n_ranges, err))
         return false;
     r.kind = kind;
     r.t1 = CS_T_NONE;
-    m->ranges[m->n_ranges] = r;
-    s->open[s->n_open++] = (v2_open){key, m->n_ranges++, kind};
+    m->ranges[m->n_ranges++] = r;
     return true;
 }
 
@@ -126,15 +169,6 @@ static bool pend(v2_sink *s, v2_pend p, cs_err *err)
     return true;
 }
 
-/* The innermost open range of kind/key, or UINT32_MAX. */
-static uint32_t open_at(const v2_sink *s, uint8_t kind, uint64_t key)
-{
-    for (uint32_t i = s->n_open; i-- > 0;)
-        if (s->open[i].kind == kind && s->open[i].key == key)
-            return i;
-    return UINT32_MAX;
-}
-
 /* Closes the innermost open range of kind/key; absent ones (begun before
  * the trace) are ignored, or in a part left to the join (begun before the
  * cut, perhaps). */
@@ -144,8 +178,7 @@ static bool range_close(v2_sink *s, uint8_t kind, uint64_t key, int64_t t, cs_er
     if (i == UINT32_MAX)
         return !s->part || pend(s, (v2_pend){key, t, UINT32_MAX, kind, false}, err);
     s->m->ranges[s->open[i].idx].t1 = t;
-    s->open[i] = s->open[--s->n_open];
-    return true;
+    return open_drop(s, i, err);
 }
 
 static uint32_t gidx(v2_sink *s, uint64_t goid, cs_err *err)
@@ -240,6 +273,18 @@ void dec__v2_model_close_ranges(v2_sink *s, int64_t t_end)
     for (uint32_t i = 0; i < s->n_open; i++)
         s->m->ranges[s->open[i].idx].t1 = t_end;
     s->n_open = 0;
+    for (uint32_t k = 0; k < CS_RK_COUNT; k++)
+        cs_map_clear(&s->open_of[k]);
+}
+
+void dec__v2_model_sink_free(v2_sink *s)
+{
+    cs_free(s->rclass);
+    cs_free(s->open);
+    for (uint32_t k = 0; k < CS_RK_COUNT; k++)
+        cs_map_deinit(&s->open_of[k]);
+    cs_free(s->pend);
+    cs_free(s->unk);
 }
 
 /* w's pending ranges settled on s's open ones, as one thread would have:
@@ -247,12 +292,13 @@ void dec__v2_model_close_ranges(v2_sink *s, int64_t t_end)
  * s has open is s's (closed when w closed it, else left open), w's own
  * dropped (at[idx] = UINT32_MAX). at[i]: w's range i's index among those
  * w adds. */
-static void settle_pend(v2_sink *s, const v2_sink *w, uint32_t *at)
+static bool settle_pend(v2_sink *s, const v2_sink *w, uint32_t *at, cs_err *err)
 {
     for (uint32_t i = 0; i < w->n_pend; i++) {
         const v2_pend *p = &w->pend[i];
         if (p->idx == UINT32_MAX) {
-            range_close(s, p->kind, p->key, p->t, NULL); /* s is no part: never fails */
+            if (!range_close(s, p->kind, p->key, p->t, err))
+                return false;
             continue;
         }
         uint32_t o = open_at(s, p->kind, p->key);
@@ -264,11 +310,13 @@ static void settle_pend(v2_sink *s, const v2_sink *w, uint32_t *at)
         int64_t t1 = w->m->ranges[p->idx].t1;
         if (t1 != CS_T_NONE) {
             s->m->ranges[s->open[o].idx].t1 = t1;
-            s->open[o] = s->open[--s->n_open];
+            if (!open_drop(s, o, err))
+                return false;
         }
     }
     for (uint32_t i = 0, n = 0; i < w->m->n_ranges; i++)
         at[i] = at[i] == UINT32_MAX ? UINT32_MAX : n++;
+    return true;
 }
 
 /* w's ranges, the open ones among them, and logs after s's, mapped. */
@@ -282,16 +330,19 @@ static bool join_ranges(v2_sink *s, const v2_sink *w, const cs_model_map *map, c
     uint32_t *at = cs_calloc((size_t)wm->n_ranges + 1, sizeof *at);
     if (!at)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u ranges", wm->n_ranges);
-    if (!cs_grow((void **)&m->ranges, &m->cap_ranges, m->n_ranges + wm->n_ranges, sizeof *m->ranges, err) ||
-        !cs_grow((void **)&m->logs, &m->cap_logs, m->n_logs + wm->n_logs, sizeof *m->logs, err) ||
-        !cs_grow((void **)&s->open, &s->cap_open, s->n_open + w->n_open, sizeof *s->open, err)) {
+    bool ok = cs_grow((void **)&m->ranges, &m->cap_ranges, m->n_ranges + wm->n_ranges, sizeof *m->ranges, err) &&
+              cs_grow((void **)&m->logs, &m->cap_logs, m->n_logs + wm->n_logs, sizeof *m->logs, err) &&
+              settle_pend(s, w, at, err);
+    /* still open: w's ranges go after s's, each kind/key's inside s's, outermost first */
+    for (uint32_t i = 0; ok && i < w->n_open; i++)
+        for (uint32_t j = w->open[i].outer == UINT32_MAX ? i : UINT32_MAX; ok && j != UINT32_MAX;
+             j = w->open[j].inner)
+            ok = at[w->open[j].idx] == UINT32_MAX ||
+                 open_push(s, w->open[j].kind, w->open[j].key, m->n_ranges + at[w->open[j].idx], err);
+    if (!ok) {
         cs_free(at);
         return false;
     }
-    settle_pend(s, w, at);
-    for (uint32_t i = 0; i < w->n_open; i++) /* still open: w's ranges go after s's */
-        if (at[w->open[i].idx] != UINT32_MAX)
-            s->open[s->n_open++] = (v2_open){w->open[i].key, m->n_ranges + at[w->open[i].idx], w->open[i].kind};
     for (uint32_t i = 0; i < wm->n_ranges; i++) {
         cs_range r = wm->ranges[i];
         r.g = map->g[r.g], r.name = map->sid[r.name];

@@ -99,7 +99,7 @@ static v2_gext *gext(v2_gst *g, cs_err *err)
 void dec__v2_gext_free(v2_gext *x)
 {
     if (x)
-        cs_free(x->reg);
+        cs_free(x->reg), cs_free(x->pre);
     cs_free(x);
 }
 
@@ -257,11 +257,16 @@ static bool region(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur, cs_err *err)
         x->reg[x->n_reg++] = r;
     } else if (x && x->n_reg) {
         const v2_region *top = &x->reg[x->n_reg - 1];
-        if (top->task != r.task || top->len != r.len || (r.len && memcmp(top->name, r.name, r.len)))
+        if (!dec__v2_same_region(top, &r))
             return INVALID(e, "misuse of region in goroutine %llu: region end %.*s when the inner-most active region start event is %.*s",
                            (unsigned long long)cur.g, (int)r.len, (const char *)r.name, (int)top->len,
                            (const char *)top->name);
         x->n_reg--;
+    } else if (o->ahead && (g->before & V2_BEFORE)) { /* one open at the cut, perhaps: checked on join */
+        if (!(x = gext(g, err)) || !cs_grow((void **)&x->pre, &x->cap_pre, x->n_pre + 1, sizeof *x->pre, err) ||
+            !(r.name = dec__v2_keep(o, r.name, r.len, err)))
+            return false;
+        x->pre[x->n_pre++] = r;
     }
     return dec__v2_push(o, e, cur, err);
 }

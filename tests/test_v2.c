@@ -242,7 +242,8 @@ static void repo_copies_match_oracle(void **st)
         "gens/gens-gc-go1.25", "gens/gens-go1.27", "gens/gens-gc-go1.27", "corpus/go1.26/pingpong",
         "corpus/go1.26/fanin", "corpus/go1.26/workers", "corpus/go1.26/pipeline", "corpus/go1.27/pingpong",
         "corpus/go1.27/selectmix", "corpus/go1.27/closebcast", "corpus/go1.27/annotated",
-        "corpus/go1.27/primesieve", "corpus/go1.27/netserver", "gcheavy/gcheavy-go1.27"};
+        "corpus/go1.27/primesieve", "corpus/go1.27/netserver", "gcheavy/gcheavy-go1.27",
+        "regions/regions-go1.27"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char path[512];
         snprintf(path, sizeof path, "%s/%s.trace", tl_data(), names[i]);
@@ -297,14 +298,16 @@ static void generations_ahead_match_oracle(void **st)
  * equals Go's, and most parts are taken over (their replayed frontier and
  * everything else they assumed held), those of a GC-heavy trace too
  * (assets/go/gcheavy, 8 workers, 0.3 MB: its cuts fall inside mark assists
- * and sweeps, which its parts take to be in flight there). */
+ * and sweeps, which its parts take to be in flight there), and of an
+ * annotated one (assets/go/regions: its cuts fall inside nested user
+ * regions, which its parts end). */
 static void cuts_anywhere_match_oracle(void **st)
 {
     (void)st;
     static const char *const names[] = {"gens/gens-go1.25", "gens/gens-gc-go1.25", "gens/gens-go1.27",
                                         "gens/gens-gc-go1.27", "corpus/go1.23/pingpong",
                                         "corpus/go1.23/annotated", "corpus/go1.27/pingpong",
-                                        "gcheavy/gcheavy-go1.27"};
+                                        "gcheavy/gcheavy-go1.27", "regions/regions-go1.27"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char path[512];
         json_t *o = data_case(names[i], path);
@@ -352,7 +355,8 @@ static void load_model(const char *path, int jobs, uint64_t cut, decoded *d)
  * dec__v2_model_join), is the model of one thread index for index, and
  * the statistics still Go's; most parts of each trace are taken over, of
  * the GC-heavy one and those with a collection every second too (ranges
- * that may be in flight at the cut, settled on join). */
+ * that may be in flight at the cut, settled on join), and the annotated
+ * one (user regions open at the cut, ended after it). */
 static void model_parts_match_one_thread(void **st)
 {
     (void)st;
@@ -360,7 +364,7 @@ static void model_parts_match_one_thread(void **st)
         "gens/gens-go1.25", "gens/gens-gc-go1.25", "gens/gens-go1.27", "gens/gens-gc-go1.27",
         "pingpong-go1.25", "closebcast-go1.22", "corpus/go1.23/selectmix", "corpus/go1.23/annotated",
         "corpus/go1.26/fanin", "corpus/go1.26/workers", "corpus/go1.27/primesieve", "corpus/go1.27/netserver",
-        "corpus/go1.27/annotated", "gcheavy/gcheavy-go1.27"};
+        "corpus/go1.27/annotated", "gcheavy/gcheavy-go1.27", "regions/regions-go1.27"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char path[512];
         json_t *o = data_case(names[i], path);
@@ -417,16 +421,92 @@ static void model_parts_of(const char *path, const char *dir, const char *name, 
  * part whose first event comes later still is taken over, and the worker
  * counts on the stamps Go's reader gives the events before its cut from
  * the generation before on (v2_ahead.c, last_before); with the ranges in
- * flight at the cut and the tasks ended after it, 134 of the 180 cuts are
- * taken over (79 with none of these). */
+ * flight at the cut, the tasks and the user regions ended after it, 143 of
+ * the 180 cuts are taken over (79 with none of these). */
 static void go_testdata_model_parts_match_one_thread(void **st)
 {
     (void)st;
     parts_count n = {0};
     each_trace("go-testdata/v2", model_parts_of, &n);
     assert_true(n.decoded >= 10);
-    if (n.taken < 130)
+    if (n.taken < 140)
         fail_msg("%u of %u parts taken over", n.taken, n.tried);
+}
+
+/* A goroutine's user regions in the model nest as it began and ended them:
+ * ordered by start (the longer first of two that start together), each
+ * ends by the end of every one it started inside of. Returns how many. */
+static const cs_model *region_m;
+
+static int region_cmp(const void *a, const void *b)
+{
+    const cs_range *x = &region_m->ranges[*(const uint32_t *)a], *y = &region_m->ranges[*(const uint32_t *)b];
+    if (x->g != y->g)
+        return x->g < y->g ? -1 : 1;
+    if (x->t0 != y->t0)
+        return x->t0 < y->t0 ? -1 : 1;
+    return (x->t1 < y->t1) - (x->t1 > y->t1);
+}
+
+static uint32_t regions_nest(const char *what, const cs_model *m)
+{
+    uint32_t *r = test_malloc(((size_t)m->n_ranges + 1) * sizeof *r);
+    uint32_t *open = test_malloc(((size_t)m->n_ranges + 1) * sizeof *open);
+    uint32_t n = 0, depth = 0;
+    for (uint32_t i = 0; i < m->n_ranges; i++)
+        if (m->ranges[i].kind == CS_RK_REGION)
+            r[n++] = i;
+    region_m = m;
+    qsort(r, n, sizeof *r, region_cmp);
+    for (uint32_t i = 0; i < n; i++) {
+        const cs_range *x = &m->ranges[r[i]];
+        while (depth && (m->ranges[open[depth - 1]].g != x->g || m->ranges[open[depth - 1]].t1 <= x->t0))
+            depth--;
+        if (depth && x->t1 > m->ranges[open[depth - 1]].t1)
+            fail_msg("%s: region %s of goroutine %u [%lld, %lld] ends after %s [%lld, %lld] it began in", what,
+                     cs_model_str(m, x->name), x->g, (long long)x->t0, (long long)x->t1,
+                     cs_model_str(m, m->ranges[open[depth - 1]].name), (long long)m->ranges[open[depth - 1]].t0,
+                     (long long)m->ranges[open[depth - 1]].t1);
+        open[depth++] = r[i];
+    }
+    test_free(r), test_free(open);
+    return n;
+}
+
+static void regions_of(const char *path, const char *dir, const char *name, void *ud)
+{
+    (void)dir;
+    if (!strstr(name, "annotations"))
+        return;
+    decoded d;
+    load_model(path, 1, 0, &d);
+    *(uint32_t *)ud += regions_nest(path, &d.m);
+    unload(&d);
+}
+
+/* The annotated worker pool (assets/go/regions: each worker's "handle"
+ * inside its "worker" region, "compute" inside that, while the others'
+ * open and close) and Go's annotation test traces: one thread's model
+ * nests every goroutine's regions, and a part's, joined, still does. */
+static void regions_nest_in_the_model(void **st)
+{
+    (void)st;
+    char path[512];
+    snprintf(path, sizeof path, "%s/regions/regions-go1.27.trace", tl_data());
+    decoded d;
+    load_model(path, 1, 0, &d);
+    assert_int_equal(regions_nest(path, &d.m), 2 * 1500 + 8 + 1); /* per request, worker and the feeder */
+    uint64_t size = d.f.size;
+    unload(&d);
+    load_model(path, 2, size / 2, &d);
+    assert_int_equal(d.m.n_ahead, 1);
+    regions_nest(path, &d.m);
+    unload(&d);
+    uint32_t n = 0;
+    if (tl_shared()) {
+        each_trace("go-testdata/v2", regions_of, &n);
+        assert_true(n > 0);
+    }
 }
 
 /* Go's conformance cases: NAME.expect is SUCCESS or FAILURE "regexp". */
@@ -819,6 +899,7 @@ int main(void)
         cmocka_unit_test(cuts_anywhere_match_oracle),
         cmocka_unit_test(model_parts_match_one_thread),
         cmocka_unit_test(go_testdata_model_parts_match_one_thread),
+        cmocka_unit_test(regions_nest_in_the_model),
         cmocka_unit_test(streams_decode_a_generation_at_a_time),
         cmocka_unit_test(stream_decoder_grows_a_generation_at_a_time),
         cmocka_unit_test(growing_legacy_file_decodes_once_it_pauses),
