@@ -644,11 +644,12 @@ bool dec__v2_cut_in(const v2_gen *g, uint64_t pos, uint64_t *at);
  * batch, taken in time order, in which the bytes before it reach `at`
  * (INT64_MAX: past the end). */
 bool dec__v2_cut_time(const v2_gen *g, uint64_t at, int64_t *t, cs_err *err);
-/* The time of g's last event (its tables read), before Go's reader stamps
- * it; the number of g's events before time t. */
-bool dec__v2_gen_last(const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, int64_t *t, cs_err *err);
-bool dec__v2_count_before(const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, int64_t t,
-                          uint64_t *n, cs_err *err);
+/* Of g's events (its tables read) before time t, each M's from its first
+ * batch or (tail) from its last only, and its CPU samples: how many (n),
+ * and the latest time, before Go's reader stamps it (*last, no earlier
+ * than g's earliest). */
+bool dec__v2_gen_tally(const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, bool tail, int64_t t,
+                       uint64_t *n, int64_t *last, cs_err *err);
 /* Cursor of g's i-th M at its first event at or after t (c->ev; batch
  * UINT32_MAX when none), and with lk, what its events before t say. */
 bool dec__v2_cur_seek(v2_cur *c, const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, uint32_t i,

@@ -36,7 +36,7 @@ struct v2_ahead {
     pthread_cond_t cv;
     bool settled;          /* `from` is final */
     uint64_t stop;         /* the offset of the generation `to` is in */
-    v2_gen g;
+    v2_gen g, prev;        /* the generation being read, and the one before (part) */
     v2_order o;
     v2_sum sum;
     cs_model m;            /* the strings and stacks the worker's Summarizer names things with */
@@ -63,8 +63,9 @@ struct v2_ahead {
 static bool last_before(v2_ahead *a, int64_t sync, int64_t latest, int64_t from, uint64_t bytes, int64_t *last)
 {
     uint64_t n = 0;
-    if (sync + (int64_t)bytes > latest && !dec__v2_count_before(&a->g, a->s->f, a->ws.nargs, a->s->version, from, &n,
-                                                              &a->err))
+    int64_t ignored;
+    if (sync + (int64_t)bytes > latest &&
+        !dec__v2_gen_tally(&a->g, a->s->f, a->ws.nargs, a->s->version, false, from, &n, &ignored, &a->err))
         return false;
     *last = sync + (int64_t)n > latest ? sync + (int64_t)n : latest;
     return true;
@@ -106,17 +107,12 @@ static bool first_gen(v2_ahead *a, v2_span *sp, uint64_t bytes)
     return ok;
 }
 
-/* The time of the last event of the generation at byte off. */
-static bool gen_last(v2_ahead *a, uint64_t off, int64_t *t)
+/* The time of the last event of the generation before, scanned (prev). */
+static bool gen_last(v2_ahead *a, int64_t *t)
 {
-    v2_gen g = {0};
-    uint64_t next;
-    bool trunc;
-    bool ok = dec__v2_gen_scan(a->s->f, off, a->s->version, &g, &next, &trunc, &a->err) &&
-              dec__v2_gen_tables(a->s->f, a->s->version, &g, &a->err) &&
-              dec__v2_gen_last(&g, a->s->f, a->ws.nargs, a->s->version, t, &a->err);
-    dec__v2_gen_deinit(&g);
-    return ok;
+    uint64_t n;
+    return dec__v2_gen_tables(a->s->f, a->s->version, &a->prev, &a->err) &&
+           dec__v2_gen_tally(&a->prev, a->s->f, a->ws.nargs, a->s->version, true, INT64_MAX, &n, t, &a->err);
 }
 
 static void settle(v2_ahead *a, uint64_t from)
@@ -164,10 +160,12 @@ static bool part(v2_ahead *a)
     const cs_file *f = a->s->f;
     int version = a->s->version;
     bool in = false;
-    for (uint64_t off = 16, next, prev = 0; off < f->size; prev = off, off = next) {
+    for (uint64_t off = 16, next; off < f->size; off = next) {
         bool trunc;
         const char *why;
         uint64_t at;
+        v2_gen was = a->prev; /* the scan of the generation before kept (gen_last) */
+        a->prev = a->g, a->g = was;
         if (!dec__v2_gen_scan(f, off, version, &a->g, &next, &trunc, &a->err))
             return false;
         if (off == 16)
@@ -196,7 +194,7 @@ static bool part(v2_ahead *a)
             /* its Sync's time: the generation's earliest (Go's installGen), or a
              * nanosecond after the last event before (checked on join) */
             int64_t t = dec__v2_ns(&a->g, a->g.min_ts), end = 0;
-            if (a->g.gen != a->o.initial_gen && !gen_last(a, prev, &end))
+            if (a->g.gen != a->o.initial_gen && !gen_last(a, &end))
                 return false;
             a->sum.sync_ts = a->ws.sync_ts = a->sync0 = t > end ? t : end + 1;
             a->sum.sync_taken = true;
@@ -445,6 +443,7 @@ static void ahead_free(v2_ahead *a)
     cs_mb_deinit(&a->ws.mb);
     dec__v2_model_sink_free(&a->ws);
     dec__v2_gen_deinit(&a->g);
+    dec__v2_gen_deinit(&a->prev);
     dec__v2_order_deinit(&a->o);
     dec__v2_sum_deinit(&a->sum);
     cs_model_deinit(&a->m);

@@ -212,38 +212,28 @@ bool dec__v2_open_at(v2_sink *s, v2_gen *g, v2_cur *c, int64_t from, v2_look *lk
  * nanosecond after the one before (docs/trace-format.md §4.8): what the
  * last event before a cut got depends on the generation before. */
 
-bool dec__v2_gen_last(const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, int64_t *t, cs_err *err)
+bool dec__v2_gen_tally(const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, bool tail, int64_t t,
+                       uint64_t *n, int64_t *last, cs_err *err)
 {
-    int64_t last = dec__v2_ns(g, g->min_ts);
+    *n = 0, *last = dec__v2_ns(g, g->min_ts);
     for (uint32_t i = 0; i < g->n_ms; i++) {
         v2_cur c = {.mslot = UINT32_MAX};
-        dec__v2_cur_batch(&c, g, f, g->ms[i].last);
+        if (tail)
+            dec__v2_cur_batch(&c, g, f, g->ms[i].last);
+        else
+            dec__v2_cur_open(&c, g, f, i);
         bool more;
-        while (dec__v2_cur_next(&c, g, f, nargs, version, NULL, &more, err) && more)
-            last = c.ev.ts > last ? c.ev.ts : last;
-        if (err->code != CS_OK)
-            return false;
-    }
-    for (uint32_t i = 0; i < g->n_samples; i++)
-        last = g->samples[i].ts > last ? g->samples[i].ts : last;
-    *t = last;
-    return true;
-}
-
-bool dec__v2_count_before(const v2_gen *g, const cs_file *f, const uint8_t *nargs, int version, int64_t t,
-                          uint64_t *n, cs_err *err)
-{
-    *n = 0;
-    for (uint32_t i = 0; i < g->n_ms; i++) {
-        v2_cur c = {.mslot = UINT32_MAX};
-        dec__v2_cur_open(&c, g, f, i);
-        bool more;
-        while (dec__v2_cur_next(&c, g, f, nargs, version, NULL, &more, err) && more && c.ev.ts < t)
+        while (dec__v2_cur_next(&c, g, f, nargs, version, NULL, &more, err) && more && c.ev.ts < t) {
             ++*n;
+            *last = c.ev.ts > *last ? c.ev.ts : *last;
+        }
         if (err->code != CS_OK)
             return false;
     }
     for (uint32_t i = 0; i < g->n_samples; i++)
-        *n += g->samples[i].ts < t;
+        if (g->samples[i].ts < t) {
+            ++*n;
+            *last = g->samples[i].ts > *last ? g->samples[i].ts : *last;
+        }
     return true;
 }
