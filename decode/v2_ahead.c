@@ -343,8 +343,9 @@ static bool holds(v2_order *o, v2_ahead *a, const v2_assume *x)
 /* ---- laying the worker's state over the real one ---- */
 
 /* The regions of goroutine x of the worker laid over the real one's (was,
- * freed or taken over): if the worker took x's state from before the cut,
- * those open there that x did not end (same_regions), then x's own. */
+ * freed or taken over; kept, when out of memory): if the worker took x's
+ * state from before the cut, those open there that x did not end
+ * (same_regions), then x's own. */
 static bool merge_regions(v2_gext *was, v2_gst *x, cs_err *err)
 {
     v2_gext *w = x->x;
@@ -357,14 +358,15 @@ static bool merge_regions(v2_gext *was, v2_gst *x, cs_err *err)
         x->x = was;
         return true;
     }
-    bool ok = !keep || cs_grow((void **)&w->reg, &w->cap_reg, keep + w->n_reg, sizeof *w->reg, err);
-    if (ok && keep) {
+    if (keep && !cs_grow((void **)&w->reg, &w->cap_reg, keep + w->n_reg, sizeof *w->reg, err))
+        return false;
+    if (keep) {
         memmove(w->reg + keep, w->reg, (size_t)w->n_reg * sizeof *w->reg);
         memcpy(w->reg, was->reg, (size_t)keep * sizeof *w->reg);
         w->n_reg += keep;
     }
     dec__v2_gext_free(was);
-    return ok;
+    return true;
 }
 
 static bool put_g(v2_order *o, v2_gst *x, cs_err *err)

@@ -317,8 +317,9 @@ bool dec__v2_run_model(const v2_run *r, cs_model *out, cs_err *err)
 {
     dec_desc d = *r->s.d;
     d.on_event = NULL, d.on_progress = NULL;
-    v2_sink t = r->s; /* what finish changes of it is its own */
+    v2_sink t = r->s; /* what finish changes of it is its own: not the index of open ranges */
     t.d = &d, t.m = out, t.sum = NULL;
+    memset(t.open_of, 0, sizeof t.open_of);
     if (!cs_model_copy(r->s.m, out, err))
         return false;
     if (!cs_mb_copy(&r->s.mb, out, &t.mb, err)) {
