@@ -74,7 +74,8 @@ typedef struct cli_trace_opts {
     bool strict;        /* --strict */
     bool quiet;         /* -q: no warnings, no progress */
     bool no_model;      /* set by commands that need only events/stats */
-    bool drawn_only;    /* set by still pictures: of the wake-ups keep the drawn ones (trf_build_drawn) */
+    bool drawn_only;    /* set by pictures: of the wake-ups and the ranges keep the drawn ones
+                           (trf_build_drawn, dec_desc.drawn_ranges) */
     bool traffic_later; /* the caller runs cli_traffic itself (the viewer, after its first picture) */
     dec_event_fn *on_event;
     bool loose_order;   /* see dec_desc.loose_order */

@@ -245,6 +245,7 @@ bool cli_decode(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, c
     bar b = {.t0 = cli_clock(), .pct = -1};
     dec_desc d = {
         .path = o->path, .jobs = o->jobs, .strict = o->strict, .no_model = o->no_model,
+        .drawn_ranges = o->drawn_only,
         .binary = o->binary, .on_event = o->on_event, .event_ud = o->event_ud,
         .loose_order = o->loose_order,
         .on_progress = o->on_progress ? o->on_progress : show_progress ? progress : NULL,

@@ -91,8 +91,8 @@ static void *work(void *arg)
     cli_follow *fl = arg;
     cs_err err = {0};
     dec_stream *ds = NULL;
-    dec_desc d = {.path = fl->o.path, .jobs = fl->o.jobs, .binary = fl->o.binary, .on_progress = go_on,
-                  .progress_ud = fl};
+    dec_desc d = {.path = fl->o.path, .jobs = fl->o.jobs, .binary = fl->o.binary,
+                  .drawn_ranges = fl->o.drawn_only, .on_progress = go_on, .progress_ud = fl};
     double last = 0, cost = 0, grew = cli_clock();
     uint64_t had = 0;
     uint32_t pending = 0; /* generations decoded since the last snapshot */

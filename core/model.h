@@ -267,6 +267,15 @@ typedef enum cs_range_kind {
     CS_RK_COUNT
 } cs_range_kind;
 
+/* The ranges the pictures draw (bands over the lanes, Perfetto's "gc"
+ * track): collections and stops of the world. A model for pictures keeps
+ * only these (dec_desc.drawn_ranges): a GC-heavy trace has millions of
+ * sweeps and mark assists, an annotated one of user regions. */
+static inline bool cs_range_drawn(uint8_t kind)
+{
+    return kind == CS_RK_GC || kind == CS_RK_STW;
+}
+
 typedef struct cs_range {
     int64_t t0, t1;       /* t1 = trace end if never closed */
     cs_sid name;          /* STW reason, region/task name */

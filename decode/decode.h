@@ -81,6 +81,7 @@ typedef struct dec_desc {
                                at (0: where it evens out the work; tests move it about) */
     bool strict;            /* a truncated trace is an error, not a warning */
     bool no_model;          /* skip spans and edges (stats and events only) */
+    bool drawn_ranges;      /* of the ranges keep those the pictures draw (cs_range_drawn) */
     bool no_hot;            /* 1.22+: every event the general way, none through the inline
                                hot path (tests compare the two) */
     const char *binary;     /* Go binary to symbolize 1.5/1.6 PCs, or NULL */

@@ -39,10 +39,14 @@ static cs_reason reason_of(uint8_t t)
     }
 }
 
-/* Opens a range; returns its index + 1 (0 on failure). */
-static uint32_t range_open(cs_model *m, cs_range_kind kind, int64_t t, cs_sid name, uint32_t g, uint64_t id,
+/* Opens a range; returns its index + 1 (UINT32_MAX: a kind the model does
+ * not keep, dec_desc.drawn_ranges; 0 on failure). */
+static uint32_t range_open(dec__lg_sink *k, cs_range_kind kind, int64_t t, cs_sid name, uint32_t g, uint64_t id,
                            cs_err *err)
 {
+    cs_model *m = k->m;
+    if (k->d->drawn_ranges && !cs_range_drawn(kind))
+        return UINT32_MAX;
     if (!cs_grow((void **)&m->ranges, &m->cap_ranges, m->n_ranges + 1, sizeof *m->ranges, err))
         return 0;
     m->ranges[m->n_ranges] = (cs_range){.t0 = t, .t1 = CS_T_NONE, .name = name, .g = g, .id = id,
@@ -85,7 +89,7 @@ static bool on_region(dec__lg_sink *k, const dec__lg_ev *ev, uint32_t gi, cs_err
 {
     if (ev->args[1] == 0 && k->n_regions) {
         dec__lg_region *r = &k->regions[k->n_regions - 1];
-        r->range = range_open(k->m, CS_RK_REGION, ev->ts, r->name, gi, ev->args[0], err);
+        r->range = range_open(k, CS_RK_REGION, ev->ts, r->name, gi, ev->args[0], err);
         return r->range != 0;
     }
     if (k->popped_region)
@@ -114,7 +118,7 @@ static bool on_sweep(dec__lg_sink *k, const dec__lg_ev *ev, cs_err *err)
         range_close(k->m, p->sweep_range, ev->ts);
         return true;
     }
-    p->sweep_range = range_open(k->m, CS_RK_SWEEP, ev->ts, 0, 0, (uint64_t)ev->p, err);
+    p->sweep_range = range_open(k, CS_RK_SWEEP, ev->ts, 0, 0, (uint64_t)ev->p, err);
     return p->sweep_range != 0;
 }
 
@@ -128,13 +132,13 @@ static bool other_event(dec__lg_sink *k, const dec__lg_ev *ev, uint32_t stack, c
         return false;
     switch (ev->type) {
     case LG_GCSTART:
-        return (k->gc_range = range_open(m, CS_RK_GC, ev->ts, 0, 0, 0, err)) != 0;
+        return (k->gc_range = range_open(k, CS_RK_GC, ev->ts, 0, 0, 0, err)) != 0;
     case LG_GCDONE:
         range_close(m, k->gc_range, ev->ts);
         return true;
     case LG_STWSTART: {
         cs_sid n = stw_name(k, ev->args[0], err);
-        return err->code == CS_OK && (k->stw_range = range_open(m, CS_RK_STW, ev->ts, n, 0, 0, err)) != 0;
+        return err->code == CS_OK && (k->stw_range = range_open(k, CS_RK_STW, ev->ts, n, 0, 0, err)) != 0;
     }
     case LG_STWDONE:
         range_close(m, k->stw_range, ev->ts);
@@ -142,7 +146,7 @@ static bool other_event(dec__lg_sink *k, const dec__lg_ev *ev, uint32_t stack, c
     case LG_SWEEPSTART: case LG_SWEEPDONE:
         return on_sweep(k, ev, err);
     case LG_ASSISTSTART: {
-        uint32_t r = range_open(m, CS_RK_MARK_ASSIST, ev->ts, 0, gi, 0, err);
+        uint32_t r = range_open(k, CS_RK_MARK_ASSIST, ev->ts, 0, gi, 0, err);
         dec__lg_g *g = dec__lg_g_get(k, ev->g, err);
         return r && g && (g->assist_range = r);
     }
@@ -154,7 +158,7 @@ static bool other_event(dec__lg_sink *k, const dec__lg_ev *ev, uint32_t stack, c
     }
     case LG_TASKCREATE: {
         cs_sid n = dec__lg_str_sid(k->s, m, ev->args[2], err);
-        uint32_t r = err->code == CS_OK ? range_open(m, CS_RK_TASK, ev->ts, n, 0, ev->args[0], err) : 0;
+        uint32_t r = err->code == CS_OK ? range_open(k, CS_RK_TASK, ev->ts, n, 0, ev->args[0], err) : 0;
         return r && cs_map_put(&k->task_ranges, ev->args[0], r, err);
     }
     case LG_TASKEND: {

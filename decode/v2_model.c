@@ -207,6 +207,8 @@ static bool range_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, cs_
             key = e->args[0];
         break;
     }
+    if (s->d->drawn_ranges && !cs_range_drawn(rk))
+        return err->code == CS_OK;
     if (kind == V2K_RANGE_END)
         return range_close(s, rk, key, e->ts, err);
     if (kind == V2K_RANGE_ACTIVE && open_at(s, rk, key) != UINT32_MAX)
@@ -223,6 +225,8 @@ static bool user_event(v2_sink *s, v2_gen *g, const v2_ev *e, uint8_t kind, cs_e
 {
     cs_model *m = s->m;
     const v2_spec *sp = V2_SPEC(e->type);
+    if (kind != V2K_LOG && s->d->drawn_ranges) /* tasks and regions: not drawn */
+        return true;
     switch (kind) {
     case V2K_TASK_BEGIN:
         return range_open(s, CS_RK_TASK, e->args[0],

@@ -88,7 +88,7 @@ static void slices(pf *p)
     }
     for (uint32_t i = 0; i < m->n_ranges; i++) {
         const cs_range *r = &m->ranges[i];
-        if (r->kind != CS_RK_GC && r->kind != CS_RK_STW)
+        if (!cs_range_drawn(r->kind))
             continue;
         begin(p, "X", 0);
         ts(p, r->t0);

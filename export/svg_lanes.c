@@ -42,7 +42,7 @@ static bool is_summary(const lanes_pic *p, uint32_t lane)
 /* A GC cycle or stop-the-world pause within the picture's time. */
 static bool gc_band(const lanes_pic *p, const cs_range *r)
 {
-    return (r->kind == CS_RK_GC || r->kind == CS_RK_STW) && r->t1 >= p->axis.t0 && r->t0 <= p->axis.t1;
+    return cs_range_drawn(r->kind) && r->t1 >= p->axis.t0 && r->t0 <= p->axis.t1;
 }
 
 static bool build(lanes_pic *p, cs_err *err)

@@ -23,7 +23,7 @@ static uint32_t present_spans(const cs_model *m)
         if (m->g[i].parent && !(m->g[i].flags & CS_G_AT_START))
             present |= RND__PRESENT_SPAWNS;
     for (uint32_t i = 0; i < m->n_ranges; i++)
-        if (m->ranges[i].kind == CS_RK_GC || m->ranges[i].kind == CS_RK_STW)
+        if (cs_range_drawn(m->ranges[i].kind))
             present |= RND__PRESENT_GC;
     return present;
 }

@@ -231,7 +231,7 @@ static void gc_bands(const lanes_ctx *c)
     float pa = 0, pb = -1e9f;
     for (uint32_t i = 0; i < m->n_ranges; i++) {
         const cs_range *g = &m->ranges[i];
-        if ((g->kind != CS_RK_GC && g->kind != CS_RK_STW) || g->t1 < c->t0 || g->t0 > c->t_end)
+        if (!cs_range_drawn(g->kind) || g->t1 < c->t0 || g->t0 > c->t_end)
             continue;
         float a = tx(c, g->t0 > c->t0 ? g->t0 : c->t0), b = tx(c, g->t1 < c->t_end ? g->t1 : c->t_end);
         if (a <= pb + 3.0f && a >= pa) {

@@ -310,6 +310,33 @@ static void annotations_become_ranges_and_logs(void **st)
     cs_model_deinit(&m), cs_stats_deinit(&s), cs_file_unmap(&f);
 }
 
+/* A model for pictures keeps of the ranges the collections and stops of
+ * the world (not the sweeps, mark assists, task and regions), as the full
+ * model has them, decoded on one thread or two: of the corpus's annotated
+ * program none, and with ../shared, of its GC-heavy one (Go 1.19) 60 of
+ * 1,292. */
+static void pictures_keep_the_drawn_ranges(void **st)
+{
+    (void)st;
+    char gc[512];
+    const char *sh = tl_shared();
+    snprintf(gc, sizeof gc, "%s/corpus/go1.19/gcheavy.trace", sh ? sh : "");
+    const char *const names[] = {"tests/data/corpus/go1.19/annotated.trace", sh ? gc : NULL};
+    for (size_t i = 0; i < 2 && names[i]; i++) {
+        cs_file f;
+        cs_model m;
+        cs_stats s;
+        cs_err err = {0};
+        assert_true(load(names[i], &f, &m, &s, NULL, &err));
+        uint32_t drawn = tl_drawn_ranges(names[i], 1, 0, &m);
+        assert_true(drawn < m.n_ranges / 8 && (drawn > 0) == (i == 1));
+        assert_int_equal(tl_drawn_ranges(names[i], 2, 0, &m), drawn);
+        cs_model_deinit(&m), cs_stats_deinit(&s), cs_file_unmap(&f);
+    }
+    if (!sh)
+        printf("skipping the GC-heavy Go 1.19 trace: ../shared/traces not found\n");
+}
+
 /* A trace cut inside its stack table (after the Frequency record) keeps its
  * events with a warning; --strict makes it an error. */
 static void cut_stack_table_keeps_good_prefix_unless_strict(void **st)
@@ -456,6 +483,7 @@ int main(void)
         cmocka_unit_test(go_testdata_and_corpus_match_go_exactly),
         cmocka_unit_test(unordered_1_5_trace_is_rejected),
         cmocka_unit_test(hostile_records_fail_with_offset),
+        cmocka_unit_test(pictures_keep_the_drawn_ranges),
         cmocka_unit_test(annotations_become_ranges_and_logs),
         cmocka_unit_test(cut_stack_table_keeps_good_prefix_unless_strict),
         cmocka_unit_test(prefixes_and_flips_of_repo_copies_fail_cleanly),

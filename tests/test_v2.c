@@ -510,6 +510,28 @@ static void regions_nest_in_the_model(void **st)
     }
 }
 
+/* A model for pictures keeps of the ranges the collections and stops of
+ * the world, as the full model has them, on one thread and with a part
+ * decoded ahead: none of the GC-heavy trace's sweeps and mark assists
+ * (13,253 of its 13,455 ranges), nor the annotated one's task and regions
+ * (all but a stop of the world). */
+static void pictures_keep_the_drawn_ranges(void **st)
+{
+    (void)st;
+    static const char *const names[] = {"gcheavy/gcheavy-go1.27", "regions/regions-gens-go1.27"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s.trace", tl_data(), names[i]);
+        decoded one;
+        load_model(path, 1, 0, &one);
+        uint32_t drawn = tl_drawn_ranges(path, 1, 0, &one.m);
+        assert_true(drawn > 0 && drawn < one.m.n_ranges / 8);
+        for (uint64_t k = 1; k <= 3; k++)
+            assert_int_equal(tl_drawn_ranges(path, 2, one.f.size * k / 4, &one.m), drawn);
+        unload(&one);
+    }
+}
+
 /* Go's conformance cases: NAME.expect is SUCCESS or FAILURE "regexp". */
 static void conformance_case(const char *path, const char *dir, const char *name, void *ud)
 {
@@ -904,6 +926,7 @@ int main(void)
         cmocka_unit_test(model_parts_match_one_thread),
         cmocka_unit_test(go_testdata_model_parts_match_one_thread),
         cmocka_unit_test(regions_nest_in_the_model),
+        cmocka_unit_test(pictures_keep_the_drawn_ranges),
         cmocka_unit_test(streams_decode_a_generation_at_a_time),
         cmocka_unit_test(stream_decoder_grows_a_generation_at_a_time),
         cmocka_unit_test(growing_legacy_file_decodes_once_it_pauses),

@@ -143,6 +143,36 @@ static inline bool tl_same_edge(const cs_model *a, uint32_t i, const cs_model *b
     return !memcmp(&x, &y, sizeof x) && cs_edge_ts(a, i) == cs_edge_ts(b, k);
 }
 
+/* Trace `path` decoded for pictures (dec_desc.drawn_ranges, with `jobs`
+ * threads, a second part from byte `cut`, 0: where the work evens out)
+ * keeps of the ranges of its model `full` the drawn ones, in order, and
+ * no others; returns how many. */
+static inline uint32_t tl_drawn_ranges(const char *path, int jobs, uint64_t cut, const cs_model *full)
+{
+    cs_file f;
+    cs_model m;
+    cs_err err = {0};
+    cs_model_init(&m);
+    assert_true(cs_file_map(path, &f, &err));
+    dec_desc d = {.path = path, .jobs = jobs, .split_min = jobs > 1, .cut = cut, .drawn_ranges = true};
+    if (!dec_trace_load(&d, &f, &m, NULL, &err))
+        fail_msg("%s: %s", path, err.msg);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < full->n_ranges; i++) {
+        const cs_range *x = &full->ranges[i], *y = n < m.n_ranges ? &m.ranges[n] : NULL;
+        if (!cs_range_drawn(x->kind))
+            continue;
+        if (!y || y->t0 != x->t0 || y->t1 != x->t1 || y->kind != x->kind || y->g != x->g || y->id != x->id ||
+            strcmp(cs_model_str(&m, y->name), cs_model_str(full, x->name)))
+            fail_msg("%s (%d threads): drawn range %u is not the model's %u", path, jobs, n, i);
+        n++;
+    }
+    assert_int_equal(m.n_ranges, n);
+    cs_model_deinit(&m);
+    cs_file_unmap(&f);
+    return n;
+}
+
 static inline json_t *tl_json(const char *path)
 {
     json_error_t je;
