@@ -328,9 +328,9 @@ static void pictures_keep_the_drawn_ranges(void **st)
         cs_stats s;
         cs_err err = {0};
         assert_true(load(names[i], &f, &m, &s, NULL, &err));
-        uint32_t drawn = tl_drawn_ranges(names[i], 1, 0, &m);
+        uint32_t drawn = tl_drawn_ranges(names[i], 1, 0, &m, NULL);
         assert_true(drawn < m.n_ranges / 8 && (drawn > 0) == (i == 1));
-        assert_int_equal(tl_drawn_ranges(names[i], 2, 0, &m), drawn);
+        assert_int_equal(tl_drawn_ranges(names[i], 2, 0, &m, NULL), drawn);
         cs_model_deinit(&m), cs_stats_deinit(&s), cs_file_unmap(&f);
     }
     if (!sh)

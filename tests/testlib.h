@@ -146,8 +146,10 @@ static inline bool tl_same_edge(const cs_model *a, uint32_t i, const cs_model *b
 /* Trace `path` decoded for pictures (dec_desc.drawn_ranges, with `jobs`
  * threads, a second part from byte `cut`, 0: where the work evens out)
  * keeps of the ranges of its model `full` the drawn ones, in order, and
- * no others; returns how many. */
-static inline uint32_t tl_drawn_ranges(const char *path, int jobs, uint64_t cut, const cs_model *full)
+ * no others, and the same goroutines and spans; returns how many, and in
+ * *ahead (if not NULL) how many parts were decoded ahead. */
+static inline uint32_t tl_drawn_ranges(const char *path, int jobs, uint64_t cut, const cs_model *full,
+                                       uint32_t *ahead)
 {
     cs_file f;
     cs_model m;
@@ -168,6 +170,12 @@ static inline uint32_t tl_drawn_ranges(const char *path, int jobs, uint64_t cut,
         n++;
     }
     assert_int_equal(m.n_ranges, n);
+    assert_int_equal(m.n_g, full->n_g);
+    assert_int_equal(m.n_span, full->n_span);
+    for (uint32_t i = 1; i < m.n_g; i++)
+        assert_true(m.g[i].goid == full->g[i].goid && m.g[i].span_count == full->g[i].span_count);
+    if (ahead)
+        *ahead = m.n_ahead;
     cs_model_deinit(&m);
     cs_file_unmap(&f);
     return n;
