@@ -77,12 +77,13 @@ void rnd__arrows_flying(rnd_renderer *r, const rnd_view *v, rnd__ends_fn *ends, 
     if (v->now == CS_T_NONE || !r->lay.rep)
         return;
     uint32_t drawn = 0, seen = 0;
-    for (uint32_t i = rnd__arrow_lower(r, v->now + 1); i-- > 0 && drawn < FLYING_MAX && seen++ < 8 * FLYING_MAX;) {
-        rnd__arrow arrow = rnd__arrow_get(r, i);
+    rnd__apos p = rnd__arrow_lower(r, v->now + 1);
+    for (uint32_t ref; (ref = rnd__arrow_prev(r, &p)) && drawn < FLYING_MAX && seen++ < 8 * FLYING_MAX;) {
+        rnd__arrow arrow;
         const rnd__arrow *a = &arrow;
         float A[3], B[3];
-        if (r->lay.rep[i] || !rnd__arrow_flying(r->m, v, a) || r->row[a->from] < 0 || r->row[a->to] < 0 ||
-            !ends(ctx, a, A, B))
+        if (!rnd__arrow_get(r, ref, &arrow) || (a->msg && rnd__arrow_rep(r, a->msg - 1)) ||
+            !rnd__arrow_flying(r->m, v, a) || r->row[a->from] < 0 || r->row[a->to] < 0 || !ends(ctx, a, A, B))
             continue;
         rnd__arrow_draw(r, v, a, A, B, head_px, ax);
         drawn++;

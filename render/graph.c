@@ -146,13 +146,14 @@ static void pulses(graph_ctx *c)
         return;
     const uint32_t *nog = c->g->node_of_g;
     int64_t back = (int64_t)(v->speed * 0.6) + 1;
-    uint32_t lo = rnd__arrow_lower(c->r, v->now - back), hi = rnd__arrow_lower(c->r, v->now + 1);
+    /* the messages sent in the last pulse's time (wake-ups have none) */
+    uint32_t lo = rnd__arrow_lower(c->r, v->now - back).msg, hi = rnd__arrow_lower(c->r, v->now + 1).msg;
     uint32_t step = hi - lo > GRAPH_PULSES ? (hi - lo) / GRAPH_PULSES + 1 : 1;
     float xy[2 * CURVE_PTS];
     for (uint32_t i = lo; i < hi; i += step) {
-        rnd__arrow arrow = rnd__arrow_get(c->r, i);
+        rnd__arrow arrow;
         const rnd__arrow *a = &arrow;
-        if (a->kind == LAY_ARROW_SYNC || !rnd__arrow_flying(c->r->m, v, a) || nog[a->from] == UINT32_MAX ||
+        if (!rnd__arrow_get(c->r, i + 1, &arrow) || !rnd__arrow_flying(c->r->m, v, a) || nog[a->from] == UINT32_MAX ||
             nog[a->to] == UINT32_MAX || !node_shown(c, nog[a->from]) || !node_shown(c, nog[a->to]))
             continue;
         uint32_t ei = lay_graph_edge_find(c->g, a->kind, nog[a->from], nog[a->to], rnd__arrow_chan(c->r->m, a)), base;

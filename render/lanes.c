@@ -556,11 +556,14 @@ void rnd__lanes_pick(const rnd_renderer *r, const rnd_view *v, float x, float y,
      * than 5 px right of the pointer cannot come closer, so the search walks
      * back from there (a bounded number: a frame stays cheap) */
     int64_t hi = lay_axis_t(&r->lay.axis, (double)(x + 5.0f - r->plot_x0) / w);
-    uint32_t end = hi == INT64_MAX ? r->n_arrows : rnd__arrow_lower(r, hi + 1);
+    rnd__apos p = hi == INT64_MAX ? rnd__arrow_end(r) : rnd__arrow_lower(r, hi + 1);
     float best = 5.0f;
-    for (uint32_t k = 0; k < PICK_ARROWS && k < end; k++) {
-        rnd__arrow arrow = rnd__arrow_get(r, end - 1 - k);
+    uint32_t ref;
+    for (uint32_t k = 0; k < PICK_ARROWS && (ref = rnd__arrow_prev(r, &p)); k++) {
+        rnd__arrow arrow;
         const rnd__arrow *a = &arrow;
+        if (!rnd__arrow_get(r, ref, &arrow))
+            continue;
         int32_t fr = r->row[a->from], to = r->row[a->to];
         if (fr < 0 || to < 0)
             continue;
@@ -570,6 +573,6 @@ void rnd__lanes_pick(const rnd_renderer *r, const rnd_view *v, float x, float y,
         float yb = r->plot_y0 + ((float)to + 0.5f) * r->lane_h - v->scroll_px;
         float d = fminf(seg_dist(x, y, xa, ya, xb, yb), seg_dist(x, y, xa, ya, xa, yb));
         if (d <= best)
-            best = d, out->arrow = end - k;
+            best = d, out->arrow = ref;
     }
 }

@@ -103,9 +103,9 @@ static bool summaries(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t 
         return true;
     if (!bun) {
         rnd__lay_arrows_drop(l);
-        l->rep = cs_calloc((size_t)r->n_arrows + 1, 1);
+        l->rep = cs_calloc((size_t)r->m->n_msgs / 64 + 1, sizeof *l->rep);
         if (!l->rep) {
-            CS_FAIL(&l->err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u arrows", r->n_arrows);
+            CS_FAIL(&l->err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u messages", r->m->n_msgs);
             return fail(l);
         }
     }
@@ -118,11 +118,10 @@ static bool summaries(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t 
                      : lay_lod_arrows(r->m, &l->axis, &l->lanes, bk.arrow_cols, bk.max_bundles, &l->bun, &l->err);
     if (!ok)
         return fail(l);
-    for (uint32_t i = 0; !bun && r->arrow_of_msg && i < l->bun.n; i++) {
+    for (uint32_t i = 0; !bun && i < l->bun.n; i++) {
         const lay_bundle *b = &l->bun.b[i];
-        if ((b->kind == LAY_ARROW_CHAN || b->kind == LAY_ARROW_CLOSE) && b->first < r->m->n_msgs &&
-            r->arrow_of_msg[b->first] != UINT32_MAX)
-            l->rep[r->arrow_of_msg[b->first]] = 1;
+        if ((b->kind == LAY_ARROW_CHAN || b->kind == LAY_ARROW_CLOSE) && b->first < r->m->n_msgs)
+            l->rep[b->first >> 6] |= 1ull << (b->first & 63);
     }
     l->have_lod = l->have_bun = true;
     return true;
@@ -139,19 +138,8 @@ bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols
 
 bool rnd__bundle_arrow(const rnd_renderer *r, const lay_bundle *b, rnd__arrow *out)
 {
-    const cs_model *m = r->m;
-    if (b->kind == LAY_ARROW_SYNC && b->first < m->n_edges) {
-        const cs_edge *e = &m->edges[b->first];
-        *out = (rnd__arrow){.t0 = cs_edge_ts(m, b->first), .t_next = INT64_MAX, .from = e->from, .to = e->to,
-                            .kind = LAY_ARROW_SYNC};
-        return true;
-    }
-    if ((b->kind != LAY_ARROW_CHAN && b->kind != LAY_ARROW_CLOSE) || b->first >= m->n_msgs)
-        return false;
-    if (!r->arrow_of_msg) /* a still picture: no playback table */
-        return rnd__msg_arrow(m, b->first, out);
-    if (r->arrow_of_msg[b->first] == UINT32_MAX)
-        return false;
-    *out = rnd__arrow_get(r, r->arrow_of_msg[b->first]);
-    return true;
+    if (b->kind == LAY_ARROW_SYNC)
+        return b->first < RND__REF_SYNC && rnd__arrow_get(r, b->first | RND__REF_SYNC, out);
+    return (b->kind == LAY_ARROW_CHAN || b->kind == LAY_ARROW_CLOSE) && b->first < r->m->n_msgs &&
+           rnd__arrow_get(r, b->first + 1, out);
 }

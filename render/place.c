@@ -114,82 +114,73 @@ bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *
     return true;
 }
 
-/* A reference's arrow's time and ends: the one place they are read from
- * a message or a sync wake-up. */
-static int64_t ref_t0(const cs_model *m, uint32_t ref)
+/* Arrows are walked in time order (pulses, picking) without a table of
+ * them: the messages are in send order already (core/model.h), so only the
+ * sync wake-ups are ordered, by (time, waker), stably. They come in event
+ * order, so the part is nearly one run: a merge sort that skips halves
+ * already in order costs O(n) on it, and a merge copies only its shorter
+ * side aside. */
+static bool sync_before(const cs_model *m, uint32_t x, uint32_t y)
 {
-    return ref & RND__REF_SYNC ? cs_edge_ts(m, ref & ~RND__REF_SYNC) : cs_msg_t_send(&m->msgs[ref - 1]);
-}
-
-static uint32_t ref_from(const cs_model *m, uint32_t ref)
-{
-    return ref & RND__REF_SYNC ? m->edges[ref & ~RND__REF_SYNC].from : m->msgs[ref - 1].sender;
-}
-
-static uint32_t ref_to(const cs_model *m, uint32_t ref)
-{
-    return ref & RND__REF_SYNC ? m->edges[ref & ~RND__REF_SYNC].to : m->msgs[ref - 1].receiver;
-}
-
-/* Arrows in (t0, from) order, stably. Messages come sorted by time and the
- * sync wake-ups in event order, so each part is nearly one run: a merge
- * sort that skips halves already in order costs O(n) on them, and a merge
- * copies only its shorter side aside. */
-static bool arrow_before(const cs_model *m, const rnd__aref *x, const rnd__aref *y)
-{
-    int64_t a = ref_t0(m, x->ref), b = ref_t0(m, y->ref);
-    return a < b || (a == b && ref_from(m, x->ref) < ref_from(m, y->ref));
+    int64_t a = cs_edge_ts(m, x), b = cs_edge_ts(m, y);
+    return a < b || (a == b && m->edges[x].from < m->edges[y].from);
 }
 
 /* Merges the sorted a[0, h) and a[h, n), equal ones left first; tmp holds
  * the shorter side. */
-static void arrows_merge(const cs_model *m, rnd__aref *a, uint32_t h, uint32_t n, rnd__aref *tmp)
+static void sync_merge(const cs_model *m, uint32_t *a, uint32_t h, uint32_t n, uint32_t *tmp)
 {
-    if (h == 0 || h == n || !arrow_before(m, &a[h], &a[h - 1]))
+    if (h == 0 || h == n || !sync_before(m, a[h], a[h - 1]))
         return;
     if (h <= n - h) {
         memcpy(tmp, a, (size_t)h * sizeof *a);
         uint32_t i = 0, j = h, k = 0;
         while (i < h && j < n)
-            a[k++] = arrow_before(m, &a[j], &tmp[i]) ? a[j++] : tmp[i++];
+            a[k++] = sync_before(m, a[j], tmp[i]) ? a[j++] : tmp[i++];
         while (i < h)
             a[k++] = tmp[i++];
     } else {
         uint32_t i = h, j = n - h, k = n;
         memcpy(tmp, a + h, (size_t)j * sizeof *a);
         while (i > 0 && j > 0)
-            a[--k] = arrow_before(m, &tmp[j - 1], &a[i - 1]) ? a[--i] : tmp[--j];
+            a[--k] = sync_before(m, tmp[j - 1], a[i - 1]) ? a[--i] : tmp[--j];
         while (j > 0)
             a[--k] = tmp[--j];
     }
 }
 
-static void arrows_sort(const cs_model *m, rnd__aref *a, uint32_t n, rnd__aref *tmp)
+static void sync_sort(const cs_model *m, uint32_t *a, uint32_t n, uint32_t *tmp)
 {
     if (n <= 16) { /* insertion */
         for (uint32_t i = 1; i < n; i++) {
-            rnd__aref x = a[i];
-            uint32_t j = i;
-            for (; j > 0 && arrow_before(m, &x, &a[j - 1]); j--)
+            uint32_t x = a[i], j = i;
+            for (; j > 0 && sync_before(m, x, a[j - 1]); j--)
                 a[j] = a[j - 1];
             a[j] = x;
         }
         return;
     }
-    arrows_sort(m, a, n / 2, tmp);
-    arrows_sort(m, a + n / 2, n - n / 2, tmp);
-    arrows_merge(m, a, n / 2, n, tmp);
+    sync_sort(m, a, n / 2, tmp);
+    sync_sort(m, a + n / 2, n - n / 2, tmp);
+    sync_merge(m, a, n / 2, n, tmp);
+}
+
+/* Does message i draw an arrow? Not without a send time: the sender was
+ * already waiting when tracing began. */
+static bool msg_is_arrow(const cs_model *m, uint32_t i)
+{
+    const cs_msg *msg = &m->msgs[i];
+    return msg->sender && msg->receiver && msg->sender < m->n_g && msg->receiver < m->n_g &&
+           cs_msg_t_send(msg) != CS_T_NONE;
 }
 
 bool rnd__msg_arrow(const cs_model *m, uint32_t i, rnd__arrow *out)
 {
-    const cs_msg *msg = &m->msgs[i];
-    /* no send time: the sender was already waiting when tracing began */
-    if (!msg->sender || !msg->receiver || msg->sender >= m->n_g || msg->receiver >= m->n_g ||
-        cs_msg_t_send(msg) == CS_T_NONE)
+    if (!msg_is_arrow(m, i))
         return false;
-    *out = (rnd__arrow){.t0 = ref_t0(m, i + 1), .t_next = INT64_MAX, .from = ref_from(m, i + 1),
-                        .to = ref_to(m, i + 1), .msg = i + 1, .kind = (uint8_t)lay_msg_arrow(msg)};
+    const cs_msg *msg = &m->msgs[i];
+    *out = (rnd__arrow){.t0 = cs_msg_t_send(msg), .t_next = INT64_MAX, .from = msg->sender, .to = msg->receiver,
+                        .msg = i + 1, .kind = (uint8_t)lay_msg_arrow(msg)};
     return true;
 }
 
@@ -198,83 +189,89 @@ bool rnd__edge_arrow(const cs_model *m, uint32_t i, rnd__arrow *out)
     const cs_edge *e = &m->edges[i]; /* sync wake-ups (as layout/lod.h counts them): quieter */
     if (lay_edge_arrow(e) != LAY_ARROW_SYNC || !e->from || !e->to || e->from >= m->n_g || e->to >= m->n_g)
         return false;
-    uint32_t ref = i | RND__REF_SYNC;
-    *out = (rnd__arrow){.t0 = ref_t0(m, ref), .t_next = INT64_MAX, .from = ref_from(m, ref), .to = ref_to(m, ref),
+    *out = (rnd__arrow){.t0 = cs_edge_ts(m, i), .t_next = INT64_MAX, .from = e->from, .to = e->to,
                         .kind = LAY_ARROW_SYNC};
     return true;
 }
 
 bool rnd__arrows_build(const cs_model *m, rnd_traffic *t, cs_err *err)
 {
-    uint64_t cap = (uint64_t)m->n_msgs + m->n_edges;
-    t->arrows = cs_alloc((size_t)(cap ? cap : 1) * sizeof *t->arrows);
-    if (!t->arrows || cap >= RND__REF_SYNC)
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %llu arrows", (unsigned long long)cap);
-    uint32_t n = 0;
-    rnd__arrow a;
-    for (uint32_t i = 0; i < m->n_msgs; i++)
-        if (rnd__msg_arrow(m, i, &a))
-            t->arrows[n++] = (rnd__aref){i + 1, UINT32_MAX};
-    uint32_t n_msg = n;
-    for (uint32_t i = 1; i < m->n_edges; i++)
-        if (rnd__edge_arrow(m, i, &a))
-            t->arrows[n++] = (rnd__aref){i | RND__REF_SYNC, UINT32_MAX};
-    t->n_arrows = n;
-    rnd__aref *tmp = cs_alloc(((size_t)n / 2 + 1) * sizeof *tmp);
-    if (!tmp)
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory ordering %u arrows", n);
-    arrows_sort(m, t->arrows, n_msg, tmp);
-    arrows_sort(m, t->arrows + n_msg, n - n_msg, tmp);
-    arrows_merge(m, t->arrows, n_msg, n, tmp);
-    cs_free(tmp);
-    t->arrow_of_msg = cs_alloc(((size_t)m->n_msgs + 1) * sizeof *t->arrow_of_msg);
-    if (!t->arrow_of_msg)
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u messages", m->n_msgs);
-    for (uint32_t i = 0; i < m->n_msgs; i++)
-        t->arrow_of_msg[i] = UINT32_MAX;
-    for (uint32_t i = 0; i < n; i++)
-        if (!(t->arrows[i].ref & RND__REF_SYNC))
-            t->arrow_of_msg[t->arrows[i].ref - 1] = i;
-    /* next: a backwards scan remembering each goroutine's next send */
+    t->next_send = cs_alloc(((size_t)m->n_msgs + 1) * sizeof *t->next_send);
+    t->sync = cs_alloc(((size_t)m->n_edges + 1) * sizeof *t->sync);
     uint32_t *next = cs_alloc(((size_t)m->n_g + 1) * sizeof *next);
-    if (!next)
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u goroutines", m->n_g);
+    if (!t->next_send || !t->sync || !next || m->n_edges >= RND__REF_SYNC) {
+        cs_free(next);
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u messages and %u wake-ups", m->n_msgs,
+                       m->n_edges);
+    }
+    /* each message's receiver's next send: a backwards scan remembering
+     * each goroutine's next one */
     for (uint32_t i = 0; i <= m->n_g; i++)
         next[i] = UINT32_MAX;
-    for (uint32_t i = n; i-- > 0;) {
-        uint32_t ref = t->arrows[i].ref;
-        t->arrows[i].next = next[ref_to(m, ref)];
-        if (!(ref & RND__REF_SYNC))
-            next[ref_from(m, ref)] = i;
+    for (uint32_t i = m->n_msgs; i-- > 0;) {
+        t->next_send[i] = UINT32_MAX;
+        if (msg_is_arrow(m, i))
+            t->next_send[i] = next[m->msgs[i].receiver], next[m->msgs[i].sender] = i;
     }
     cs_free(next);
+    rnd__arrow a;
+    uint32_t n = 0;
+    for (uint32_t i = 1; i < m->n_edges; i++)
+        if (rnd__edge_arrow(m, i, &a))
+            t->sync[n++] = i;
+    t->n_sync = n;
+    uint32_t *tmp = cs_alloc(((size_t)n / 2 + 1) * sizeof *tmp);
+    if (!tmp)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory ordering %u wake-ups", n);
+    sync_sort(m, t->sync, n, tmp);
+    cs_free(tmp);
     return true;
 }
 
-rnd__arrow rnd__arrow_get(const rnd_renderer *r, uint32_t i)
+bool rnd__arrow_get(const rnd_renderer *r, uint32_t ref, rnd__arrow *out)
 {
     const cs_model *m = r->m;
-    rnd__aref x = r->arrows[i];
-    rnd__arrow a;
-    if (x.ref & RND__REF_SYNC)
-        rnd__edge_arrow(m, x.ref & ~RND__REF_SYNC, &a);
-    else
-        rnd__msg_arrow(m, x.ref - 1, &a);
-    a.t_next = x.next == UINT32_MAX ? INT64_MAX : ref_t0(m, r->arrows[x.next].ref);
-    return a;
+    if (ref & RND__REF_SYNC)
+        return (ref & ~RND__REF_SYNC) < m->n_edges && rnd__edge_arrow(m, ref & ~RND__REF_SYNC, out);
+    if (!ref || ref > m->n_msgs || !rnd__msg_arrow(m, ref - 1, out))
+        return false;
+    uint32_t next = r->next_send ? r->next_send[ref - 1] : UINT32_MAX;
+    out->t_next = next == UINT32_MAX ? INT64_MAX : m->msgs[next].t;
+    return true;
 }
 
-uint32_t rnd__arrow_lower(const rnd_renderer *r, int64_t t)
+rnd__apos rnd__arrow_lower(const rnd_renderer *r, int64_t t)
 {
-    uint32_t lo = 0, hi = r->n_arrows;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (ref_t0(r->m, r->arrows[mid].ref) < t)
-            lo = mid + 1;
+    const cs_model *m = r->m;
+    rnd__apos p = {0, 0};
+    for (uint32_t hi = m->n_msgs; p.msg < hi;) { /* by cs_msg.t: its send when it has one */
+        uint32_t mid = p.msg + (hi - p.msg) / 2;
+        if (m->msgs[mid].t < t)
+            p.msg = mid + 1;
         else
             hi = mid;
     }
-    return lo;
+    for (uint32_t hi = r->n_sync; p.sync < hi;) {
+        uint32_t mid = p.sync + (hi - p.sync) / 2;
+        if (cs_edge_ts(m, r->sync[mid]) < t)
+            p.sync = mid + 1;
+        else
+            hi = mid;
+    }
+    return p;
+}
+
+rnd__apos rnd__arrow_end(const rnd_renderer *r) { return (rnd__apos){r->m->n_msgs, r->n_sync}; }
+
+uint32_t rnd__arrow_prev(const rnd_renderer *r, rnd__apos *p)
+{
+    const cs_model *m = r->m;
+    while (p->msg && !msg_is_arrow(m, p->msg - 1))
+        p->msg--;
+    /* of one time, the messages first */
+    if (p->sync && (!p->msg || cs_edge_ts(m, r->sync[p->sync - 1]) >= m->msgs[p->msg - 1].t))
+        return r->sync[--p->sync] | RND__REF_SYNC;
+    return p->msg ? p->msg-- : 0;
 }
 
 bool rnd__filter_update(rnd_renderer *r, const rnd_view *v, cs_err *err)
@@ -310,6 +307,14 @@ bool rnd__arrow_lit(const rnd_renderer *r, const rnd_view *v, const rnd__arrow *
     return v->highlight != RND_HL_BLOCKED && v->highlight != RND_HL_SPAWNS;
 }
 
+static void lit_ends(rnd_renderer *r, const rnd_view *v, uint32_t from, uint32_t to)
+{
+    if (from == v->selected)
+        r->lit[to] = 1;
+    if (to == v->selected)
+        r->lit[from] = 1;
+}
+
 void rnd__lit_update(rnd_renderer *r, const rnd_view *v)
 {
     if (r->lit_for == v->selected)
@@ -323,13 +328,12 @@ void rnd__lit_update(rnd_renderer *r, const rnd_view *v)
     for (uint32_t i = 1; i < r->m->n_g; i++)
         if (r->m->g[i].parent == v->selected)
             r->lit[i] = 1;
-    for (uint32_t i = 0; i < r->n_arrows; i++) { /* from and to, without the whole arrow */
-        uint32_t ref = r->arrows[i].ref, from = ref_from(r->m, ref), to = ref_to(r->m, ref);
-        if (from == v->selected)
-            r->lit[to] = 1;
-        if (to == v->selected)
-            r->lit[from] = 1;
-    }
+    const cs_model *m = r->m; /* the arrows' ends, without the whole arrows */
+    for (uint32_t i = 0; i < m->n_msgs; i++)
+        if (msg_is_arrow(m, i))
+            lit_ends(r, v, m->msgs[i].sender, m->msgs[i].receiver);
+    for (uint32_t k = 0; k < r->n_sync; k++)
+        lit_ends(r, v, m->edges[r->sync[k]].from, m->edges[r->sync[k]].to);
 }
 
 bool rnd__g_lit(const rnd_renderer *r, const rnd_view *v, uint32_t gi)

@@ -158,7 +158,8 @@ typedef struct rnd_loading {
 typedef struct rnd_hit {
     uint32_t g;              /* goroutine index, 0 none */
     uint32_t span;           /* span index in the model, UINT32_MAX none */
-    uint32_t arrow;          /* arrow index + 1 (the renderer's sorted arrows), 0 none */
+    uint32_t arrow;          /* the arrow: its message + 1, or a sync wake-up's edge with the top
+                                bit set; 0 none */
     int64_t t;               /* time under the mouse (lanes) */
 } rnd_hit;
 

@@ -138,8 +138,9 @@ uint32_t rnd__mix_over(uint32_t rgba, uint32_t bg);
 
 /* An arrow of the picture: a message of the model, or a sync wake-up
  * (layout/arrow.h decides which). Its end and channel are its message's
- * (rnd__arrow_t1, rnd__arrow_chan). The playback table keeps each only as
- * a reference (rnd__aref) and rnd__arrow_get makes it whole. */
+ * (rnd__arrow_t1, rnd__arrow_chan). It is known by its reference (message
+ * + 1, or RND__REF_SYNC with a sync wake-up's edge; 0 none) and
+ * rnd__arrow_get makes it whole. */
 typedef struct rnd__arrow {
     int64_t t0;
     int64_t t_next;          /* when the receiver next sends (the ball is hit back) */
@@ -149,11 +150,13 @@ typedef struct rnd__arrow {
     uint8_t pad[3];
 } rnd__arrow;
 
-/* An arrow of the playback table: what it draws, message + 1 or, with
- * RND__REF_SYNC, a sync wake-up's edge; and the table index of the arrow by
- * which its receiver next sends (UINT32_MAX none): 8 bytes an arrow. */
 #define RND__REF_SYNC 0x80000000u
-typedef struct rnd__aref { uint32_t ref, next; } rnd__aref;
+
+/* A place in the arrows' playback order (place.c): by time, the messages in
+ * the model's order (by send: core/model.h), the sync wake-ups by (time,
+ * waker) after the messages of their time. It is the number of messages
+ * and of sync wake-ups before it. */
+typedef struct rnd__apos { uint32_t msg, sync; } rnd__apos;
 
 /* When the arrow lands (a wake-up: at once) and its channel (hue key). */
 static inline int64_t rnd__arrow_t1(const cs_model *m, const rnd__arrow *a)
@@ -236,7 +239,7 @@ typedef struct rnd__lay {
     lay_lanes lanes;
     lay_lod lod;             /* dominant mark per (lane, column) */
     lay_bundles bun;         /* arrows bundled per (kind, lanes, column), by t0 */
-    uint8_t *rep;            /* per renderer arrow: 1 when it is a bundle's first arrow */
+    uint64_t *rep;           /* per message, a bit: it is a bundle's first arrow */
     cs_err err;              /* the last failure, reported by the frame */
 } rnd__lay;
 
@@ -290,8 +293,6 @@ struct rnd_renderer {
     rnd_hit hit;             /* last rnd_pick result, for the tooltip */
     rnd__lane_cache lc;
     rnd__lay lay;
-    uint32_t *arrow_of_msg;  /* per message: its index in arrows, UINT32_MAX none; NULL
-                              * while the arrows are not built */
     uint32_t *order;         /* goroutines in lane order (parents above children) */
     uint32_t n_order;
     uint32_t *label_order;   /* the same goroutines, biggest subtree first (tree labels) */
@@ -299,8 +300,9 @@ struct rnd_renderer {
     float *tree_xz;          /* per goroutine: 3D tree position (x, z) */
     rnd__tree_frame tree;    /* the last tree frame */
     rnd__graph graph;        /* the graph view's layout, made on its first frame */
-    rnd__aref *arrows;       /* the playback table: every arrow, by (t0, from) */
-    uint32_t n_arrows;
+    uint32_t *next_send;     /* the playback table (rnd_traffic's), NULL while not built */
+    uint32_t *sync;
+    uint32_t n_sync;
     float *scr;              /* per goroutine: its mark on screen in the last tree/graph
                               * frame as x0 y0 x1 y1 pixels; x0 < 0 when hidden */
     uint8_t *lit;            /* per goroutine: partner of the selection */
@@ -331,13 +333,17 @@ void rnd__graph_deinit(rnd__graph *g);
 /* The graph's area in a w × h window: x0 y0 x1 y1 pixels. */
 void rnd__graph_area(const rnd_renderer *r, const rnd_view *v, int w, int h, float *area);
 /* What a renderer draws of its model's channel traffic (traffic.c), made
- * from the model alone: the playback table of every arrow in time order
- * (pulses, picking) and each message's place in it, the channels' hues,
- * and which kinds of arrow there are. */
+ * from the model alone: the playback table (what walks the arrows in time
+ * order for pulses and picking needs besides the model), the channels'
+ * hues, and which kinds of arrow there are. */
 struct rnd_traffic {
-    rnd__aref *arrows;       /* NULL: no playback table (a still picture's, until it plays) */
-    uint32_t n_arrows;
-    uint32_t *arrow_of_msg;  /* per message: its index in arrows, UINT32_MAX none */
+    /* the playback table, NULL while not built (a still picture's, until it
+     * plays): per message, the message by which its receiver next sends in
+     * the playback order (the ball hit back), UINT32_MAX none; the sync
+     * wake-ups' edges in that order */
+    uint32_t *next_send;
+    uint32_t *sync;
+    uint32_t n_sync;
     uint8_t *hue;            /* per channel: index into the palette's channel hues */
     uint32_t present;        /* the bits of rnd_renderer.present it gives (RND__PRESENT_ARROWS) */
     uint32_t first_chan;     /* channel of the earliest arrow */
@@ -348,13 +354,26 @@ bool rnd__traffic_build(const cs_model *m, bool table, rnd_traffic *t, cs_err *e
 void rnd__traffic_deinit(rnd_traffic *t);
 /* r shows m with traffic *t, which then holds r's traffic before. */
 void rnd__traffic_install(rnd_renderer *r, const cs_model *m, rnd_traffic *t);
-/* The playback table of m into t->arrows, n_arrows, arrow_of_msg (place.c).
- * A still picture goes without (rnd_create_still): its first frame with a
- * playback time builds it (rnd__traffic_table). */
+/* The playback table of m into t->next_send, sync, n_sync (place.c): 4
+ * bytes a message, 4 a sync wake-up. A still picture goes without
+ * (rnd_create_still): its first frame with a playback time builds it
+ * (rnd__traffic_table). */
 bool rnd__arrows_build(const cs_model *m, rnd_traffic *t, cs_err *err);
 bool rnd__traffic_table(rnd_renderer *r, cs_err *err);
-/* Arrow i of the playback table, whole. */
-rnd__arrow rnd__arrow_get(const rnd_renderer *r, uint32_t i);
+/* The arrow of reference ref, whole (t_next from the playback table, else
+ * unknown); false: ref is none of r's model's arrows. */
+bool rnd__arrow_get(const rnd_renderer *r, uint32_t ref, rnd__arrow *out);
+/* The place of the first arrow sent at t or later; the place after them all. */
+rnd__apos rnd__arrow_lower(const rnd_renderer *r, int64_t t);
+rnd__apos rnd__arrow_end(const rnd_renderer *r);
+/* The reference of the arrow just before *p, which moves back over it; 0 at
+ * the start. Messages that are no arrow are stepped over. */
+uint32_t rnd__arrow_prev(const rnd_renderer *r, rnd__apos *p);
+/* Is message i the first arrow of one of the frame's bundles? */
+static inline bool rnd__arrow_rep(const rnd_renderer *r, uint32_t i)
+{
+    return (r->lay.rep[i >> 6] >> (i & 63)) & 1;
+}
 /* Message i / wake-up edge i as an arrow (t_next unknown: INT64_MAX);
  * false: it is none. */
 bool rnd__msg_arrow(const cs_model *m, uint32_t i, rnd__arrow *out);
@@ -416,7 +435,6 @@ void rnd__graph_build(rnd_renderer *r, const rnd_view *v, int w, int h);
 void rnd__tree_area(const rnd_renderer *r, const rnd_view *v, int w, int h, float *area);
 void rnd__lanes_pick(const rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out);
 uint32_t rnd__arrow_color(const rnd_renderer *r, const rnd__theme *th, const rnd__arrow *a);
-uint32_t rnd__arrow_lower(const rnd_renderer *r, int64_t t);
 /* Clears to the theme's background and draws r->sc (frame.c); fails on an
  * append that ran out of memory or a GL error. */
 bool rnd__frame_submit(rnd_renderer *r, const rnd__theme *th, int w, int h, bool smooth, cs_err *err);

@@ -14,7 +14,8 @@ bool rnd_pick(rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out
     else
         rnd__point_pick(r, v, x, y, out);
     /* in playback nothing that begins after its position is drawn yet */
-    if (v->now != CS_T_NONE && out->arrow && rnd__arrow_get(r, out->arrow - 1).t0 > v->now)
+    rnd__arrow a;
+    if (v->now != CS_T_NONE && out->arrow && rnd__arrow_get(r, out->arrow, &a) && a.t0 > v->now)
         out->arrow = 0;
     if (v->now != CS_T_NONE && out->span != UINT32_MAX && cs_span_t0(r->m, out->span) > v->now)
         out->span = UINT32_MAX;
@@ -75,10 +76,10 @@ void rnd__tooltip(rnd_renderer *r, const rnd_view *v, const rnd__theme *th, int 
 {
     char l[6][160];
     int n = 0;
-    if (r->hit.arrow && r->hit.arrow <= r->n_arrows) {
-        rnd__arrow a = rnd__arrow_get(r, r->hit.arrow - 1);
+    rnd__arrow a;
+    if (r->hit.arrow && rnd__arrow_get(r, r->hit.arrow, &a))
         n = lines_arrow(r, &a, l);
-    } else if (r->hit.g && r->hit.g == v->hover)
+    else if (r->hit.g && r->hit.g == v->hover)
         n = lines_g(r, &r->hit, l);
     if (!n)
         return;

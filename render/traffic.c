@@ -9,8 +9,8 @@
 
 #include <string.h>
 
-/* the bit of an arrow, and the earliest arrow, as the playback table
- * orders them: by (t0, from), the first of equals */
+/* the bit of an arrow, and the earliest arrow: by (t0, from), the first
+ * of equals */
 static void present_arrow(rnd_traffic *t, const rnd__arrow *a, rnd__arrow *first)
 {
     t->present |= a->kind == LAY_ARROW_SYNC ? RND__PRESENT_SYNC : RND__PRESENT_MSGS;
@@ -39,7 +39,7 @@ bool rnd__traffic_build(const cs_model *m, bool table, rnd_traffic *t, cs_err *e
 
 void rnd__traffic_deinit(rnd_traffic *t)
 {
-    cs_free(t->arrows), cs_free(t->arrow_of_msg), cs_free(t->hue);
+    cs_free(t->next_send), cs_free(t->sync), cs_free(t->hue);
     memset(t, 0, sizeof *t);
 }
 
@@ -54,10 +54,10 @@ static void arrows_changed(rnd_renderer *r)
 
 void rnd__traffic_install(rnd_renderer *r, const cs_model *m, rnd_traffic *t)
 {
-    rnd_traffic was = {.arrows = r->arrows, .n_arrows = r->n_arrows, .arrow_of_msg = r->arrow_of_msg,
-                       .hue = r->hue, .present = r->present & RND__PRESENT_ARROWS, .first_chan = r->first_chan};
+    rnd_traffic was = {.next_send = r->next_send, .sync = r->sync, .n_sync = r->n_sync, .hue = r->hue,
+                        .present = r->present & RND__PRESENT_ARROWS, .first_chan = r->first_chan};
     r->m = m;
-    r->arrows = t->arrows, r->n_arrows = t->n_arrows, r->arrow_of_msg = t->arrow_of_msg, r->hue = t->hue;
+    r->next_send = t->next_send, r->sync = t->sync, r->n_sync = t->n_sync, r->hue = t->hue;
     r->present = (r->present & ~RND__PRESENT_ARROWS) | t->present, r->first_chan = t->first_chan;
     r->stats.msgs_total = m->n_msgs; /* the model's messages, as info and the SVG count them */
     *t = was;

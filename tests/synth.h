@@ -1,7 +1,8 @@
 /* tests/synth.h — small synthetic models built through the real model
  * builder (core/build.h), for layout and export tests that must not depend on
  * a decoder: a ping-pong, a producer feeding workers, and a spawn tree.
- * Messages are added by hand the way the channel inference adds them.
+ * Messages are added by hand the way the channel inference adds them, in
+ * time order.
  *
  * API (static inline; each fills an initialised-by-itself model, free with cs_model_deinit)
  *   void sy_pingpong(cs_model *m, int rounds)
@@ -77,6 +78,19 @@ static inline void sy_msg(cs_model *m, int64_t ts, int64_t tr, uint64_t from, ui
     assert(ok);
     (void)ok;
     m->chans[chan].count++;
+    /* in its place by time, after its equals, as traffic/ sorts them
+     * (core/model.h: messages are sorted by time) */
+    for (uint32_t i = m->n_msgs - 1; i > 0; i--) {
+        int64_t t = m->msgs[i].t, tp = m->msgs[i - 1].t;
+        if (tp < t || (tp == t && cs_msg_t_recv(m, i - 1) <= cs_msg_t_recv(m, i)))
+            break;
+        cs_msg x = m->msgs[i];
+        m->msgs[i] = m->msgs[i - 1], m->msgs[i - 1] = x;
+        if (m->msg_far_recv) {
+            int64_t y = m->msg_far_recv[i];
+            m->msg_far_recv[i] = m->msg_far_recv[i - 1], m->msg_far_recv[i - 1] = y;
+        }
+    }
 }
 
 static inline void sy_end(cs_model *m, cs_mb *mb, int64_t t_end)
