@@ -63,13 +63,13 @@ static summary *summarise(const cs_model *m, const bool *keep, cs_err *err)
     for (uint32_t i = 0; i < m->n_msgs; i++)
         if (keep[m->msgs[i].chan]) {
             s[m->msgs[i].chan].count++;
-            s[m->msgs[i].chan].n_lat += cs_msg_t_send(&m->msgs[i]) != CS_T_NONE;
+            s[m->msgs[i].chan].n_lat += cs_msg_t_send(m, i) != CS_T_NONE;
         }
     for (uint32_t c = 0; c < nc; c++)
         first[c + 1] = first[c] + s[c].n_lat;
     for (uint32_t i = 0; i < m->n_msgs; i++) {
         const cs_msg *x = &m->msgs[i];
-        int64_t ts = cs_msg_t_send(x);
+        int64_t ts = cs_msg_t_send(m, i);
         if (keep[x->chan] && ts != CS_T_NONE)
             lat[first[x->chan]++] = cs_msg_t_recv(m, i) - ts;
     }
@@ -108,7 +108,7 @@ static void json_msgs(const cs_model *m, const bool *keep)
                cs_msg_kind_name(x->kind), (unsigned long long)goid(m, x->sender),
                (unsigned long long)goid(m, x->receiver));
         first = false;
-        cli_json_time(stdout, cs_msg_t_send(x));
+        cli_json_time(stdout, cs_msg_t_send(m, i));
         fputs(",\"recv_time\":", stdout);
         cli_json_time(stdout, cs_msg_t_recv(m, i));
         fputs(",\"channel\":", stdout);
@@ -151,7 +151,7 @@ static void csv_msgs(const cs_model *m, const bool *keep)
             continue;
         printf("%s,%llu,%llu,", cs_msg_kind_name(x->kind), (unsigned long long)goid(m, x->sender),
                (unsigned long long)goid(m, x->receiver));
-        int64_t ts = cs_msg_t_send(x);
+        int64_t ts = cs_msg_t_send(m, i);
         if (ts != CS_T_NONE)
             printf("%lld", (long long)ts);
         printf(",%lld,", (long long)cs_msg_t_recv(m, i));
@@ -171,7 +171,7 @@ static void text_out(const cs_model *m, const bool *keep, const summary *s)
         if (!keep[x->chan])
             continue;
         char ts[24] = "-";
-        int64_t t_send = cs_msg_t_send(x);
+        int64_t t_send = cs_msg_t_send(m, i);
         if (t_send != CS_T_NONE)
             snprintf(ts, sizeof ts, "%lld", (long long)(t_send - m->t_first));
         printf("%-5s %8llu %8llu %14s %14lld  %-8s %-24s %s\n", cs_msg_kind_name(x->kind),

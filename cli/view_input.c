@@ -112,7 +112,7 @@ static void step(cli_viewer *vw, int dir)
     int64_t lo = m->t_first, hi = m->t_last;
     int64_t now = v->now == CS_T_NONE ? hi : v->now, best = dir > 0 ? hi : lo;
     for (uint32_t i = 0; i < m->n_msgs; i++) {
-        int64_t t = cs_msg_t_send(&m->msgs[i]);
+        int64_t t = cs_msg_t_send(m, i);
         if (dir > 0 && t > now && t < best)
             best = t;
         if (dir < 0 && t < now && t > best)

@@ -19,6 +19,7 @@ void cs_model_init(cs_model *m)
 #define FAR_WORDS(m) ((m)->span_far ? (m)->n_span / 64 + 1 : 0)
 #define T0_BLOCKS(m) ((m)->span_t0_base ? ((m)->n_span >> CS_T0_BLOCK_BITS) + 1 : 0)
 #define EDGE_BLOCKS(m) ((m)->n_edges > 1 ? (((m)->n_edges - 1) >> CS_T0_BLOCK_BITS) + 1 : 0)
+#define MSG_BLOCKS(m) ((m)->n_msgs ? (((m)->n_msgs - 1) >> CS_T0_BLOCK_BITS) + 1 : 0)
 #define SPAN_TABLES(X, m)                                                                  \
     X(span_t0, (m)->n_span, (m)->cap_span)                                                 \
     X(span_t0_base, T0_BLOCKS(m), T0_BLOCKS(m))                                            \
@@ -35,9 +36,11 @@ void cs_model_init(cs_model *m)
     X(g, (m)->n_g, (m)->cap_g)                                                             \
     SPAN_TABLES(X, m)                                                                      \
     X(edges, (m)->n_edges, (m)->cap_edges)                                                 \
-    X(edge_t_base, EDGE_BLOCKS(m), (m)->cap_edge_t_base)                                   \
-    X(edge_wide_t, (m)->n_edge_wide, (m)->cap_edge_wide)                                   \
+    X(edge_t.base, EDGE_BLOCKS(m), (m)->edge_t.cap_base)                                   \
+    X(edge_t.wide, (m)->edge_t.n_wide, (m)->edge_t.cap_wide)                               \
     X(msgs, (m)->n_msgs, (m)->cap_msgs)                                                    \
+    X(msg_t.base, MSG_BLOCKS(m), (m)->msg_t.cap_base)                                      \
+    X(msg_t.wide, (m)->msg_t.n_wide, (m)->msg_t.cap_wide)                                  \
     X(msg_value, (m)->msg_value ? (m)->n_msgs : 0, (m)->msg_value ? (m)->cap_msg_value : 0) \
     X(msg_far_recv, (m)->msg_far_recv ? (m)->n_msgs : 0, (m)->msg_far_recv ? (m)->cap_msg_far : 0) \
     X(chans, (m)->n_chans, (m)->cap_chans)                                                 \
@@ -213,33 +216,27 @@ void cs_model_map_free(cs_model_map *map)
     *map = (cs_model_map){0};
 }
 
-/* A block's base lies EDGE_HALF before its first edge's time, so that
- * the block holds in 32 bits the times within ±2.1 s of it: Go's order may
- * put a wake-up a little before the one emitted ahead of it. Else the
- * block goes wide. */
-#define EDGE_HALF ((int64_t)1 << 31)
-
-bool cs_edge_ts_put(cs_model *m, uint32_t i, int64_t t, cs_err *err)
+bool cs_tcol_put(cs_tcol *c, uint32_t i, bool first, int64_t t, uint32_t *lo, size_t stride, cs_err *err)
 {
     uint32_t k = i >> CS_T0_BLOCK_BITS, at = i & (CS_T0_BLOCK - 1);
-    if (cs__edge_block_first(i)) {
-        if (!cs_grow((void **)&m->edge_t_base, &m->cap_edge_t_base, k + 1, sizeof *m->edge_t_base, err))
+    if (first) {
+        if (!cs_grow((void **)&c->base, &c->cap_base, k + 1, sizeof *c->base, err))
             return false;
-        m->edge_t_base[k] = t - EDGE_HALF;
+        c->base[k] = t - ((int64_t)1 << 31);
     }
-    int64_t b = m->edge_t_base[k];
-    if (cs__edge_t_narrow(m, i, b, t))
+    int64_t b = c->base[k];
+    if (cs__t_narrow(lo, b, t))
         return true;
     if (b < CS_T0_WIDE) { /* the block goes wide: the times before i in full */
-        uint32_t w = m->n_edge_wide;
-        if (!cs_grow((void **)&m->edge_wide_t, &m->cap_edge_wide, w + CS_T0_BLOCK, sizeof *m->edge_wide_t, err))
+        uint32_t w = c->n_wide;
+        if (!cs_grow((void **)&c->wide, &c->cap_wide, w + CS_T0_BLOCK, sizeof *c->wide, err))
             return false;
-        for (uint32_t j = k << CS_T0_BLOCK_BITS; j < i; j++)
-            m->edge_wide_t[w + (j & (CS_T0_BLOCK - 1))] = b + m->edges[j].t_lo;
-        b = m->edge_t_base[k] = CS_T0_WIDE + w;
-        m->n_edge_wide = w + CS_T0_BLOCK;
+        for (uint32_t j = 0; j < at; j++)
+            c->wide[w + j] = b + *(const uint32_t *)((const char *)lo - (size_t)(at - j) * stride);
+        b = c->base[k] = CS_T0_WIDE + w;
+        c->n_wide = w + CS_T0_BLOCK;
     }
-    m->edge_wide_t[b - CS_T0_WIDE + at] = t;
+    c->wide[b - CS_T0_WIDE + at] = t;
     return true;
 }
 
@@ -276,10 +273,11 @@ static inline bool msg_put(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err
     if (!msg_side((void **)&m->msg_value, &m->cap_msg_value, n, sizeof *m->msg_value, value != 0, err) ||
         !msg_side((void **)&m->msg_far_recv, &m->cap_msg_far, n, sizeof *m->msg_far_recv, far, err))
         return false;
-    m->msgs[n] = (cs_msg){.t = send ? x->t_send : x->t_recv,
-                          .dt = !send ? CS_MSG_NO_SEND : far ? CS_MSG_FAR : (int32_t)dt,
+    m->msgs[n] = (cs_msg){.dt = !send ? CS_MSG_NO_SEND : far ? CS_MSG_FAR : (int32_t)dt,
                           .sender = x->sender, .receiver = x->receiver, .chan = x->chan, .kind = x->kind & 1,
                           .exact = x->exact & 1};
+    if (!cs_msg_t_set(m, n, send ? x->t_send : x->t_recv, err))
+        return false;
     if (m->msg_value)
         m->msg_value[n] = value;
     if (m->msg_far_recv)
@@ -395,8 +393,7 @@ bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err)
     cs_map_init(&out->str_index), cs_map_init(&out->g_index); /* nothing looks anything up in it */
     out->msgs = NULL, out->msg_value = NULL, out->msg_far_recv = NULL, out->msg_block = out->sync_block = NULL;
     out->n_msgs = out->cap_msgs = out->cap_msg_value = out->cap_msg_far = out->n_msg_block = out->n_sync_block = 0;
-    out->edge_t_base = out->edge_wide_t = NULL; /* edge 0 has no time */
-    out->cap_edge_t_base = out->n_edge_wide = out->cap_edge_wide = 0;
+    out->edge_t = out->msg_t = (cs_tcol){0}; /* edge 0 has no time */
     out->n_edges = m->n_edges ? 1 : 0, out->n_chans = m->n_chans ? 1 : 0;
 #define NO_TABLE(field, cap, n) out->field = NULL, out->cap = n;
     OWN_TABLES(NO_TABLE, m)

@@ -16,8 +16,8 @@
  * base, state, reason, a bit and its rank; 8 more when it does not end
  * where its goroutine's next span begins, and 8 more in a block of 32 spans
  * that lasts 4.29 s or more), an edge 24 (its time in 32 bits, as span
- * starts are), a message 24 (with 8 more each once one receive is far from
- * its send, 4 more once one has a value), a frame 24 (+4 per stack-frame
+ * starts are), a message 20 (its time so too; with 8 more each once one
+ * receive is far from its send, 4 more once one has a value), a frame 24 (+4 per stack-frame
  * reference), a patched-runtime event 48; the time blocks 16 bytes per 256
  * messages and per 256 edges.
  *
@@ -44,9 +44,12 @@
  *   bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *err)   sets it; the
  *       edges are given their times in index order, a block's base being set by its first
  *       (edge 1 for block 0): CS_E_NOMEM (inline for a time that fits its narrow block;
- *       cs_edge_ts_put for a block's first and a wide block)
+ *       cs_tcol_put for a block's first and a wide block)
+ *   int64_t cs_msg_t(const cs_model *m, uint32_t i)   message i's time, its sort key (inline)
+ *   bool cs_msg_t_set(cs_model *m, uint32_t i, int64_t t, cs_err *err)   sets it, the
+ *       messages in index order as the edges (inline)
  *   cs_sid cs_msg_value(const cs_model *m, uint32_t i)   message i's value as text, 0 unknown (inline)
- *   int64_t cs_msg_t_send(const cs_msg *x) / cs_msg_t_recv(const cs_model *m, uint32_t i)   (inline)
+ *   int64_t cs_msg_t_send(const cs_model *m, uint32_t i) / cs_msg_t_recv(...)   (inline)
  *   bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err)
  *       appends a message (value 0: none); CS_E_NOMEM, or CS_E_INVALID for a channel
  *       index from CS_CHAN_MAX
@@ -94,6 +97,18 @@ static inline int64_t cs_t_at(int64_t b, const uint32_t *lo, const int64_t *wide
 {
     return b < CS_T0_WIDE ? b + *lo : wide[b - CS_T0_WIDE + (s & (CS_T0_BLOCK - 1))];
 }
+
+/* A column of times kept in 32 bits, in its elements (cs_edge.t_lo,
+ * cs_msg.t_lo), over a base per block of CS_T0_BLOCK of them, given in
+ * index order (cs_tcol_put): a block's base lies 2^31 ns before its first
+ * time, so that it holds in 32 bits the times within ±2.1 s of that one
+ * (Go's order may put a wake-up a little before the one emitted ahead of
+ * it); else the block goes wide: its base is CS_T0_WIDE + k and its times
+ * are in full at wide[k...]. */
+typedef struct cs_tcol {
+    int64_t *base; uint32_t cap_base;
+    int64_t *wide; uint32_t n_wide, cap_wide;
+} cs_tcol;
 
 /* Start s of a column of starts (cs_model.span_t0 and the builder's). */
 static inline int64_t cs_t0_at(const uint32_t *col, const int64_t *base, const int64_t *wide, uint32_t s)
@@ -220,8 +235,8 @@ typedef enum cs_msg_kind {
  * Exact ones carry the times of their events. t_send is CS_T_NONE when it is
  * not known (an exact receive whose send happened before the trace).
  *
- * 24 bytes: t is t_send, or t_recv when the send is unknown (so t is the
- * message's time, its sort key); else the receive is kept as its distance
+ * 20 bytes: t is t_send, or t_recv when the send is unknown (so t is the
+ * message's time, its sort key: cs_msg_t); else the receive is kept as its distance
  * from the send, in full in the side table msg_far_recv when that is 2.1 s
  * or more (cs_msg_t_send, cs_msg_t_recv). Its value, when known, is
  * cs_msg_value's: only exact ones have one. Those side tables exist from
@@ -230,7 +245,8 @@ typedef enum cs_msg_kind {
 #define CS_MSG_NO_SEND INT32_MIN   /* cs_msg.dt: the send is unknown, t is the receive */
 #define CS_MSG_FAR (INT32_MIN + 1) /* cs_msg.dt: the receive is in msg_far_recv */
 typedef struct cs_msg {
-    int64_t t;            /* t_send, or t_recv when t_send is unknown */
+    uint32_t t_lo;        /* t_send, or t_recv when t_send is unknown, over its block's
+                             base: cs_msg_t */
     int32_t dt;           /* t_recv - t_send, or CS_MSG_NO_SEND, CS_MSG_FAR */
     uint32_t sender;      /* index in g */
     uint32_t receiver;
@@ -363,9 +379,9 @@ typedef struct cs_model {
     /* wake-ups, edges[0] reserved; their times as span starts' are, in
      * blocks of CS_T0_BLOCK edges (cs_edge_ts_set) */
     cs_edge *edges;  uint32_t n_edges, cap_edges;
-    int64_t *edge_t_base; uint32_t cap_edge_t_base;  /* per block: CS_T0_WIDE + k for a wide one */
-    int64_t *edge_wide_t; uint32_t n_edge_wide, cap_edge_wide;
+    cs_tcol edge_t;
     cs_msg *msgs;    uint32_t n_msgs, cap_msgs;
+    cs_tcol msg_t;   /* their times */
     cs_sid *msg_value; uint32_t cap_msg_value;      /* per message its value as text, 0 unknown;
                                                        NULL while no message has one */
     int64_t *msg_far_recv; uint32_t cap_msg_far;    /* per message its receive when CS_MSG_FAR;
@@ -388,7 +404,7 @@ typedef struct cs_model {
 } cs_model;
 
 _Static_assert(sizeof(cs_edge) == 24, "cs_edge layout");
-_Static_assert(sizeof(cs_msg) == 24, "cs_msg layout");
+_Static_assert(sizeof(cs_msg) == 20, "cs_msg layout");
 _Static_assert(CS_R_COUNT <= 16 && CS_EK_COUNT <= 16 && CS_EF_WAIT_BEFORE < 4 && CS_MK_COUNT <= 2,
                "the bit-fields of cs_edge and cs_msg");
 _Static_assert(CS_ST_COUNT <= 16 && CS_R_COUNT <= 16, "a span's state and reason in a byte (cs_span_state_reason)");
@@ -421,35 +437,44 @@ uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t
 size_t cs_model_bytes(const cs_model *m);
 bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err);
 void cs_model_before_traffic_free(cs_model *out);
-bool cs_edge_ts_put(cs_model *m, uint32_t i, int64_t t, cs_err *err);
+/* Time t of element i of column c, whose 32 bits are at lo, the elements
+ * `stride` bytes apart; `first`: i opens its block. */
+bool cs_tcol_put(cs_tcol *c, uint32_t i, bool first, int64_t t, uint32_t *lo, size_t stride, cs_err *err);
 bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err);
 bool cs_model_msgs_reserve(cs_model *m, uint32_t n);
 bool cs_model_msgs_add(cs_model *m, const cs_msg_in *x, uint32_t n, cs_err *err);
 static inline int64_t cs_edge_ts(const cs_model *m, uint32_t i)
 {
-    return cs_t_at(m->edge_t_base[i >> CS_T0_BLOCK_BITS], &m->edges[i].t_lo, m->edge_wide_t, i);
+    return cs_t_at(m->edge_t.base[i >> CS_T0_BLOCK_BITS], &m->edges[i].t_lo, m->edge_t.wide, i);
 }
 
-/* Whether wake-up i's time t is held over base b of a narrow block: sets
- * it if so (cs_edge_ts_set and cs_edge_ts_put). */
-static inline bool cs__edge_t_narrow(cs_model *m, uint32_t i, int64_t b, int64_t t)
+static inline int64_t cs_msg_t(const cs_model *m, uint32_t i)
+{
+    return cs_t_at(m->msg_t.base[i >> CS_T0_BLOCK_BITS], &m->msgs[i].t_lo, m->msg_t.wide, i);
+}
+
+/* Whether time t is held in *lo over base b of a narrow block: sets it if
+ * so (cs_edge_ts_set, cs_msg_t_set and cs_tcol_put). */
+static inline bool cs__t_narrow(uint32_t *lo, int64_t b, int64_t t)
 {
     if (b >= CS_T0_WIDE || t - b < 0 || t - b > UINT32_MAX)
         return false;
-    m->edges[i].t_lo = (uint32_t)(t - b);
+    *lo = (uint32_t)(t - b);
     return true;
-}
-
-/* Whether wake-up i opens its block (edge 1 for block 0: edge 0 is none). */
-static inline bool cs__edge_block_first(uint32_t i)
-{
-    return !(i & (CS_T0_BLOCK - 1)) || i == 1;
 }
 
 static inline bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *err)
 {
-    return (!cs__edge_block_first(i) && cs__edge_t_narrow(m, i, m->edge_t_base[i >> CS_T0_BLOCK_BITS], t)) ||
-           cs_edge_ts_put(m, i, t, err);
+    bool first = !(i & (CS_T0_BLOCK - 1)) || i == 1; /* edge 1 for block 0: edge 0 is none */
+    return (!first && cs__t_narrow(&m->edges[i].t_lo, m->edge_t.base[i >> CS_T0_BLOCK_BITS], t)) ||
+           cs_tcol_put(&m->edge_t, i, first, t, &m->edges[i].t_lo, sizeof *m->edges, err);
+}
+
+static inline bool cs_msg_t_set(cs_model *m, uint32_t i, int64_t t, cs_err *err)
+{
+    bool first = !(i & (CS_T0_BLOCK - 1));
+    return (!first && cs__t_narrow(&m->msgs[i].t_lo, m->msg_t.base[i >> CS_T0_BLOCK_BITS], t)) ||
+           cs_tcol_put(&m->msg_t, i, first, t, &m->msgs[i].t_lo, sizeof *m->msgs, err);
 }
 
 /* A span's state and reason as one byte (span_state_reason, and the model
@@ -491,15 +516,15 @@ static inline cs_sid cs_msg_value(const cs_model *m, uint32_t i)
     return m->msg_value ? m->msg_value[i] : 0;
 }
 
-static inline int64_t cs_msg_t_send(const cs_msg *x)
+static inline int64_t cs_msg_t_send(const cs_model *m, uint32_t i)
 {
-    return x->dt == CS_MSG_NO_SEND ? CS_T_NONE : x->t;
+    return m->msgs[i].dt == CS_MSG_NO_SEND ? CS_T_NONE : cs_msg_t(m, i);
 }
 
 static inline int64_t cs_msg_t_recv(const cs_model *m, uint32_t i)
 {
-    const cs_msg *x = &m->msgs[i];
-    return x->dt == CS_MSG_NO_SEND ? x->t : x->dt == CS_MSG_FAR ? m->msg_far_recv[i] : x->t + x->dt;
+    int32_t dt = m->msgs[i].dt;
+    return dt == CS_MSG_NO_SEND ? cs_msg_t(m, i) : dt == CS_MSG_FAR ? m->msg_far_recv[i] : cs_msg_t(m, i) + dt;
 }
 
 static inline int64_t cs_span_t1(const cs_model *m, uint32_t s)

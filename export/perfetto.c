@@ -123,7 +123,7 @@ static void flows(pf *p)
     uint64_t id = 1;
     for (uint32_t i = 0; i < m->n_msgs; i++, id++) {
         const cs_msg *msg = &m->msgs[i];
-        int64_t ts = cs_msg_t_send(msg), tr = cs_msg_t_recv(m, i);
+        int64_t ts = cs_msg_t_send(m, i), tr = cs_msg_t_recv(m, i);
         if (!shown(p, msg->sender) || !shown(p, msg->receiver) || ts == CS_T_NONE)
             continue;
         const char *name = msg->chan && msg->chan < m->n_chans ? cs_model_str(m, m->chans[msg->chan].name) : "";

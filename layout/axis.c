@@ -40,7 +40,7 @@ static void bucket_fill(bucket_scan *b, const cs_model *m)
         bucket_add(b, m->g[i].end_ns);
     }
     for (uint32_t i = 0; i < m->n_msgs; i++) {
-        bucket_add(b, cs_msg_t_send(&m->msgs[i]));
+        bucket_add(b, cs_msg_t_send(m, i));
         bucket_add(b, cs_msg_t_recv(m, i));
     }
 }

@@ -115,7 +115,7 @@ bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *
 }
 
 /* Arrows are walked in time order (pulses, picking) without a table of
- * them: the messages are in send order already (core/model.h), so only the
+ * them: the messages are in send order already (cs_msg_t, core/model.h), so only the
  * sync wake-ups are ordered, by (time, waker), stably. They come in event
  * order, so the part is nearly one run: a merge sort that skips halves
  * already in order costs O(n) on it, and a merge copies only its shorter
@@ -171,7 +171,7 @@ static bool msg_is_arrow(const cs_model *m, uint32_t i)
 {
     const cs_msg *msg = &m->msgs[i];
     return msg->sender && msg->receiver && msg->sender < m->n_g && msg->receiver < m->n_g &&
-           cs_msg_t_send(msg) != CS_T_NONE;
+           msg->dt != CS_MSG_NO_SEND;
 }
 
 bool rnd__msg_arrow(const cs_model *m, uint32_t i, rnd__arrow *out)
@@ -179,7 +179,7 @@ bool rnd__msg_arrow(const cs_model *m, uint32_t i, rnd__arrow *out)
     if (!msg_is_arrow(m, i))
         return false;
     const cs_msg *msg = &m->msgs[i];
-    *out = (rnd__arrow){.t0 = cs_msg_t_send(msg), .t_next = INT64_MAX, .from = msg->sender, .to = msg->receiver,
+    *out = (rnd__arrow){.t0 = cs_msg_t(m, i), .t_next = INT64_MAX, .from = msg->sender, .to = msg->receiver,
                         .msg = i + 1, .kind = (uint8_t)lay_msg_arrow(msg)};
     return true;
 }
@@ -236,7 +236,7 @@ bool rnd__arrow_get(const rnd_renderer *r, uint32_t ref, rnd__arrow *out)
     if (!ref || ref > m->n_msgs || !rnd__msg_arrow(m, ref - 1, out))
         return false;
     uint32_t next = r->next_send ? r->next_send[ref - 1] : UINT32_MAX;
-    out->t_next = next == UINT32_MAX ? INT64_MAX : m->msgs[next].t;
+    out->t_next = next == UINT32_MAX ? INT64_MAX : cs_msg_t(m, next);
     return true;
 }
 
@@ -246,7 +246,7 @@ rnd__apos rnd__arrow_lower(const rnd_renderer *r, int64_t t)
     rnd__apos p = {0, 0};
     for (uint32_t hi = m->n_msgs; p.msg < hi;) { /* by cs_msg.t: its send when it has one */
         uint32_t mid = p.msg + (hi - p.msg) / 2;
-        if (m->msgs[mid].t < t)
+        if (cs_msg_t(m, mid) < t)
             p.msg = mid + 1;
         else
             hi = mid;
@@ -269,7 +269,7 @@ uint32_t rnd__arrow_prev(const rnd_renderer *r, rnd__apos *p)
     while (p->msg && !msg_is_arrow(m, p->msg - 1))
         p->msg--;
     /* of one time, the messages first */
-    if (p->sync && (!p->msg || cs_edge_ts(m, r->sync[p->sync - 1]) >= m->msgs[p->msg - 1].t))
+    if (p->sync && (!p->msg || cs_edge_ts(m, r->sync[p->sync - 1]) >= cs_msg_t(m, p->msg - 1)))
         return r->sync[--p->sync] | RND__REF_SYNC;
     return p->msg ? p->msg-- : 0;
 }

@@ -27,7 +27,7 @@ bool rnd__traffic_build(const cs_model *m, bool table, rnd_traffic *t, cs_err *e
      * its ties settle them; a still picture's model keeps few wake-ups, the
      * sync ones it draws (trf_build_drawn), all read */
     rnd__arrow a, first = {.t0 = INT64_MAX};
-    for (uint32_t i = 0; i < m->n_msgs && (first.t0 == INT64_MAX || m->msgs[i].t <= first.t0); i++)
+    for (uint32_t i = 0; i < m->n_msgs && (first.t0 == INT64_MAX || cs_msg_t(m, i) <= first.t0); i++)
         if (rnd__msg_arrow(m, i, &a))
             present_arrow(t, &a, &first);
     for (uint32_t i = 1; i < m->n_edges; i++)

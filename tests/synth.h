@@ -79,18 +79,27 @@ static inline void sy_msg(cs_model *m, int64_t ts, int64_t tr, uint64_t from, ui
     (void)ok;
     m->chans[chan].count++;
     /* in its place by time, after its equals, as traffic/ sorts them
-     * (core/model.h: messages are sorted by time) */
-    for (uint32_t i = m->n_msgs - 1; i > 0; i--) {
-        int64_t t = m->msgs[i].t, tp = m->msgs[i - 1].t;
-        if (tp < t || (tp == t && cs_msg_t_recv(m, i - 1) <= cs_msg_t_recv(m, i)))
-            break;
-        cs_msg x = m->msgs[i];
-        m->msgs[i] = m->msgs[i - 1], m->msgs[i - 1] = x;
-        if (m->msg_far_recv) {
-            int64_t y = m->msg_far_recv[i];
-            m->msg_far_recv[i] = m->msg_far_recv[i - 1], m->msg_far_recv[i - 1] = y;
-        }
+     * (core/model.h: messages are sorted by time); the times of those it
+     * passes are given again, in index order */
+    uint32_t n = m->n_msgs - 1, at = n;
+    int64_t t = cs_msg_t(m, n), t_recv = cs_msg_t_recv(m, n), was[64];
+    while (at > 0 && (cs_msg_t(m, at - 1) > t || (cs_msg_t(m, at - 1) == t && cs_msg_t_recv(m, at - 1) > t_recv)))
+        at--;
+    assert(n - at <= 64); /* a message a little out of order */
+    for (uint32_t k = at; k < n; k++)
+        was[k - at] = cs_msg_t(m, k);
+    cs_msg x = m->msgs[n];
+    memmove(&m->msgs[at + 1], &m->msgs[at], (size_t)(n - at) * sizeof *m->msgs);
+    m->msgs[at] = x;
+    if (m->msg_far_recv) {
+        int64_t far = m->msg_far_recv[n];
+        memmove(&m->msg_far_recv[at + 1], &m->msg_far_recv[at], (size_t)(n - at) * sizeof *m->msg_far_recv);
+        m->msg_far_recv[at] = far;
     }
+    ok = cs_msg_t_set(m, at, t, &err);
+    for (uint32_t k = at; ok && k < n; k++)
+        ok = cs_msg_t_set(m, k + 1, was[k - at], &err);
+    assert(ok);
 }
 
 static inline void sy_end(cs_model *m, cs_mb *mb, int64_t t_end)

@@ -89,7 +89,7 @@ static void msg_blocks_are_right(const cs_model *m)
     for (uint32_t b = 0; b < m->n_msg_block; b++) {
         cs_tblock want = {INT64_MAX, INT64_MIN};
         for (uint32_t i = b * CS_TBLOCK; i < m->n_msgs && i < (b + 1) * CS_TBLOCK; i++) {
-            int64_t ts = cs_msg_t_send(&m->msgs[i]), tr = cs_msg_t_recv(m, i);
+            int64_t ts = cs_msg_t_send(m, i), tr = cs_msg_t_recv(m, i);
             if (ts != CS_T_NONE && tr != CS_T_NONE)
                 want.t0 = ts < want.t0 ? ts : want.t0, want.t1 = tr > want.t1 ? tr : want.t1;
         }
@@ -238,9 +238,9 @@ static void sender_waits_and_receiver_waits_give_truthful_times(void **st)
     const cs_msg *a = &t.m.msgs[0], *b = &t.m.msgs[1];
     assert_int_equal(a->sender, gi(&t, 1)), assert_int_equal(a->receiver, gi(&t, 2));
     /* G1 waited from 20, but the value left it when G2 took it at 50 */
-    assert_int_equal(cs_msg_t_send(a), 50), assert_int_equal(cs_msg_t_recv(&t.m, 0), 50);
+    assert_int_equal(cs_msg_t_send(&t.m, 0), 50), assert_int_equal(cs_msg_t_recv(&t.m, 0), 50);
     assert_int_equal(b->sender, gi(&t, 1)), assert_int_equal(b->receiver, gi(&t, 2));
-    assert_int_equal(cs_msg_t_send(b), 80), assert_int_equal(cs_msg_t_recv(&t.m, 1), 95);
+    assert_int_equal(cs_msg_t_send(&t.m, 1), 80), assert_int_equal(cs_msg_t_recv(&t.m, 1), 95);
     /* both hand-offs go from the same send statement to the same receive */
     assert_int_equal(a->chan, b->chan);
     assert_int_equal(t.m.n_chans, 2);
@@ -454,8 +454,8 @@ static void goroutines_blocked_at_start_still_hand_off(void **st)
     assert_int_equal(t.m.edges[4].kind, CS_EK_OTHER);
     assert_int_equal(t.m.n_msgs, 3);
     /* G3 waited to send since before the trace: the hand-off is still at 20 */
-    assert_int_equal(cs_msg_t_send(&t.m.msgs[0]), 10);
-    assert_int_equal(cs_msg_t_send(&t.m.msgs[1]), 20);
+    assert_int_equal(cs_msg_t_send(&t.m, 0), 10);
+    assert_int_equal(cs_msg_t_send(&t.m, 1), 20);
     assert_int_equal(cs_msg_t_recv(&t.m, 1), 20);
     assert_int_equal(t.m.msgs[1].sender, gi(&t, 3));
     tm_deinit(&t);
@@ -519,7 +519,7 @@ static void annotations_pair_exactly_and_cover_inferred_handoffs(void **st)
     }
     assert_string_equal(cs_model_str(&t.m, cs_msg_value(&t.m, 0)), "hello world");
     assert_string_equal(cs_model_str(&t.m, cs_msg_value(&t.m, 1)), "7");
-    assert_int_equal(cs_msg_t_send(&t.m.msgs[0]), 10), assert_int_equal(cs_msg_t_recv(&t.m, 0), 15);
+    assert_int_equal(cs_msg_t_send(&t.m, 0), 10), assert_int_equal(cs_msg_t_recv(&t.m, 0), 15);
     assert_int_equal(t.m.chans[1].rt_id, 0xc000010000ull);
     assert_string_equal(cs_model_str(&t.m, t.m.chans[1].name),
                         "0xc000010000: main.prod:11 \xe2\x86\x92 main.cons:21");
@@ -562,7 +562,7 @@ static void blocks_are_made_again_after_a_sort(void **st)
     fin(&t, ts + 300);
     assert_int_equal(t.m.n_msgs, 1001);
     assert_int_equal(t.m.msgs[1000].exact, 1);
-    assert_int_equal(cs_msg_t_send(&t.m.msgs[0]), 12);
+    assert_int_equal(cs_msg_t_send(&t.m, 0), 12);
     msg_blocks_are_right(&t.m);
     tm_deinit(&t);
 }
@@ -586,7 +586,7 @@ static void far_receives_and_values_move_with_their_messages(void **st)
     assert_non_null(t.m.msg_far_recv);
     static const int64_t sends[] = {20, 50, 5 * s3}, recvs[] = {20 + s3, 60, 6 * s3};
     for (uint32_t i = 0; i < 3; i++) {
-        assert_int_equal(cs_msg_t_send(&t.m.msgs[i]), sends[i]);
+        assert_int_equal(cs_msg_t_send(&t.m, i), sends[i]);
         assert_int_equal(cs_msg_t_recv(&t.m, i), recvs[i]);
         assert_int_equal(t.m.msgs[i].exact, i == 2);
     }
@@ -628,17 +628,17 @@ static void patched_events_pair_newest_first_and_closes_stay_closes(void **st)
     assert_int_equal(count_msgs(&t.m, CS_MK_SEND), 3);
     assert_int_equal(count_msgs(&t.m, CS_MK_CLOSE), 2);
     const cs_msg *x = t.m.msgs;
-    assert_int_equal(cs_msg_t_send(&x[0]), 10), assert_int_equal(cs_msg_t_recv(&t.m, 0), 13);
+    assert_int_equal(cs_msg_t_send(&t.m, 0), 10), assert_int_equal(cs_msg_t_recv(&t.m, 0), 13);
     assert_int_equal(x[0].receiver, gi(&t, 3));
     assert_string_equal(cs_model_str(&t.m, cs_msg_value(&t.m, 0)), "100");
-    assert_int_equal(cs_msg_t_send(&x[1]), 11), assert_int_equal(cs_msg_t_recv(&t.m, 1), 12);
+    assert_int_equal(cs_msg_t_send(&t.m, 1), 11), assert_int_equal(cs_msg_t_recv(&t.m, 1), 12);
     assert_string_equal(cs_model_str(&t.m, cs_msg_value(&t.m, 1)), "101");
     assert_int_equal(t.m.chans[x[1].chan].rt_id, 5);
     assert_string_equal(cs_model_str(&t.m, t.m.chans[x[1].chan].name), "chan 5");
     assert_int_equal(t.m.chans[x[2].chan].rt_id, 6);
     assert_int_equal(x[3].kind, CS_MK_CLOSE);
     assert_int_equal(x[3].sender, gi(&t, 1));
-    assert_int_equal(cs_msg_t_send(&x[3]), 18);
+    assert_int_equal(cs_msg_t_send(&t.m, 3), 18);
     assert_int_equal(x[4].kind, CS_MK_CLOSE);   /* sorted by receipt: unknown send time */
     assert_int_equal(x[4].sender, 0);
     for (uint32_t i = 0; i < t.m.n_msgs; i++)
@@ -748,9 +748,9 @@ static void receipts_over_many_receivers_are_their_next_starts(void **st)
     for (int k = 0; k < 2; k++) {
         assert_int_equal(ms[k]->n_msgs, N);
         for (uint32_t i = 0; i < N; i++)
-            if (cs_msg_t_send(&ms[k]->msgs[i]) != 100 + 10 * (int64_t)i + 1 || cs_msg_t_recv(ms[k], i) != want[i])
+            if (cs_msg_t_send(ms[k], i) != 100 + 10 * (int64_t)i + 1 || cs_msg_t_recv(ms[k], i) != want[i])
                 fail_msg("message %u: sent at %lld, received at %lld, not %lld", i,
-                         (long long)cs_msg_t_send(&ms[k]->msgs[i]), (long long)cs_msg_t_recv(ms[k], i),
+                         (long long)cs_msg_t_send(ms[k], i), (long long)cs_msg_t_recv(ms[k], i),
                          (long long)want[i]);
         msg_blocks_are_right(ms[k]); /* made as the messages came, in order */
     }

@@ -141,7 +141,7 @@ static void check_annotated(corpus_case *c, const char *ver)
             fail_msg("%s (%s): message %u has value '%s', want %s", c->trace, ver, seen,
                      cs_model_str(m, cs_msg_value(m, i)), want);
         assert_true(x->sender && x->receiver && x->sender != x->receiver);
-        assert_true(cs_msg_t_send(x) < cs_msg_t_recv(m, i));
+        assert_true(cs_msg_t_send(m, i) < cs_msg_t_recv(m, i));
         assert_true(m->chans[x->chan].rt_id != 0);
         seen++;
     }

@@ -208,11 +208,11 @@ static void spans_laid_out_in_two_halves(void **st)
     laid_out(true); /* the first half's chunks given back before the second is laid out */
 }
 
-/* Wake-up times in 32 bits over a base per block (cs_edge_ts_set): times
- * a little before the block's first (Go's order allows it), jumps of
- * seconds that make a block wide, hours apart, and the extremes all read
- * back, in blocks narrow and wide. */
-static void edge_times_read_back_in_narrow_and_wide_blocks(void **st)
+/* Wake-up and message times in 32 bits over a base per block
+ * (cs_edge_ts_set, cs_msg_t_set): times a little before the block's first
+ * (Go's order allows it), jumps of seconds that make a block wide, hours
+ * apart, and the extremes all read back, in blocks narrow and wide. */
+static void times_read_back_in_narrow_and_wide_blocks(void **st)
 {
     (void)st;
     enum { N = 40 * CS_T0_BLOCK + 7 };
@@ -237,19 +237,22 @@ static void edge_times_read_back_in_narrow_and_wide_blocks(void **st)
         m.edges[i] = (cs_edge){.from = i, .to = i + 1};
         assert_true(cs_edge_ts_set(&m, i, t, &err));
         m.n_edges = i + 1;
+        assert_true(cs_model_msg_add(&m, &(cs_msg_in){.t_send = t, .t_recv = t, .sender = i}, 0, &err));
     }
     uint32_t wide = 0;
     for (uint32_t i = 1; i < N; i++) {
         assert_int_equal(cs_edge_ts(&m, i), want[i]);
         assert_int_equal(m.edges[i].from, i);
+        assert_int_equal(cs_msg_t(&m, i - 1), want[i]);
+        assert_int_equal(m.msgs[i - 1].sender, i);
     }
     for (uint32_t k = 0; k <= (N - 1) / CS_T0_BLOCK; k++)
-        wide += m.edge_t_base[k] >= CS_T0_WIDE;
+        wide += m.edge_t.base[k] >= CS_T0_WIDE;
     assert_true(wide > 0 && wide < (N - 1) / CS_T0_BLOCK); /* both kinds were made */
     cs_model copy;
     assert_true(cs_model_copy(&m, &copy, &err));
     for (uint32_t i = 1; i < N; i++)
-        assert_int_equal(cs_edge_ts(&copy, i), want[i]);
+        assert_int_equal(cs_edge_ts(&copy, i), want[i]), assert_int_equal(cs_msg_t(&copy, i - 1), want[i]);
     cs_model_deinit(&copy);
     cs_model_deinit(&m);
 }
@@ -278,14 +281,14 @@ static void message_times_read_back_near_far_and_without_a_send(void **st)
     assert_true(cs_model_msg_add(&m, &(cs_msg_in){.t_send = CS_T_MAX, .t_recv = -CS_T_MAX}, 0, &err));
     for (uint32_t i = 0; i < N; i++) {
         const cs_msg *x = &m.msgs[i];
-        assert_int_equal(cs_msg_t_send(x), 1000 + i);
+        assert_int_equal(cs_msg_t_send(&m, i), 1000 + i);
         assert_int_equal(cs_msg_t_recv(&m, i), 1000 + i + dts[i]);
         assert_true(x->sender == i && x->receiver == i + 1 && x->chan == CS_CHAN_MAX - 1);
         assert_true(x->kind == CS_MK_CLOSE && x->exact == 1 && cs_msg_value(&m, i) == 0);
     }
-    assert_int_equal(cs_msg_t_send(&m.msgs[N]), CS_T_NONE);
+    assert_int_equal(cs_msg_t_send(&m, N), CS_T_NONE);
     assert_int_equal(cs_msg_t_recv(&m, N), -CS_T_MAX);
-    assert_int_equal(m.msgs[N].t, -CS_T_MAX); /* the message's time: its receive */
+    assert_int_equal(cs_msg_t(&m, N), -CS_T_MAX); /* the message's time: its receive */
     assert_int_equal(cs_msg_value(&m, N), 7);
     assert_int_equal(cs_msg_t_recv(&m, N + 1), -CS_T_MAX);
     assert_false(cs_model_msg_add(&m, &(cs_msg_in){.chan = CS_CHAN_MAX}, 0, &err));
@@ -903,7 +906,7 @@ int main(void)
         cmocka_unit_test(spans_laid_out_in_two_halves),
         cmocka_unit_test(a_goroutine_made_again_keeps_its_spans_in_order),
         cmocka_unit_test(parts_joined_build_what_one_builder_does),
-        cmocka_unit_test(edge_times_read_back_in_narrow_and_wide_blocks),
+        cmocka_unit_test(times_read_back_in_narrow_and_wide_blocks),
         cmocka_unit_test(message_times_read_back_near_far_and_without_a_send),
         cmocka_unit_test(released_pages_read_as_zeros_and_nothing_else_does),
         cmocka_unit_test(prefaulted_pages_keep_their_bytes),

@@ -173,7 +173,7 @@ static void perfetto_json_parses_and_has_flow_events(void **state)
             if (!strcmp(ph, "s")) {
                 s_n++;
                 assert_int_equal(tid, m.g[msg->sender].goid);
-                assert_true(fabs(t - (double)(cs_msg_t_send(msg) - m.t_first) / 1000) < 1e-6);
+                assert_true(fabs(t - (double)(cs_msg_t_send(&m, (uint32_t)id - 1) - m.t_first) / 1000) < 1e-6);
             } else {
                 f_n++;
                 assert_string_equal(ph, "f");

@@ -200,7 +200,7 @@ static void playback_changes_picture_and_draws_pulses(void **st)
     uint8_t *all = cs_alloc(n * 4);
     draw(&e, &v);
     memcpy(all, e.rgba, n * 4);
-    v.now = cs_msg_t_send(&m.msgs[5]) + 10; /* just after the sixth hit: the ball is in flight */
+    v.now = cs_msg_t_send(&m, 5) + 10; /* just after the sixth hit: the ball is in flight */
     v.speed = 2000;                /* slow enough that the pulse is on screen */
     v.hud = true;
     draw(&e, &v);

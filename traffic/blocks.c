@@ -33,7 +33,7 @@ static void widen(cs_tblock *b, int64_t t0, int64_t t1)
 /* Message i's block takes it in: its send and receive, when it has both. */
 static void msg_widen(cs_model *m, uint32_t i)
 {
-    int64_t ts = cs_msg_t_send(&m->msgs[i]), tr = cs_msg_t_recv(m, i);
+    int64_t ts = cs_msg_t_send(m, i), tr = cs_msg_t_recv(m, i);
     if (ts != CS_T_NONE && tr != CS_T_NONE)
         widen(&m->msg_block[i / CS_TBLOCK], ts, tr);
 }

@@ -20,30 +20,39 @@ static int place_cmp(const void *a, const void *b, void *ctx)
 }
 
 /* Sorts the messages, ties in the order they were found (exact ones
- * first, then by wake-up): their places are sorted, then the messages and
- * their side tables moved there (cs_permute). */
+ * first, then by wake-up): their places are sorted, then the messages,
+ * their times in full and their side tables moved there (cs_permute), and
+ * the times given to them again in their new order. */
 _Static_assert(sizeof(cs_msg) <= CS_PERMUTE_MAX && sizeof(int64_t) <= CS_PERMUTE_MAX, "cs_permute's");
 
 static bool sort_msgs(cs_model *m, cs_err *err)
 {
     uint32_t n = m->n_msgs, *to = cs_alloc((size_t)n * sizeof *to + 1);
-    if (!to)
+    int64_t *t = cs_alloc((size_t)n * sizeof *t + 1);
+    if (!to || !t) {
+        cs_free(to), cs_free(t);
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory sorting %u messages", n);
+    }
     for (uint32_t i = 0; i < n; i++)
-        to[i] = i;
+        to[i] = i, t[i] = cs_msg_t(m, i);
     qsort_r(to, n, sizeof *to, place_cmp, m);
     cs_permute(to, n,
-               (cs_permuted[]){{m->msgs, sizeof *m->msgs}, {m->msg_value, sizeof *m->msg_value},
-                               {m->msg_far_recv, sizeof *m->msg_far_recv}}, 3);
+               (cs_permuted[]){{m->msgs, sizeof *m->msgs}, {t, sizeof *t}, {m->msg_value, sizeof *m->msg_value},
+                               {m->msg_far_recv, sizeof *m->msg_far_recv}}, 4);
     cs_free(to);
-    return true;
+    m->msg_t.n_wide = 0;
+    bool ok = true;
+    for (uint32_t i = 0; ok && i < n; i++)
+        ok = cs_msg_t_set(m, i, t[i], err);
+    cs_free(t);
+    return ok;
 }
 
 static bool build(cs_model *m, bool drawn_only, cs_err *err)
 {
     if (m->n_edges == 0 || m->n_chans == 0) /* no model was built */
         return true;
-    m->n_msgs = 0;
+    m->n_msgs = 0, m->msg_t.n_wide = 0;
     cs_free(m->msg_value);
     cs_free(m->msg_far_recv);
     cs_free(m->msg_block);

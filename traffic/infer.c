@@ -44,13 +44,14 @@ static int64_t resume_time(const cs_model *m, uint32_t *cur, uint32_t g, int64_t
 
 static int pair_cmp(const void *a, const void *b, void *ctx)
 {
-    const cs_msg *msgs = ctx;
-    const cs_msg *x = &msgs[*(const uint32_t *)a], *y = &msgs[*(const uint32_t *)b];
+    const cs_model *m = ctx;
+    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    const cs_msg *x = &m->msgs[i], *y = &m->msgs[j];
     if (x->sender != y->sender)
         return x->sender < y->sender ? -1 : 1;
     if (x->receiver != y->receiver)
         return x->receiver < y->receiver ? -1 : 1;
-    int64_t tx = cs_msg_t_send(x), ty = cs_msg_t_send(y);
+    int64_t tx = cs_msg_t_send(m, i), ty = cs_msg_t_send(m, j);
     return (tx > ty) - (tx < ty);
 }
 
@@ -64,7 +65,7 @@ static uint32_t *exact_index(const cs_model *m, uint32_t n, cs_err *err)
     }
     for (uint32_t i = 0; i < n; i++)
         idx[i] = i;
-    qsort_r(idx, n, sizeof *idx, pair_cmp, m->msgs);
+    qsort_r(idx, n, sizeof *idx, pair_cmp, (void *)m);
     return idx;
 }
 
@@ -76,7 +77,7 @@ static bool covered(const cs_model *m, const uint32_t *idx, uint32_t n, const cs
         const cs_msg *y = &m->msgs[idx[mid]];
         bool before = y->sender < x->sender ||
                       (y->sender == x->sender && (y->receiver < x->receiver ||
-                                                  (y->receiver == x->receiver && cs_msg_t_send(y) <= t)));
+                                                  (y->receiver == x->receiver && cs_msg_t_send(m, idx[mid]) <= t)));
         if (before)
             lo = mid + 1;
         else

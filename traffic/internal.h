@@ -102,11 +102,11 @@ uint32_t trf__chan_by_id(trf__ctx *c, uint64_t rt_id, cs_sid name, cs_sid send, 
 bool trf__msg_add(trf__ctx *c, const cs_msg_in *msg, cs_sid value, cs_err *err);
 bool trf__msgs_add(trf__ctx *c, const cs_msg_in *x, uint32_t n, cs_err *err);
 
-/* Messages i and j by time (t_send, else t_recv: cs_msg.t), then receive;
+/* Messages i and j by time (t_send, else t_recv: cs_msg_t), then receive;
  * 0 for a tie. */
 static inline int trf__msg_order(const cs_model *m, uint32_t i, uint32_t j)
 {
-    int64_t ti = m->msgs[i].t, tj = m->msgs[j].t;
+    int64_t ti = cs_msg_t(m, i), tj = cs_msg_t(m, j);
     if (ti != tj)
         return ti < tj ? -1 : 1;
     ti = cs_msg_t_recv(m, i), tj = cs_msg_t_recv(m, j);

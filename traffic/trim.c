@@ -14,10 +14,10 @@ bool trf__trim(trf__ctx *c, uint32_t upto, cs_err *err)
     int64_t base = 0;
     for (uint32_t i = c->trim_read; i < upto; i++) {
         if (i == c->trim_read || !(i & (CS_T0_BLOCK - 1)))
-            base = m->edge_t_base[i >> CS_T0_BLOCK_BITS]; /* read before a move sets it anew */
+            base = m->edge_t.base[i >> CS_T0_BLOCK_BITS]; /* read before a move sets it anew */
         if (!trf_edge_drawn(&m->edges[i]))
             continue;
-        int64_t t = cs_t_at(base, &m->edges[i].t_lo, m->edge_wide_t, i);
+        int64_t t = cs_t_at(base, &m->edges[i].t_lo, m->edge_t.wide, i);
         m->edges[w] = m->edges[i];
         if (!cs_edge_ts_set(m, w++, t, err))
             return false;
@@ -36,9 +36,9 @@ bool trf__trim_end(trf__ctx *c, cs_err *err)
     cs_edge *e = cs_realloc(m->edges, (size_t)n * sizeof *m->edges);
     if (e) /* else the larger block stays: still correct */
         m->edges = e, m->cap_edges = n;
-    int64_t *b = m->edge_t_base ? cs_realloc(m->edge_t_base, (size_t)blocks * sizeof *b) : NULL;
+    int64_t *b = m->edge_t.base ? cs_realloc(m->edge_t.base, (size_t)blocks * sizeof *b) : NULL;
     if (b) /* the wide times of the blocks given up stay: a few per trace */
-        m->edge_t_base = b, m->cap_edge_t_base = blocks;
+        m->edge_t.base = b, m->edge_t.cap_base = blocks;
     m->n_edges = n;
     return true;
 }
