@@ -261,8 +261,11 @@ static bool msg_room(cs_model *m, uint32_t n, cs_err *err)
     return cs_grow((void **)&m->msgs, &m->cap_msgs, m->n_msgs + n, sizeof *m->msgs, err);
 }
 
-/* Message x as the next, with room for it in m->msgs. */
-static inline bool msg_put(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err)
+/* Message x as the next, with room for it in m->msgs. always_inline, as
+ * cs_msg_t_set: the millions of inferred ones go through
+ * cs_model_msgs_add's loop. */
+static inline __attribute__((always_inline)) bool msg_put(cs_model *m, const cs_msg_in *x, cs_sid value,
+                                                          cs_err *err)
 {
     uint32_t n = m->n_msgs;
     bool send = x->t_send != CS_T_NONE;

@@ -470,7 +470,9 @@ static inline bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *er
            cs_tcol_put(&m->edge_t, i, first, t, &m->edges[i].t_lo, sizeof *m->edges, err);
 }
 
-static inline bool cs_msg_t_set(cs_model *m, uint32_t i, int64_t t, cs_err *err)
+/* always_inline: the millions of inferred messages are given their times
+ * here (cs_model_msgs_add) */
+static inline __attribute__((always_inline)) bool cs_msg_t_set(cs_model *m, uint32_t i, int64_t t, cs_err *err)
 {
     bool first = !(i & (CS_T0_BLOCK - 1));
     return (!first && cs__t_narrow(&m->msgs[i].t_lo, m->msg_t.base[i >> CS_T0_BLOCK_BITS], t)) ||
