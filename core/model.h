@@ -437,8 +437,9 @@ uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t
 size_t cs_model_bytes(const cs_model *m);
 bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err);
 void cs_model_before_traffic_free(cs_model *out);
-/* Time t of element i of column c, whose 32 bits are at lo, the elements
- * `stride` bytes apart; `first`: i opens its block. */
+/* Sets the time of element i of column c to t, its 32 bits at lo, the
+ * elements `stride` bytes apart; `first`: i opens its block. false:
+ * CS_E_NOMEM. */
 bool cs_tcol_put(cs_tcol *c, uint32_t i, bool first, int64_t t, uint32_t *lo, size_t stride, cs_err *err);
 bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err);
 bool cs_model_msgs_reserve(cs_model *m, uint32_t n);

@@ -1,6 +1,6 @@
 /* render/place.c — what the renderer derives from the model once: the lane
  * order (children under their parents), 3D tree and graph positions, and
- * the list of arrows (channel messages and sync wake-ups), plus the
+ * the arrows (channel messages and sync wake-ups) in time order, plus the
  * visibility/highlight rules every view shares. Placement itself is
  * layout/'s: lanes.h, tree.h and graph.h. */
 #include "rnd.h"
@@ -115,8 +115,9 @@ bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *
 }
 
 /* Arrows are walked in time order (pulses, picking) without a table of
- * them: the messages are in send order already (cs_msg_t, core/model.h), so only the
- * sync wake-ups are ordered, by (time, waker), stably. They come in event
+ * them: the messages are in time order already (cs_msg_t, core/model.h: an
+ * arrow's is its send), so only the sync wake-ups are ordered, by (time,
+ * waker), stably. They come in event
  * order, so the part is nearly one run: a merge sort that skips halves
  * already in order costs O(n) on it, and a merge copies only its shorter
  * side aside. */
@@ -199,7 +200,7 @@ bool rnd__arrows_build(const cs_model *m, rnd_traffic *t, cs_err *err)
     t->next_send = cs_alloc(((size_t)m->n_msgs + 1) * sizeof *t->next_send);
     t->sync = cs_alloc(((size_t)m->n_edges + 1) * sizeof *t->sync);
     uint32_t *next = cs_alloc(((size_t)m->n_g + 1) * sizeof *next);
-    if (!t->next_send || !t->sync || !next || m->n_edges >= RND__REF_SYNC) {
+    if (!t->next_send || !t->sync || !next || m->n_msgs >= RND__REF_SYNC || m->n_edges >= RND__REF_SYNC) {
         cs_free(next);
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u messages and %u wake-ups", m->n_msgs,
                        m->n_edges);
@@ -244,7 +245,7 @@ rnd__apos rnd__arrow_lower(const rnd_renderer *r, int64_t t)
 {
     const cs_model *m = r->m;
     rnd__apos p = {0, 0};
-    for (uint32_t hi = m->n_msgs; p.msg < hi;) { /* by cs_msg.t: its send when it has one */
+    for (uint32_t hi = m->n_msgs; p.msg < hi;) { /* by cs_msg_t: its send when it has one */
         uint32_t mid = p.msg + (hi - p.msg) / 2;
         if (cs_msg_t(m, mid) < t)
             p.msg = mid + 1;
@@ -266,8 +267,6 @@ rnd__apos rnd__arrow_end(const rnd_renderer *r) { return (rnd__apos){r->m->n_msg
 uint32_t rnd__arrow_prev(const rnd_renderer *r, rnd__apos *p)
 {
     const cs_model *m = r->m;
-    while (p->msg && !msg_is_arrow(m, p->msg - 1))
-        p->msg--;
     /* of one time, the messages first */
     if (p->sync && (!p->msg || cs_edge_ts(m, r->sync[p->sync - 1]) >= cs_msg_t(m, p->msg - 1)))
         return r->sync[--p->sync] | RND__REF_SYNC;
@@ -332,8 +331,10 @@ void rnd__lit_update(rnd_renderer *r, const rnd_view *v)
     for (uint32_t i = 0; i < m->n_msgs; i++)
         if (msg_is_arrow(m, i))
             lit_ends(r, v, m->msgs[i].sender, m->msgs[i].receiver);
-    for (uint32_t k = 0; k < r->n_sync; k++)
-        lit_ends(r, v, m->edges[r->sync[k]].from, m->edges[r->sync[k]].to);
+    rnd__arrow a;
+    for (uint32_t i = 1; i < m->n_edges; i++)
+        if (rnd__edge_arrow(m, i, &a))
+            lit_ends(r, v, a.from, a.to);
 }
 
 bool rnd__g_lit(const rnd_renderer *r, const rnd_view *v, uint32_t gi)

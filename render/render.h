@@ -19,9 +19,10 @@
  *   rnd_renderer *rnd_create(const cs_model *m, cs_err *err)   borrows m, which must outlive it;
  *       m NULL: the font only (rnd_loading_draw), rnd_model_attach later
  *   rnd_renderer *rnd_create_still(const cs_model *m, cs_err *err)
- *       for pictures that are not picked in: the playback table of every
- *       arrow in time order (pulses, picking) waits for the first frame with
- *       a playback time (rnd_view.now), so a still picture never builds it
+ *       for pictures that are not picked in: the playback table (each
+ *       message's next send by its receiver, the sync wake-ups in time order)
+ *       waits for the first frame with a playback time (rnd_view.now), so a
+ *       still picture never builds it
  *   bool rnd_model_attach(rnd_renderer *r, const cs_model *m, cs_err *err)
  *       placement and arrows from m (borrowed); no GL, so it may run on another
  *       thread while this one calls rnd_loading_draw — nothing else meanwhile

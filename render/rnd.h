@@ -153,9 +153,9 @@ typedef struct rnd__arrow {
 #define RND__REF_SYNC 0x80000000u
 
 /* A place in the arrows' playback order (place.c): by time, the messages in
- * the model's order (by send: core/model.h), the sync wake-ups by (time,
- * waker) after the messages of their time. It is the number of messages
- * and of sync wake-ups before it. */
+ * the model's order (by cs_msg_t, an arrow's send), the sync wake-ups by
+ * (time, waker) after the messages of their time. It is the number of
+ * messages and of sync wake-ups before it. */
 typedef struct rnd__apos { uint32_t msg, sync; } rnd__apos;
 
 /* When the arrow lands (a wake-up: at once) and its channel (hue key). */
@@ -366,8 +366,9 @@ bool rnd__arrow_get(const rnd_renderer *r, uint32_t ref, rnd__arrow *out);
 /* The place of the first arrow sent at t or later; the place after them all. */
 rnd__apos rnd__arrow_lower(const rnd_renderer *r, int64_t t);
 rnd__apos rnd__arrow_end(const rnd_renderer *r);
-/* The reference of the arrow just before *p, which moves back over it; 0 at
- * the start. Messages that are no arrow are stepped over. */
+/* The reference of the message or sync wake-up just before *p, which moves
+ * back over it; 0 at the start. A message may draw no arrow (rnd__arrow_get
+ * says): a walk that bounds its steps counts it too. */
 uint32_t rnd__arrow_prev(const rnd_renderer *r, rnd__apos *p);
 /* Is message i the first arrow of one of the frame's bundles? */
 static inline bool rnd__arrow_rep(const rnd_renderer *r, uint32_t i)

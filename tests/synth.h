@@ -82,10 +82,13 @@ static inline void sy_msg(cs_model *m, int64_t ts, int64_t tr, uint64_t from, ui
      * (core/model.h: messages are sorted by time); the times of those it
      * passes are given again, in index order */
     uint32_t n = m->n_msgs - 1, at = n;
-    int64_t t = cs_msg_t(m, n), t_recv = cs_msg_t_recv(m, n), was[64];
+    int64_t t = cs_msg_t(m, n), t_recv = cs_msg_t_recv(m, n);
     while (at > 0 && (cs_msg_t(m, at - 1) > t || (cs_msg_t(m, at - 1) == t && cs_msg_t_recv(m, at - 1) > t_recv)))
         at--;
-    assert(n - at <= 64); /* a message a little out of order */
+    if (at == n)
+        return;
+    int64_t *was = cs_alloc((size_t)(n - at) * sizeof *was);
+    assert(was);
     for (uint32_t k = at; k < n; k++)
         was[k - at] = cs_msg_t(m, k);
     cs_msg x = m->msgs[n];
@@ -96,9 +99,15 @@ static inline void sy_msg(cs_model *m, int64_t ts, int64_t tr, uint64_t from, ui
         memmove(&m->msg_far_recv[at + 1], &m->msg_far_recv[at], (size_t)(n - at) * sizeof *m->msg_far_recv);
         m->msg_far_recv[at] = far;
     }
+    if (m->msg_value) {
+        cs_sid value = m->msg_value[n];
+        memmove(&m->msg_value[at + 1], &m->msg_value[at], (size_t)(n - at) * sizeof *m->msg_value);
+        m->msg_value[at] = value;
+    }
     ok = cs_msg_t_set(m, at, t, &err);
     for (uint32_t k = at; ok && k < n; k++)
         ok = cs_msg_t_set(m, k + 1, was[k - at], &err);
+    cs_free(was);
     assert(ok);
 }
 

@@ -793,6 +793,131 @@ static void slanted_arrows_are_picked_along_their_length(void **st)
     cs_model_deinit(&m);
 }
 
+/* The arrows of r's model as the playback walks them, by brute force:
+ * the messages in the model's order, the sync wake-ups by (time, waker,
+ * index), merged by time, messages first of one time. */
+typedef struct want_arrow { int64_t t; uint32_t from, ref; } want_arrow;
+
+static int want_sync_cmp(const void *a, const void *b)
+{
+    const want_arrow *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->from != y->from ? (x->from < y->from ? -1 : 1) : (x->ref > y->ref) - (x->ref < y->ref);
+}
+
+static uint32_t want_arrows(const cs_model *m, want_arrow *w)
+{
+    uint32_t n_msg = 0, n = 0;
+    rnd__arrow a;
+    want_arrow *sync = cs_alloc(((size_t)m->n_edges + 1) * sizeof *sync);
+    assert_non_null(sync);
+    for (uint32_t i = 1; i < m->n_edges; i++)
+        if (rnd__edge_arrow(m, i, &a))
+            sync[n++] = (want_arrow){a.t0, a.from, i | RND__REF_SYNC};
+    qsort(sync, n, sizeof *sync, want_sync_cmp);
+    uint32_t k = 0, j = 0;
+    for (uint32_t i = 0; i < m->n_msgs; i++) {
+        if (!rnd__msg_arrow(m, i, &a))
+            continue;
+        for (; j < n && sync[j].t < a.t0; j++)
+            w[k++] = sync[j];
+        w[k++] = (want_arrow){a.t0, a.from, i + 1}, n_msg++;
+    }
+    while (j < n)
+        w[k++] = sync[j++];
+    cs_free(sync);
+    return k;
+}
+
+/* Walks r's arrows back from the end and from places found by time: the
+ * order above, every arrow once; each message's t_next the send of the
+ * first later message by its receiver. */
+static void check_walk(const cs_model *m, const char *name)
+{
+    cs_err err = {0};
+    rnd_renderer *r = rnd_create(m, &err);
+    assert_non_null(r);
+    want_arrow *w = cs_alloc(((size_t)m->n_msgs + m->n_edges + 1) * sizeof *w);
+    assert_non_null(w);
+    uint32_t n = want_arrows(m, w), k = n, ref, steps = 0, no_send = 0;
+    rnd__apos p = rnd__arrow_end(r);
+    rnd__arrow a;
+    while ((ref = rnd__arrow_prev(r, &p))) {
+        steps++;
+        if (!rnd__arrow_get(r, ref, &a))
+            continue;
+        assert_true(k > 0);
+        assert_int_equal(ref, w[--k].ref);
+        assert_int_equal(a.t0, w[k].t);
+    }
+    assert_int_equal(k, 0);
+    for (uint32_t i = 0; i < m->n_msgs; i++)
+        no_send += m->msgs[i].dt == CS_MSG_NO_SEND;
+    assert_int_equal(steps, m->n_msgs + r->n_sync); /* each message or wake-up one step */
+    for (uint32_t i = 0; i < n; i++) {
+        if (w[i].ref & RND__REF_SYNC)
+            continue;
+        assert_true(rnd__arrow_get(r, w[i].ref, &a));
+        int64_t next = INT64_MAX;
+        for (uint32_t j = i + 1; j < n && next == INT64_MAX; j++)
+            if (!(w[j].ref & RND__REF_SYNC) && w[j].from == a.to)
+                next = w[j].t;
+        assert_int_equal(a.t_next, next);
+    }
+    for (uint32_t q = 0; q < 3 * n; q++) { /* at, just before and just after each arrow's time */
+        int64_t t = w[q / 3].t + (int64_t)(q % 3) - 1;
+        uint32_t before = 0;
+        while (before < n && w[before].t < t)
+            before++;
+        rnd__apos at = rnd__arrow_lower(r, t);
+        while ((ref = rnd__arrow_prev(r, &at)) && !rnd__arrow_get(r, ref, &a))
+            ;
+        assert_int_equal(ref, before ? w[before - 1].ref : 0);
+    }
+    print_message("%s: %u arrows (%u sync), %u messages without a send\n", name, n, r->n_sync, no_send);
+    cs_free(w);
+    rnd_destroy(r);
+}
+
+/* The playback walks the arrows in time order straight from the model:
+ * real traces with sync wake-ups, exact and inferred messages, and a
+ * made-up one with messages that have no send, ties, and times seconds
+ * apart (wide blocks of message times). */
+static void arrows_are_walked_in_time_order(void **st)
+{
+    (void)st;
+    static const char *traces[] = {"tests/data/corpus/go1.19/selectmix.trace", "tests/data/corpus/go1.23/closebcast.trace",
+                                   "tests/data/regions/regions-go1.27.trace", "tests/data/gotrace-patched/go1.8-primesieve.trace",
+                                   "tests/data/corpus/go1.26/fanin.trace", "tests/data/gcheavy/gcheavy-go1.27.trace",
+                                   "tests/data/corpus/go1.27/netserver.trace"};
+    for (size_t t = 0; t < sizeof traces / sizeof *traces; t++) {
+        cs_file f;
+        cs_model m;
+        load(traces[t], &f, &m);
+        check_walk(&m, traces[t]);
+        cs_model_deinit(&m);
+        cs_file_unmap(&f);
+    }
+    cs_model m;
+    cs_mb mb;
+    sy_begin(&m, &mb);
+    sy_go(&mb, 0, 1, CS_NO_GOID, "main.main");
+    sy_go(&mb, 10, 2, 1, "main.a");
+    sy_go(&mb, 20, 3, 1, "main.b");
+    uint32_t ch = sy_chan(&m, "main.a:3", "main.b:7");
+    for (int64_t k = 0; k < 100; k++) {
+        uint64_t a = 2 + (uint64_t)(k & 1), b = 5 - a;
+        int64_t t = k < 60 ? 1000 + k / 2 * 500 : 5000000000 + k * 3000000000; /* pairs at one time, then wide */
+        sy_msg(&m, t, t + 40, a, b, ch);
+        if (k % 7 == 0)
+            sy_msg(&m, CS_T_NONE, t + 20, b, a, ch); /* the sender waited since before the trace */
+    }
+    sy_end(&m, &mb, 5000000000 + 101 * 3000000000);
+    check_walk(&m, "made up");
+    cs_model_deinit(&m);
+}
+
 /* Compact lanes reuse the lanes of ended goroutines and collapsed lanes
  * hold one entry function each: fewer rows, a different picture. */
 static void compact_and_collapse_use_fewer_rows(void **st)
@@ -1602,6 +1727,7 @@ int main(void)
         cmocka_unit_test(axes_differ_and_gaps_are_marked),
         cmocka_unit_test(pulses_follow_the_axis),
         cmocka_unit_test(slanted_arrows_are_picked_along_their_length),
+        cmocka_unit_test(arrows_are_walked_in_time_order),
         cmocka_unit_test(compact_and_collapse_use_fewer_rows),
         cmocka_unit_test(tree_labels_never_overlap),
         cmocka_unit_test(tree_lines_axis_and_labels_share_one_projection),

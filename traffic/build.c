@@ -40,7 +40,8 @@ static bool sort_msgs(cs_model *m, cs_err *err)
                (cs_permuted[]){{m->msgs, sizeof *m->msgs}, {t, sizeof *t}, {m->msg_value, sizeof *m->msg_value},
                                {m->msg_far_recv, sizeof *m->msg_far_recv}}, 4);
     cs_free(to);
-    m->msg_t.n_wide = 0;
+    cs_free(m->msg_t.wide); /* the wide blocks made again, if any */
+    m->msg_t.wide = NULL, m->msg_t.n_wide = m->msg_t.cap_wide = 0;
     bool ok = true;
     for (uint32_t i = 0; ok && i < n; i++)
         ok = cs_msg_t_set(m, i, t[i], err);
