@@ -262,7 +262,7 @@ static bool msg_room(cs_model *m, uint32_t n, cs_err *err)
 }
 
 /* Message x as the next, with room for it in m->msgs. always_inline, as
- * cs_msg_t_set is (core/model.h says why). */
+ * cs__tcol_set is (core/model.h says why). */
 static inline __attribute__((always_inline)) bool msg_put(cs_model *m, const cs_msg_in *x, cs_sid value,
                                                           cs_err *err)
 {

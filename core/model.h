@@ -455,7 +455,7 @@ static inline int64_t cs_msg_t(const cs_model *m, uint32_t i)
 }
 
 /* Whether time t is held in *lo over base b of a narrow block: sets it if
- * so (cs_edge_ts_set, cs_msg_t_set and cs_tcol_put). */
+ * so (cs__tcol_set and cs_tcol_put). */
 static inline bool cs__t_narrow(uint32_t *lo, int64_t b, int64_t t)
 {
     if (b >= CS_T0_WIDE || t - b < 0 || t - b > UINT32_MAX)
@@ -464,20 +464,25 @@ static inline bool cs__t_narrow(uint32_t *lo, int64_t b, int64_t t)
     return true;
 }
 
+/* Sets element i's time in column c as cs_tcol_put does, a time that fits
+ * its narrow block here. always_inline: the millions of wake-ups and
+ * inferred messages are given their times through it. */
+static inline __attribute__((always_inline)) bool cs__tcol_set(cs_tcol *c, uint32_t i, bool first, int64_t t,
+                                                               uint32_t *lo, size_t stride, cs_err *err)
+{
+    return (!first && cs__t_narrow(lo, c->base[i >> CS_T0_BLOCK_BITS], t)) ||
+           cs_tcol_put(c, i, first, t, lo, stride, err);
+}
+
 static inline bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *err)
 {
     bool first = !(i & (CS_T0_BLOCK - 1)) || i == 1; /* edge 1 for block 0: edge 0 is none */
-    return (!first && cs__t_narrow(&m->edges[i].t_lo, m->edge_t.base[i >> CS_T0_BLOCK_BITS], t)) ||
-           cs_tcol_put(&m->edge_t, i, first, t, &m->edges[i].t_lo, sizeof *m->edges, err);
+    return cs__tcol_set(&m->edge_t, i, first, t, &m->edges[i].t_lo, sizeof *m->edges, err);
 }
 
-/* always_inline: the millions of inferred messages are given their times
- * here (cs_model_msgs_add) */
 static inline __attribute__((always_inline)) bool cs_msg_t_set(cs_model *m, uint32_t i, int64_t t, cs_err *err)
 {
-    bool first = !(i & (CS_T0_BLOCK - 1));
-    return (!first && cs__t_narrow(&m->msgs[i].t_lo, m->msg_t.base[i >> CS_T0_BLOCK_BITS], t)) ||
-           cs_tcol_put(&m->msg_t, i, first, t, &m->msgs[i].t_lo, sizeof *m->msgs, err);
+    return cs__tcol_set(&m->msg_t, i, !(i & (CS_T0_BLOCK - 1)), t, &m->msgs[i].t_lo, sizeof *m->msgs, err);
 }
 
 /* A span's state and reason as one byte (span_state_reason, and the model
