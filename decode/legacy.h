@@ -141,8 +141,11 @@ typedef struct dec__lg_cpu {
 typedef struct dec__lg_scan {
     int ver;
     dec__lg_vtab vt;
-    const uint8_t *data;
+    const cs_file *f;
+    const uint8_t *data;   /* f's bytes */
     size_t size;
+    cs_releases *done;     /* the batches its cursors leave, given back (cs_file_release_add): the
+                              last reader's; NULL, they stay (a reader ahead of another) */
     dec__lg_batch *batches; uint32_t n_batches, cap_batches;
     int64_t *pid;          /* distinct P ids in order of first batch */
     uint32_t *p_first, *p_last;

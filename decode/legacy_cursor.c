@@ -4,6 +4,7 @@
  * ProfileP pseudo-batch; plus each event's order1007 state transition
  * (§3.9). A cursor touches nothing but itself and the read-only scan. */
 #include "legacy.h"
+#include "../core/file.h"
 
 #include <string.h>
 
@@ -152,7 +153,10 @@ static bool cursor_next(const dec__lg_scan *s, dec__lg_cur *c, cs_err *err)
     }
     while (c->batch != UINT32_MAX) {
         if (c->pos >= c->end) {
-            cursor_open_batch(s, c, s->batches[c->batch].next);
+            const dec__lg_batch *left = &s->batches[c->batch];
+            if (s->done)
+                cs_file_release_add(s->f, s->done, left->start, left->end);
+            cursor_open_batch(s, c, left->next);
             continue;
         }
         if (fast_event(s, c)) {

@@ -252,6 +252,7 @@ static bool run_piped(dec__lg_sink *k, const dec__lg_scan *s, cs_err *err)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u P cursors", n_cur);
     }
     w->s = *s;
+    w->s.done = NULL; /* ahead of this thread's cursors, which give the batches back */
     for (uint32_t i = 0; i < n_cur; i++)
         dec__lg_cur_open(s, &c[i], i);
     pthread_t th;
@@ -321,6 +322,8 @@ bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model
     bool ok = g0 && cs_mb_init(&k.mb, out, err) && dec__lg_model_init(&k, err) &&
               dec__lg_scan_run(&s, f, version, d, out, err);
     k.mb.one_thread = d->jobs <= 1;
+    cs_releases done = {0};
+    s.done = &done; /* the file's pages go as this thread's cursors leave their batches */
     if (ok) {
         k.ns_per_tick = 1e9 / (double)s.freq;
         out->t_first = 0;
@@ -331,6 +334,7 @@ bool dec__legacy_load(const dec_desc *d, const cs_file *f, int version, cs_model
         else
             ok = dec__lg_order1007(&s, stream_put, &k, err);
     }
+    cs_release_flush(&done);
     ok = ok && dec__lg_stats_finish(&k, err);
     if (ok && k.model) {
         cs_file_release(f); /* every byte is read: the model's grouping may take the room */

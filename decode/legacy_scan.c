@@ -366,6 +366,7 @@ static int cmp_cpu(const void *a, const void *b)
 static void scan_init(dec__lg_scan *s, const cs_file *f, int ver)
 {
     s->ver = ver;
+    s->f = f;
     s->data = f->data;
     s->size = f->size;
     dec__lg_vtab_init(&s->vt, ver);

@@ -1,8 +1,8 @@
 #!/bin/sh
 # tools/bench_render.sh — part of `make bench`: what drawing a large trace
 # costs. For the 25 MB Go 1.25 ring and, when tools/bench.sh made them, the
-# 117 MB Go 1.25 and Go 1.27 rings, the GC-heavy and the mixed Go 1.27
-# traces: wall time and peak RSS of `info` (decode + full model), `svg` and `png`
+# 117 MB Go 1.25 and Go 1.27 rings, the 85 MB Go 1.19 ring (legacy), the
+# GC-heavy and the mixed Go 1.27 traces: wall time and peak RSS of `info` (decode + full model), `svg` and `png`
 # (1920x1080, EGL offscreen) in the lanes and tree layouts (svg has no
 # tree), and, when Xvfb is installed, `view --bench-frames 30` at 1280x720:
 # time to exit, when the first picture was shown (a big trace's, before
@@ -29,7 +29,7 @@ if [ $# -eq 0 ]; then
     fi
     [ -s "$mid" ] || mid=tests/data/corpus/go1.23/pingpong.trace
     set -- "$mid"
-    for big in ring-go1.25-7M ring-go1.27-7M gcheavy-go1.27 mixed-go1.27; do
+    for big in ring-go1.25-7M ring-go1.27-7M ring-1000-7M gcheavy-go1.27 mixed-go1.27; do
         [ -s "$out/$big.trace" ] && set -- "$@" "$out/$big.trace"
     done
 fi
