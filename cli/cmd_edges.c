@@ -28,12 +28,13 @@ static void print_json(const cs_model *m)
     fputs("[", stdout);
     for (uint32_t i = 1; i < m->n_edges; i++) {
         const cs_edge *e = &m->edges[i];
-        trf_site(m, e->stack, a, sizeof a);
-        trf_site(m, e->block_stack, b, sizeof b);
+        const cs_wsite *w = cs_edge_site(m, e);
+        trf_site(m, w->stack, a, sizeof a);
+        trf_site(m, w->block_stack, b, sizeof b);
         printf("%s\n {\"time\":%lld,\"from\":%llu,\"to\":%llu,\"reason\":", i > 1 ? "," : "",
                (long long)cs_edge_ts(m, i), (unsigned long long)goid(m, e->from),
                (unsigned long long)goid(m, e->to));
-        cli_json_str(stdout, cs_model_str(m, e->reason_name));
+        cli_json_str(stdout, cs_model_str(m, w->reason_name));
         printf(",\"kind\":\"%s\",\"site_from\":", cs_edge_kind_name(e->kind));
         cli_json_str(stdout, a);
         fputs(",\"site_to\":", stdout);
@@ -49,11 +50,12 @@ static void print_text(const cs_model *m)
     printf("%14s %8s %8s  %-12s %-20s %s\n", "time_ns", "from", "to", "kind", "reason", "sites");
     for (uint32_t i = 1; i < m->n_edges; i++) {
         const cs_edge *e = &m->edges[i];
-        trf_site(m, e->stack, a, sizeof a);
-        trf_site(m, e->block_stack, b, sizeof b);
+        const cs_wsite *w = cs_edge_site(m, e);
+        trf_site(m, w->stack, a, sizeof a);
+        trf_site(m, w->block_stack, b, sizeof b);
         printf("%14lld %8llu %8llu  %-12s %-20s %s -> %s\n", (long long)(cs_edge_ts(m, i) - m->t_first),
                (unsigned long long)goid(m, e->from), (unsigned long long)goid(m, e->to),
-               cs_edge_kind_name(e->kind), cs_model_str(m, e->reason_name), a[0] ? a : "?",
+               cs_edge_kind_name(e->kind), cs_model_str(m, w->reason_name), a[0] ? a : "?",
                b[0] ? b : "?");
     }
 }

@@ -13,6 +13,87 @@
 
 #include <pthread.h>
 #include <string.h>
+#include <xxhash.h>
+
+static inline bool site_same(const cs_wsite *a, const cs_wsite *b)
+{
+    uint64_t x[2], y[2];
+    memcpy(x, a, sizeof x), memcpy(y, b, sizeof y);
+    return !((x[0] ^ y[0]) | (x[1] ^ y[1]));
+}
+
+static uint32_t site_hash(const cs_wsite *w)
+{
+    return (uint32_t)XXH3_64bits(w, sizeof *w);
+}
+
+/* The slot of site w in site_slot: its own, or the empty one it would take. */
+static uint32_t site_slot_of(const cs_mb *mb, const cs_wsite *w)
+{
+    uint32_t h = site_hash(w) & (mb->site_cap - 1), i;
+    while ((i = mb->site_slot[h]) && !site_same(&mb->m->wsites[i - 1], w))
+        h = (h + 1) & (mb->site_cap - 1);
+    return h;
+}
+
+/* site_slot made (again) from the model's sites, with room for one more
+ * at most half full. */
+static bool site_index(cs_mb *mb, cs_err *err)
+{
+    const cs_model *m = mb->m;
+    uint32_t cap = 64;
+    while (cap < (uint64_t)(m->n_wsites + 1) * 2) /* at most 2 * CS_WSITE_MAX */
+        cap *= 2;
+    uint32_t *slot = cs_calloc(cap, sizeof *slot);
+    if (!slot)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory indexing %u wake-up sites", m->n_wsites);
+    cs_free(mb->site_slot);
+    mb->site_slot = slot, mb->site_cap = cap;
+    for (uint32_t i = 0; i < m->n_wsites; i++)
+        slot[site_slot_of(mb, &m->wsites[i])] = i + 1;
+    return true;
+}
+
+/* *found: wake-up site w's index in the model's wsites, added when new,
+ * found by the hash of its bytes (site_slot, 4 bytes a slot). A trace whose
+ * every wake-up has a site of its own costs 16 bytes a wake-up more, and
+ * 8 to 16 of index until decoding ends (cs_mb_finish lets it go). */
+static bool site_find(cs_mb *mb, const cs_wsite *w, uint32_t *found, cs_err *err)
+{
+    cs_model *m = mb->m;
+    if (!mb->site_cap && !site_index(mb, err))
+        return false;
+    uint32_t h = site_slot_of(mb, w);
+    if (mb->site_slot[h]) {
+        *found = mb->site_slot[h] - 1;
+        return true;
+    }
+    if (m->n_wsites >= CS_WSITE_MAX)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "more than %u wake-up sites", CS_WSITE_MAX);
+    if (!cs_grow((void **)&m->wsites, &m->cap_wsites, m->n_wsites + 1, sizeof *m->wsites, err))
+        return false;
+    if ((uint64_t)(m->n_wsites + 1) * 2 > mb->site_cap) { /* placed again, w's slot too */
+        if (!site_index(mb, err))
+            return false;
+        h = site_slot_of(mb, w);
+    }
+    m->wsites[m->n_wsites] = *w;
+    mb->site_slot[h] = ++m->n_wsites;
+    *found = m->n_wsites - 1;
+    return true;
+}
+
+/* *out: site w's index, the sites used lately first (site_recent, by
+ * their stacks), the others by site_find. */
+static inline __attribute__((always_inline)) bool site_of(cs_mb *mb, const cs_wsite *w, uint32_t *out,
+                                                          cs_err *err)
+{
+    uint32_t *recent = &mb->site_recent[(w->stack * 0x9E3779B1u ^ w->block_stack) & (CS_MB_SITES - 1)];
+    if (!(*recent < mb->m->n_wsites && site_same(&mb->m->wsites[*recent], w)) && !site_find(mb, w, recent, err))
+        return false;
+    *out = *recent;
+    return true;
+}
 
 bool cs_mb_init(cs_mb *mb, cs_model *m, cs_err *err)
 {
@@ -29,7 +110,9 @@ bool cs_mb_init(cs_mb *mb, cs_model *m, cs_err *err)
     memset(&m->chans[0], 0, sizeof m->chans[0]);
     memset(&mb->cur[0], 0, sizeof mb->cur[0]);
     m->n_g = m->n_edges = m->n_chans = 1;
-    return cs_model_intern(m, "", 0, err) == 0 && err->code == CS_OK;
+    uint32_t zero;
+    return cs_model_intern(m, "", 0, err) == 0 && err->code == CS_OK &&
+           site_of(mb, &(cs_wsite){0}, &zero, err); /* site 0, the edge 0's */
 }
 
 /* A chunk: its header, then room for cap spans (REC bytes each). The last
@@ -118,6 +201,7 @@ void cs_mb_deinit(cs_mb *mb)
     cs_free(mb->pre);
     cs_free(mb->parents);
     cs_free(mb->first);
+    cs_free(mb->site_slot);
     memset(mb, 0, sizeof *mb);
 }
 
@@ -329,10 +413,12 @@ bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
             return false;
         mb->pre[mb->n_pre++] = (cs_mb_pre){.edge = m->n_edges, .state_before = !(c->part & P_OPS)};
     }
-    m->edges[m->n_edges] = (cs_edge){
-        .from = from, .to = to, .stack = stack, .block_stack = c->block_stack,
-        .reason_name = c->reason_name, .reason = c->reason,
-        .flags = c->block_ts == CS_T_NONE ? CS_EF_WAIT_BEFORE : 0};
+    uint32_t site;
+    if (!site_of(mb, &(cs_wsite){.stack = stack, .block_stack = c->block_stack, .reason_name = c->reason_name,
+                                 .reason = c->reason, .wait_before = c->block_ts == CS_T_NONE},
+                 &site, err))
+        return false;
+    m->edges[m->n_edges] = (cs_edge){.from = from, .to = to, .site = site};
     if (!cs_edge_ts_set(m, m->n_edges, t, err))
         return false;
     m->n_edges++;
@@ -359,10 +445,13 @@ bool cs_mb_name(cs_mb *mb, uint64_t goid, uint64_t pc, cs_sid name, cs_err *err)
 }
 
 /* The wake-ups of b onto mb's, mapped; those of goroutines b had not seen
- * before take their block from mb's state at the cut. b's pages go back
- * as they are copied, a batch at a time: b's and mb's would otherwise be
- * held at once, twice the part's wake-ups. */
+ * before take their block from mb's state at the cut. Their sites are
+ * added to mb's as the wake-ups first use them, as one builder given b's
+ * calls would have. b's pages go back as they are copied, a batch at a
+ * time: b's and mb's would otherwise be held at once, twice the part's
+ * wake-ups. */
 #define JOIN_BATCH 65536u
+#define SITE_NONE UINT32_MAX
 
 static bool join_edges(cs_mb *mb, cs_mb *b, const cs_model_map *map, cs_err *err)
 {
@@ -370,30 +459,47 @@ static bool join_edges(cs_mb *mb, cs_mb *b, const cs_model_map *map, cs_err *err
     uint32_t e0 = m->n_edges - 1; /* b's edge i is e0 + i */
     if (bm->n_edges > UINT32_MAX - m->n_edges)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "too many wake-ups");
-    if (!cs_grow((void **)&m->edges, &m->cap_edges, m->n_edges + bm->n_edges, sizeof *m->edges, err))
-        return false;
-    for (uint32_t i = 1; i < bm->n_edges; i++) {
+    uint32_t *site = cs_alloc((size_t)bm->n_wsites * sizeof *site + 1); /* b's sites in m, SITE_NONE not yet */
+    if (!site)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u wake-up sites", bm->n_wsites);
+    memset(site, 0xff, (size_t)bm->n_wsites * sizeof *site);
+    bool ok = cs_grow((void **)&m->edges, &m->cap_edges, m->n_edges + bm->n_edges, sizeof *m->edges, err);
+    uint32_t pre = 0; /* b->pre, in edge order */
+    for (uint32_t i = 1; ok && i < bm->n_edges; i++) {
         cs_edge x = bm->edges[i];
         x.t_lo = 0; /* cs_edge_ts_set's to set, or not (a wide block) */
         x.from = map->g[x.from], x.to = map->g[x.to];
-        x.stack = map->stack[x.stack], x.block_stack = map->stack[x.block_stack];
-        x.reason_name = map->sid[x.reason_name];
+        bool pre_i = pre < b->n_pre && b->pre[pre].edge == i;
+        if (pre_i || site[x.site] == SITE_NONE) {
+            cs_wsite w = bm->wsites[x.site];
+            w.stack = map->stack[w.stack], w.block_stack = map->stack[w.block_stack];
+            w.reason_name = map->sid[w.reason_name];
+            if (pre_i) {
+                const cs_mb_cur *c = &mb->cur[x.to];
+                w.block_stack = c->block_stack, w.reason_name = c->reason_name;
+                w.wait_before = c->block_ts == CS_T_NONE;
+                if (b->pre[pre].state_before)
+                    w.reason = c->reason;
+                pre++;
+            }
+            uint32_t s;
+            if (!(ok = site_of(mb, &w, &s, err)))
+                break;
+            if (!pre_i)
+                site[x.site] = s;
+            x.site = s;
+        } else {
+            x.site = site[x.site];
+        }
         m->edges[e0 + i] = x;
-        if (!cs_edge_ts_set(m, e0 + i, cs_edge_ts(bm, i), err))
-            return false;
+        if (!(ok = cs_edge_ts_set(m, e0 + i, cs_edge_ts(bm, i), err)))
+            break;
         m->n_edges++;
         if (i % JOIN_BATCH == 0) /* b's edges up to i are read: none is read again */
             cs_release(bm->edges + i - JOIN_BATCH, (size_t)JOIN_BATCH * sizeof *bm->edges);
     }
-    for (uint32_t i = 0; i < b->n_pre; i++) {
-        cs_edge *x = &m->edges[e0 + b->pre[i].edge];
-        const cs_mb_cur *c = &mb->cur[x->to];
-        x->block_stack = c->block_stack, x->reason_name = c->reason_name;
-        x->flags = c->block_ts == CS_T_NONE ? CS_EF_WAIT_BEFORE : 0;
-        if (b->pre[i].state_before)
-            x->reason = c->reason;
-    }
-    return true;
+    cs_free(site);
+    return ok;
 }
 
 /* The first of c's chunks (c has one). */
@@ -762,6 +868,8 @@ static bool spans_out(cs_mb *mb, cs_err *err)
 bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)
 {
     cs_model *m = mb->m;
+    cs_free(mb->site_slot); /* no wake-up comes after: the spans' layout may take the room */
+    mb->site_slot = NULL, mb->site_cap = 0;
     for (uint32_t i = 1; i < m->n_g; i++)
         if (!span_close(mb, i, t_end, err))
             return false;

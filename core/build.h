@@ -16,7 +16,7 @@
  *   void cs_mb_deinit(cs_mb *mb)                              frees the builder, not the model
  *   bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
  *       out: mb's state building m, a cs_model_copy of mb's model (to finish a copy
- *       while mb goes on)
+ *       while mb goes on; a wake-up given to it would add its site again)
  *   bool cs_mb_join_fits(const cs_mb *mb, const cs_mb *b)
  *       whether cs_mb_join can take b over: not when b made a goroutine mb has
  *   bool cs_mb_join(cs_mb *mb, cs_mb *b, cs_model_map *map, cs_err *err)
@@ -77,6 +77,9 @@ typedef struct cs_mb_parent {
     uint32_t g;
 } cs_mb_parent;
 
+/* wake-up sites used lately: a direct-mapped cache in front of site_slot */
+#define CS_MB_SITES 256
+
 /* A wake-up, in a part, of a goroutine whose block the part did not see
  * (and whose state it had not set either: state_before). */
 typedef struct cs_mb_pre {
@@ -95,6 +98,10 @@ typedef struct cs_mb {
     int64_t *first;       /* in a part: per goroutine, when it was first given a state */
     uint32_t cap_first;
     cs_mb_recent recent[CS_MB_RECENT];
+    uint32_t *site_slot;  /* the model's wsites by the hash of their bytes: open addressing, a
+                             site's index + 1 per slot (0 empty), at most half full */
+    uint32_t site_cap;    /* slots, a power of two; 0 none (freed by cs_mb_finish) */
+    uint32_t site_recent[CS_MB_SITES]; /* a site's index, by its stacks (build.c site_of) */
     cs_mb_cur *cur;       /* per goroutine index */
     uint32_t cap_cur;
     uint32_t n_span;      /* spans closed so far; the model has them once finished */

@@ -38,6 +38,7 @@ void cs_model_init(cs_model *m)
     X(edges, (m)->n_edges, (m)->cap_edges)                                                 \
     X(edge_t.base, EDGE_BLOCKS(m), (m)->edge_t.cap_base)                                   \
     X(edge_t.wide, (m)->edge_t.n_wide, (m)->edge_t.cap_wide)                               \
+    X(wsites, (m)->n_wsites, (m)->cap_wsites)                                              \
     X(msgs, (m)->n_msgs, (m)->cap_msgs)                                                    \
     X(msg_t.base, MSG_BLOCKS(m), (m)->msg_t.cap_base)                                      \
     X(msg_t.wide, (m)->msg_t.n_wide, (m)->msg_t.cap_wide)                                  \

@@ -15,8 +15,9 @@
  * Sizes: a span costs about 6.4 bytes (t0 in 32 bits over its block's
  * base, state, reason, a bit and its rank; 8 more when it does not end
  * where its goroutine's next span begins, and 8 more in a block of 32 spans
- * that lasts 4.29 s or more), an edge 24 (its time in 32 bits, as span
- * starts are), a message 20 (its time so too; with 8 more each once one
+ * that lasts 4.29 s or more), an edge 16 (its time in 32 bits, as span
+ * starts are; what it shares with other wake-ups, a site of 16 bytes, once
+ * per distinct site), a message 20 (its time so too; with 8 more each once one
  * receive is far from its send, 4 more once one has a value), a frame 24 (+4 per stack-frame
  * reference), a patched-runtime event 48; the time blocks 16 bytes per 256
  * messages and per 256 edges.
@@ -41,6 +42,8 @@
  *   cs_state cs_span_state(const cs_model *m, uint32_t s), cs_reason cs_span_reason(...)
  *       what span s's goroutine did, and why when it waited (inline)
  *   int64_t cs_edge_ts(const cs_model *m, uint32_t i)   time of wake-up i (inline)
+ *   const cs_wsite *cs_edge_site(const cs_model *m, const cs_edge *e)   its stacks and
+ *       reason (inline)
  *   bool cs_edge_ts_set(cs_model *m, uint32_t i, int64_t t, cs_err *err)   sets it; the
  *       edges are given their times in index order, a block's base being set by its first
  *       (edge 1 for block 0): CS_E_NOMEM (inline for a time that fits its narrow block;
@@ -118,11 +121,11 @@ static inline int64_t cs_t0_at(const uint32_t *col, const int64_t *base, const i
 
 typedef uint32_t cs_sid; /* index into the model's string table; 0 = "" */
 
-/* The model's limits on its indices: a wake-up keeps its stacks and its
- * reason's name in fewer than 32 bits (cs_edge), a message its channel
- * (cs_msg). */
+/* The model's limits on its indices: a wake-up keeps its site in fewer
+ * than 32 bits (cs_edge), a message its channel (cs_msg). */
 #define CS_SID_MAX ((uint32_t)1 << 30)
 #define CS_STACK_MAX ((uint32_t)1 << 28)
+#define CS_WSITE_MAX ((uint32_t)1 << 27)
 #define CS_CHAN_MAX ((uint32_t)1 << 30)
 
 typedef enum cs_family { CS_FAM_NONE = 0, CS_FAM_LEGACY, CS_FAM_V2 } cs_family;
@@ -198,24 +201,30 @@ typedef enum cs_edge_kind {
     CS_EK_COUNT
 } cs_edge_kind;
 
-/* cs_edge.flags */
-typedef enum cs_edge_flag {
-    CS_EF_DIR_GUESSED = 1u << 0, /* select woken by select: direction from site votes */
-    CS_EF_WAIT_BEFORE = 1u << 1, /* `to` was waiting since before the trace began (or since an unknown time) */
-} cs_edge_flag;
+/* What a wake-up shares with the others of its code sites (cs_model.wsites,
+ * each distinct one once): the unblocker's stack and the woken goroutine's
+ * block. A program wakes its goroutines from a few places, so the millions
+ * of wake-ups of a channel-heavy trace (much of its model) keep a site's
+ * index, not these 16 bytes. Site 0 is all zeros. */
+typedef struct cs_wsite {
+    uint32_t stack;               /* unblocker's stack (cs_model stack index), 0 none */
+    uint32_t block_stack;         /* woken goroutine's stack when it blocked, 0 none */
+    cs_sid reason_name;           /* Go's name: legacy "GoBlockRecv", 1.22+ "chan receive" */
+    uint8_t reason;               /* cs_reason */
+    uint8_t wait_before;          /* 1: `to` was waiting since before the trace began (or since an
+                                     unknown time) */
+    uint16_t pad;                 /* 0 */
+} cs_wsite;
 
 /* One wake-up of a waiting goroutine (Waiting -> Runnable), in event order:
- * 24 bytes, the millions of a channel-heavy trace being much of its model. */
+ * 16 bytes. */
 typedef struct cs_edge {
     uint32_t t_lo;                /* time of the unblock, over its block's base: cs_edge_ts */
     uint32_t from;                /* unblocker (index in g), 0 = none: timer, netpoller, G0 */
     uint32_t to;                  /* woken goroutine */
-    unsigned stack : 28;          /* unblocker's stack (cs_model stack index), 0 none */
+    unsigned site : 27;           /* its stacks and reason: cs_edge_site */
     unsigned kind : 4;            /* cs_edge_kind */
-    unsigned block_stack : 28;    /* woken goroutine's stack when it blocked, 0 none */
-    unsigned reason : 4;          /* cs_reason */
-    unsigned reason_name : 30;    /* cs_sid, Go's name: legacy "GoBlockRecv", 1.22+ "chan receive" */
-    unsigned flags : 2;           /* cs_edge_flag */
+    unsigned guessed : 1;         /* a select woken by a select: its direction from site votes */
 } cs_edge;
 
 typedef enum cs_msg_kind {
@@ -380,6 +389,7 @@ typedef struct cs_model {
      * blocks of CS_T0_BLOCK edges (cs_edge_ts_set) */
     cs_edge *edges;  uint32_t n_edges, cap_edges;
     cs_tcol edge_t;
+    cs_wsite *wsites; uint32_t n_wsites, cap_wsites; /* their sites, wsites[0] all zeros */
     cs_msg *msgs;    uint32_t n_msgs, cap_msgs;
     cs_tcol msg_t;   /* their times */
     cs_sid *msg_value; uint32_t cap_msg_value;      /* per message its value as text, 0 unknown;
@@ -403,9 +413,9 @@ typedef struct cs_model {
     char warning[200];
 } cs_model;
 
-_Static_assert(sizeof(cs_edge) == 24, "cs_edge layout");
+_Static_assert(sizeof(cs_edge) == 16 && sizeof(cs_wsite) == 16, "cs_edge and cs_wsite layouts");
 _Static_assert(sizeof(cs_msg) == 20, "cs_msg layout");
-_Static_assert(CS_R_COUNT <= 16 && CS_EK_COUNT <= 16 && CS_EF_WAIT_BEFORE < 4 && CS_MK_COUNT <= 2,
+_Static_assert(CS_R_COUNT <= 16 && CS_EK_COUNT <= 16 && CS_MK_COUNT <= 2,
                "the bit-fields of cs_edge and cs_msg");
 _Static_assert(CS_ST_COUNT <= 16 && CS_R_COUNT <= 16, "a span's state and reason in a byte (cs_span_state_reason)");
 _Static_assert(sizeof(cs_frame) == 24, "cs_frame layout");
@@ -447,6 +457,11 @@ bool cs_model_msgs_add(cs_model *m, const cs_msg_in *x, uint32_t n, cs_err *err)
 static inline int64_t cs_edge_ts(const cs_model *m, uint32_t i)
 {
     return cs_t_at(m->edge_t.base[i >> CS_T0_BLOCK_BITS], &m->edges[i].t_lo, m->edge_t.wide, i);
+}
+
+static inline const cs_wsite *cs_edge_site(const cs_model *m, const cs_edge *e)
+{
+    return &m->wsites[e->site];
 }
 
 static inline int64_t cs_msg_t(const cs_model *m, uint32_t i)

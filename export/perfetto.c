@@ -138,7 +138,7 @@ static void flows(pf *p)
         if (lay_edge_arrow(e) != LAY_ARROW_SYNC || !shown(p, e->from) || !shown(p, e->to))
             continue;
         int64_t t = cs_edge_ts(m, i);
-        flow(p, id, "sync", cs_model_str(m, e->reason_name), e->from, t, e->to, t);
+        flow(p, id, "sync", cs_model_str(m, cs_edge_site(m, e)->reason_name), e->from, t, e->to, t);
     }
 }
 

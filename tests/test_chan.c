@@ -272,8 +272,8 @@ static void select_cases_get_their_direction(void **st)
     assert_int_equal(t.m.edges[1].kind, CS_EK_SELECT_SEND);
     assert_int_equal(t.m.edges[2].kind, CS_EK_SELECT_RECV);
     assert_int_equal(t.m.edges[3].kind, CS_EK_SELECT_SEND);
-    assert_false(t.m.edges[1].flags & CS_EF_DIR_GUESSED);
-    assert_true(t.m.edges[3].flags & CS_EF_DIR_GUESSED);
+    assert_false(t.m.edges[1].guessed);
+    assert_true(t.m.edges[3].guessed);
     assert_int_equal(count_msgs(&t.m, CS_MK_SEND), 3);
     assert_int_equal(t.m.msgs[1].sender, gi(&t, 4));
     assert_int_equal(t.m.msgs[1].receiver, gi(&t, 1));
@@ -323,7 +323,7 @@ static void selects_woken_by_selects_go_by_selectgo_s_line(void **st)
         uint32_t e1 = k >= 2 ? 2 : 1;
         print_message("case %d: %u edges, %u messages\n", k, t.m.n_edges - 1, t.m.n_msgs);
         assert_int_equal(t.m.edges[e1].kind, CS_EK_SELECT_RECV);
-        assert_false(t.m.edges[e1].flags & CS_EF_DIR_GUESSED);
+        assert_false(t.m.edges[e1].guessed);
         if (k == 0)
             assert_int_equal(t.m.edges[2].kind, CS_EK_SELECT_SEND);
         assert_int_equal(count_msgs(&t.m, CS_MK_SEND), k == 1 ? 1 : 2);
@@ -446,11 +446,11 @@ static void goroutines_blocked_at_start_still_hand_off(void **st)
     blk(&t, 26, 4, CS_R_OTHER, 0);
     unb(&t, 27, 1, 4, stk(&t, "runtime.chansend1", "main.main:8", NULL));
     fin(&t, 30);
-    assert_true(t.m.edges[1].flags & CS_EF_WAIT_BEFORE);
+    assert_true(cs_edge_site(&t.m, &t.m.edges[1])->wait_before);
     assert_int_equal(t.m.edges[1].kind, CS_EK_SEND);
     assert_int_equal(t.m.edges[2].kind, CS_EK_RECV);
     assert_int_equal(t.m.edges[3].kind, CS_EK_SELECT_SEND); /* select: direction by vote (tie) */
-    assert_true(t.m.edges[3].flags & CS_EF_DIR_GUESSED);
+    assert_true(t.m.edges[3].guessed);
     assert_int_equal(t.m.edges[4].kind, CS_EK_OTHER);
     assert_int_equal(t.m.n_msgs, 3);
     /* G3 waited to send since before the trace: the hand-off is still at 20 */

@@ -425,9 +425,10 @@ static void parts_joined_build_what_one_builder_does(void **st)
                 cs_span_state(&ma, i) != cs_span_state(&one, i) || cs_span_reason(&ma, i) != cs_span_reason(&one, i))
                 fail_msg("cut %zu: span %u differs", cut, i);
         for (uint32_t i = 1; i < one.n_edges; i++) {
-            const cs_edge *x = &ma.edges[i], *y = &one.edges[i];
-            if (cs_edge_ts(&ma, i) != cs_edge_ts(&one, i) || x->from != y->from || x->to != y->to ||
-                x->reason != y->reason || x->flags != y->flags ||
+            const cs_edge *ex = &ma.edges[i], *ey = &one.edges[i];
+            const cs_wsite *x = cs_edge_site(&ma, ex), *y = cs_edge_site(&one, ey);
+            if (cs_edge_ts(&ma, i) != cs_edge_ts(&one, i) || ex->from != ey->from || ex->to != ey->to ||
+                x->reason != y->reason || x->wait_before != y->wait_before || ex->guessed != ey->guessed ||
                 strcmp(cs_model_str(&ma, x->reason_name), cs_model_str(&one, y->reason_name)) ||
                 cs_model_stack_len(&ma, x->block_stack) != cs_model_stack_len(&one, y->block_stack) ||
                 (x->block_stack && cs_model_stack_frame(&ma, x->block_stack, 0)->line !=

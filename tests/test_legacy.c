@@ -89,16 +89,17 @@ static void check_stats(const char *path, const cs_stats *s, const cs_model *m, 
 static bool edge_matches(const cs_model *m, uint32_t ei, json_t *u)
 {
     const cs_edge *e = &m->edges[ei];
+    const cs_wsite *w = cs_edge_site(m, e);
     json_t *stk = json_object_get(u, "Stack");
     uint64_t from = e->from ? m->g[e->from].goid : 0;
     if (cs_edge_ts(m, ei) != json_integer_value(json_object_get(u, "Ts")) ||
         from != (uint64_t)json_integer_value(json_object_get(u, "From")) ||
         m->g[e->to].goid != (uint64_t)json_integer_value(json_object_get(u, "To")) ||
-        strcmp(cs_model_str(m, e->reason_name), json_string_value(json_object_get(u, "Blocked"))) ||
-        cs_model_stack_len(m, e->stack) != json_array_size(stk))
+        strcmp(cs_model_str(m, w->reason_name), json_string_value(json_object_get(u, "Blocked"))) ||
+        cs_model_stack_len(m, w->stack) != json_array_size(stk))
         return false;
-    for (uint32_t i = 0; i < cs_model_stack_len(m, e->stack); i++)
-        if (strcmp(cs_model_str(m, cs_model_stack_frame(m, e->stack, i)->func),
+    for (uint32_t i = 0; i < cs_model_stack_len(m, w->stack); i++)
+        if (strcmp(cs_model_str(m, cs_model_stack_frame(m, w->stack, i)->func),
                    json_string_value(json_array_get(stk, i))))
             return false;
     return true;

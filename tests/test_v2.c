@@ -140,23 +140,24 @@ static void check_unblocks(const char *name, const cs_model *m, json_t *o)
     assert_int_equal(m->n_edges - 1, json_array_size(us));
     for (uint32_t i = 1; i < m->n_edges; i++) {
         const cs_edge *e = &m->edges[i];
+        const cs_wsite *site = cs_edge_site(m, e);
         json_t *w = json_array_get(us, i - 1);
         int64_t from = e->from ? (int64_t)m->g[e->from].goid : -1;
         if (cs_edge_ts(m, i) != json_integer_value(json_object_get(w, "Ts")) ||
             from != json_integer_value(json_object_get(w, "From")) ||
             (int64_t)m->g[e->to].goid != json_integer_value(json_object_get(w, "To")) ||
-            strcmp(cs_model_str(m, e->reason_name), json_string_value(json_object_get(w, "Blocked"))))
+            strcmp(cs_model_str(m, site->reason_name), json_string_value(json_object_get(w, "Blocked"))))
             fail_msg("%s: unblock %u: got ts %lld %lld->%llu [%s], oracle ts %lld %lld->%lld [%s]", name, i,
                      (long long)cs_edge_ts(m, i), (long long)from, (unsigned long long)m->g[e->to].goid,
-                     cs_model_str(m, e->reason_name), (long long)json_integer_value(json_object_get(w, "Ts")),
+                     cs_model_str(m, site->reason_name), (long long)json_integer_value(json_object_get(w, "Ts")),
                      (long long)json_integer_value(json_object_get(w, "From")),
                      (long long)json_integer_value(json_object_get(w, "To")),
                      json_string_value(json_object_get(w, "Blocked")));
         json_t *stk = json_object_get(w, "Stack");
-        uint32_t n = cs_model_stack_len(m, e->stack);
+        uint32_t n = cs_model_stack_len(m, site->stack);
         assert_int_equal(n, json_is_array(stk) ? json_array_size(stk) : 0);
         for (uint32_t k = 0; k < n; k++)
-            assert_string_equal(cs_model_str(m, cs_model_stack_frame(m, e->stack, k)->func),
+            assert_string_equal(cs_model_str(m, cs_model_stack_frame(m, site->stack, k)->func),
                                 json_string_value(json_array_get(stk, k)));
     }
 }

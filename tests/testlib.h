@@ -136,11 +136,14 @@ static inline void tl_check_progress(const char *path)
     }
 }
 
+/* Wake-up i of a and k of b: the same, sites compared by what they hold
+ * (a model keeps its sites in the order it met them). */
 static inline bool tl_same_edge(const cs_model *a, uint32_t i, const cs_model *b, uint32_t k)
 {
     cs_edge x = a->edges[i], y = b->edges[k];
-    x.t_lo = y.t_lo = 0;
-    return !memcmp(&x, &y, sizeof x) && cs_edge_ts(a, i) == cs_edge_ts(b, k);
+    const cs_wsite *sx = cs_edge_site(a, &x), *sy = cs_edge_site(b, &y);
+    x.t_lo = y.t_lo = 0, x.site = y.site = 0;
+    return !memcmp(&x, &y, sizeof x) && !memcmp(sx, sy, sizeof *sx) && cs_edge_ts(a, i) == cs_edge_ts(b, k);
 }
 
 /* Trace `path` decoded for pictures (dec_desc.drawn_ranges, with `jobs`

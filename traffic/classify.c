@@ -30,7 +30,7 @@
  * Otherwise votes: every hand-off whose direction is known counts its
  * unblocker's site and its woken site as a sending or receiving site; the
  * hand-off takes the direction with more votes for its two sites (ties:
- * the unblocker sent) and is flagged CS_EF_DIR_GUESSED.
+ * the unblocker sent) and is flagged (cs_edge.guessed).
  * Other reasons: sync/cond -> sync, sleep -> timer, network -> net, else other. */
 #include "internal.h"
 
@@ -74,24 +74,25 @@ static bool symbolised(const cs_model *m, uint32_t stack)
 /* Kind of a channel wake-up; CS_EK_COUNT = select woken by select (pending). */
 static uint8_t chan_kind(trf__ctx *c, const cs_edge *e)
 {
-    bool sel = e->reason == CS_R_SELECT;
+    const cs_wsite *w = cs_edge_site(c->m, e);
+    bool sel = w->reason == CS_R_SELECT;
     if (!e->from)
         return CS_EK_TIMER;
-    switch (trf__stack_role(c, e->stack)) {
+    switch (trf__stack_role(c, w->stack)) {
     case TRF_ROLE_TIMER: return CS_EK_TIMER;
     case TRF_ROLE_SEND: return sel ? CS_EK_SELECT_SEND : CS_EK_SEND;
     case TRF_ROLE_RECV: return sel ? CS_EK_SELECT_RECV : CS_EK_RECV;
     case TRF_ROLE_SELECT:
-        if (e->reason == CS_R_CHAN_RECV)
+        if (w->reason == CS_R_CHAN_RECV)
             return CS_EK_SELECT_SEND;
-        if (e->reason == CS_R_CHAN_SEND)
+        if (w->reason == CS_R_CHAN_SEND)
             return CS_EK_SELECT_RECV;
         return CS_EK_COUNT;
     case TRF_ROLE_CLOSE: return CS_EK_CLOSE;
     case TRF_ROLE_RUNTIME: return CS_EK_OTHER;
     case TRF_ROLE_NONE: break;
     }
-    return symbolised(c->m, e->stack) && chan_reason(e->reason) ? CS_EK_CLOSE : CS_EK_OTHER;
+    return symbolised(c->m, w->stack) && chan_reason(w->reason) ? CS_EK_CLOSE : CS_EK_OTHER;
 }
 
 static uint32_t *vote_slot(votes *v, cs_sid site, cs_err *err)
@@ -108,7 +109,8 @@ static uint32_t *vote_slot(votes *v, cs_sid site, cs_err *err)
 
 static bool vote(trf__ctx *c, votes *v, const cs_edge *e, bool from_sent, cs_err *err)
 {
-    cs_sid su = trf__site(c, e->stack, err), sw = trf__site(c, e->block_stack, err);
+    const cs_wsite *w = cs_edge_site(c->m, e);
+    cs_sid su = trf__site(c, w->stack, err), sw = trf__site(c, w->block_stack, err);
     if (err->code != CS_OK)
         return false;
     uint32_t *a = su ? vote_slot(v, su, err) : NULL, *b = sw ? vote_slot(v, sw, err) : NULL;
@@ -129,13 +131,14 @@ static uint32_t tally(votes *v, cs_sid site, int side)
 
 static bool resolve(trf__ctx *c, votes *v, cs_edge *e, cs_err *err)
 {
-    cs_sid su = trf__site(c, e->stack, err), sw = trf__site(c, e->block_stack, err);
+    const cs_wsite *w = cs_edge_site(c->m, e);
+    cs_sid su = trf__site(c, w->stack, err), sw = trf__site(c, w->block_stack, err);
     if (err->code != CS_OK)
         return false;
     uint32_t sent = tally(v, su, 0) + tally(v, sw, 1);
     uint32_t recv = tally(v, su, 1) + tally(v, sw, 0);
     e->kind = recv > sent ? CS_EK_SELECT_RECV : CS_EK_SELECT_SEND;
-    e->flags |= CS_EF_DIR_GUESSED;
+    e->guessed = 1;
     return true;
 }
 
@@ -224,9 +227,10 @@ static bool settle_selects(trf__ctx *c, cs_err *err)
     bool ok = true;
     for (uint32_t i = 1; ok && i < m->n_edges; i++) {
         const cs_edge *e = &m->edges[i];
+        uint32_t stack = cs_edge_site(m, e)->stack;
         bool sent = e->kind == CS_EK_SEND || e->kind == CS_EK_SELECT_SEND;
-        if ((is_handoff(e->kind) || e->kind == CS_EK_COUNT) && trf__stack_role(c, e->stack) == TRF_ROLE_SELECT)
-            line_count(&lines, trf__select_line(c, e->stack), e->kind == CS_EK_COUNT ? NULL : &sent);
+        if ((is_handoff(e->kind) || e->kind == CS_EK_COUNT) && trf__stack_role(c, stack) == TRF_ROLE_SELECT)
+            line_count(&lines, trf__select_line(c, stack), e->kind == CS_EK_COUNT ? NULL : &sent);
         if (is_handoff(e->kind))
             ok = vote(c, &v, e, sent, err);
     }
@@ -234,7 +238,7 @@ static bool settle_selects(trf__ctx *c, cs_err *err)
         cs_edge *e = &m->edges[i];
         if (e->kind != CS_EK_COUNT)
             continue;
-        int sends = line_sends(&lines, trf__select_line(c, e->stack), m->version);
+        int sends = line_sends(&lines, trf__select_line(c, cs_edge_site(m, e)->stack), m->version);
         if (sends >= 0)
             e->kind = sends ? CS_EK_SELECT_SEND : CS_EK_SELECT_RECV;
         else
@@ -251,11 +255,12 @@ bool trf__classify(trf__ctx *c, cs_err *err)
     bool pending = false;
     for (uint32_t i = 1; i < m->n_edges; i++) {
         cs_edge *e = &m->edges[i];
-        e->flags &= (uint16_t)~CS_EF_DIR_GUESSED;
+        const cs_wsite *w = cs_edge_site(m, e);
+        e->guessed = 0;
         /* waiting since before the trace: decoders know no reason (none/other) */
-        bool unknown = e->reason == CS_R_NONE || (e->reason == CS_R_OTHER && (e->flags & CS_EF_WAIT_BEFORE));
-        if (!chan_reason(e->reason) && !unknown) {
-            e->kind = other_kind(e->reason);
+        bool unknown = w->reason == CS_R_NONE || (w->reason == CS_R_OTHER && w->wait_before);
+        if (!chan_reason(w->reason) && !unknown) {
+            e->kind = other_kind(w->reason);
             continue;
         }
         uint8_t k = chan_kind(c, e);

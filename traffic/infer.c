@@ -264,7 +264,8 @@ static bool add(msgs_side *ms, const window *w, uint32_t j, cs_err *err)
     x.sender = from_sent ? e->from : e->to, x.receiver = from_sent ? e->to : e->from;
     if (ms->idx && x.kind == CS_MK_SEND && covered(c->m, ms->idx, ms->n_exact, &x, x.t_send))
         return true; /* t_send is the edge's time either way */
-    cs_sid s_from = trf__site(c, e->stack, err), s_to = trf__site(c, e->block_stack, err);
+    const cs_wsite *site = cs_edge_site(c->m, e);
+    cs_sid s_from = trf__site(c, site->stack, err), s_to = trf__site(c, site->block_stack, err);
     if (err->code != CS_OK)
         return false;
     bool close = x.kind == CS_MK_CLOSE;
