@@ -62,11 +62,12 @@ static int lines_g(const rnd_renderer *r, const rnd_hit *h, char l[][160])
                  st == CS_ST_BLOCKED ? ": " : "", st == CS_ST_BLOCKED ? cs_reason_name((cs_reason)rs) : "", a, b);
     }
     rnd__fmt_dur(a, sizeof a, (double)(g->create_ns - m->t_first));
-    if (g->end_ns != CS_T_NONE)
+    if (g->end_ns != CS_T_NONE) {
         rnd__fmt_dur(b, sizeof b, (double)(g->end_ns - m->t_first));
-    else
-        snprintf(b, sizeof b, "(alive at end)");
-    snprintf(l[n++], 160, "%s %s, ended %s", (g->flags & CS_G_AT_START) ? "existed at" : "created", a, b);
+        snprintf(l[n++], 160, "%s %s, ended %s", (g->flags & CS_G_AT_START) ? "existed at" : "created", a, b);
+    } else {
+        snprintf(l[n++], 160, "%s %s, alive at the end", (g->flags & CS_G_AT_START) ? "existed at" : "created", a);
+    }
     if (g->parent)
         snprintf(l[n++], 160, "parent G%llu", (unsigned long long)m->g[g->parent].goid);
     return n;
