@@ -195,26 +195,57 @@ bool rnd__edge_arrow(const cs_model *m, uint32_t i, rnd__arrow *out)
     return true;
 }
 
-bool rnd__arrows_build(const cs_model *m, rnd_traffic *t, cs_err *err)
+/* Message i's next send (rnd__next), UINT32_MAX none. */
+static uint32_t next_send(const rnd__next *n, uint32_t i)
 {
-    t->next_send = cs_alloc(((size_t)m->n_msgs + 1) * sizeof *t->next_send);
-    t->sync = cs_alloc(((size_t)m->n_edges + 1) * sizeof *t->sync);
-    uint32_t *next = cs_alloc(((size_t)m->n_g + 1) * sizeof *next);
-    if (!t->next_send || !t->sync || !next || m->n_msgs >= RND__REF_SYNC || m->n_edges >= RND__REF_SYNC) {
-        cs_free(next);
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u messages and %u wake-ups", m->n_msgs,
-                       m->n_edges);
+    uint16_t d = n->d[i];
+    if (d != RND__NEXT_FAR)
+        return d ? i + d : UINT32_MAX;
+    uint32_t lo = 0, hi = n->n_far; /* its entry: far is by message, the last first */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (n->far[mid][0] > i)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    /* each message's receiver's next send: a backwards scan remembering
-     * each goroutine's next one */
+    return lo < n->n_far && n->far[lo][0] == i ? n->far[lo][1] : UINT32_MAX;
+}
+
+/* Each message's receiver's next send into t->next: a backwards scan
+ * remembering each goroutine's next one. */
+static bool next_build(const cs_model *m, rnd__next *t, cs_err *err)
+{
+    uint32_t *next = cs_alloc(((size_t)m->n_g + 1) * sizeof *next);
+    uint32_t cap = 0;
+    t->d = cs_alloc(((size_t)m->n_msgs + 1) * sizeof *t->d);
+    if (!next || !t->d) {
+        cs_free(next);
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u messages", m->n_msgs);
+    }
     for (uint32_t i = 0; i <= m->n_g; i++)
         next[i] = UINT32_MAX;
-    for (uint32_t i = m->n_msgs; i-- > 0;) {
-        t->next_send[i] = UINT32_MAX;
+    bool ok = true;
+    for (uint32_t i = m->n_msgs; ok && i-- > 0;) {
+        uint32_t n = UINT32_MAX;
         if (msg_is_arrow(m, i))
-            t->next_send[i] = next[m->msgs[i].receiver], next[m->msgs[i].sender] = i;
+            n = next[m->msgs[i].receiver], next[m->msgs[i].sender] = i;
+        t->d[i] = n == UINT32_MAX ? 0 : n - i < RND__NEXT_FAR ? (uint16_t)(n - i) : RND__NEXT_FAR;
+        if (t->d[i] == RND__NEXT_FAR && (ok = cs_grow((void **)&t->far, &cap, t->n_far + 1, sizeof *t->far, err)))
+            t->far[t->n_far][0] = i, t->far[t->n_far++][1] = n;
     }
     cs_free(next);
+    return ok;
+}
+
+bool rnd__arrows_build(const cs_model *m, rnd_traffic *t, cs_err *err)
+{
+    t->sync = cs_alloc(((size_t)m->n_edges + 1) * sizeof *t->sync);
+    if (!t->sync || m->n_msgs >= RND__REF_SYNC || m->n_edges >= RND__REF_SYNC)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u messages and %u wake-ups", m->n_msgs,
+                       m->n_edges);
+    if (!next_build(m, &t->next, err))
+        return false;
     rnd__arrow a;
     uint32_t n = 0;
     for (uint32_t i = 1; i < m->n_edges; i++)
@@ -236,7 +267,7 @@ bool rnd__arrow_get(const rnd_renderer *r, uint32_t ref, rnd__arrow *out)
         return (ref & ~RND__REF_SYNC) < m->n_edges && rnd__edge_arrow(m, ref & ~RND__REF_SYNC, out);
     if (!ref || ref > m->n_msgs || !rnd__msg_arrow(m, ref - 1, out))
         return false;
-    uint32_t next = r->next_send ? r->next_send[ref - 1] : UINT32_MAX;
+    uint32_t next = r->next.d ? next_send(&r->next, ref - 1) : UINT32_MAX;
     out->t_next = next == UINT32_MAX ? INT64_MAX : cs_msg_t(m, next);
     return true;
 }

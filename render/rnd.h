@@ -141,6 +141,18 @@ uint32_t rnd__mix_over(uint32_t rgba, uint32_t bg);
  * (rnd__arrow_t1, rnd__arrow_chan). It is known by its reference (message
  * + 1, or RND__REF_SYNC with a sync wake-up's edge; 0 none) and
  * rnd__arrow_get makes it whole. */
+/* Per message of the playback order, the message by which its receiver
+ * next sends (the ball hit back), as its distance ahead in 16 bits: 0
+ * none, RND__NEXT_FAR one 65,535 messages on or more, whose next send is
+ * in `far` (message, next send), by message from the last. Most are a few messages
+ * ahead: 2 bytes a message where 4 held the index. */
+#define RND__NEXT_FAR UINT16_MAX
+typedef struct rnd__next {
+    uint16_t *d;             /* NULL while not built */
+    uint32_t (*far)[2];
+    uint32_t n_far;
+} rnd__next;
+
 typedef struct rnd__arrow {
     int64_t t0;
     int64_t t_next;          /* when the receiver next sends (the ball is hit back) */
@@ -300,7 +312,7 @@ struct rnd_renderer {
     float *tree_xz;          /* per goroutine: 3D tree position (x, z) */
     rnd__tree_frame tree;    /* the last tree frame */
     rnd__graph graph;        /* the graph view's layout, made on its first frame */
-    uint32_t *next_send;     /* the playback table (rnd_traffic's), NULL while not built */
+    rnd__next next;          /* the playback table (rnd_traffic's), next.d NULL while not built */
     uint32_t *sync;
     uint32_t n_sync;
     float *scr;              /* per goroutine: its mark on screen in the last tree/graph
@@ -339,9 +351,9 @@ void rnd__graph_area(const rnd_renderer *r, const rnd_view *v, int w, int h, flo
 struct rnd_traffic {
     /* the playback table, NULL while not built (a still picture's, until it
      * plays): per message, the message by which its receiver next sends in
-     * the playback order (the ball hit back), UINT32_MAX none; the sync
-     * wake-ups' edges in that order */
-    uint32_t *next_send;
+     * the playback order (the ball hit back); the sync wake-ups' edges in
+     * that order */
+    rnd__next next;
     uint32_t *sync;
     uint32_t n_sync;
     uint8_t *hue;            /* per channel: index into the palette's channel hues */
@@ -354,8 +366,8 @@ bool rnd__traffic_build(const cs_model *m, bool table, rnd_traffic *t, cs_err *e
 void rnd__traffic_deinit(rnd_traffic *t);
 /* r shows m with traffic *t, which then holds r's traffic before. */
 void rnd__traffic_install(rnd_renderer *r, const cs_model *m, rnd_traffic *t);
-/* The playback table of m into t->next_send, sync, n_sync (place.c): 4
- * bytes a message, 4 a sync wake-up. A still picture goes without
+/* The playback table of m into t->next, sync, n_sync (place.c): 2
+ * bytes a message (and 8 a far one), 4 a sync wake-up. A still picture goes without
  * (rnd_create_still): its first frame with a playback time builds it
  * (rnd__traffic_table). */
 bool rnd__arrows_build(const cs_model *m, rnd_traffic *t, cs_err *err);

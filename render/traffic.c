@@ -39,7 +39,7 @@ bool rnd__traffic_build(const cs_model *m, bool table, rnd_traffic *t, cs_err *e
 
 void rnd__traffic_deinit(rnd_traffic *t)
 {
-    cs_free(t->next_send), cs_free(t->sync), cs_free(t->hue);
+    cs_free(t->next.d), cs_free(t->next.far), cs_free(t->sync), cs_free(t->hue);
     memset(t, 0, sizeof *t);
 }
 
@@ -54,10 +54,10 @@ static void arrows_changed(rnd_renderer *r)
 
 void rnd__traffic_install(rnd_renderer *r, const cs_model *m, rnd_traffic *t)
 {
-    rnd_traffic was = {.next_send = r->next_send, .sync = r->sync, .n_sync = r->n_sync, .hue = r->hue,
+    rnd_traffic was = {.next = r->next, .sync = r->sync, .n_sync = r->n_sync, .hue = r->hue,
                         .present = r->present & RND__PRESENT_ARROWS, .first_chan = r->first_chan};
     r->m = m;
-    r->next_send = t->next_send, r->sync = t->sync, r->n_sync = t->n_sync, r->hue = t->hue;
+    r->next = t->next, r->sync = t->sync, r->n_sync = t->n_sync, r->hue = t->hue;
     r->present = (r->present & ~RND__PRESENT_ARROWS) | t->present, r->first_chan = t->first_chan;
     r->stats.msgs_total = m->n_msgs; /* the model's messages, as info and the SVG count them */
     *t = was;

@@ -918,6 +918,44 @@ static void arrows_are_walked_in_time_order(void **st)
     cs_model_deinit(&m);
 }
 
+/* A receiver's next send 65,535 messages on or more is kept apart
+ * (rnd__next.far): two goroutines play 70,000 messages while a third,
+ * sent one first, answers only at the end. */
+static void far_next_sends_are_found(void **st)
+{
+    (void)st;
+    cs_model m;
+    cs_mb mb;
+    sy_begin(&m, &mb);
+    sy_go(&mb, 0, 1, CS_NO_GOID, "main.main");
+    sy_go(&mb, 10, 2, 1, "main.a");
+    sy_go(&mb, 20, 3, 1, "main.b");
+    sy_go(&mb, 30, 4, 1, "main.c");
+    uint32_t ch = sy_chan(&m, "main.a:3", "main.b:7");
+    sy_msg(&m, 100, 140, 2, 4, ch); /* a -> c */
+    int64_t t = 200;
+    for (uint32_t k = 0; k < 70000; k++, t += 100)
+        sy_msg(&m, t, t + 40, 2 + (k & 1), 3 - (k & 1), ch);
+    sy_msg(&m, t, t + 40, 4, 2, ch); /* c -> a, at last */
+    sy_msg(&m, t + 100, t + 140, 3, 4, ch); /* b -> c: c sends no more */
+    sy_end(&m, &mb, t + 1000);
+    cs_err err = {0};
+    rnd_renderer *r = rnd_create(&m, &err);
+    assert_non_null(r);
+    rnd__arrow a;
+    assert_true(rnd__arrow_get(r, 1, &a)); /* message 0: c's answer, 70,001 on */
+    assert_int_equal(a.t_next, t);
+    assert_true(r->next.n_far >= 1);
+    for (uint32_t i = 1; i < 70000; i += 6997) { /* the players': the next message */
+        assert_true(rnd__arrow_get(r, i + 1, &a));
+        assert_int_equal(a.t_next, cs_msg_t(&m, i + 1));
+    }
+    assert_true(rnd__arrow_get(r, m.n_msgs, &a));
+    assert_int_equal(a.t_next, INT64_MAX);
+    rnd_destroy(r);
+    cs_model_deinit(&m);
+}
+
 /* Compact lanes reuse the lanes of ended goroutines and collapsed lanes
  * hold one entry function each: fewer rows, a different picture. */
 static void compact_and_collapse_use_fewer_rows(void **st)
@@ -1728,6 +1766,7 @@ int main(void)
         cmocka_unit_test(pulses_follow_the_axis),
         cmocka_unit_test(slanted_arrows_are_picked_along_their_length),
         cmocka_unit_test(arrows_are_walked_in_time_order),
+        cmocka_unit_test(far_next_sends_are_found),
         cmocka_unit_test(compact_and_collapse_use_fewer_rows),
         cmocka_unit_test(tree_labels_never_overlap),
         cmocka_unit_test(tree_lines_axis_and_labels_share_one_projection),
