@@ -880,6 +880,17 @@ static void check_walk(const cs_model *m, const char *name)
     rnd_destroy(r);
 }
 
+/* A made-up model begun: main (G1) makes main.a (G2) and main.b (G3),
+ * which talk over the channel it returns. */
+static uint32_t players_begin(cs_model *m, cs_mb *mb)
+{
+    sy_begin(m, mb);
+    sy_go(mb, 0, 1, CS_NO_GOID, "main.main");
+    sy_go(mb, 10, 2, 1, "main.a");
+    sy_go(mb, 20, 3, 1, "main.b");
+    return sy_chan(m, "main.a:3", "main.b:7");
+}
+
 /* The playback walks the arrows in time order straight from the model:
  * real traces with sync wake-ups, exact and inferred messages, and a
  * made-up one with messages that have no send, ties, and times seconds
@@ -901,11 +912,7 @@ static void arrows_are_walked_in_time_order(void **st)
     }
     cs_model m;
     cs_mb mb;
-    sy_begin(&m, &mb);
-    sy_go(&mb, 0, 1, CS_NO_GOID, "main.main");
-    sy_go(&mb, 10, 2, 1, "main.a");
-    sy_go(&mb, 20, 3, 1, "main.b");
-    uint32_t ch = sy_chan(&m, "main.a:3", "main.b:7");
+    uint32_t ch = players_begin(&m, &mb);
     for (int64_t k = 0; k < 100; k++) {
         uint64_t a = 2 + (uint64_t)(k & 1), b = 5 - a;
         int64_t t = k < 60 ? 1000 + k / 2 * 500 : 5000000000 + k * 3000000000; /* pairs at one time, then wide */
@@ -926,12 +933,8 @@ static void far_next_sends_are_found(void **st)
     (void)st;
     cs_model m;
     cs_mb mb;
-    sy_begin(&m, &mb);
-    sy_go(&mb, 0, 1, CS_NO_GOID, "main.main");
-    sy_go(&mb, 10, 2, 1, "main.a");
-    sy_go(&mb, 20, 3, 1, "main.b");
+    uint32_t ch = players_begin(&m, &mb);
     sy_go(&mb, 30, 4, 1, "main.c");
-    uint32_t ch = sy_chan(&m, "main.a:3", "main.b:7");
     sy_msg(&m, 100, 140, 2, 4, ch); /* a -> c */
     int64_t t = 200;
     for (uint32_t k = 0; k < 70000; k++, t += 100)
