@@ -217,13 +217,16 @@ void cs_model_map_free(cs_model_map *map)
     *map = (cs_model_map){0};
 }
 
+/* A block's base lies this far before its first time (cs_tcol). */
+#define TCOL_HALF ((int64_t)1 << 31)
+
 bool cs_tcol_put(cs_tcol *c, uint32_t i, bool first, int64_t t, uint32_t *lo, size_t stride, cs_err *err)
 {
     uint32_t k = i >> CS_T0_BLOCK_BITS, at = i & (CS_T0_BLOCK - 1);
     if (first) {
         if (!cs_grow((void **)&c->base, &c->cap_base, k + 1, sizeof *c->base, err))
             return false;
-        c->base[k] = t - ((int64_t)1 << 31);
+        c->base[k] = t - TCOL_HALF;
     }
     int64_t b = c->base[k];
     if (cs__t_narrow(lo, b, t))

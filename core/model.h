@@ -12,8 +12,8 @@
  * traces (1.5–1.21) count from the trace's first event (0); 1.22+ traces use
  * the reader's absolute timestamps. CS_T_NONE marks "unknown/never".
  *
- * Sizes: a span costs about 6.4 bytes (t0 in 32 bits over its block's
- * base, state, reason, a bit and its rank; 8 more when it does not end
+ * Sizes: a span costs about 5.4 bytes (t0 in 32 bits over its block's
+ * base, its state and reason in a byte, a bit and its rank; 8 more when it does not end
  * where its goroutine's next span begins, and 8 more in a block of 32 spans
  * that lasts 4.29 s or more), an edge 16 (its time in 32 bits, as span
  * starts are; what it shares with other wake-ups, a site of 16 bytes, once

@@ -95,5 +95,5 @@ uint32_t rnd__arrow_color(const rnd_renderer *r, const rnd__theme *th, const rnd
     if (a->kind == LAY_ARROW_SYNC)
         return th->sync;
     uint32_t chan = rnd__arrow_chan(r->m, a);
-    return th->hue[chan < r->m->n_chans ? r->hue[chan] % LAY_CHAN_HUES : 0];
+    return th->hue[chan < r->m->n_chans ? r->tr.hue[chan] % LAY_CHAN_HUES : 0];
 }

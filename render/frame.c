@@ -76,7 +76,8 @@ void rnd_destroy(rnd_renderer *r)
     rnd__lay_deinit(&r->lay);
     cs_free(r->order), cs_free(r->label_order), cs_free(r->row), cs_free(r->tree_xz);
     rnd__graph_deinit(&r->graph);
-    cs_free(r->next.d), cs_free(r->next.far), cs_free(r->sync), cs_free(r->lit), cs_free(r->filt), cs_free(r->scr), cs_free(r->hue);
+    rnd__traffic_deinit(&r->tr);
+    cs_free(r->lit), cs_free(r->filt), cs_free(r->scr);
     cs_free(r);
 }
 
@@ -108,7 +109,7 @@ void rnd_view_inside(const cs_model *m, rnd_view *v)
 bool rnd_frame_build(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err)
 {
     /* a still renderer's first frame with a playback time */
-    if (v->now != CS_T_NONE && !r->next.d && !rnd__traffic_table(r, err))
+    if (v->now != CS_T_NONE && !r->tr.next.d && !rnd__traffic_table(r, err))
         return false;
     if (r->font_next.cp) /* the model's characters: drawn from now on, uploaded when shown */
         rnd__font_take(&r->font, &r->font_next);

@@ -67,7 +67,7 @@ static uint32_t edge_color(const graph_ctx *c, const lay_gedge *e)
         return c->th->spawn;
     if (e->kind == LAY_ARROW_SYNC)
         return c->th->sync;
-    return c->th->hue[e->chan < c->r->m->n_chans ? c->r->hue[e->chan] % LAY_CHAN_HUES : 0];
+    return c->th->hue[e->chan < c->r->m->n_chans ? c->r->tr.hue[e->chan] % LAY_CHAN_HUES : 0];
 }
 
 /* Points k .. n-1 of a polyline as dashes of on px drawn, off px left out. */

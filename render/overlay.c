@@ -94,7 +94,7 @@ static void legend_chans(legend_pen *p)
     lay_legend_chans_of(r->m, r->legend_shown, &lc);
     for (uint32_t i = 0; i < lc.n; i++) {
         legend_item(p, lc.wide[i]);
-        arrow_swatch(p, p->th->hue[r->hue[lc.chan[i]] % LAY_CHAN_HUES], false);
+        arrow_swatch(p, p->th->hue[r->tr.hue[lc.chan[i]] % LAY_CHAN_HUES], false);
         legend_text(p, lc.name[i], lc.wide[i]);
     }
     if (lc.more) {
@@ -111,8 +111,9 @@ static void legend_chans(legend_pen *p)
 static float legend(rnd_renderer *r, const rnd__theme *th, float x, float *y, bool draw)
 {
     legend_pen p = {r, th, draw, x, x, *y};
+    uint32_t present = r->present | r->tr.present;
     for (int k = 1; k < LAY_MARK_COUNT; k++) {
-        if (!(r->present & 1u << k))
+        if (!(present & 1u << k))
             continue;
         legend_item(&p, lay_mark_name((lay_mark)k));
         float w = fmaxf(2.0f, 10.0f * lay_mark_thickness((lay_mark)k));
@@ -120,24 +121,24 @@ static float legend(rnd_renderer *r, const rnd__theme *th, float x, float *y, bo
             rnd__line(&r->sc, p.x, p.y - 4, p.x + 18, p.y - 4, w, th->mark[k]);
         legend_label(&p, lay_mark_name((lay_mark)k));
     }
-    if ((r->present & RND__PRESENT_MSGS) && r->legend_chans) {
+    if ((present & RND__PRESENT_MSGS) && r->legend_chans) {
         legend_chans(&p);
-    } else if (r->present & RND__PRESENT_MSGS) { /* no room for the channels: one swatch */
+    } else if (present & RND__PRESENT_MSGS) { /* no room for the channels: one swatch */
         legend_item(&p, "message");
-        arrow_swatch(&p, th->hue[r->first_chan < r->m->n_chans ? r->hue[r->first_chan] : 0], false);
+        arrow_swatch(&p, th->hue[r->tr.first_chan < r->m->n_chans ? r->tr.hue[r->tr.first_chan] : 0], false);
         legend_label(&p, "message");
     }
-    if (r->present & RND__PRESENT_SYNC) {
+    if (present & RND__PRESENT_SYNC) {
         legend_item(&p, lay_arrow_name(LAY_ARROW_SYNC));
         arrow_swatch(&p, th->sync, true);
         legend_label(&p, lay_arrow_name(LAY_ARROW_SYNC));
     }
-    if (r->present & RND__PRESENT_SPAWNS) {
+    if (present & RND__PRESENT_SPAWNS) {
         legend_item(&p, lay_arrow_name(LAY_ARROW_SPAWN));
         arrow_swatch(&p, th->spawn, false);
         legend_label(&p, lay_arrow_name(LAY_ARROW_SPAWN));
     }
-    if (r->present & RND__PRESENT_GC) {
+    if (present & RND__PRESENT_GC) {
         legend_item(&p, "GC");
         if (draw)
             rnd__rect(&r->sc, p.x, p.y - 11, p.x + 18, p.y + 3, th->gc | 0x80);

@@ -267,7 +267,7 @@ bool rnd__arrow_get(const rnd_renderer *r, uint32_t ref, rnd__arrow *out)
         return (ref & ~RND__REF_SYNC) < m->n_edges && rnd__edge_arrow(m, ref & ~RND__REF_SYNC, out);
     if (!ref || ref > m->n_msgs || !rnd__msg_arrow(m, ref - 1, out))
         return false;
-    uint32_t next = r->next.d ? next_send(&r->next, ref - 1) : UINT32_MAX;
+    uint32_t next = r->tr.next.d ? next_send(&r->tr.next, ref - 1) : UINT32_MAX;
     out->t_next = next == UINT32_MAX ? INT64_MAX : cs_msg_t(m, next);
     return true;
 }
@@ -283,9 +283,9 @@ rnd__apos rnd__arrow_lower(const rnd_renderer *r, int64_t t)
         else
             hi = mid;
     }
-    for (uint32_t hi = r->n_sync; p.sync < hi;) {
+    for (uint32_t hi = r->tr.n_sync; p.sync < hi;) {
         uint32_t mid = p.sync + (hi - p.sync) / 2;
-        if (cs_edge_ts(m, r->sync[mid]) < t)
+        if (cs_edge_ts(m, r->tr.sync[mid]) < t)
             p.sync = mid + 1;
         else
             hi = mid;
@@ -293,14 +293,14 @@ rnd__apos rnd__arrow_lower(const rnd_renderer *r, int64_t t)
     return p;
 }
 
-rnd__apos rnd__arrow_end(const rnd_renderer *r) { return (rnd__apos){r->m->n_msgs, r->n_sync}; }
+rnd__apos rnd__arrow_end(const rnd_renderer *r) { return (rnd__apos){r->m->n_msgs, r->tr.n_sync}; }
 
 uint32_t rnd__arrow_prev(const rnd_renderer *r, rnd__apos *p)
 {
     const cs_model *m = r->m;
     /* of one time, the messages first */
-    if (p->sync && (!p->msg || cs_edge_ts(m, r->sync[p->sync - 1]) >= cs_msg_t(m, p->msg - 1)))
-        return r->sync[--p->sync] | RND__REF_SYNC;
+    if (p->sync && (!p->msg || cs_edge_ts(m, r->tr.sync[p->sync - 1]) >= cs_msg_t(m, p->msg - 1)))
+        return r->tr.sync[--p->sync] | RND__REF_SYNC;
     return p->msg ? p->msg-- : 0;
 }
 

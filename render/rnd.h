@@ -136,16 +136,11 @@ uint32_t rnd__alpha(uint32_t rgba, float a);
 /* rgba's colour blended over the opaque bg by its alpha: an opaque colour. */
 uint32_t rnd__mix_over(uint32_t rgba, uint32_t bg);
 
-/* An arrow of the picture: a message of the model, or a sync wake-up
- * (layout/arrow.h decides which). Its end and channel are its message's
- * (rnd__arrow_t1, rnd__arrow_chan). It is known by its reference (message
- * + 1, or RND__REF_SYNC with a sync wake-up's edge; 0 none) and
- * rnd__arrow_get makes it whole. */
 /* Per message of the playback order, the message by which its receiver
  * next sends (the ball hit back), as its distance ahead in 16 bits: 0
  * none, RND__NEXT_FAR one 65,535 messages on or more, whose next send is
- * in `far` (message, next send), by message from the last. Most are a few messages
- * ahead: 2 bytes a message where 4 held the index. */
+ * in `far` (message, next send), by message from the last. Most are a
+ * few messages ahead, so 2 bytes a message hold them. */
 #define RND__NEXT_FAR UINT16_MAX
 typedef struct rnd__next {
     uint16_t *d;             /* NULL while not built */
@@ -153,6 +148,11 @@ typedef struct rnd__next {
     uint32_t n_far;
 } rnd__next;
 
+/* An arrow of the picture: a message of the model, or a sync wake-up
+ * (layout/arrow.h decides which). Its end and channel are its message's
+ * (rnd__arrow_t1, rnd__arrow_chan). It is known by its reference (message
+ * + 1, or RND__REF_SYNC with a sync wake-up's edge; 0 none) and
+ * rnd__arrow_get makes it whole. */
 typedef struct rnd__arrow {
     int64_t t0;
     int64_t t_next;          /* when the receiver next sends (the ball is hit back) */
@@ -285,13 +285,30 @@ typedef struct rnd__tree_frame {
     uint32_t n_labels;
 } rnd__tree_frame;
 
-/* What a picture has, for its legend (rnd_renderer.present): a bit per
- * lay_mark, then these. */
+/* What a picture has, for its legend (rnd_renderer.present, the arrows'
+ * in rnd_traffic.present): a bit per lay_mark, then these. */
 #define RND__PRESENT_MSGS (1u << (LAY_MARK_COUNT + 1))   /* channel messages */
 #define RND__PRESENT_SPAWNS (1u << (LAY_MARK_COUNT + 2)) /* goroutines made while tracing */
 #define RND__PRESENT_GC (1u << (LAY_MARK_COUNT + 3))     /* GC or stop-the-world ranges */
 #define RND__PRESENT_SYNC (1u << (LAY_MARK_COUNT + 4))   /* sync wake-ups */
 #define RND__PRESENT_ARROWS (RND__PRESENT_MSGS | RND__PRESENT_SYNC)
+
+/* What a renderer draws of its model's channel traffic (traffic.c), made
+ * from the model alone: the playback table (what walks the arrows in time
+ * order for pulses and picking needs besides the model), the channels'
+ * hues, and which kinds of arrow there are. */
+struct rnd_traffic {
+    /* the playback table, NULL while not built (a still picture's, until it
+     * plays): per message, the message by which its receiver next sends in
+     * the playback order (the ball hit back); the sync wake-ups' edges in
+     * that order */
+    rnd__next next;
+    uint32_t *sync;
+    uint32_t n_sync;
+    uint8_t *hue;            /* per channel: index into the palette's channel hues */
+    uint32_t present;        /* the arrows' legend bits (RND__PRESENT_ARROWS) */
+    uint32_t first_chan;     /* channel of the earliest arrow (the legend's one swatch) */
+};
 
 struct rnd_renderer {
     const cs_model *m;
@@ -312,18 +329,16 @@ struct rnd_renderer {
     float *tree_xz;          /* per goroutine: 3D tree position (x, z) */
     rnd__tree_frame tree;    /* the last tree frame */
     rnd__graph graph;        /* the graph view's layout, made on its first frame */
-    rnd__next next;          /* the playback table (rnd_traffic's), next.d NULL while not built */
-    uint32_t *sync;
-    uint32_t n_sync;
+    rnd_traffic tr;          /* what it draws of its model's traffic; tr.next.d NULL while the
+                                playback table is not built */
     float *scr;              /* per goroutine: its mark on screen in the last tree/graph
                               * frame as x0 y0 x1 y1 pixels; x0 < 0 when hidden */
     uint8_t *lit;            /* per goroutine: partner of the selection */
     uint32_t lit_for;        /* selection lit[] was computed for */
     uint8_t *filt;           /* per goroutine: lay_filter_build for filt_for, NULL no filter */
     char filt_for[64];
-    uint32_t present;        /* a bit per lay_mark, and the RND__PRESENT_* bits */
-    uint32_t first_chan;     /* channel of the earliest arrow (the legend's one swatch) */
-    uint8_t *hue;            /* per channel: index into the palette's channel hues */
+    uint32_t present;        /* a bit per lay_mark, RND__PRESENT_SPAWNS and _GC (the arrows' are
+                                tr.present) */
     /* geometry of the last lanes frame, for picking */
     float plot_x0, plot_x1, plot_y0, lane_h;
     float legend_y;          /* export legend baseline chosen by the view, 0 = bottom */
@@ -344,22 +359,6 @@ bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *
 void rnd__graph_deinit(rnd__graph *g);
 /* The graph's area in a w × h window: x0 y0 x1 y1 pixels. */
 void rnd__graph_area(const rnd_renderer *r, const rnd_view *v, int w, int h, float *area);
-/* What a renderer draws of its model's channel traffic (traffic.c), made
- * from the model alone: the playback table (what walks the arrows in time
- * order for pulses and picking needs besides the model), the channels'
- * hues, and which kinds of arrow there are. */
-struct rnd_traffic {
-    /* the playback table, NULL while not built (a still picture's, until it
-     * plays): per message, the message by which its receiver next sends in
-     * the playback order (the ball hit back); the sync wake-ups' edges in
-     * that order */
-    rnd__next next;
-    uint32_t *sync;
-    uint32_t n_sync;
-    uint8_t *hue;            /* per channel: index into the palette's channel hues */
-    uint32_t present;        /* the bits of rnd_renderer.present it gives (RND__PRESENT_ARROWS) */
-    uint32_t first_chan;     /* channel of the earliest arrow */
-};
 /* The traffic of m into *t (zeroed first), with its playback table when
  * `table`; on failure what *t holds is for rnd__traffic_deinit. */
 bool rnd__traffic_build(const cs_model *m, bool table, rnd_traffic *t, cs_err *err);

@@ -37,9 +37,17 @@ bool rnd__traffic_build(const cs_model *m, bool table, rnd_traffic *t, cs_err *e
     return true;
 }
 
+/* The playback table of t goes (t->next.d NULL again). */
+static void table_free(rnd_traffic *t)
+{
+    cs_free(t->next.d), cs_free(t->next.far), cs_free(t->sync);
+    t->next = (rnd__next){0}, t->sync = NULL, t->n_sync = 0;
+}
+
 void rnd__traffic_deinit(rnd_traffic *t)
 {
-    cs_free(t->next.d), cs_free(t->next.far), cs_free(t->sync), cs_free(t->hue);
+    table_free(t);
+    cs_free(t->hue);
     memset(t, 0, sizeof *t);
 }
 
@@ -54,11 +62,9 @@ static void arrows_changed(rnd_renderer *r)
 
 void rnd__traffic_install(rnd_renderer *r, const cs_model *m, rnd_traffic *t)
 {
-    rnd_traffic was = {.next = r->next, .sync = r->sync, .n_sync = r->n_sync, .hue = r->hue,
-                        .present = r->present & RND__PRESENT_ARROWS, .first_chan = r->first_chan};
+    rnd_traffic was = r->tr;
     r->m = m;
-    r->next = t->next, r->sync = t->sync, r->n_sync = t->n_sync, r->hue = t->hue;
-    r->present = (r->present & ~RND__PRESENT_ARROWS) | t->present, r->first_chan = t->first_chan;
+    r->tr = *t;
     r->stats.msgs_total = m->n_msgs; /* the model's messages, as info and the SVG count them */
     *t = was;
     arrows_changed(r);
@@ -66,16 +72,12 @@ void rnd__traffic_install(rnd_renderer *r, const cs_model *m, rnd_traffic *t)
 
 bool rnd__traffic_table(rnd_renderer *r, cs_err *err)
 {
-    /* the renderer's traffic with a table: its hues and bits taken along */
-    rnd_traffic t = {.hue = r->hue, .present = r->present & RND__PRESENT_ARROWS, .first_chan = r->first_chan};
-    r->hue = NULL;
-    bool ok = rnd__arrows_build(r->m, &t, err);
-    if (!ok)
-        r->hue = t.hue, t.hue = NULL;
-    else
-        rnd__traffic_install(r, r->m, &t);
-    rnd__traffic_deinit(&t);
-    return ok;
+    if (!rnd__arrows_build(r->m, &r->tr, err)) {
+        table_free(&r->tr);
+        return false;
+    }
+    arrows_changed(r);
+    return true;
 }
 
 rnd_traffic *rnd_traffic_create(const cs_model *m, cs_err *err)

@@ -854,7 +854,7 @@ static void check_walk(const cs_model *m, const char *name)
     assert_int_equal(k, 0);
     for (uint32_t i = 0; i < m->n_msgs; i++)
         no_send += m->msgs[i].dt == CS_MSG_NO_SEND;
-    assert_int_equal(steps, m->n_msgs + r->n_sync); /* each message or wake-up one step */
+    assert_int_equal(steps, m->n_msgs + r->tr.n_sync); /* each message or wake-up one step */
     for (uint32_t i = 0; i < n; i++) {
         if (w[i].ref & RND__REF_SYNC)
             continue;
@@ -875,7 +875,7 @@ static void check_walk(const cs_model *m, const char *name)
             ;
         assert_int_equal(ref, before ? w[before - 1].ref : 0);
     }
-    print_message("%s: %u arrows (%u sync), %u messages without a send\n", name, n, r->n_sync, no_send);
+    print_message("%s: %u arrows (%u sync), %u messages without a send\n", name, n, r->tr.n_sync, no_send);
     cs_free(w);
     rnd_destroy(r);
 }
@@ -948,7 +948,7 @@ static void far_next_sends_are_found(void **st)
     rnd__arrow a;
     assert_true(rnd__arrow_get(r, 1, &a)); /* message 0: c's answer, 70,001 on */
     assert_int_equal(a.t_next, t);
-    assert_true(r->next.n_far >= 1);
+    assert_true(r->tr.next.n_far >= 1);
     for (uint32_t i = 1; i < 70000; i += 6997) { /* the players': the next message */
         assert_true(rnd__arrow_get(r, i + 1, &a));
         assert_int_equal(a.t_next, cs_msg_t(&m, i + 1));
