@@ -66,6 +66,17 @@ static inline uint32_t sy_chan(cs_model *m, const char *snd, const char *rcv)
     return m->n_chans++;
 }
 
+/* Element n of arr (of `size` bytes each, at most 64) to place at, those
+ * from at on one place further. */
+static inline void sy_move_back(void *arr, size_t size, uint32_t at, uint32_t n)
+{
+    unsigned char *a = arr, x[64];
+    assert(size <= sizeof x);
+    memcpy(x, a + (size_t)n * size, size);
+    memmove(a + (size_t)(at + 1) * size, a + (size_t)at * size, (size_t)(n - at) * size);
+    memcpy(a + (size_t)at * size, x, size);
+}
+
 static inline void sy_msg(cs_model *m, int64_t ts, int64_t tr, uint64_t from, uint64_t to,
                           uint32_t chan)
 {
@@ -91,19 +102,11 @@ static inline void sy_msg(cs_model *m, int64_t ts, int64_t tr, uint64_t from, ui
     assert(was);
     for (uint32_t k = at; k < n; k++)
         was[k - at] = cs_msg_t(m, k);
-    cs_msg x = m->msgs[n];
-    memmove(&m->msgs[at + 1], &m->msgs[at], (size_t)(n - at) * sizeof *m->msgs);
-    m->msgs[at] = x;
-    if (m->msg_far_recv) {
-        int64_t far = m->msg_far_recv[n];
-        memmove(&m->msg_far_recv[at + 1], &m->msg_far_recv[at], (size_t)(n - at) * sizeof *m->msg_far_recv);
-        m->msg_far_recv[at] = far;
-    }
-    if (m->msg_value) {
-        cs_sid value = m->msg_value[n];
-        memmove(&m->msg_value[at + 1], &m->msg_value[at], (size_t)(n - at) * sizeof *m->msg_value);
-        m->msg_value[at] = value;
-    }
+    sy_move_back(m->msgs, sizeof *m->msgs, at, n);
+    if (m->msg_far_recv)
+        sy_move_back(m->msg_far_recv, sizeof *m->msg_far_recv, at, n);
+    if (m->msg_value)
+        sy_move_back(m->msg_value, sizeof *m->msg_value, at, n);
     ok = cs_msg_t_set(m, at, t, &err);
     for (uint32_t k = at; ok && k < n; k++)
         ok = cs_msg_t_set(m, k + 1, was[k - at], &err);
