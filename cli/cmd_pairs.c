@@ -60,18 +60,20 @@ static summary *summarise(const cs_model *m, const bool *keep, cs_err *err)
         CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory summarising %u messages", m->n_msgs);
         return NULL;
     }
-    for (uint32_t i = 0; i < m->n_msgs; i++)
-        if (keep[m->msgs[i].chan]) {
-            s[m->msgs[i].chan].count++;
-            s[m->msgs[i].chan].n_lat += cs_msg_t_send(m, i) != CS_T_NONE;
+    for (uint32_t i = 0; i < m->n_msgs; i++) {
+        uint32_t ch = cs_msg_chan(m, i);
+        if (keep[ch]) {
+            s[ch].count++;
+            s[ch].n_lat += cs_msg_t_send(m, i) != CS_T_NONE;
         }
+    }
     for (uint32_t c = 0; c < nc; c++)
         first[c + 1] = first[c] + s[c].n_lat;
     for (uint32_t i = 0; i < m->n_msgs; i++) {
-        const cs_msg *x = &m->msgs[i];
+        uint32_t ch = cs_msg_chan(m, i);
         int64_t ts = cs_msg_t_send(m, i);
-        if (keep[x->chan] && ts != CS_T_NONE)
-            lat[first[x->chan]++] = cs_msg_t_recv(m, i) - ts;
+        if (keep[ch] && ts != CS_T_NONE)
+            lat[first[ch]++] = cs_msg_t_recv(m, i) - ts;
     }
     for (uint32_t c = 0; c < nc; c++) {
         int64_t *g = lat + first[c] - s[c].n_lat;
@@ -102,23 +104,24 @@ static void json_msgs(const cs_model *m, const bool *keep)
     fputs("{\"messages\":[", stdout);
     for (uint32_t i = 0; i < m->n_msgs; i++) {
         const cs_msg *x = &m->msgs[i];
-        if (!keep[x->chan])
+        uint32_t ch = cs_msg_chan(m, i);
+        if (!keep[ch])
             continue;
         printf("%s\n {\"kind\":\"%s\",\"sender\":%llu,\"receiver\":%llu,\"send_time\":", first ? "" : ",",
-               cs_msg_kind_name(x->kind), (unsigned long long)goid(m, x->sender),
-               (unsigned long long)goid(m, x->receiver));
+               cs_msg_kind_name(cs_msg_kind_of(x)), (unsigned long long)goid(m, cs_msg_sender(m, i)),
+               (unsigned long long)goid(m, cs_msg_receiver(m, i)));
         first = false;
         cli_json_time(stdout, cs_msg_t_send(m, i));
         fputs(",\"recv_time\":", stdout);
         cli_json_time(stdout, cs_msg_t_recv(m, i));
         fputs(",\"channel\":", stdout);
-        cli_json_str(stdout, chan_name(m, x->chan));
+        cli_json_str(stdout, chan_name(m, ch));
         fputs(",\"value\":", stdout);
         if (cs_msg_value(m, i))
             cli_json_str(stdout, cs_model_str(m, cs_msg_value(m, i)));
         else
             fputs("null", stdout);
-        printf(",\"exact\":%s}", x->exact ? "true" : "false");
+        printf(",\"exact\":%s}", cs_msg_exact(x) ? "true" : "false");
     }
 }
 
@@ -147,18 +150,19 @@ static void csv_msgs(const cs_model *m, const bool *keep)
     puts("kind,sender,receiver,send_time,recv_time,channel,value,exact");
     for (uint32_t i = 0; i < m->n_msgs; i++) {
         const cs_msg *x = &m->msgs[i];
-        if (!keep[x->chan])
+        uint32_t ch = cs_msg_chan(m, i);
+        if (!keep[ch])
             continue;
-        printf("%s,%llu,%llu,", cs_msg_kind_name(x->kind), (unsigned long long)goid(m, x->sender),
-               (unsigned long long)goid(m, x->receiver));
+        printf("%s,%llu,%llu,", cs_msg_kind_name(cs_msg_kind_of(x)), (unsigned long long)goid(m, cs_msg_sender(m, i)),
+               (unsigned long long)goid(m, cs_msg_receiver(m, i)));
         int64_t ts = cs_msg_t_send(m, i);
         if (ts != CS_T_NONE)
             printf("%lld", (long long)ts);
         printf(",%lld,", (long long)cs_msg_t_recv(m, i));
-        cli_csv_str(stdout, chan_name(m, x->chan));
+        cli_csv_str(stdout, chan_name(m, ch));
         fputc(',', stdout);
         cli_csv_str(stdout, cs_model_str(m, cs_msg_value(m, i)));
-        printf(",%d\n", x->exact);
+        printf(",%d\n", cs_msg_exact(x));
     }
 }
 
@@ -168,16 +172,17 @@ static void text_out(const cs_model *m, const bool *keep, const summary *s)
            "how", "value", "channel");
     for (uint32_t i = 0; i < m->n_msgs; i++) {
         const cs_msg *x = &m->msgs[i];
-        if (!keep[x->chan])
+        uint32_t ch = cs_msg_chan(m, i);
+        if (!keep[ch])
             continue;
         char ts[24] = "-";
         int64_t t_send = cs_msg_t_send(m, i);
         if (t_send != CS_T_NONE)
             snprintf(ts, sizeof ts, "%lld", (long long)(t_send - m->t_first));
-        printf("%-5s %8llu %8llu %14s %14lld  %-8s %-24s %s\n", cs_msg_kind_name(x->kind),
-               (unsigned long long)goid(m, x->sender), (unsigned long long)goid(m, x->receiver), ts,
-               (long long)(cs_msg_t_recv(m, i) - m->t_first), x->exact ? "exact" : "inferred",
-               cs_msg_value(m, i) ? cs_model_str(m, cs_msg_value(m, i)) : "-", chan_name(m, x->chan));
+        printf("%-5s %8llu %8llu %14s %14lld  %-8s %-24s %s\n", cs_msg_kind_name(cs_msg_kind_of(x)),
+               (unsigned long long)goid(m, cs_msg_sender(m, i)), (unsigned long long)goid(m, cs_msg_receiver(m, i)), ts,
+               (long long)(cs_msg_t_recv(m, i) - m->t_first), cs_msg_exact(x) ? "exact" : "inferred",
+               cs_msg_value(m, i) ? cs_model_str(m, cs_msg_value(m, i)) : "-", chan_name(m, ch));
     }
     printf("\n%8s %12s %12s %12s  %s\n", "messages", "min_ns", "median_ns", "max_ns", "channel");
     for (uint32_t c = 0; c < m->n_chans; c++)

@@ -3,6 +3,7 @@
  * names of its enums. Filling spans and edges is build.c's job. */
 #include "model.h"
 
+#include <assert.h>
 #include <string.h>
 #include <xxhash.h>
 
@@ -43,7 +44,7 @@ void cs_model_init(cs_model *m)
     X(msg_t.base, MSG_BLOCKS(m), (m)->msg_t.cap_base)                                      \
     X(msg_t.wide, (m)->msg_t.n_wide, (m)->msg_t.cap_wide)                                  \
     X(msg_value, (m)->msg_value ? (m)->n_msgs : 0, (m)->msg_value ? (m)->cap_msg_value : 0) \
-    X(msg_far_recv, (m)->msg_far_recv ? (m)->n_msgs : 0, (m)->msg_far_recv ? (m)->cap_msg_far : 0) \
+    X(msg_wide, (m)->n_msg_wide, (m)->cap_msg_wide)                                       \
     X(chans, (m)->n_chans, (m)->cap_chans)                                                 \
     X(ranges, (m)->n_ranges, (m)->cap_ranges)                                              \
     X(logs, (m)->n_logs, (m)->cap_logs)                                                    \
@@ -244,17 +245,16 @@ bool cs_tcol_put(cs_tcol *c, uint32_t i, bool first, int64_t t, uint32_t *lo, si
     return true;
 }
 
-/* Side table *t of messages (elements of `elem` bytes, *cap of them) to
- * hold message n: made zeroed when `need` is the first entry it holds,
- * then grown with the messages. */
-static inline bool msg_side(void **t, uint32_t *cap, uint32_t n, size_t elem, bool need, cs_err *err)
+/* The value table, to hold message n's: made zeroed when `need` is the
+ * first value it holds, then grown with the messages. */
+static inline bool msg_value_room(cs_model *m, uint32_t n, bool need, cs_err *err)
 {
-    if (need && !*t) { /* the first: those before have none */
-        if (!(*t = cs_calloc((size_t)n + 1, elem)))
+    if (need && !m->msg_value) { /* the first: those before have none */
+        if (!(m->msg_value = cs_calloc((size_t)n + 1, sizeof *m->msg_value)))
             return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a table of %u messages", n + 1);
-        *cap = n + 1;
+        m->cap_msg_value = n + 1;
     }
-    return !*t || cs_grow(t, cap, n + 1, elem, err);
+    return !m->msg_value || cs_grow((void **)&m->msg_value, &m->cap_msg_value, n + 1, sizeof *m->msg_value, err);
 }
 
 /* Room in m->msgs for n more messages. */
@@ -276,18 +276,22 @@ static inline __attribute__((always_inline)) bool msg_put(cs_model *m, const cs_
     bool far = dt <= CS_MSG_FAR || dt > INT32_MAX;
     if (x->chan >= CS_CHAN_MAX)
         return CS_FAIL(err, CS_E_INVALID, CS_NO_OFFSET, "more than %u channels", CS_CHAN_MAX - 1);
-    if (!msg_side((void **)&m->msg_value, &m->cap_msg_value, n, sizeof *m->msg_value, value != 0, err) ||
-        !msg_side((void **)&m->msg_far_recv, &m->cap_msg_far, n, sizeof *m->msg_far_recv, far, err))
+    bool wide = far || x->sender >= CS_MSG_G_WIDE || x->receiver >= CS_MSG_G_WIDE || x->chan >= CS_MSG_CHAN_WIDE;
+    if (!msg_value_room(m, n, value != 0, err) ||
+        (wide && !cs_grow((void **)&m->msg_wide, &m->cap_msg_wide, m->n_msg_wide + 1, sizeof *m->msg_wide, err)))
         return false;
     m->msgs[n] = (cs_msg){.dt = !send ? CS_MSG_NO_SEND : far ? CS_MSG_FAR : (int32_t)dt,
-                          .sender = x->sender, .receiver = x->receiver, .chan = x->chan, .kind = x->kind & 1,
-                          .exact = x->exact & 1};
+                          .who = cs__msg_who(x->sender < CS_MSG_G_WIDE ? x->sender : CS_MSG_G_WIDE,
+                                             x->receiver < CS_MSG_G_WIDE ? x->receiver : CS_MSG_G_WIDE,
+                                             x->chan < CS_MSG_CHAN_WIDE ? x->chan : CS_MSG_CHAN_WIDE, x->kind,
+                                             x->exact)};
     if (!cs_msg_t_set(m, n, send ? x->t_send : x->t_recv, err))
         return false;
     if (m->msg_value)
         m->msg_value[n] = value;
-    if (m->msg_far_recv)
-        m->msg_far_recv[n] = far ? x->t_recv : 0;
+    if (wide)
+        m->msg_wide[m->n_msg_wide++] = (cs_msg_wide){.msg = n, .sender = x->sender, .receiver = x->receiver,
+                                                     .chan = x->chan, .t_recv = far ? x->t_recv : 0};
     m->n_msgs = n + 1;
     return true;
 }
@@ -318,6 +322,20 @@ bool cs_model_msgs_add(cs_model *m, const cs_msg_in *x, uint32_t n, cs_err *err)
         if (!msg_put(m, &x[i], 0, err))
             return false;
     return true;
+}
+
+const cs_msg_wide *cs_msg_wide_at(const cs_model *m, uint32_t i)
+{
+    uint32_t lo = 0, hi = m->n_msg_wide; /* the first entry of message i or after */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (m->msg_wide[mid].msg < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    assert(lo < m->n_msg_wide && m->msg_wide[lo].msg == i);
+    return &m->msg_wide[lo];
 }
 
 uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack)
@@ -397,8 +415,9 @@ bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err)
 {
     *out = *m;
     cs_map_init(&out->str_index), cs_map_init(&out->g_index); /* nothing looks anything up in it */
-    out->msgs = NULL, out->msg_value = NULL, out->msg_far_recv = NULL, out->msg_block = out->sync_block = NULL;
-    out->n_msgs = out->cap_msgs = out->cap_msg_value = out->cap_msg_far = out->n_msg_block = out->n_sync_block = 0;
+    out->msgs = NULL, out->msg_value = NULL, out->msg_wide = NULL, out->msg_block = out->sync_block = NULL;
+    out->n_msgs = out->cap_msgs = out->cap_msg_value = out->n_msg_wide = out->cap_msg_wide = 0;
+    out->n_msg_block = out->n_sync_block = 0;
     out->edge_t = out->msg_t = (cs_tcol){0}; /* edge 0 has no time */
     out->n_edges = m->n_edges ? 1 : 0, out->n_chans = m->n_chans ? 1 : 0;
 #define NO_TABLE(field, cap, n) out->field = NULL, out->cap = n;

@@ -53,6 +53,12 @@
  *       messages in index order as the edges (inline)
  *   cs_sid cs_msg_value(const cs_model *m, uint32_t i)   message i's value as text, 0 unknown (inline)
  *   int64_t cs_msg_t_send(const cs_model *m, uint32_t i) / cs_msg_t_recv(...)   (inline)
+ *   uint32_t cs_msg_sender(const cs_model *m, uint32_t i) / cs_msg_receiver(...) /
+ *       cs_msg_chan(...)   message i's goroutines and channel (inline)
+ *   const cs_msg_wide *cs_msg_wide_at(const cs_model *m, uint32_t i)   the entry of
+ *       message i, which must have one (cs_msg_is_wide): a binary search
+ *   bool cs_msg_is_wide(const cs_msg *x)   x has an entry in msg_wide (inline)
+ *   cs_msg_kind cs_msg_kind_of(const cs_msg *x), bool cs_msg_exact(const cs_msg *x)   (inline)
  *   bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err)
  *       appends a message (value 0: none); CS_E_NOMEM, or CS_E_INVALID for a channel
  *       index from CS_CHAN_MAX
@@ -244,25 +250,40 @@ typedef enum cs_msg_kind {
  * Exact ones carry the times of their events. t_send is CS_T_NONE when it is
  * not known (an exact receive whose send happened before the trace).
  *
- * 20 bytes: t is t_send, or t_recv when the send is unknown (so t is the
- * message's time, its sort key: cs_msg_t); else the receive is kept as its distance
- * from the send, in full in the side table msg_far_recv when that is 2.1 s
- * or more (cs_msg_t_send, cs_msg_t_recv). Its value, when known, is
- * cs_msg_value's: only exact ones have one. Those side tables exist from
- * the first message that needs one, so the inferred millions carry no room
- * for them. Messages are added with cs_model_msg_add. */
-#define CS_MSG_NO_SEND INT32_MIN   /* cs_msg.dt: the send is unknown, t is the receive */
-#define CS_MSG_FAR (INT32_MIN + 1) /* cs_msg.dt: the receive is in msg_far_recv */
+ * 16 bytes: t is t_send, or t_recv when the send is unknown (so t is the
+ * message's time, its sort key: cs_msg_t); else the receive is kept as its
+ * distance from the send. Its goroutines take 24 bits each and its channel
+ * 14; what does not fit there (a goroutine index from 2^24 - 1, a channel
+ * from 2^14 - 1, a receive 2.1 s or more after the send) is at all ones in
+ * the message and in full in the side table msg_wide, which holds such
+ * messages only, by index. So read a message's goroutines, channel and
+ * receive with cs_msg_sender, cs_msg_receiver, cs_msg_chan and
+ * cs_msg_t_recv. Its value, when known, is cs_msg_value's: only exact ones
+ * have one, and that table exists from the first message that has one.
+ * Messages are added with cs_model_msg_add. */
+#define CS_MSG_NO_SEND INT32_MIN     /* cs_msg.dt: the send is unknown, t is the receive */
+#define CS_MSG_FAR (INT32_MIN + 1)   /* cs_msg.dt: the receive is in msg_wide */
+#define CS_MSG_G_WIDE 0xffffffu      /* a goroutine of cs_msg.who: it is in msg_wide */
+#define CS_MSG_CHAN_WIDE 0x3fffu     /* its channel: it is in msg_wide */
 typedef struct cs_msg {
     uint32_t t_lo;        /* t_send, or t_recv when t_send is unknown, over its block's
                              base: cs_msg_t */
     int32_t dt;           /* t_recv - t_send, or CS_MSG_NO_SEND, CS_MSG_FAR */
-    uint32_t sender;      /* index in g */
-    uint32_t receiver;
-    unsigned chan : 30;   /* index in chans, 0 unknown */
-    unsigned kind : 1;    /* cs_msg_kind */
-    unsigned exact : 1;   /* 1: patched runtime or annotation; 0: inferred */
+    uint64_t who;         /* from bit 0: the sender (index in g, 24 bits: cs_msg_sender),
+                             the receiver (24: cs_msg_receiver), the channel (index in
+                             chans, 0 unknown, 14: cs_msg_chan), its cs_msg_kind (1) and
+                             whether it is exact (1: cs_msg_exact; patched runtime or
+                             annotation, else inferred); one word, so that a message is
+                             written at once */
 } cs_msg;
+
+/* A message's fields that do not fit in it, in full (cs_model.msg_wide,
+ * by message index); a field that fits is here too. */
+typedef struct cs_msg_wide {
+    uint32_t msg;         /* index in msgs */
+    uint32_t sender, receiver, chan;
+    int64_t t_recv;       /* its receive when dt is CS_MSG_FAR, else 0 */
+} cs_msg_wide;
 
 /* A message as it is found, for cs_model_msg_add. */
 typedef struct cs_msg_in {
@@ -394,8 +415,8 @@ typedef struct cs_model {
     cs_tcol msg_t;   /* their times */
     cs_sid *msg_value; uint32_t cap_msg_value;      /* per message its value as text, 0 unknown;
                                                        NULL while no message has one */
-    int64_t *msg_far_recv; uint32_t cap_msg_far;    /* per message its receive when CS_MSG_FAR;
-                                                       NULL while no message has one */
+    cs_msg_wide *msg_wide; uint32_t n_msg_wide, cap_msg_wide; /* the messages whose fields
+                                                                 do not fit, by index */
     cs_chan *chans;  uint32_t n_chans, cap_chans;   /* chans[0] reserved */
     cs_range *ranges; uint32_t n_ranges, cap_ranges;
     cs_log *logs;    uint32_t n_logs, cap_logs;
@@ -414,7 +435,8 @@ typedef struct cs_model {
 } cs_model;
 
 _Static_assert(sizeof(cs_edge) == 16 && sizeof(cs_wsite) == 16, "cs_edge and cs_wsite layouts");
-_Static_assert(sizeof(cs_msg) == 20, "cs_msg layout");
+_Static_assert(sizeof(cs_msg) == 16 && sizeof(cs_msg_wide) == 24, "cs_msg and cs_msg_wide layouts");
+_Static_assert(CS_CHAN_MAX > CS_MSG_CHAN_WIDE, "a channel index CS_MSG_CHAN_WIDE or more is in msg_wide");
 _Static_assert(CS_R_COUNT <= 16 && CS_EK_COUNT <= 16 && CS_MK_COUNT <= 2,
                "the bit-fields of cs_edge and cs_msg");
 _Static_assert(CS_ST_COUNT <= 16 && CS_R_COUNT <= 16, "a span's state and reason in a byte (cs_span_state_reason)");
@@ -454,6 +476,7 @@ bool cs_tcol_put(cs_tcol *c, uint32_t i, bool first, int64_t t, uint32_t *lo, si
 bool cs_model_msg_add(cs_model *m, const cs_msg_in *x, cs_sid value, cs_err *err);
 bool cs_model_msgs_reserve(cs_model *m, uint32_t n);
 bool cs_model_msgs_add(cs_model *m, const cs_msg_in *x, uint32_t n, cs_err *err);
+const cs_msg_wide *cs_msg_wide_at(const cs_model *m, uint32_t i);
 static inline int64_t cs_edge_ts(const cs_model *m, uint32_t i)
 {
     return cs_t_at(m->edge_t.base[i >> CS_T0_BLOCK_BITS], &m->edges[i].t_lo, m->edge_t.wide, i);
@@ -547,7 +570,47 @@ static inline int64_t cs_msg_t_send(const cs_model *m, uint32_t i)
 static inline int64_t cs_msg_t_recv(const cs_model *m, uint32_t i)
 {
     int32_t dt = m->msgs[i].dt;
-    return dt == CS_MSG_NO_SEND ? cs_msg_t(m, i) : dt == CS_MSG_FAR ? m->msg_far_recv[i] : cs_msg_t(m, i) + dt;
+    return dt == CS_MSG_NO_SEND ? cs_msg_t(m, i) : dt == CS_MSG_FAR ? cs_msg_wide_at(m, i)->t_recv
+                                                                   : cs_msg_t(m, i) + dt;
+}
+
+/* The fields of cs_msg.who as they are kept (CS_MSG_G_WIDE, CS_MSG_CHAN_WIDE
+ * when in msg_wide), and their word from them. */
+static inline uint32_t cs__msg_snd(const cs_msg *x) { return (uint32_t)(x->who & CS_MSG_G_WIDE); }
+static inline uint32_t cs__msg_rcv(const cs_msg *x) { return (uint32_t)(x->who >> 24 & CS_MSG_G_WIDE); }
+static inline uint32_t cs__msg_chn(const cs_msg *x) { return (uint32_t)(x->who >> 48 & CS_MSG_CHAN_WIDE); }
+static inline uint64_t cs__msg_who(uint32_t snd, uint32_t rcv, uint32_t chn, unsigned kind, unsigned exact)
+{
+    return snd | (uint64_t)rcv << 24 | (uint64_t)chn << 48 | (uint64_t)(kind & 1) << 62 |
+           (uint64_t)(exact & 1) << 63;
+}
+
+static inline cs_msg_kind cs_msg_kind_of(const cs_msg *x) { return (cs_msg_kind)(x->who >> 62 & 1); }
+static inline bool cs_msg_exact(const cs_msg *x) { return x->who >> 63; }
+
+static inline uint32_t cs_msg_sender(const cs_model *m, uint32_t i)
+{
+    uint32_t g = cs__msg_snd(&m->msgs[i]);
+    return g != CS_MSG_G_WIDE ? g : cs_msg_wide_at(m, i)->sender;
+}
+
+static inline uint32_t cs_msg_receiver(const cs_model *m, uint32_t i)
+{
+    uint32_t g = cs__msg_rcv(&m->msgs[i]);
+    return g != CS_MSG_G_WIDE ? g : cs_msg_wide_at(m, i)->receiver;
+}
+
+static inline uint32_t cs_msg_chan(const cs_model *m, uint32_t i)
+{
+    uint32_t c = cs__msg_chn(&m->msgs[i]);
+    return c != CS_MSG_CHAN_WIDE ? c : cs_msg_wide_at(m, i)->chan;
+}
+
+/* Message x has an entry in msg_wide. */
+static inline bool cs_msg_is_wide(const cs_msg *x)
+{
+    return cs__msg_snd(x) == CS_MSG_G_WIDE || cs__msg_rcv(x) == CS_MSG_G_WIDE ||
+           cs__msg_chn(x) == CS_MSG_CHAN_WIDE || x->dt == CS_MSG_FAR;
 }
 
 static inline int64_t cs_span_t1(const cs_model *m, uint32_t s)

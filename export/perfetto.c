@@ -122,13 +122,13 @@ static void flows(pf *p)
     const cs_model *m = p->m;
     uint64_t id = 1;
     for (uint32_t i = 0; i < m->n_msgs; i++, id++) {
-        const cs_msg *msg = &m->msgs[i];
         int64_t ts = cs_msg_t_send(m, i), tr = cs_msg_t_recv(m, i);
-        if (!shown(p, msg->sender) || !shown(p, msg->receiver) || ts == CS_T_NONE)
+        uint32_t s = cs_msg_sender(m, i), r = cs_msg_receiver(m, i), ch = cs_msg_chan(m, i);
+        if (!shown(p, s) || !shown(p, r) || ts == CS_T_NONE)
             continue;
-        const char *name = msg->chan && msg->chan < m->n_chans ? cs_model_str(m, m->chans[msg->chan].name) : "";
-        flow(p, id, lay_msg_arrow(msg) == LAY_ARROW_CLOSE ? "close" : "chan", name[0] ? name : "channel",
-             msg->sender, ts, msg->receiver, tr < ts ? ts : tr);
+        const char *name = ch && ch < m->n_chans ? cs_model_str(m, m->chans[ch].name) : "";
+        flow(p, id, lay_msg_arrow(&m->msgs[i]) == LAY_ARROW_CLOSE ? "close" : "chan", name[0] ? name : "channel",
+             s, ts, r, tr < ts ? ts : tr);
     }
     for (uint32_t g = 1; g < m->n_g; g++, id++)
         if (shown(p, m->g[g].parent) && shown(p, g) && m->g[g].create_ns != CS_T_NONE)

@@ -27,7 +27,7 @@ typedef enum lay_arrow_kind {
 
 static inline lay_arrow_kind lay_msg_arrow(const cs_msg *msg)
 {
-    return msg->kind == CS_MK_CLOSE ? LAY_ARROW_CLOSE : LAY_ARROW_CHAN;
+    return cs_msg_kind_of(msg) == CS_MK_CLOSE ? LAY_ARROW_CLOSE : LAY_ARROW_CHAN;
 }
 
 static inline lay_arrow_kind lay_edge_arrow(const cs_edge *e)

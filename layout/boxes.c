@@ -31,7 +31,7 @@ bool lay_boxes_take(lay_boxes *b, float x0, float y0, float x1, float y1)
 
 bool lay_msg_value(const cs_model *m, uint32_t msg, char out[LAY_VALUE_CAP])
 {
-    if (msg >= m->n_msgs || !m->msgs[msg].exact || !cs_msg_value(m, msg))
+    if (msg >= m->n_msgs || !cs_msg_exact(&m->msgs[msg]) || !cs_msg_value(m, msg))
         return false;
     const char *v = cs_model_str(m, cs_msg_value(m, msg));
     if (!v || !v[0])

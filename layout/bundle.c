@@ -159,9 +159,8 @@ static bool gather(collect *c, uint32_t m0, uint32_t m1, bool rest, cs_err *err)
     const cs_model *m = c->m;
     for (uint32_t i = m0, end; i < m1 && next_run(m->msg_block, m->n_msg_block, m->n_msgs, c->a, &i, &end); i = end)
         for (end = end < m1 ? end : m1; i < end; i++) {
-            const cs_msg *msg = &m->msgs[i];
-            if (!add(c, lay_msg_arrow(msg), cs_msg_t_send(m, i), cs_msg_t_recv(m, i), msg->sender, msg->receiver,
-                     msg->chan, i, err))
+            if (!add(c, lay_msg_arrow(&m->msgs[i]), cs_msg_t_send(m, i), cs_msg_t_recv(m, i), cs_msg_sender(m, i),
+                     cs_msg_receiver(m, i), cs_msg_chan(m, i), i, err))
                 return false;
         }
     for (uint32_t i = 1, end; rest && next_run(m->sync_block, m->n_sync_block, m->n_edges, c->a, &i, &end); i = end)

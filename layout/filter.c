@@ -17,7 +17,7 @@ uint8_t *lay_filter_build(const cs_model *m, const char *filter, cs_err *err)
     for (uint32_t gi = 1; gi < m->n_g; gi++)
         in[gi] = !filter || !filter[0] || strstr(cs_model_str(m, m->g[gi].name), filter) ? LAY_FILTER_MATCH : 0;
     for (uint32_t i = 0; i < m->n_msgs; i++) {
-        uint32_t s = m->msgs[i].sender, r = m->msgs[i].receiver;
+        uint32_t s = cs_msg_sender(m, i), r = cs_msg_receiver(m, i);
         if (!s || !r || s >= m->n_g || r >= m->n_g)
             continue;
         if (in[s] == LAY_FILTER_MATCH && !in[r])

@@ -49,9 +49,8 @@ typedef bool arrow_fn(void *ud, uint8_t kind, uint32_t from, uint32_t to, uint32
 static bool each_arrow(const cs_model *m, const lay_graph_desc *d, arrow_fn *fn, void *ud, cs_err *err)
 {
     for (uint32_t i = 0; i < m->n_msgs; i++) {
-        const cs_msg *msg = &m->msgs[i];
-        if (shown(m, d, msg->sender) && shown(m, d, msg->receiver) &&
-            !fn(ud, lay_msg_arrow(msg), msg->sender, msg->receiver, msg->chan, err))
+        uint32_t s = cs_msg_sender(m, i), r = cs_msg_receiver(m, i);
+        if (shown(m, d, s) && shown(m, d, r) && !fn(ud, lay_msg_arrow(&m->msgs[i]), s, r, cs_msg_chan(m, i), err))
             return false;
     }
     for (uint32_t g = 1; g < m->n_g; g++)

@@ -170,18 +170,16 @@ static void sync_sort(const cs_model *m, uint32_t *a, uint32_t n, uint32_t *tmp)
  * already waiting when tracing began. */
 static bool msg_is_arrow(const cs_model *m, uint32_t i)
 {
-    const cs_msg *msg = &m->msgs[i];
-    return msg->sender && msg->receiver && msg->sender < m->n_g && msg->receiver < m->n_g &&
-           msg->dt != CS_MSG_NO_SEND;
+    uint32_t s = cs_msg_sender(m, i), r = cs_msg_receiver(m, i);
+    return s && r && s < m->n_g && r < m->n_g && m->msgs[i].dt != CS_MSG_NO_SEND;
 }
 
 bool rnd__msg_arrow(const cs_model *m, uint32_t i, rnd__arrow *out)
 {
     if (!msg_is_arrow(m, i))
         return false;
-    const cs_msg *msg = &m->msgs[i];
-    *out = (rnd__arrow){.t0 = cs_msg_t(m, i), .t_next = INT64_MAX, .from = msg->sender, .to = msg->receiver,
-                        .msg = i + 1, .kind = (uint8_t)lay_msg_arrow(msg)};
+    *out = (rnd__arrow){.t0 = cs_msg_t(m, i), .t_next = INT64_MAX, .from = cs_msg_sender(m, i),
+                        .to = cs_msg_receiver(m, i), .msg = i + 1, .kind = (uint8_t)lay_msg_arrow(&m->msgs[i])};
     return true;
 }
 
@@ -229,7 +227,7 @@ static bool next_build(const cs_model *m, rnd__next *t, cs_err *err)
     for (uint32_t i = m->n_msgs; ok && i-- > 0;) {
         uint32_t n = UINT32_MAX;
         if (msg_is_arrow(m, i))
-            n = next[m->msgs[i].receiver], next[m->msgs[i].sender] = i;
+            n = next[cs_msg_receiver(m, i)], next[cs_msg_sender(m, i)] = i;
         t->d[i] = n == UINT32_MAX ? 0 : n - i < RND__NEXT_FAR ? (uint16_t)(n - i) : RND__NEXT_FAR;
         if (t->d[i] == RND__NEXT_FAR && (ok = cs_grow((void **)&t->far, &cap, t->n_far + 1, sizeof *t->far, err)))
             t->far[t->n_far][0] = i, t->far[t->n_far++][1] = n;
@@ -361,7 +359,7 @@ void rnd__lit_update(rnd_renderer *r, const rnd_view *v)
     const cs_model *m = r->m; /* the arrows' ends, without the whole arrows */
     for (uint32_t i = 0; i < m->n_msgs; i++)
         if (msg_is_arrow(m, i))
-            lit_ends(r, v, m->msgs[i].sender, m->msgs[i].receiver);
+            lit_ends(r, v, cs_msg_sender(m, i), cs_msg_receiver(m, i));
     rnd__arrow a;
     for (uint32_t i = 1; i < m->n_edges; i++)
         if (rnd__edge_arrow(m, i, &a))

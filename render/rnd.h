@@ -177,7 +177,7 @@ static inline int64_t rnd__arrow_t1(const cs_model *m, const rnd__arrow *a)
 }
 static inline uint32_t rnd__arrow_chan(const cs_model *m, const rnd__arrow *a)
 {
-    return a->msg ? m->msgs[a->msg - 1].chan : 0;
+    return a->msg ? cs_msg_chan(m, a->msg - 1) : 0;
 }
 
 typedef struct rnd__gl {

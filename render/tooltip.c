@@ -36,12 +36,13 @@ static int lines_arrow(const rnd_renderer *r, const rnd__arrow *a, char l[][160]
     snprintf(l[n++], 160, "sent at %s, received %s later", t, d);
     if (a->msg && a->msg <= m->n_msgs) {
         const cs_msg *msg = &m->msgs[a->msg - 1];
-        if (msg->chan && msg->chan < m->n_chans)
-            snprintf(l[n++], 160, "channel %s", cs_model_str(m, m->chans[msg->chan].name));
+        uint32_t ch = cs_msg_chan(m, a->msg - 1);
+        if (ch && ch < m->n_chans)
+            snprintf(l[n++], 160, "channel %s", cs_model_str(m, m->chans[ch].name));
         cs_sid value = cs_msg_value(m, a->msg - 1);
         if (value)
             snprintf(l[n++], 160, "value %s", cs_model_str(m, value));
-        snprintf(l[n++], 160, "%s", msg->exact ? "exact (annotated)" : "inferred from block/unblock");
+        snprintf(l[n++], 160, "%s", cs_msg_exact(msg) ? "exact (annotated)" : "inferred from block/unblock");
     }
     return n;
 }

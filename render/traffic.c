@@ -33,7 +33,7 @@ bool rnd__traffic_build(const cs_model *m, bool table, rnd_traffic *t, cs_err *e
     for (uint32_t i = 1; i < m->n_edges; i++)
         if (rnd__edge_arrow(m, i, &a))
             present_arrow(t, &a, &first);
-    t->first_chan = first.msg ? m->msgs[first.msg - 1].chan : 0;
+    t->first_chan = first.msg ? cs_msg_chan(m, first.msg - 1) : 0;
     return true;
 }
 

@@ -103,8 +103,12 @@ static inline void sy_msg(cs_model *m, int64_t ts, int64_t tr, uint64_t from, ui
     for (uint32_t k = at; k < n; k++)
         was[k - at] = cs_msg_t(m, k);
     sy_move_back(m->msgs, sizeof *m->msgs, at, n);
-    if (m->msg_far_recv)
-        sy_move_back(m->msg_far_recv, sizeof *m->msg_far_recv, at, n);
+    uint32_t w = m->n_msg_wide, below = 0; /* entries of those it passes one place on, its own before them */
+    bool wide = w && m->msg_wide[w - 1].msg == n;
+    for (uint32_t j = 0; j < w - wide; j++)
+        below += m->msg_wide[j].msg < at, m->msg_wide[j].msg += m->msg_wide[j].msg >= at;
+    if (wide)
+        m->msg_wide[w - 1].msg = at, sy_move_back(m->msg_wide, sizeof *m->msg_wide, below, w - 1);
     if (m->msg_value)
         sy_move_back(m->msg_value, sizeof *m->msg_value, at, n);
     ok = cs_msg_t_set(m, at, t, &err);

@@ -65,7 +65,7 @@ static uint32_t count(const cs_model *m, cs_msg_kind k, int exact)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < m->n_msgs; i++)
-        n += m->msgs[i].kind == k && m->msgs[i].exact == exact;
+        n += cs_msg_kind_of(&m->msgs[i]) == k && cs_msg_exact(&m->msgs[i]) == exact;
     return n;
 }
 
@@ -107,14 +107,14 @@ static void check_closebcast(corpus_case *c, const char *ver)
     uint32_t chan = 0;
     for (uint32_t i = 0; i < m->n_msgs; i++) {
         const cs_msg *x = &m->msgs[i];
-        if (x->kind != CS_MK_CLOSE)
+        if (cs_msg_kind_of(x) != CS_MK_CLOSE)
             continue;
-        assert_int_equal(m->g[x->sender].goid, 1); /* main closes */
+        assert_int_equal(m->g[cs_msg_sender(m, i)].goid, 1); /* main closes */
         if (!chan)
-            chan = x->chan;
-        assert_int_equal(x->chan, chan); /* one close site, one receive site */
+            chan = cs_msg_chan(m, i);
+        assert_int_equal(cs_msg_chan(m, i), chan); /* one close site, one receive site */
         for (uint32_t j = 0; j < i; j++)
-            assert_true(m->msgs[j].receiver != x->receiver);
+            assert_true(cs_msg_receiver(m, j) != cs_msg_receiver(m, i));
     }
     assert_int_equal(m->chans[chan].count, 16);
 }
@@ -132,7 +132,7 @@ static void check_annotated(corpus_case *c, const char *ver)
     uint32_t seen = 0;
     for (uint32_t i = 0; i < m->n_msgs; i++) {
         const cs_msg *x = &m->msgs[i];
-        if (!x->exact)
+        if (!cs_msg_exact(x))
             continue;
         /* the producer sends i*i for i = 0..9; messages come in send order */
         char want[16];
@@ -140,9 +140,9 @@ static void check_annotated(corpus_case *c, const char *ver)
         if (strcmp(cs_model_str(m, cs_msg_value(m, i)), want) != 0)
             fail_msg("%s (%s): message %u has value '%s', want %s", c->trace, ver, seen,
                      cs_model_str(m, cs_msg_value(m, i)), want);
-        assert_true(x->sender && x->receiver && x->sender != x->receiver);
+        assert_true(cs_msg_sender(m, i) && cs_msg_receiver(m, i) && cs_msg_sender(m, i) != cs_msg_receiver(m, i));
         assert_true(cs_msg_t_send(m, i) < cs_msg_t_recv(m, i));
-        assert_true(m->chans[x->chan].rt_id != 0);
+        assert_true(m->chans[cs_msg_chan(m, i)].rt_id != 0);
         seen++;
     }
 }
@@ -389,13 +389,13 @@ static int check_patched(const char *trace)
     assert_true(pairs > 0 && pairs <= sends && pairs <= recvs);
     assert_int_equal(count(&m, CS_MK_SEND, 0) + count(&m, CS_MK_CLOSE, 0), 0);
     for (uint32_t i = 0; i < m.n_msgs; i++) {
-        assert_true(m.chans[m.msgs[i].chan].rt_id != 0);
-        if (m.msgs[i].kind == CS_MK_SEND)
-            assert_true(cs_msg_value(&m, i) != 0 && m.msgs[i].sender != 0 && m.msgs[i].receiver != 0);
+        assert_true(m.chans[cs_msg_chan(&m, i)].rt_id != 0);
+        if (cs_msg_kind_of(&m.msgs[i]) == CS_MK_SEND)
+            assert_true(cs_msg_value(&m, i) != 0 && cs_msg_sender(&m, i) != 0 && cs_msg_receiver(&m, i) != 0);
         /* the pictures show both ends by default: a Go 1.5 trace names no
          * goroutine, which does not make them all the runtime's */
-        assert_false(m.g[m.msgs[i].sender].flags & CS_G_SYSTEM);
-        assert_false(m.g[m.msgs[i].receiver].flags & CS_G_SYSTEM);
+        assert_false(m.g[cs_msg_sender(&m, i)].flags & CS_G_SYSTEM);
+        assert_false(m.g[cs_msg_receiver(&m, i)].flags & CS_G_SYSTEM);
     }
     cs_model_deinit(&m);
     cs_file_unmap(&f);
@@ -472,7 +472,7 @@ static void goroutines_from_before_the_trace_are_drawn_from_its_start(void **st)
             }
         assert_int_equal(unnamed, 3);
         assert_int_equal(m.n_msgs, 1);
-        assert_true(shown(&m, m.msgs[0].receiver) && m.g[m.msgs[0].sender].goid == 1);
+        assert_true(shown(&m, cs_msg_receiver(&m, 0)) && m.g[cs_msg_sender(&m, 0)].goid == 1);
         cs_model_deinit(&m);
         cs_file_unmap(&f);
     }
@@ -484,7 +484,7 @@ static void goroutines_from_before_the_trace_are_drawn_from_its_start(void **st)
     assert_true(co && !(co->flags & CS_G_SYSTEM));
     assert_int_equal(m.n_msgs, 50);
     for (uint32_t i = 0; i < m.n_msgs; i++)
-        assert_true(shown(&m, m.msgs[i].sender) && shown(&m, m.msgs[i].receiver));
+        assert_true(shown(&m, cs_msg_sender(&m, i)) && shown(&m, cs_msg_receiver(&m, i)));
     cs_model_deinit(&m);
     cs_file_unmap(&f);
 }

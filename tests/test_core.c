@@ -244,7 +244,7 @@ static void times_read_back_in_narrow_and_wide_blocks(void **st)
         assert_int_equal(cs_edge_ts(&m, i), want[i]);
         assert_int_equal(m.edges[i].from, i);
         assert_int_equal(cs_msg_t(&m, i - 1), want[i]);
-        assert_int_equal(m.msgs[i - 1].sender, i);
+        assert_int_equal(cs_msg_sender(&m, i - 1), i);
     }
     for (uint32_t k = 0; k <= (N - 1) / CS_T0_BLOCK; k++)
         wide += m.edge_t.base[k] >= CS_T0_WIDE;
@@ -257,10 +257,11 @@ static void times_read_back_in_narrow_and_wide_blocks(void **st)
     cs_model_deinit(&m);
 }
 
-/* A message keeps its receive as a distance from its send in 32 bits, in
- * full in the side table when it is farther or the send is unknown; that
- * table and the values' are made by the first message that needs them. */
-static void message_times_read_back_near_far_and_without_a_send(void **st)
+/* A message keeps its receive as a distance from its send in 32 bits, its
+ * goroutines in 24 and its channel in 14; what does not fit is in full in
+ * msg_wide, which holds those messages only, by index; the values' table is
+ * made by the first message that has one. */
+static void message_fields_read_back_near_far_and_wide(void **st)
 {
     (void)st;
     static const int64_t dts[] = {0, 1, -1, INT32_MAX, INT32_MIN + 2, (int64_t)INT32_MAX + 1, INT32_MIN + 1,
@@ -269,27 +270,36 @@ static void message_times_read_back_near_far_and_without_a_send(void **st)
     cs_model m;
     cs_err err = {0};
     cs_model_init(&m);
+    uint32_t wide = 0;
     for (uint32_t i = 0; i < N; i++) {
-        assert_true(cs_model_msg_add(&m, &(cs_msg_in){.t_send = 1000 + i, .t_recv = 1000 + i + dts[i], .sender = i,
-                                                      .receiver = i + 1, .chan = CS_CHAN_MAX - 1, .kind = CS_MK_CLOSE,
-                                                      .exact = 1}, 0, &err));
-        assert_true((m.msg_far_recv != NULL) == (i >= 5)); /* made by the first far one */
+        uint32_t s = CS_MSG_G_WIDE - 2 + i, r = i % 3 ? i + 1 : UINT32_MAX - i;
+        uint32_t ch = i % 4 ? CS_MSG_CHAN_WIDE - 2 + i % 4 : CS_CHAN_MAX - 1;
+        assert_true(cs_model_msg_add(&m, &(cs_msg_in){.t_send = 1000 + i, .t_recv = 1000 + i + dts[i], .sender = s,
+                                                      .receiver = r, .chan = ch, .kind = CS_MK_CLOSE, .exact = 1},
+                                     0, &err));
+        wide += i >= 2 || i % 3 == 0 || i % 4 != 1; /* a field at its limit or more (and from 5, far) */
+        assert_int_equal(m.n_msg_wide, wide);
     }
+    assert_int_equal(m.msg_wide[0].msg, 0);
     assert_null(m.msg_value);
     assert_true(cs_model_msg_add(&m, &(cs_msg_in){.t_send = CS_T_NONE, .t_recv = -CS_T_MAX}, 7, &err));
     assert_non_null(m.msg_value); /* made by the first value */
     assert_true(cs_model_msg_add(&m, &(cs_msg_in){.t_send = CS_T_MAX, .t_recv = -CS_T_MAX}, 0, &err));
+    assert_int_equal(m.n_msg_wide, wide + 1); /* the last one's receive is far, the one before fits */
     for (uint32_t i = 0; i < N; i++) {
         const cs_msg *x = &m.msgs[i];
         assert_int_equal(cs_msg_t_send(&m, i), 1000 + i);
         assert_int_equal(cs_msg_t_recv(&m, i), 1000 + i + dts[i]);
-        assert_true(x->sender == i && x->receiver == i + 1 && x->chan == CS_CHAN_MAX - 1);
-        assert_true(x->kind == CS_MK_CLOSE && x->exact == 1 && cs_msg_value(&m, i) == 0);
+        assert_int_equal(cs_msg_sender(&m, i), CS_MSG_G_WIDE - 2 + i);
+        assert_int_equal(cs_msg_receiver(&m, i), i % 3 ? i + 1 : UINT32_MAX - i);
+        assert_int_equal(cs_msg_chan(&m, i), i % 4 ? CS_MSG_CHAN_WIDE - 2 + i % 4 : CS_CHAN_MAX - 1);
+        assert_true(cs_msg_kind_of(x) == CS_MK_CLOSE && cs_msg_exact(x) && cs_msg_value(&m, i) == 0);
     }
     assert_int_equal(cs_msg_t_send(&m, N), CS_T_NONE);
     assert_int_equal(cs_msg_t_recv(&m, N), -CS_T_MAX);
     assert_int_equal(cs_msg_t(&m, N), -CS_T_MAX); /* the message's time: its receive */
     assert_int_equal(cs_msg_value(&m, N), 7);
+    assert_int_equal(cs_msg_sender(&m, N), 0);
     assert_int_equal(cs_msg_t_recv(&m, N + 1), -CS_T_MAX);
     assert_false(cs_model_msg_add(&m, &(cs_msg_in){.chan = CS_CHAN_MAX}, 0, &err));
     assert_int_equal(err.code, CS_E_INVALID);
@@ -908,7 +918,7 @@ int main(void)
         cmocka_unit_test(a_goroutine_made_again_keeps_its_spans_in_order),
         cmocka_unit_test(parts_joined_build_what_one_builder_does),
         cmocka_unit_test(times_read_back_in_narrow_and_wide_blocks),
-        cmocka_unit_test(message_times_read_back_near_far_and_without_a_send),
+        cmocka_unit_test(message_fields_read_back_near_far_and_wide),
         cmocka_unit_test(released_pages_read_as_zeros_and_nothing_else_does),
         cmocka_unit_test(prefaulted_pages_keep_their_bytes),
         cmocka_unit_test(permute_in_place_equals_a_copy),

@@ -167,18 +167,17 @@ static void perfetto_json_parses_and_has_flow_events(void **state)
             slices++;
         if (cat && !strcmp(cat, "chan")) {
             json_int_t id = json_integer_value(json_object_get(e, "id"));
-            const cs_msg *msg = &m.msgs[id - 1];
             double t = json_real_value(json_object_get(e, "ts"));
             json_int_t tid = json_integer_value(json_object_get(e, "tid"));
             if (!strcmp(ph, "s")) {
                 s_n++;
-                assert_int_equal(tid, m.g[msg->sender].goid);
+                assert_int_equal(tid, m.g[cs_msg_sender(&m, (uint32_t)id - 1)].goid);
                 assert_true(fabs(t - (double)(cs_msg_t_send(&m, (uint32_t)id - 1) - m.t_first) / 1000) < 1e-6);
             } else {
                 f_n++;
                 assert_string_equal(ph, "f");
                 assert_string_equal(json_string_value(json_object_get(e, "bp")), "e");
-                assert_int_equal(tid, m.g[msg->receiver].goid);
+                assert_int_equal(tid, m.g[cs_msg_receiver(&m, (uint32_t)id - 1)].goid);
                 assert_true(fabs(t - (double)(cs_msg_t_recv(&m, (uint32_t)id - 1) - m.t_first) / 1000) < 1e-6);
             }
         }

@@ -102,7 +102,7 @@ static void axis_gap_folding_compresses_idle_stretches(void **state)
     uint32_t n0 = m.n_msgs;
     for (uint32_t i = 0; i < n0; i++) /* copy the burst 50 ms later */
         sy_msg(&m, cs_msg_t_send(&m, i) + idle0 + idle, cs_msg_t_recv(&m, i) + idle0 + idle,
-               m.g[m.msgs[i].sender].goid, m.g[m.msgs[i].receiver].goid, 1);
+               m.g[cs_msg_sender(&m, i)].goid, m.g[cs_msg_receiver(&m, i)].goid, 1);
     m.t_last = idle0 + idle + idle0;
     lay_axis lin, gap;
     cs_err err = {0};

@@ -200,9 +200,8 @@ static void all_arrows(arrows *v, const cs_model *m, const lay_axis *a, const la
 {
     memset(v, 0, sizeof *v);
     for (uint32_t i = 0; i < m->n_msgs; i++) {
-        const cs_msg *x = &m->msgs[i];
-        arrow_add(v, m, a, l, cols, lay_msg_arrow(x), cs_msg_t_send(m, i), cs_msg_t_recv(m, i), x->sender, x->receiver,
-                  x->chan, i);
+        arrow_add(v, m, a, l, cols, lay_msg_arrow(&m->msgs[i]), cs_msg_t_send(m, i), cs_msg_t_recv(m, i),
+                  cs_msg_sender(m, i), cs_msg_receiver(m, i), cs_msg_chan(m, i), i);
     }
     for (uint32_t i = 1; i < m->n_edges; i++) {
         const cs_edge *e = &m->edges[i];

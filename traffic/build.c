@@ -19,10 +19,36 @@ static int place_cmp(const void *a, const void *b, void *ctx)
     return r ? r : (x > y) - (x < y);
 }
 
+static int wide_cmp(const void *a, const void *b)
+{
+    uint32_t x = ((const cs_msg_wide *)a)->msg, y = ((const cs_msg_wide *)b)->msg;
+    return (x > y) - (x < y);
+}
+
+/* The entries of msg_wide given the messages' places once sorted (message
+ * to[j] goes to place j), and put in their order. */
+static bool wide_moved(cs_model *m, const uint32_t *to, uint32_t n, cs_err *err)
+{
+    if (!m->n_msg_wide)
+        return true;
+    uint32_t *at = cs_alloc((size_t)m->n_msg_wide * sizeof *at);
+    if (!at)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory sorting %u messages", m->n_msg_wide);
+    for (uint32_t j = 0; j < n; j++)
+        if (cs_msg_is_wide(&m->msgs[to[j]]))
+            at[cs_msg_wide_at(m, to[j]) - m->msg_wide] = j;
+    for (uint32_t k = 0; k < m->n_msg_wide; k++)
+        m->msg_wide[k].msg = at[k];
+    cs_free(at);
+    qsort(m->msg_wide, m->n_msg_wide, sizeof *m->msg_wide, wide_cmp);
+    return true;
+}
+
 /* Sorts the messages, ties in the order they were found (exact ones
  * first, then by wake-up): their places are sorted, then the messages,
- * their times in full and their side tables moved there (cs_permute), and
- * the times given to them again in their new order. */
+ * their times in full and their values moved there (cs_permute), their
+ * entries in msg_wide renumbered, and the times given to them again in
+ * their new order. */
 _Static_assert(sizeof(cs_msg) <= CS_PERMUTE_MAX && sizeof(int64_t) <= CS_PERMUTE_MAX, "cs_permute's");
 
 static bool sort_msgs(cs_model *m, cs_err *err)
@@ -36,9 +62,13 @@ static bool sort_msgs(cs_model *m, cs_err *err)
     for (uint32_t i = 0; i < n; i++)
         to[i] = i, t[i] = cs_msg_t(m, i);
     qsort_r(to, n, sizeof *to, place_cmp, m);
+    if (!wide_moved(m, to, n, err)) {
+        cs_free(to), cs_free(t);
+        return false;
+    }
     cs_permute(to, n,
-               (cs_permuted[]){{m->msgs, sizeof *m->msgs}, {t, sizeof *t}, {m->msg_value, sizeof *m->msg_value},
-                               {m->msg_far_recv, sizeof *m->msg_far_recv}}, 4);
+               (cs_permuted[]){{m->msgs, sizeof *m->msgs}, {t, sizeof *t}, {m->msg_value, sizeof *m->msg_value}},
+               3);
     cs_free(to);
     cs_free(m->msg_t.wide); /* the wide blocks made again, if any */
     m->msg_t.wide = NULL, m->msg_t.n_wide = m->msg_t.cap_wide = 0;
@@ -55,10 +85,10 @@ static bool build(cs_model *m, bool drawn_only, cs_err *err)
         return true;
     m->n_msgs = 0, m->msg_t.n_wide = 0;
     cs_free(m->msg_value);
-    cs_free(m->msg_far_recv);
+    cs_free(m->msg_wide);
     cs_free(m->msg_block);
     m->msg_value = NULL, m->cap_msg_value = 0;
-    m->msg_far_recv = NULL, m->cap_msg_far = 0;
+    m->msg_wide = NULL, m->n_msg_wide = m->cap_msg_wide = 0;
     m->msg_block = NULL, m->n_msg_block = 0;
     m->n_chans = 1;
     trf__ctx c = {.m = m, .n_stack = m->n_stack, .drawn_only = drawn_only, .trim_read = 1, .trim_write = 1};

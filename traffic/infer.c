@@ -46,11 +46,12 @@ static int pair_cmp(const void *a, const void *b, void *ctx)
 {
     const cs_model *m = ctx;
     uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-    const cs_msg *x = &m->msgs[i], *y = &m->msgs[j];
-    if (x->sender != y->sender)
-        return x->sender < y->sender ? -1 : 1;
-    if (x->receiver != y->receiver)
-        return x->receiver < y->receiver ? -1 : 1;
+    uint32_t xs = cs_msg_sender(m, i), ys = cs_msg_sender(m, j);
+    uint32_t xr = cs_msg_receiver(m, i), yr = cs_msg_receiver(m, j);
+    if (xs != ys)
+        return xs < ys ? -1 : 1;
+    if (xr != yr)
+        return xr < yr ? -1 : 1;
     int64_t tx = cs_msg_t_send(m, i), ty = cs_msg_t_send(m, j);
     return (tx > ty) - (tx < ty);
 }
@@ -74,18 +75,17 @@ static bool covered(const cs_model *m, const uint32_t *idx, uint32_t n, const cs
     uint32_t lo = 0, hi = n; /* first entry after (sender, receiver, t) */
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        const cs_msg *y = &m->msgs[idx[mid]];
-        bool before = y->sender < x->sender ||
-                      (y->sender == x->sender && (y->receiver < x->receiver ||
-                                                  (y->receiver == x->receiver && cs_msg_t_send(m, idx[mid]) <= t)));
+        uint32_t ys = cs_msg_sender(m, idx[mid]), yr = cs_msg_receiver(m, idx[mid]);
+        bool before = ys < x->sender ||
+                      (ys == x->sender && (yr < x->receiver ||
+                                           (yr == x->receiver && cs_msg_t_send(m, idx[mid]) <= t)));
         if (before)
             lo = mid + 1;
         else
             hi = mid;
     }
     for (uint32_t k = 0; k < DEDUPE_LOOKBACK && lo > 0; k++) {
-        const cs_msg *y = &m->msgs[idx[--lo]];
-        if (y->sender != x->sender || y->receiver != x->receiver)
+        if (cs_msg_sender(m, idx[--lo]) != x->sender || cs_msg_receiver(m, idx[lo]) != x->receiver)
             break;
         if (cs_msg_t_recv(m, idx[lo]) >= t)
             return true;

@@ -217,8 +217,9 @@ static bool added(trf__ctx *c, uint32_t from, cs_err *err)
 {
     cs_model *m = c->m;
     for (uint32_t i = from; i < m->n_msgs; i++) {
-        if (m->msgs[i].chan)
-            m->chans[m->msgs[i].chan].count++;
+        uint32_t ch = cs_msg_chan(m, i);
+        if (ch)
+            m->chans[ch].count++;
         if (!c->msgs_unsorted && i && trf__msg_order(m, i - 1, i) > 0)
             c->msgs_unsorted = true;
         if (!c->msgs_unsorted && !trf__msg_block_add(c, i, err))
