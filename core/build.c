@@ -138,8 +138,9 @@ static size_t chunk_bytes(uint32_t cap) { return sizeof(cs_mb_chunk) + (size_t)c
 /* Chunks are cut from slabs of whole pages (cs_pages), not from malloc's
  * heap: finish gives each chunk's pages back as it copies it and the slabs
  * at its end, and none of it stays behind as free heap that a later table
- * would touch again. A chunk of a page or more starts on a page, so that
- * every whole page of it is its own. */
+ * would touch again. A chunk of a page or more starts on a page and takes
+ * whole pages (chunk_room), so that every page of it is its own: one cut
+ * from its last page after it would keep that page until the slabs go. */
 #define SLAB_MIN ((size_t)64 << 10) /* the first; each next twice the last, up to SLAB_MAX */
 #define SLAB_MAX ((size_t)4 << 20)
 
@@ -147,6 +148,14 @@ struct cs_mb_slab {
     cs_mb_slab *next;
     size_t bytes, used;
 };
+
+/* The bytes a chunk of cap spans takes from its slab: whole pages for a
+ * chunk of a page or more, all of which part_out gives back once copied. */
+static size_t chunk_room(uint32_t cap)
+{
+    size_t page = cs_page_bytes(), bytes = chunk_bytes(cap);
+    return bytes < page ? bytes : (bytes + page - 1) & ~(page - 1);
+}
 
 static void *slab_take(cs_mb *mb, size_t bytes, cs_err *err)
 {
@@ -183,7 +192,7 @@ static bool chunk_add(cs_mb *mb, cs_mb_cur *c, cs_err *err)
 {
     uint32_t cap = c->last ? 2 * c->k_n : CHUNK_MIN;
     cap = cap < CHUNK_MIN ? CHUNK_MIN : cap > CHUNK_MAX ? CHUNK_MAX : cap;
-    cs_mb_chunk *k = slab_take(mb, chunk_bytes(cap), err);
+    cs_mb_chunk *k = slab_take(mb, chunk_room(cap), err);
     if (!k)
         return false;
     if (c->last)
@@ -225,7 +234,7 @@ bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
         cs_mb_chunk **link = &c->last;
         for (cs_mb_chunk *k = mb->cur[i].last; k; k = k->prev) {
             uint32_t n = k == mb->cur[i].last ? mb->cur[i].k_n : k->n, cap = n ? n : 1;
-            cs_mb_chunk *to = ok ? slab_take(out, chunk_bytes(cap), err) : NULL;
+            cs_mb_chunk *to = ok ? slab_take(out, chunk_room(cap), err) : NULL;
             if (!(ok = to != NULL))
                 break;
             *to = (cs_mb_chunk){.base = k->base, .n = n, .cap = cap};
@@ -735,7 +744,7 @@ static bool part_out(span_out *o, cs_err *err)
                     ok = block_out(o, err);
             }
             if (a >= part0 && a + kn <= o->end)
-                cs_release_add(&done, k, chunk_bytes(k->cap));
+                cs_release_add(&done, k, chunk_room(k->cap));
         }
     }
     cs_release_flush(&done);
