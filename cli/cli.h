@@ -114,7 +114,9 @@ typedef struct cli_lane_opts {
     "      --axis KIND       time axis: linear (default), log (early detail, late\n"         \
     "                        overview) or gaps (idle stretches folded and marked)\n"        \
     "      --compact         reuse a lane after its goroutine ends\n"                       \
-    "      --collapse        one lane per entry function\n"
+    "      --collapse        one lane per entry function\n"                                 \
+    "                        (too many goroutines for the picture's lanes: lanes are\n"     \
+    "                        reused, and collapsed when as many are alive at once)\n"
 
 int cli_report(const cs_err *err, const char *path);
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

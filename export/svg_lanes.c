@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LANES_MAX_PX 4000.0 /* taller pictures collapse lanes by function */
+#define LANES_MAX_PX 4000.0 /* taller pictures reuse lanes, or collapse them by function */
+#define MIN_LANE_PX 3.0     /* a lane's least height */
 #define MAX_BUNDLES 8000u
 #define ARROW_PX 8          /* at most one arrow per lane pair every 8 px */
 
@@ -51,12 +52,12 @@ static bool build(lanes_pic *p, cs_err *err)
     const exp_svg_desc *d = s->d;
     lay_axis_desc ad = {.kind = d->axis, .t0 = d->t0, .t1 = d->t1};
     lay_lanes_desc ld = {.compact = d->compact, .show_system = d->show_system, .collapse = d->collapse,
-                         .height_px = LANES_MAX_PX};
+                         .max_lanes = (uint32_t)(LANES_MAX_PX / MIN_LANE_PX)};
     if (!lay_axis_build(s->m, &ad, &p->axis, err) || !lay_lanes_build(s->m, &ld, &p->lanes, err))
         return false;
     uint32_t n = p->lanes.n_lanes;
     /* few lanes get room for the arrows between them; many get >= 14 px, then less */
-    p->lane_h = n <= 12 ? 34 : fmin(18, fmax(3, LANES_MAX_PX / n));
+    p->lane_h = n <= 12 ? 34 : fmin(18, fmax(MIN_LANE_PX, LANES_MAX_PX / n));
     size_t longest = 0;
     for (uint32_t i = 0; i < n; i++) {
         size_t l = strlen(lay_lanes_label(&p->lanes, i));
@@ -367,7 +368,7 @@ static bool draw_body(lanes_pic *p, cs_err *err)
     char counts[320];
     snprintf(counts, sizeof counts, "%u of %u goroutines shown%s \u00b7 %u of %u messages, drawn as "
              "%u arrows \u00b7 %u channel%s \u00b7 %s time axis", p->lanes.n_shown, p->lanes.n_total,
-             p->lanes.collapsed ? " (one lane per function)" : "", msgs, m->n_msgs, drawn,
+             p->lanes.collapsed ? " (one lane per function)" : p->lanes.compacted ? " (lanes reused)" : "", msgs, m->n_msgs, drawn,
              m->n_chans ? m->n_chans - 1 : 0, m->n_chans == 2 ? "" : "s",
              p->axis.kind == LAY_AXIS_LOG ? "log" : p->axis.kind == LAY_AXIS_GAPS ? "gap-folded" : "linear");
     double y_axis = p->top + p->lanes.n_lanes * p->lane_h + 6;

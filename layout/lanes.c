@@ -131,7 +131,7 @@ static bool assign_collapsed(const cs_model *m, const uint32_t *shown, uint32_t 
         l->lane_of_g[shown[i]] = lane;
     }
     cs_map_deinit(&by_name);
-    l->collapsed = true;
+    l->collapsed = true, l->compacted = false;
     return true;
 }
 
@@ -240,15 +240,18 @@ bool lay_lanes_build(const cs_model *m, const lay_lanes_desc *d, lay_lanes *out,
         if (shown(m, d, in, sp.order[i]))
             sp.order[n++] = sp.order[i];
     out->n_shown = n;
-    double min_px = d->min_lane_px > 0 ? d->min_lane_px : 3;
-    if (ok && (d->collapse || (d->height_px > 0 && n && d->height_px / n < min_px)))
-        ok = assign_collapsed(m, sp.order, n, out, err);
-    else if (ok && d->compact)
+    bool over = d->max_lanes && n > d->max_lanes; /* one lane each is too many */
+    if (ok && !d->collapse && (d->compact || over)) {
         ok = assign_compact(m, sp.order, n, out, err);
-    else if (ok)
+        out->compacted = true;
+        over = d->max_lanes && out->n_lanes > d->max_lanes;
+    }
+    if (ok && (d->collapse || over))
+        ok = assign_collapsed(m, sp.order, n, out, err);
+    else if (ok && !out->compacted)
         for (uint32_t i = 0; i < n; i++)
             out->lane_of_g[sp.order[i]] = i;
-    out->n_lanes = ok && !out->collapsed && !d->compact ? n : out->n_lanes;
+    out->n_lanes = ok && !out->collapsed && !out->compacted ? n : out->n_lanes;
     for (uint32_t i = 0; ok && i < n; i++) {
         uint32_t g = sp.order[i], lane = out->lane_of_g[g];
         if (!out->lane_n[lane]++)

@@ -14,9 +14,12 @@
  *   filter         only goroutines whose function name contains this text,
  *                  and their message partners (lay_filter_build); NULL or "" = all.
  *   collapse       one lane per entry function, always (lay_lanes.collapsed).
- *   height_px      when lanes would be thinner than min_lane_px (default 3)
- *                  in this height, goroutines are collapsed as with collapse;
- *                  0 = only when asked.
+ *   max_lanes      at most this many lanes (0: no limit): more goroutines
+ *                  than that reuse lanes as with compact (lay_lanes.compacted),
+ *                  and when they still need more (that many alive at once),
+ *                  lanes are collapsed as with collapse. A picture has room
+ *                  for so many lanes, and a program that starts a goroutine
+ *                  per request has millions of them, a few alive at a time.
  * Labels: "G17 main.worker" (function without its package path when no other
  * function shortens to the same text); compact lanes that hold more than one
  * goroutine add " +N"; collapsed lanes read "main.worker ×1000".
@@ -48,8 +51,7 @@ typedef struct lay_lanes_desc {
     bool collapse;
     uint32_t keep;
     const char *filter;
-    double height_px;
-    double min_lane_px;
+    uint32_t max_lanes;
 } lay_lanes_desc;
 
 typedef struct lay_lanes {
@@ -60,6 +62,7 @@ typedef struct lay_lanes {
     uint32_t n_shown;     /* goroutines with a lane */
     uint32_t n_total;     /* goroutines in the model (m->n_g - 1) */
     bool collapsed;       /* lanes are entry-function groups */
+    bool compacted;       /* lanes are reused after their goroutines end (compact) */
     char *label_bytes;    /* label of lane i at label_bytes + label_off[i] */
     uint32_t *label_off;
 } lay_lanes;

@@ -236,6 +236,11 @@ typedef struct rnd__axis_key {
     int64_t t0, t1;
 } rnd__axis_key;
 
+/* The most lanes the lanes view lays out (layout/lanes.h max_lanes): more
+ * goroutines reuse lanes, or are collapsed by function. Its summaries are
+ * a byte per lane and pixel column, and a picture is 1,000 pixels tall. */
+#define RND__MAX_LANES 4096u
+
 typedef struct rnd__lay {
     bool have, have_lod, have_bun;
     bool moved;              /* the window moved since lod and bun were made: they were made with

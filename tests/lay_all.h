@@ -38,7 +38,7 @@ static inline void tl_lay_all(const cs_model *m)
         if (err.code == CS_OK &&
             lay_lanes_build(m, &(lay_lanes_desc){.compact = kind == 1, .show_system = kind == 2,
                                                   .collapse = kind == 2, .filter = kind == 1 ? "main" : NULL,
-                                                  .keep = kind == 0 ? 1 : 0, .height_px = kind == 0 ? 40 : 0},
+                                                  .keep = kind == 0 ? 1 : 0, .max_lanes = kind == 0 ? 13 : 0},
                             &l, &err) &&
             lay_lod_spans(m, &a, &l, 0, l.n_lanes, 64, &d, &err))
             lay_lod_arrows(m, &a, &l, 64, 256, &b, &err);

@@ -237,17 +237,33 @@ static void lanes_hide_system_and_shorten_names(void **state)
     cs_model_deinit(&m);
 }
 
-static void lanes_collapse_by_function_when_thin(void **state)
+static void lanes_reuse_then_collapse_when_too_many(void **state)
 {
     (void)state;
     cs_model m;
-    sy_tree(&m, 10, 3); /* 1111 goroutines in 3 functions */
+    sy_tree(&m, 10, 3); /* 1111 goroutines in 3 functions, a few dozen alive at once */
     lay_lanes l;
     cs_err err = {0};
-    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.height_px = 900}, &l, &err));
-    assert_true(l.collapsed);
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.max_lanes = 300}, &l, &err));
+    assert_true(l.compacted && !l.collapsed);
+    assert_true(l.n_lanes > 3 && l.n_lanes <= 300);
+    assert_int_equal(l.n_shown, 1111);
+    uint32_t held = 0;
+    for (uint32_t i = 0; i < l.n_lanes; i++)
+        held += l.lane_n[i];
+    assert_int_equal(held, 1111);
+    assert_non_null(strstr(lay_lanes_label(&l, l.n_lanes - 1), " +"));
+    lay_lanes_deinit(&l);
+    /* more alive at once than that: one lane per function */
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.max_lanes = 10}, &l, &err));
+    assert_true(l.collapsed && !l.compacted);
     assert_int_equal(l.n_lanes, 3);
     assert_string_equal(lay_lanes_label(&l, 2), "main.leaf \u00d71100");
+    lay_lanes_deinit(&l);
+    /* within the limit: a lane each */
+    assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.max_lanes = 1111}, &l, &err));
+    assert_true(!l.compacted && !l.collapsed);
+    assert_int_equal(l.n_lanes, 1111);
     lay_lanes_deinit(&l);
     cs_model_deinit(&m);
 }
@@ -528,7 +544,7 @@ int main(void)
         cmocka_unit_test(lanes_children_sit_under_parents),
         cmocka_unit_test(lanes_compact_reuse_never_overlaps),
         cmocka_unit_test(lanes_hide_system_and_shorten_names),
-        cmocka_unit_test(lanes_collapse_by_function_when_thin),
+        cmocka_unit_test(lanes_reuse_then_collapse_when_too_many),
         cmocka_unit_test(lanes_filter_keep_and_forced_collapse),
         cmocka_unit_test(palette_channel_hue_is_stable),
         cmocka_unit_test(tree_siblings_never_overlap_for_1_to_1000_children),
