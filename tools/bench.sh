@@ -162,6 +162,9 @@ if [ -x "$go127/bin/go" ]; then
     # a program not tuned for (a worker pool with a mutex and timeouts beside
     # a pipeline, 117 MB, about 4 s)
     go127_trace mixed "a worker pool and a pipeline, 117 MB" 135000
+    # a server's shape: a goroutine per request, 2.2 M of them, 64 at once
+    # (107 MB, about 3 s)
+    go127_trace server "a goroutine per request, 107 MB" 2200000
 fi
 for t in "$@"; do
     echo " $(basename "$t") ($(./chanscope info -q "$t" | sed -n 's/^format *//p')):"

@@ -29,7 +29,7 @@ if [ $# -eq 0 ]; then
     fi
     [ -s "$mid" ] || mid=tests/data/corpus/go1.23/pingpong.trace
     set -- "$mid"
-    for big in ring-go1.25-7M ring-go1.27-7M ring-1000-7M gcheavy-go1.27 mixed-go1.27; do
+    for big in ring-go1.25-7M ring-go1.27-7M ring-1000-7M gcheavy-go1.27 mixed-go1.27 server-go1.27; do
         [ -s "$out/$big.trace" ] && set -- "$@" "$out/$big.trace"
     done
 fi
