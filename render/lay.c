@@ -73,7 +73,7 @@ bool rnd__lay_lanes(rnd_renderer *r, const rnd_view *v, bool one_per_g)
         if (!lay_lanes_build(r->m, &(lay_lanes_desc){.compact = k.compact, .collapse = k.collapse,
                                                      .show_system = k.show_system, .keep = k.keep,
                                                      .filter = k.filter,
-                                                     .max_lanes = one_per_g ? 0 : RND__MAX_LANES},
+                                                     .max_lanes = RND__MAX_LANES},
                              &l->lanes, &l->err))
             return fail(l);
         l->have = true;

@@ -159,8 +159,9 @@ static void counts(char *buf, size_t n, const rnd_renderer *r, const rnd_view *v
     else
         snprintf(msgs, sizeof msgs, "messages shown %u / %u", r->stats.msgs_shown, r->stats.msgs_total);
     snprintf(buf, n, "goroutines shown %u / %u%s%s   \xC2\xB7   %s%s", r->stats.lanes, r->stats.g_total,
-             lanes && r->lay.lanes.collapsed ? " (one lane per function)" : "",
-             lanes && r->lay.lanes.compacted ? " (lanes reused)" : "", msgs,
+             !lanes && !tree ? "" : !r->lay.lanes.collapsed ? "" : lanes ? " (one lane per function)"
+                                                                : " (one line per function)",
+             !lanes && !tree ? "" : !r->lay.lanes.compacted ? "" : lanes ? " (lanes reused)" : " (lines reused)", msgs,
              lanes || tree ? axes[v->axis % 3] : "");
 }
 

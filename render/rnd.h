@@ -427,7 +427,8 @@ bool rnd__arrow_lit(const rnd_renderer *r, const rnd_view *v, const rnd__arrow *
 const char *rnd__g_label(const rnd_renderer *r, uint32_t gi, char *buf, size_t n);
 
 /* lay.c: the axis and lanes for v (one lane per goroutine when one_per_g,
- * else v's compact/collapse), then r->row[g] = its lane or -1. False on
+ * else v's compact/collapse; either way at most RND__MAX_LANES, more
+ * goroutines sharing them), then r->row[g] = its lane or -1. False on
  * failure (r->lay.err says why; the structures are gone). */
 bool rnd__lay_lanes(rnd_renderer *r, const rnd_view *v, bool one_per_g);
 /* Span summaries for lanes [lane0, lane1) in cols columns and the arrows

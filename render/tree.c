@@ -25,7 +25,13 @@
  * behind the bars. Labels are projected on the CPU: each goroutine's
  * label is tried beside the top of its line, right then left, then further
  * down the line, and drawn where its box meets no label drawn before, in
- * the order of r->label_order (bigger subtrees first). */
+ * the order of r->label_order (bigger subtrees first).
+ *
+ * More goroutines than lines can be drawn (render/rnd.h RND__MAX_LANES):
+ * they share lines as the lanes share lanes (layout/lanes.h max_lanes).
+ * A line is then a lane, at the place of its first goroutine: its states
+ * and its life are its lane's summary, its spawn link its first
+ * goroutine's, and every goroutine of it meets the arrows there. */
 #include "rnd.h"
 
 #include <cglm/cglm.h>
@@ -64,10 +70,19 @@ static float col_y(const tree_ctx *c, double col)
     return 1.0f - 2.0f * (float)(col / c->cols);
 }
 
+/* The goroutine whose line goroutine gi is drawn on: itself, or when lines
+ * are shared, the first of its lane. */
+static uint32_t line_of(const rnd_renderer *r, uint32_t gi)
+{
+    const lay_lanes *l = &r->lay.lanes;
+    return l->compacted || l->collapsed ? l->lane_g[r->row[gi]] : gi;
+}
+
 static void g_pos(const tree_ctx *c, uint32_t gi, float *x, float *z)
 {
-    *x = c->r->tree_xz[2 * gi] * c->f->scale;
-    *z = c->r->tree_xz[2 * gi + 1] * c->f->scale;
+    uint32_t at = c->r->row[gi] >= 0 ? line_of(c->r, gi) : gi;
+    *x = c->r->tree_xz[2 * at] * c->f->scale;
+    *z = c->r->tree_xz[2 * at + 1] * c->f->scale;
 }
 
 /* World point → screen pixels through the frame's one matrix. */
@@ -149,6 +164,23 @@ static void line_runs(const tree_ctx *c, uint32_t gi, float x, float z, bool lit
     }
 }
 
+/* A shared line's life: where its lane's summary has a goroutine alive. */
+static void line_life(const tree_ctx *c, uint32_t gi, float x, float z, uint32_t col)
+{
+    const lay_lod *d = &c->r->lay.lod;
+    uint32_t lane = (uint32_t)c->r->row[gi];
+    double end = lay_axis_x(c->ax, c->t_end) * c->cols;
+    for (uint32_t a = 0; a < c->cols && a < end;) {
+        bool alive = lay_lod_at(d, lane, a) != LAY_MARK_NONE;
+        uint32_t b = a + 1;
+        while (b < c->cols && (lay_lod_at(d, lane, b) != LAY_MARK_NONE) == alive)
+            b++;
+        if (alive)
+            rnd__seg(&c->r->sc, RND__SEGS, x, col_y(c, a), z, x, col_y(c, b < end ? b : end), z, 1.0f, col);
+        a = b;
+    }
+}
+
 static void goroutine(tree_ctx *c, uint32_t gi)
 {
     const cs_goroutine *g = &c->r->m->g[gi];
@@ -157,10 +189,13 @@ static void goroutine(tree_ctx *c, uint32_t gi)
         return;
     float x, z;
     g_pos(c, gi, &x, &z);
-    bool lit = rnd__g_lit(c->r, c->v, gi);
-    int64_t b = g->end_ns != CS_T_NONE && g->end_ns < c->t_end ? g->end_ns : c->t_end;
-    rnd__seg(&c->r->sc, RND__SEGS, x, ty(c, a), z, x, ty(c, b), z, 1.0f,
-             lit ? c->th->life : rnd__dim(c->th->life, 0.6f, c->th->bg));
+    bool lit = rnd__g_lit(c->r, c->v, gi), shared = line_of(c->r, gi) != gi || c->r->lay.lanes.lane_n[c->r->row[gi]] > 1;
+    int64_t b = g->end_ns != CS_T_NONE && g->end_ns < c->t_end && !shared ? g->end_ns : c->t_end;
+    uint32_t life = lit ? c->th->life : rnd__dim(c->th->life, 0.6f, c->th->bg);
+    if (shared)
+        line_life(c, gi, x, z, life);
+    else
+        rnd__seg(&c->r->sc, RND__SEGS, x, ty(c, a), z, x, ty(c, b), z, 1.0f, life);
     /* translucent bars (a crowded tree) fade with depth: the far side of a
      * ring stays behind the near one */
     float depth = ((x - c->f->ox) * c->f->fwd[0] + (z - c->f->oz) * c->f->fwd[1]) / c->rho;
@@ -376,7 +411,7 @@ void rnd__tree_build(rnd_renderer *r, const rnd_view *v, int w, int h)
     uint32_t nrows = r->lay.lanes.n_lanes;
     for (uint32_t i = 1; i < r->m->n_g; i++) {
         r->scr[4 * i] = -1;
-        if (r->row[i] < 0)
+        if (r->row[i] < 0 || line_of(r, i) != i)
             continue;
         float x = r->tree_xz[2 * i], z = r->tree_xz[2 * i + 1];
         maxr = fmaxf(maxr, hypotf(x, z));
@@ -389,7 +424,7 @@ void rnd__tree_build(rnd_renderer *r, const rnd_view *v, int w, int h)
     float cx = nrows ? 0.5f * (box[0] + box[1]) * f->scale : 0, cz = nrows ? 0.5f * (box[2] + box[3]) * f->scale : 0;
     c.rho = 0.05f;
     for (uint32_t i = 1; i < r->m->n_g; i++)
-        if (r->row[i] >= 0) {
+        if (r->row[i] >= 0 && line_of(r, i) == i) {
             float x, z;
             g_pos(&c, i, &x, &z);
             c.rho = fmaxf(c.rho, hypotf(x - cx, z - cz));
@@ -419,11 +454,11 @@ void rnd__tree_build(rnd_renderer *r, const rnd_view *v, int w, int h)
     time_axis(&c, ta, tb);
     uint32_t under = r->sc.k[RND__SEGS].n;
     for (uint32_t k = 0; k < r->n_order; k++)
-        if (r->row[r->order[k]] >= 0)
+        if (r->row[r->order[k]] >= 0 && line_of(r, r->order[k]) == r->order[k])
             goroutine(&c, r->order[k]);
     arrows(&c, under);
     labels(&c);
-    r->stats.lanes = nrows;
+    r->stats.lanes = r->lay.lanes.n_shown;
 }
 
 bool rnd_tree_point(const rnd_renderer *r, uint32_t g, int64_t t, float *x, float *y)
@@ -431,6 +466,7 @@ bool rnd_tree_point(const rnd_renderer *r, uint32_t g, int64_t t, float *x, floa
     const rnd__tree_frame *f = &r->tree;
     if (!f->have || !g || g >= r->m->n_g || r->row[g] < 0)
         return false;
+    g = line_of(r, g);
     project(f, r->tree_xz[2 * g] * f->scale, 1.0f - 2.0f * (float)lay_axis_x(&r->lay.axis, t),
             r->tree_xz[2 * g + 1] * f->scale, x, y);
     return true;

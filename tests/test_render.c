@@ -1041,6 +1041,46 @@ static void tree_labels_never_overlap(void **st)
     cs_model_deinit(&m);
 }
 
+/* More goroutines than RND__MAX_LANES, a few dozen alive at a time (4,970
+ * made over 0.25 ms, each for 1 µs): the lanes view reuses lanes and counts
+ * every goroutine shown; the tree draws a line per lane at its first
+ * goroutine's place, where every goroutine of the lane is found. */
+static void many_goroutines_share_lanes_and_tree_lines(void **st)
+{
+    (void)st;
+    cs_model m;
+    sy_tree(&m, 70, 2);
+    assert_true(m.n_g - 1 > RND__MAX_LANES);
+    gl_env e;
+    env_open(&e, &m, NULL, 960, 540);
+    rnd_view v;
+    rnd_view_defaults(&m, &v);
+    draw(&e, &v);
+    const lay_lanes *l = &e.r->lay.lanes;
+    assert_true(l->compacted && !l->collapsed);
+    assert_true(l->n_lanes < 100);
+    assert_int_equal(rnd_last_stats(e.r)->lanes, m.n_g - 1);
+    v.layout = RND_TREE;
+    draw(&e, &v);
+    save(&e, "tree-shared-lines.png");
+    assert_true(l->compacted);
+    assert_int_equal(rnd_last_stats(e.r)->lanes, m.n_g - 1);
+    uint32_t shared = 0;
+    for (uint32_t g = 1; g < m.n_g; g++) {
+        uint32_t head = l->lane_g[l->lane_of_g[g]];
+        if (head == g)
+            continue;
+        float x, y, hx, hy;
+        assert_true(rnd_tree_point(e.r, g, m.g[g].create_ns, &x, &y));
+        assert_true(rnd_tree_point(e.r, head, m.g[g].create_ns, &hx, &hy));
+        assert_true(x == hx && y == hy);
+        shared++;
+    }
+    assert_true(shared > m.n_g / 2);
+    env_close(&e);
+    cs_model_deinit(&m);
+}
+
 /* Any pixel within r of (x, y) away from the background by more than 40. */
 static bool drawn_near(const gl_env *e, float x, float y, int r, uint32_t bg_rgb)
 {
@@ -1772,6 +1812,7 @@ int main(void)
         cmocka_unit_test(far_next_sends_are_found),
         cmocka_unit_test(compact_and_collapse_use_fewer_rows),
         cmocka_unit_test(tree_labels_never_overlap),
+        cmocka_unit_test(many_goroutines_share_lanes_and_tree_lines),
         cmocka_unit_test(tree_lines_axis_and_labels_share_one_projection),
         cmocka_unit_test(tree_zoom_keeps_the_point_under_the_pointer),
         cmocka_unit_test(tree_labels_apart_at_every_pose),
