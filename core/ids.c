@@ -4,7 +4,10 @@
 
 #include <string.h>
 
-#define DIRECT_MAX (1u << 20) /* the slot rule's bound; `limit` may go beyond */
+/* The slot rule's bound (`limit` may go beyond): ids under 4 × slots + 1024
+ * take at most 16 bytes of array an id, twice that grown, no more than a
+ * map's slots at most half full; it keeps the array's size in 32 bits. */
+#define DIRECT_MAX (1u << 30)
 
 void cs_ids_init(cs_ids *t, uint32_t limit)
 {

@@ -2,7 +2,7 @@
  * string and stack ids): the n-th id first seen gets slot n. Ids below a
  * bound go through a direct array, so the common lookup is one load with no
  * hashing; the rest through a cs_map. An id goes direct when it is below
- * `limit` (set at init, e.g. from the file size) or below both 2^20 and
+ * `limit` (set at init, e.g. from the file size) or below both 2^30 and
  * 4 × slots + 1024, so the array stays bounded by what the input justifies.
  *
  * API
