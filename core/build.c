@@ -254,17 +254,15 @@ uint32_t cs_mb_g_find(cs_mb *mb, uint64_t goid, cs_err *err)
     cs_model *m = mb->m;
     cs_mb_recent *r = &mb->recent[goid & (CS_MB_RECENT - 1)];
     uint32_t i;
-    if (cs_map_get(&m->g_index, goid, &i)) {
+    if (cs_model_g_find(m, goid, &i)) {
         *r = (cs_mb_recent){.goid = goid, .idx = i};
         return i;
     }
     if (!cs_grow((void **)&m->g, &m->cap_g, m->n_g + 1, sizeof *m->g, err) ||
-        !cs_grow((void **)&mb->cur, &mb->cap_cur, m->n_g + 1, sizeof *mb->cur, err))
+        !cs_grow((void **)&mb->cur, &mb->cap_cur, m->n_g + 1, sizeof *mb->cur, err) ||
+        cs_ids_get(&m->g_index, goid, true, err) == UINT32_MAX) /* slot n_g - 1 */
         return 0;
-    i = m->n_g;
-    if (!cs_map_put(&m->g_index, goid, i, err))
-        return 0;
-    m->n_g++;
+    i = m->n_g++;
     *r = (cs_mb_recent){.goid = goid, .idx = i};
     m->g[i] = (cs_goroutine){.goid = goid, .create_ns = CS_T_NONE, .start_ns = CS_T_NONE,
                              .end_ns = CS_T_NONE};
@@ -366,7 +364,7 @@ bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err)
     if (!gi)
         return false;
     uint32_t parent = 0;
-    bool unknown = d->parent_goid != CS_NO_GOID && !cs_map_get(&mb->m->g_index, d->parent_goid, &parent);
+    bool unknown = d->parent_goid != CS_NO_GOID && !cs_model_g_find(mb->m, d->parent_goid, &parent);
     if (unknown)
         parent = 0;
     if (mb->part && !parent_note(mb, gi, unknown ? d->parent_goid : CS_NO_GOID, err))
@@ -578,7 +576,7 @@ static bool join_parents(cs_mb *mb, const cs_mb *b, const cs_model_map *map, uin
     for (uint32_t i = b->n_parents; i-- > 0;) {
         const cs_mb_parent *x = &b->parents[i];
         uint32_t p;
-        if (!seen[x->g] && x->goid != CS_NO_GOID && cs_map_get(&m->g_index, x->goid, &p) && p < n_a)
+        if (!seen[x->g] && x->goid != CS_NO_GOID && cs_model_g_find(m, x->goid, &p) && p < n_a)
             m->g[map->g[x->g]].parent = p;
         seen[x->g] = 1;
     }
@@ -590,7 +588,7 @@ bool cs_mb_join_fits(const cs_mb *mb, const cs_mb *b)
 {
     uint32_t gi;
     for (uint32_t j = 1; j < b->m->n_g; j++)
-        if ((b->cur[j].part & P_MADE) && cs_map_get(&mb->m->g_index, b->m->g[j].goid, &gi))
+        if ((b->cur[j].part & P_MADE) && cs_model_g_find(mb->m, b->m->g[j].goid, &gi))
             return false;
     return true;
 }

@@ -1,5 +1,5 @@
-/* core/ids.c — the dense id table of ids.h: the direct array's growth and
- * the map for the ids it does not cover. */
+/* core/ids.c — the dense id table of ids.h: the direct array's growth,
+ * the map for the ids it does not cover, and copies. */
 #include "ids.h"
 
 #include <string.h>
@@ -63,4 +63,19 @@ uint32_t cs_ids__add(cs_ids *t, uint64_t id, cs_err *err)
     }
     t->n++;
     return v;
+}
+
+bool cs_ids_copy(const cs_ids *from, cs_ids *out, cs_err *err)
+{
+    cs_ids_init(out, from->limit);
+    if (from->n_direct && !(out->direct = cs_alloc((size_t)from->n_direct * sizeof *out->direct)))
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for ids");
+    if (from->n_direct)
+        memcpy(out->direct, from->direct, (size_t)from->n_direct * sizeof *out->direct);
+    out->n_direct = from->n_direct, out->n = from->n;
+    if (!cs_map_copy(&from->big, &out->big, err)) {
+        cs_ids_deinit(out);
+        return false;
+    }
+    return true;
 }

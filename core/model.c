@@ -60,7 +60,7 @@ void cs_model_deinit(cs_model *m)
     MODEL_TABLES(FREE_TABLE, m)
 #undef FREE_TABLE
     cs_map_deinit(&m->str_index);
-    cs_map_deinit(&m->g_index);
+    cs_ids_deinit(&m->g_index);
     memset(m, 0, sizeof *m);
 }
 
@@ -83,8 +83,8 @@ bool cs_model_copy(const cs_model *m, cs_model *out, cs_err *err)
 #define NO_TABLE(field, n, cap) out->field = NULL;
     MODEL_TABLES(NO_TABLE, m)
 #undef NO_TABLE
-    cs_map_init(&out->str_index), cs_map_init(&out->g_index);
-    bool ok = cs_map_copy(&m->str_index, &out->str_index, err) && cs_map_copy(&m->g_index, &out->g_index, err);
+    cs_map_init(&out->str_index), cs_ids_init(&out->g_index, 0);
+    bool ok = cs_map_copy(&m->str_index, &out->str_index, err) && cs_ids_copy(&m->g_index, &out->g_index, err);
 #define DUP_TABLE(field, n, cap) ok = ok && dup(&out->field, m->field, n, cap, sizeof *m->field, err);
     MODEL_TABLES(DUP_TABLE, m)
 #undef DUP_TABLE
@@ -368,7 +368,11 @@ const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t
 
 bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out)
 {
-    return cs_map_get(&m->g_index, goid, out);
+    uint32_t s = cs_ids_find(&m->g_index, goid);
+    if (s == UINT32_MAX)
+        return false;
+    *out = s + 1;
+    return true;
 }
 
 bool cs_runtime_func(const char *func)
@@ -414,7 +418,7 @@ const char *cs_msg_kind_name(cs_msg_kind k)
 bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err)
 {
     *out = *m;
-    cs_map_init(&out->str_index), cs_map_init(&out->g_index); /* nothing looks anything up in it */
+    cs_map_init(&out->str_index), cs_ids_init(&out->g_index, 0); /* nothing looks anything up in it */
     out->msgs = NULL, out->msg_value = NULL, out->msg_wide = NULL, out->msg_block = out->sync_block = NULL;
     out->n_msgs = out->cap_msgs = out->cap_msg_value = out->n_msg_wide = out->cap_msg_wide = 0;
     out->n_msg_block = out->n_sync_block = 0;

@@ -85,7 +85,7 @@
 #define CS_MODEL_H
 
 #include "cs.h"
-#include "map.h"
+#include "ids.h"
 
 #define CS_T_NONE INT64_MIN
 /* Every time in the model lies in [-CS_T_MAX, CS_T_MAX] (about 36 years):
@@ -380,7 +380,7 @@ typedef struct cs_model {
 
     cs_goroutine *g;      /* g[0] is the reserved "none" */
     uint32_t n_g, cap_g;
-    cs_map g_index;       /* goid -> index */
+    cs_ids g_index;       /* goid -> index - 1: goroutines are added in index order */
 
     /* spans, grouped by goroutine (cs_goroutine.span_first) and in time
      * order; span s lasts [cs_span_t0(m, s), cs_span_t1(m, s)). A start is
