@@ -77,6 +77,9 @@ typedef struct cs_mb_parent {
     uint32_t g;
 } cs_mb_parent;
 
+/* chunks kept for reuse: of 2^1 to 2^(CS_MB_SPARE - 1) spans */
+#define CS_MB_SPARE 9
+
 /* wake-up sites used lately: a direct-mapped cache in front of site_slot */
 #define CS_MB_SITES 256
 
@@ -106,6 +109,7 @@ typedef struct cs_mb {
     uint32_t cap_cur;
     uint32_t n_span;      /* spans closed so far; the model has them once finished */
     cs_mb_slab *slabs;    /* newest first */
+    cs_mb_chunk *spare[CS_MB_SPARE]; /* chunks moved out of (build.c chunk_move), by log2 of their room */
     cs_mb_far *far;
     uint32_t n_far, cap_far;
 } cs_mb;
