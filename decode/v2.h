@@ -307,6 +307,10 @@ typedef struct v2_order {
 bool dec__v2_advance(v2_order *o, v2_gen *g, v2_ev *ev, uint32_t mslot,
                      bool *ok, cs_err *err);
 void dec__v2_order_deinit(v2_order *o);
+/* Lets the goroutines' states go (40 bytes each, every goroutine the trace
+ * had) once the last event is ordered: the model's spans are laid out
+ * after, in the room. */
+void dec__v2_order_end_gs(v2_order *o);
 /* The string p[0..len) as the ordering may hold it past its generation:
  * p itself unless o->keep.on, else a copy that lasts as long as o (NULL,
  * with err set, when out of memory). */

@@ -310,6 +310,7 @@ static bool finish(v2_sink *s, cs_err *err)
 bool dec__v2_run_finish(v2_run *r, cs_err *err)
 {
     plan_drop(&r->p);
+    dec__v2_order_end_gs(&r->o); /* no event is ordered after */
     return finish(&r->s, err) && (!r->stats || dec__v2_sum_finish(&r->sum, r->stats, err));
 }
 

@@ -576,12 +576,20 @@ bool dec__v2_advance(v2_order *o, v2_gen *gen, v2_ev *ev, uint32_t mslot,
     return r;
 }
 
-void dec__v2_order_deinit(v2_order *o)
+void dec__v2_order_end_gs(v2_order *o)
 {
     for (uint32_t i = 0; i < o->n_g; i++)
         dec__v2_gext_free(o->g[i].x);
-    cs_free(o->g), cs_free(o->p), cs_free(o->m), cs_free(o->tasks), cs_free(o->as);
-    cs_ids_deinit(&o->gids), cs_ids_deinit(&o->pids), cs_ids_deinit(&o->mids);
+    cs_free(o->g);
+    cs_ids_deinit(&o->gids);
+    o->g = NULL, o->cap_g = o->n_g = 0;
+}
+
+void dec__v2_order_deinit(v2_order *o)
+{
+    dec__v2_order_end_gs(o);
+    cs_free(o->p), cs_free(o->m), cs_free(o->tasks), cs_free(o->as);
+    cs_ids_deinit(&o->pids), cs_ids_deinit(&o->mids);
     cs_ids_deinit(&o->task_ids);
     dec__v2_keep_deinit(&o->keep);
     memset(o, 0, sizeof *o);
