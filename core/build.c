@@ -283,6 +283,9 @@ bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
     return ok;
 }
 
+/* The cursor of a goroutine not given a state yet. */
+static const cs_mb_cur cur_new = {.t0 = CS_T_NONE, .block_ts = CS_T_NONE};
+
 uint32_t cs_mb_g_find(cs_mb *mb, uint64_t goid, cs_err *err)
 {
     cs_model *m = mb->m;
@@ -300,7 +303,7 @@ uint32_t cs_mb_g_find(cs_mb *mb, uint64_t goid, cs_err *err)
     *r = (cs_mb_recent){.goid = goid, .idx = i};
     m->g[i] = (cs_goroutine){.goid = goid, .create_ns = CS_T_NONE, .start_ns = CS_T_NONE,
                              .end_ns = CS_T_NONE};
-    mb->cur[i] = (cs_mb_cur){.t0 = CS_T_NONE, .block_ts = CS_T_NONE};
+    mb->cur[i] = cur_new;
     return i;
 }
 
@@ -495,7 +498,7 @@ bool cs_mb_name(cs_mb *mb, uint64_t goid, uint64_t pc, cs_sid name, cs_err *err)
 #define JOIN_BATCH 65536u
 #define SITE_NONE UINT32_MAX
 
-static bool join_edges(cs_mb *mb, cs_mb *b, const cs_model_map *map, cs_err *err)
+static bool join_edges(cs_mb *mb, cs_mb *b, const cs_model_map *map, uint32_t n_a, cs_err *err)
 {
     cs_model *m = mb->m, *bm = b->m;
     uint32_t e0 = m->n_edges - 1; /* b's edge i is e0 + i */
@@ -517,7 +520,7 @@ static bool join_edges(cs_mb *mb, cs_mb *b, const cs_model_map *map, cs_err *err
             w.stack = map->stack[w.stack], w.block_stack = map->stack[w.block_stack];
             w.reason_name = map->sid[w.reason_name];
             if (pre_i) {
-                const cs_mb_cur *c = &mb->cur[x.to];
+                const cs_mb_cur *c = x.to < n_a ? &mb->cur[x.to] : &cur_new; /* n_a: join_index */
                 w.block_stack = c->block_stack, w.reason_name = c->reason_name;
                 w.wait_before = c->block_ts == CS_T_NONE;
                 if (b->pre[pre].state_before)
@@ -619,6 +622,43 @@ static bool join_parents(cs_mb *mb, const cs_mb *b, const cs_model_map *map, uin
     return true;
 }
 
+/* The index of goroutine goid in mb's model, a new one when it has none
+ * (in the order b has them): its place in the model and its cursor are
+ * made when join_new comes to it, so that mb's grow as b's go back
+ * (join_release); until then its index is n_a or more. */
+static uint32_t join_index(cs_mb *mb, uint64_t goid, cs_err *err)
+{
+    cs_model *m = mb->m;
+    uint32_t i;
+    if (cs_model_g_find(m, goid, &i))
+        return i;
+    return cs_ids_get(&m->g_index, goid, true, err) == UINT32_MAX ? 0 : m->n_g++; /* slot n_g - 1 */
+}
+
+/* b's goroutine j, which mb did not have, at its index gi (join_index). */
+static bool join_new(cs_mb *mb, uint32_t gi, const cs_mb *b, uint32_t j, const cs_model_map *map, cs_err *err)
+{
+    cs_model *m = mb->m;
+    if (!cs_grow((void **)&m->g, &m->cap_g, gi + 1, sizeof *m->g, err) ||
+        !cs_grow((void **)&mb->cur, &mb->cap_cur, gi + 1, sizeof *mb->cur, err))
+        return false;
+    cs_goroutine *g = &m->g[gi];
+    *g = b->m->g[j];
+    g->name = map->sid[g->name], g->parent = map->g[g->parent];
+    cs_mb_cur *c = &mb->cur[gi];
+    *c = b->cur[j];
+    c->block_stack = map->stack[c->block_stack], c->reason_name = map->sid[c->reason_name];
+    return true;
+}
+
+/* b's goroutines from..to, taken over by the join: their cursors' and
+ * model's pages go back, so that b's and mb's are not held at once. */
+static void join_release(cs_mb *b, uint32_t from, uint32_t to)
+{
+    cs_release(b->cur + from, (size_t)(to - from) * sizeof *b->cur);
+    cs_release(b->m->g + from, (size_t)(to - from) * sizeof *b->m->g);
+}
+
 bool cs_mb_join_fits(const cs_mb *mb, const cs_mb *b)
 {
     uint32_t gi;
@@ -643,25 +683,22 @@ bool cs_mb_join(cs_mb *mb, cs_mb *b, cs_model_map *map, cs_err *err)
     }
     bool ok = true;
     for (uint32_t j = 1; ok && j < bm->n_g; j++)
-        ok = (map->g[j] = cs_mb_g(mb, bm->g[j].goid, err)) != 0;
+        ok = (map->g[j] = join_index(mb, bm->g[j].goid, err)) != 0;
     if (b->slabs) { /* b's chunks are mb's from here on, whatever follows */
         cs_mb_slab *tail = b->slabs;
         while (tail->next)
             tail = tail->next;
         tail->next = mb->slabs, mb->slabs = b->slabs, b->slabs = NULL;
     }
-    ok = ok && join_edges(mb, b, map, err);
+    ok = ok && join_edges(mb, b, map, n_a, err);
     for (uint32_t j = 1; ok && j < bm->n_g; j++) {
+        if (!(j % JOIN_BATCH))
+            join_release(b, j - JOIN_BATCH, j);
         if ((gi = map->g[j]) < n_a) {
             ok = join_known(mb, gi, b, j, map, &off[j], err);
             continue;
         }
-        cs_goroutine *g = &m->g[gi];
-        *g = bm->g[j];
-        g->name = map->sid[g->name], g->parent = map->g[g->parent];
-        cs_mb_cur *c = &mb->cur[gi];
-        *c = b->cur[j];
-        c->block_stack = map->stack[c->block_stack], c->reason_name = map->sid[c->reason_name];
+        ok = join_new(mb, gi, b, j, map, err);
     }
     ok = ok && join_parents(mb, b, map, n_a, err);
     for (uint32_t i = 0; ok && i < b->n_far; i++) {
@@ -672,9 +709,8 @@ bool cs_mb_join(cs_mb *mb, cs_mb *b, cs_model_map *map, cs_err *err)
     if (!ok)
         return false;
     mb->n_span += b->n_span;
-    for (uint32_t j = 1; j < bm->n_g; j++)
-        b->cur[j].last = NULL;
-    b->n_span = 0;
+    cs_free(b->cur);
+    b->cur = NULL, b->cap_cur = 0, b->n_span = 0;
     return true;
 }
 

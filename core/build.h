@@ -24,7 +24,8 @@
  *       given: mb takes it over as if it had been given b's calls itself, map being
  *       b's model's strings and stacks in mb's (cs_model_map_make); map->g is set
  *       to where b's goroutines are. b is left empty (cs_mb_deinit it), and its model's
- *       wake-ups unreadable (its pages go back as they are copied): free that model.
+ *       wake-ups and goroutines unreadable (their pages go back as they are copied): free
+ *       that model.
  * Times given to a builder increase, but for what cs_mb_create evens out.
  * CS_NO_GOID stands for "no goroutine" (legacy G 0 as unblocker, 1.22+ -1).
  */

@@ -407,11 +407,18 @@ static bool put_task(v2_order *o, const v2_task *x, cs_err *err)
     return true;
 }
 
+/* The worker's goroutines laid over o's a batch at a time, each batch's
+ * pages given back once laid (put_g left nothing in them to free). */
+#define LAY_BATCH 65536u
+
 static bool lay_over(v2_order *o, v2_order *a, cs_err *err)
 {
-    for (uint32_t i = 0; i < a->n_g; i++)
+    for (uint32_t i = 0; i < a->n_g; i++) {
         if (!put_g(o, &a->g[i], err))
             return false;
+        if (!((i + 1) % LAY_BATCH))
+            cs_release(a->g + i + 1 - LAY_BATCH, (size_t)LAY_BATCH * sizeof *a->g);
+    }
     for (uint32_t i = 0; i < a->pids.n; i++)
         if (!put_p(o, &a->p[i], err))
             return false;
