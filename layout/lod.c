@@ -80,6 +80,11 @@ static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const
     const int64_t *tb = cm->tb, lo = tb[0], hi = tb[cols];
     for (uint32_t k = 0; k < ng; k++) {
         const cs_goroutine *g = &m->g[gs[k]];
+        /* its spans with a state lie within its life: one that ends before
+         * the window or is made after it has nothing in it (a lane of a
+         * server's reused lanes holds tens of thousands) */
+        if ((g->end_ns != CS_T_NONE && g->end_ns < a->t0) || (g->create_ns != CS_T_NONE && g->create_ns >= a->t1))
+            continue;
         cm->cur = 0;
         uint32_t end = g->span_first + g->span_count, c_end = 0;
         int64_t t_end = CS_T_NONE; /* a span mostly begins where the last one ended: its column is known */
