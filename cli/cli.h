@@ -45,6 +45,24 @@
  *   void cli_json_str(FILE *f, const char *s)     a JSON string literal, escaped
  *   void cli_json_time(FILE *f, int64_t t)        ns, or null for CS_T_NONE
  *   void cli_csv_str(FILE *f, const char *s)      a quoted CSV field
+ *
+ * cli_out: text gathered in a buffer of its own and written to o->f when it
+ * fills, for outputs of a line per goroutine (`cli_out o = {.f = stdout}`):
+ *   void cli_out_mem(cli_out *o, const char *s, size_t n) / cli_out_str(o, s) / cli_out_ch(o, c)
+ *   void cli_out_pad(cli_out *o, int n)               n spaces, none when n <= 0
+ *   void cli_out_right(cli_out *o, const char *s, size_t n, int w)   s right-aligned in w bytes
+ *   void cli_out_u64(cli_out *o, uint64_t v) / cli_out_i64(o, int64_t v)   in decimal
+ *   char *cli_dec(char *end, uint64_t v)               v's decimal digits, ending at end; their start
+ *   bool cli_json_utf8(const char *s)                 whether s is UTF-8 as jansson's json_string
+ *                                                     takes it (the JSON of info, events, stats)
+ *   void cli_out_json_str(cli_out *o, const char *s)  such an s as jansson writes it: \" \\ \b \f
+ *                                                     \n \r \t, \u00XX for the other controls
+ *   void cli_out_csv_str(cli_out *o, const char *s)   a quoted CSV field
+ *   void cli_out_flush(cli_out *o)                    writes what is held; once a write has
+ *                                                     failed (o->bad) writes nothing more
+ *   void cli_out_end(cli_out *o)                      the last flush: its last byte goes through
+ *       the stream's own buffer even after a failed write, so that main's closing fflush
+ *       writes again and can say why it fails
  */
 #ifndef CLI_H
 #define CLI_H
@@ -59,6 +77,7 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 typedef struct cli_cmd {
     const char *name;
@@ -171,6 +190,47 @@ void cli_json_str(FILE *f, const char *s);
 void cli_json_time(FILE *f, int64_t t);
 void cli_csv_str(FILE *f, const char *s);
 
+typedef struct cli_out {
+    FILE *f;
+    bool bad;         /* a write to f failed: the stream's error indicator is set */
+    size_t n;         /* bytes held in b */
+    char b[16384];
+} cli_out;
+
+void cli_out_flush(cli_out *o);
+void cli_out_end(cli_out *o);
+void cli__out_spill(cli_out *o, const char *s, size_t n);
+void cli_out_pad(cli_out *o, int n);
+void cli_out_right(cli_out *o, const char *s, size_t n, int w);
+void cli_out_u64(cli_out *o, uint64_t v);
+void cli_out_i64(cli_out *o, int64_t v);
+char *cli_dec(char *end, uint64_t v);
+bool cli_json_utf8(const char *s);
+void cli_out_json_str(cli_out *o, const char *s);
+void cli_out_csv_str(cli_out *o, const char *s);
+
+static inline void cli_out_mem(cli_out *o, const char *s, size_t n)
+{
+    if (n > sizeof o->b - o->n) {
+        cli__out_spill(o, s, n);
+        return;
+    }
+    memcpy(o->b + o->n, s, n);
+    o->n += n;
+}
+
+static inline void cli_out_str(cli_out *o, const char *s)
+{
+    cli_out_mem(o, s, strlen(s));
+}
+
+static inline void cli_out_ch(cli_out *o, char c)
+{
+    if (o->n == sizeof o->b)
+        cli_out_flush(o);
+    o->b[o->n++] = c;
+}
+
 /* Commands (one file each: cli/cmd_<name>.c). */
 int cli_cmd_info(int argc, char **argv);
 int cli_cmd_pairs(int argc, char **argv);
@@ -182,10 +242,28 @@ int cli_cmd_view(int argc, char **argv);
 int cli_cmd_events(int argc, char **argv);
 int cli_cmd_stats(int argc, char **argv);
 
-/* stats_v2.c: the Go 1.22+ stats output; fmt 0 table, 1 JSON, 2 CSV. False on out of memory. */
-bool cli__stats_v2_print(const cs_stats *s, const cs_model *m, int fmt);
-/* A duration for the stats table: "0", "750ns", "1.5µs", "2.25ms", "1.250s". */
-void cli__fmt_ns(char *buf, size_t n, int64_t ns);
+/* stats: a goroutine's place in the order --sort asks for: key ascending
+ * (cmd_stats.c), then g, its index in cs_stats.g (which is by goid). */
+typedef struct cli__srow {
+    uint64_t key;
+    uint32_t g;
+} cli__srow;
+/* stats_v2.c: the Go 1.22+ stats output of rows[0..s->n); fmt 0 table, 1 JSON,
+ * 2 CSV. False on out of memory. */
+bool cli__stats_v2_print(const cs_stats *s, const cs_model *m, const cli__srow *rows, int fmt);
+/* cmd_stats.c, for both families: the tables' NAME width; "ID  NAME  PC" of
+ * a table's row; a duration right-aligned in w columns; the JSON document's
+ * start and end (n rows), between which a row follows a newline, and a comma
+ * but for the first. */
+int cli__stats_wname(const cs_stats *s, const cs_model *m);
+void cli__stats_lead(cli_out *o, const cs_model *m, const cs_gstat *g, int wname);
+void cli__stats_dur(cli_out *o, int64_t ns, int w);
+void cli__stats_json_head(cli_out *o, const cs_model *m);
+void cli__stats_json_tail(cli_out *o, uint32_t n);
+/* A duration for the stats table: "0", "750ns", "1.5µs", "2.25ms", "1.250s",
+ * in buf (CLI_NS_MAX bytes), NUL-terminated; its length. */
+#define CLI_NS_MAX 32
+size_t cli__fmt_ns(char *buf, int64_t ns);
 int cli_cmd_dot(int argc, char **argv);
 
 #endif

@@ -1,11 +1,11 @@
 /* cli/cmd_stats.c — `chanscope stats TRACE`: per-goroutine statistics as Go's
  * own tools compute them (legacy: Go 1.21 GoroutineStats, §5.1 of
  * docs/trace-format.md), as an aligned table, JSON or CSV. Columns are a table
- * per trace family, so 1.22+ columns are one more table. */
+ * per trace family, so 1.22+ columns are one more table. Rows are sorted as
+ * keys and indices, and written one at a time through a cli_out, so what the
+ * output costs beyond the statistics is a row's text. */
 #include "cli.h"
 
-#include <inttypes.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,136 +107,238 @@ static bool keyed_sort(const cs_stats *s, const char *sort)
     return false;
 }
 
-static int cmp_rows(const void *a, const void *b)
+/* A time, descending, as a key that ascends. */
+static uint64_t desc(int64_t v)
 {
-    const cs_gstat *x = a, *y = b;
-    int r = 0;
-    if (!sort_col)
-        r = keyed(x) > keyed(y) ? -1 : keyed(x) < keyed(y);
-    else if (sort_col->kind == COL_NAME)
-        r = strcmp(cs_model_str(sort_model, x->name), cs_model_str(sort_model, y->name));
-    else if (sort_col->kind == COL_PC)
-        r = x->pc < y->pc ? -1 : x->pc > y->pc;
-    else if (sort_col->kind == COL_TIME)
-        r = tval(x, sort_col) > tval(y, sort_col) ? -1 : tval(x, sort_col) < tval(y, sort_col);
-    return r ? r : (x->goid < y->goid ? -1 : x->goid > y->goid);
+    return ~((uint64_t)v ^ UINT64_C(1) << 63);
 }
 
-/* ns / 10^(3 * u) with d decimals and its unit, as printf("%.<d>f") makes
+/* A goroutine's key under --sort: a name's stands for its string (cmp_rows
+ * compares those); by id all rows tie, and a tie goes by place in
+ * cs_stats.g, which is by goid. */
+static uint64_t row_key(const cs_gstat *g)
+{
+    if (!sort_col)
+        return desc(keyed(g));
+    switch (sort_col->kind) {
+    case COL_ID: break;
+    case COL_NAME: return g->name;
+    case COL_PC: return g->pc;
+    case COL_TIME: return desc(tval(g, sort_col));
+    }
+    return 0;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+    const cli__srow *x = a, *y = b;
+    int r = x->key < y->key ? -1 : x->key > y->key;
+    if (r && sort_col && sort_col->kind == COL_NAME)
+        r = strcmp(cs_model_str(sort_model, (cs_sid)x->key), cs_model_str(sort_model, (cs_sid)y->key));
+    return r ? r : (x->g < y->g ? -1 : x->g > y->g);
+}
+
+/* The rows in --sort's order, or NULL when out of memory. */
+static cli__srow *sorted_rows(const cs_stats *s)
+{
+    cli__srow *rows = cs_alloc(((size_t)s->n + 1) * sizeof *rows);
+    if (!rows)
+        return NULL;
+    for (uint32_t i = 0; i < s->n; i++)
+        rows[i] = (cli__srow){row_key(&s->g[i]), i};
+    if (s->n && !(sort_col && sort_col->kind == COL_ID)) /* cs_stats.g is by goid */
+        qsort(rows, s->n, sizeof *rows, cmp_rows);
+    return rows;
+}
+
+/* 0 < |ns| < 1000 as printf("%" PRId64 "ns") makes it. */
+static size_t ns_small(char *buf, int64_t ns)
+{
+    char t[4], *d = cli_dec(t + sizeof t, (uint64_t)(ns < 0 ? -ns : ns));
+    size_t n = ns < 0, k = (size_t)(t + sizeof t - d);
+    if (n)
+        buf[0] = '-';
+    memcpy(buf + n, d, k);
+    memcpy(buf + n + k, "ns", 3);
+    return n + k + 2;
+}
+
+/* ns / 10^(3 * u) with u decimals and its unit, as printf("%.<u>f") makes
  * of the double quotient: in integers, which round the exact quotient the
  * same way except at an exact tie (the double's own value decides then, so
  * snprintf does) and past 10^15 ns (the double's error may cross a
- * rounding boundary); false then. */
-static bool fmt_fixed(char *buf, size_t n, int64_t ns, int u, int d, const char *unit)
+ * rounding boundary); 0 then, else the text's length. */
+static size_t fmt_fixed(char *buf, int64_t ns, int u, const char *unit)
 {
-    static const int64_t p10[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
-    int64_t scale = p10[3 * u - d], q = ns / scale, r = ns % scale;
+    static const int64_t p100[] = {1, 100, 10000, 1000000};
+    int64_t scale = p100[u], q = ns / scale, r = ns % scale;
     if (ns < 0 || ns >= 1000000000000000 || 2 * r == scale)
-        return false;
+        return 0;
     q += 2 * r > scale;
-    snprintf(buf, n, "%" PRId64 ".%0*" PRId64 "%s", q / p10[d], d, q % p10[d], unit);
-    return true;
+    char t[24], *end = t + sizeof t, *p = end;
+    for (int i = 0; i < u; i++, q /= 10)
+        *--p = (char)('0' + q % 10);
+    *--p = '.';
+    p = cli_dec(p, (uint64_t)q);
+    size_t n = (size_t)(end - p), k = strlen(unit);
+    memcpy(buf, p, n);
+    memcpy(buf + n, unit, k + 1);
+    return n + k;
 }
 
-void cli__fmt_ns(char *buf, size_t n, int64_t ns)
+size_t cli__fmt_ns(char *buf, int64_t ns)
 {
-    double v = (double)ns;
-    if (ns == 0)
-        snprintf(buf, n, "0");
-    else if (ns < 1000 && ns > -1000)
-        snprintf(buf, n, "%" PRId64 "ns", ns);
-    else if (ns < 1000000 && ns > -1000000) {
-        if (!fmt_fixed(buf, n, ns, 1, 1, "µs"))
-            snprintf(buf, n, "%.1fµs", v / 1e3);
-    } else if (ns < 1000000000 && ns > -1000000000) {
-        if (!fmt_fixed(buf, n, ns, 2, 2, "ms"))
-            snprintf(buf, n, "%.2fms", v / 1e6);
-    } else if (!fmt_fixed(buf, n, ns, 3, 3, "s")) {
-        snprintf(buf, n, "%.3fs", v / 1e9);
+    static const char *const unit[] = {"", "µs", "ms", "s"};
+    static const double div[] = {1, 1e3, 1e6, 1e9};
+    if (ns == 0) {
+        memcpy(buf, "0", 2);
+        return 1;
     }
+    if (ns < 1000 && ns > -1000)
+        return ns_small(buf, ns);
+    int u = ns < 1000000 && ns > -1000000 ? 1 : ns < 1000000000 && ns > -1000000000 ? 2 : 3;
+    size_t n = fmt_fixed(buf, ns, u, unit[u]);
+    return n ? n : (size_t)snprintf(buf, CLI_NS_MAX, "%.*f%s", u, (double)ns / div[u], unit[u]);
 }
 
-static void print_table(const cs_stats *s, const cs_model *m, const col *cols, size_t nc)
+void cli__stats_dur(cli_out *o, int64_t ns, int w)
+{
+    if (ns == 0) { /* most cells of a table of many goroutines */
+        cli_out_pad(o, w - 1);
+        cli_out_ch(o, '0');
+        return;
+    }
+    char buf[CLI_NS_MAX];
+    size_t n = cli__fmt_ns(buf, ns);
+    int micro = n >= 3 && !memcmp(buf + n - 3, "µs", 3); /* "µ" is two bytes in UTF-8, one column on screen */
+    cli_out_pad(o, w - (int)n + micro);
+    cli_out_mem(o, buf, n);
+}
+
+int cli__stats_wname(const cs_stats *s, const cs_model *m)
 {
     int wname = 4;
     for (uint32_t i = 0; i < s->n; i++) {
         int l = (int)strlen(cs_model_str(m, s->g[i].name));
         wname = l > wname ? (l > 48 ? 48 : l) : wname;
     }
+    return wname;
+}
+
+/* As printf("%10" PRIu64 "  %-*.*s  %#10" PRIx64) makes them. */
+void cli__stats_lead(cli_out *o, const cs_model *m, const cs_gstat *g, int wname)
+{
+    char t[20], *p = cli_dec(t + sizeof t, g->goid);
+    cli_out_right(o, p, (size_t)(t + sizeof t - p), 10);
+    const char *name = cs_model_str(m, g->name);
+    size_t n = strnlen(name, (size_t)wname);
+    cli_out_mem(o, "  ", 2);
+    cli_out_mem(o, name, n);
+    cli_out_pad(o, wname - (int)n + 2);
+    p = t + sizeof t;
+    for (uint64_t v = g->pc; p == t + sizeof t || v; v >>= 4)
+        *--p = "0123456789abcdef"[v & 15];
+    if (g->pc) {
+        p -= 2;
+        memcpy(p, "0x", 2);
+    }
+    cli_out_right(o, p, (size_t)(t + sizeof t - p), 10);
+}
+
+/* The legacy columns begin with ID, NAME and PC. */
+static void print_table(const cs_stats *s, const cs_model *m, const cli__srow *rows, const col *cols, size_t nc)
+{
+    int wname = cli__stats_wname(s, m);
     for (size_t c = 0; c < nc; c++)
         printf(cols[c].kind == COL_NAME ? "%s%-*s" : "%s%*s", c ? "  " : "",
                cols[c].kind == COL_NAME ? wname : 10, cols[c].title);
     putchar('\n');
-    for (uint32_t i = 0; i < s->n; i++) {
-        const cs_gstat *g = &s->g[i];
+    cli_out o = {.f = stdout};
+    for (uint32_t i = 0; i < s->n && !o.bad; i++) {
+        const cs_gstat *g = &s->g[rows[i].g];
+        cli__stats_lead(&o, m, g, wname);
         for (size_t c = 0; c < nc; c++) {
-            char buf[64];
-            fputs(c ? "  " : "", stdout);
-            switch (cols[c].kind) {
-            case COL_ID: printf("%10" PRIu64, g->goid); break;
-            case COL_NAME: printf("%-*.*s", wname, wname, cs_model_str(m, g->name)); break;
-            case COL_PC: printf("%#10" PRIx64, g->pc); break;
-            case COL_TIME: /* "µ" is two bytes wide in UTF-8, one column on screen */
-                cli__fmt_ns(buf, sizeof buf, tval(g, &cols[c]));
-                printf("%*s", strstr(buf, "µ") ? 11 : 10, buf);
-                break;
-            }
+            if (cols[c].kind != COL_TIME)
+                continue;
+            cli_out_mem(&o, "  ", 2);
+            cli__stats_dur(&o, tval(g, &cols[c]), 10);
         }
-        putchar('\n');
+        cli_out_ch(&o, '\n');
     }
+    cli_out_end(&o);
 }
 
-static void csv_str(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"')
-            putchar('"');
-        putchar(*s);
-    }
-    putchar('"');
-}
-
-static void print_csv(const cs_stats *s, const cs_model *m, const col *cols, size_t nc)
+static void print_csv(const cs_stats *s, const cs_model *m, const cli__srow *rows, const col *cols, size_t nc)
 {
     for (size_t c = 0; c < nc; c++)
         printf("%s%s", c ? "," : "", cols[c].key);
     putchar('\n');
-    for (uint32_t i = 0; i < s->n; i++) {
-        const cs_gstat *g = &s->g[i];
+    cli_out o = {.f = stdout};
+    for (uint32_t i = 0; i < s->n && !o.bad; i++) {
+        const cs_gstat *g = &s->g[rows[i].g];
         for (size_t c = 0; c < nc; c++) {
             if (c)
-                putchar(',');
+                cli_out_ch(&o, ',');
             switch (cols[c].kind) {
-            case COL_ID: printf("%" PRIu64, g->goid); break;
-            case COL_NAME: csv_str(cs_model_str(m, g->name)); break;
-            case COL_PC: printf("%" PRIu64, g->pc); break;
-            case COL_TIME: printf("%" PRId64, tval(g, &cols[c])); break;
+            case COL_ID: cli_out_u64(&o, g->goid); break;
+            case COL_NAME: cli_out_csv_str(&o, cs_model_str(m, g->name)); break;
+            case COL_PC: cli_out_u64(&o, g->pc); break;
+            case COL_TIME: cli_out_i64(&o, tval(g, &cols[c])); break;
             }
         }
-        putchar('\n');
+        cli_out_ch(&o, '\n');
     }
+    cli_out_end(&o);
 }
 
-static void print_json(const cs_stats *s, const cs_model *m, const col *cols, size_t nc)
+/* The JSON documents are laid out as jansson's JSON_INDENT(1) lays out a
+ * tree: a member or an element on a line of its own, indented a space a
+ * level; an empty object or array as {} or []. */
+void cli__stats_json_head(cli_out *o, const cs_model *m)
 {
-    json_t *arr = json_array();
-    for (uint32_t i = 0; i < s->n; i++) {
-        const cs_gstat *g = &s->g[i];
-        json_t *o = json_object();
-        for (size_t c = 0; c < nc; c++) {
-            json_t *v = cols[c].kind == COL_ID ? json_integer((json_int_t)g->goid)
-                      : cols[c].kind == COL_NAME ? json_string(cs_model_str(m, g->name))
-                      : cols[c].kind == COL_PC ? json_integer((json_int_t)g->pc)
-                      : json_integer((json_int_t)tval(g, &cols[c]));
-            json_object_set_new(o, cols[c].key, v ? v : json_null());
+    cli_out_str(o, "{\n \"version\": ");
+    cli_out_json_str(o, dec_version_name(m->version));
+    cli_out_str(o, ",\n \"goroutines\": [");
+}
+
+void cli__stats_json_tail(cli_out *o, uint32_t n)
+{
+    cli_out_str(o, n ? "\n ]\n}\n" : "]\n}\n");
+}
+
+/* A name that is not UTF-8 is null. */
+static void json_row(cli_out *o, const cs_model *m, const cs_gstat *g, const col *cols, size_t nc)
+{
+    const char *name = cs_model_str(m, g->name);
+    for (size_t c = 0; c < nc; c++) {
+        cli_out_str(o, c ? ",\n   \"" : "  {\n   \"");
+        cli_out_str(o, cols[c].key);
+        cli_out_mem(o, "\": ", 3);
+        switch (cols[c].kind) {
+        case COL_ID: cli_out_i64(o, (int64_t)g->goid); break;
+        case COL_NAME:
+            if (cli_json_utf8(name))
+                cli_out_json_str(o, name);
+            else
+                cli_out_str(o, "null");
+            break;
+        case COL_PC: cli_out_i64(o, (int64_t)g->pc); break;
+        case COL_TIME: cli_out_i64(o, tval(g, &cols[c])); break;
         }
-        json_array_append_new(arr, o);
     }
-    json_t *j = json_pack("{s:s, s:o}", "version", dec_version_name(m->version), "goroutines", arr);
-    json_dumpf(j, stdout, JSON_INDENT(1));
-    fputc('\n', stdout);
-    json_decref(j);
+    cli_out_str(o, "\n  }");
+}
+
+static void print_json(const cs_stats *s, const cs_model *m, const cli__srow *rows, const col *cols, size_t nc)
+{
+    cli_out o = {.f = stdout};
+    cli__stats_json_head(&o, m);
+    for (uint32_t i = 0; i < s->n && !o.bad; i++) {
+        cli_out_str(&o, i ? ",\n" : "\n");
+        json_row(&o, m, &s->g[rows[i].g], cols, nc);
+    }
+    cli__stats_json_tail(&o, s->n);
+    cli_out_end(&o);
 }
 
 enum { O_JSON = 1, O_CSV, O_SORT };
@@ -283,19 +385,19 @@ int cli_cmd_stats(int argc, char **argv)
         cli_unload(&f, &m, &s);
         return cli_usage("stats", "unknown --sort column '%s'", sort);
     }
-    if (s.n)
-        qsort(s.g, s.n, sizeof *s.g, cmp_rows);
-    if (s.family == CS_FAM_V2) {
-        if (!cli__stats_v2_print(&s, &m, fmt == O_JSON ? 1 : fmt == O_CSV ? 2 : 0)) {
-            cli_unload(&f, &m, &s);
-            return cli_report(&(cs_err){.code = CS_E_NOMEM, .offset = CS_NO_OFFSET, .msg = "out of memory"}, o.path);
-        }
-    } else if (fmt == O_JSON)
-        print_json(&s, &m, cols, nc);
-    else if (fmt == O_CSV)
-        print_csv(&s, &m, cols, nc);
-    else
-        print_table(&s, &m, cols, nc);
+    cli__srow *rows = sorted_rows(&s);
+    bool ok = rows != NULL;
+    if (ok && s.family == CS_FAM_V2)
+        ok = cli__stats_v2_print(&s, &m, rows, fmt == O_JSON ? 1 : fmt == O_CSV ? 2 : 0);
+    else if (ok && fmt == O_JSON)
+        print_json(&s, &m, rows, cols, nc);
+    else if (ok && fmt == O_CSV)
+        print_csv(&s, &m, rows, cols, nc);
+    else if (ok)
+        print_table(&s, &m, rows, cols, nc);
+    cs_free(rows);
     cli_unload(&f, &m, &s);
+    if (!ok)
+        return cli_report(&(cs_err){.code = CS_E_NOMEM, .offset = CS_NO_OFFSET, .msg = "out of memory"}, o.path);
     return 0; /* main checks standard output */
 }

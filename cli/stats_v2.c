@@ -2,11 +2,9 @@
  * Summarizer columns, where block time is split by reason and range times
  * are keyed by name (docs/trace-format.md §5.2). The text table and CSV get
  * one column per block reason and per range present in the trace; JSON
- * nests them as objects. Called by cmd_stats.c after sorting. */
+ * nests them as objects. Called by cmd_stats.c with the rows in order. */
 #include "cli.h"
 
-#include <inttypes.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
@@ -76,36 +74,88 @@ static int64_t fval(const cs_gstat *g, const fixed *f)
     return v;
 }
 
-static json_t *kv_obj(const cs_stats *s, const cs_model *m, const cs_gstat *g, uint32_t table)
+/* Whether kv[i] is the first of g's entries in its table under its key:
+ * where a JSON object holds that key. */
+static bool kv_first_of(const cs_stats *s, const cs_model *m, const cs_gstat *g, uint32_t i)
 {
-    json_t *o = json_object();
-    for (uint32_t i = g->kv_first; i < g->kv_first + g->kv_count; i++)
-        if (s->kv[i].table == table)
-            json_object_set_new(o, cs_model_str(m, s->kv[i].key), json_integer((json_int_t)s->kv[i].ns));
-    return o;
+    const char *key = cs_model_str(m, s->kv[i].key);
+    for (uint32_t j = g->kv_first; j < i; j++)
+        if (s->kv[j].table == s->kv[i].table && !strcmp(cs_model_str(m, s->kv[j].key), key))
+            return false;
+    return true;
 }
 
-static void print_json(const cs_stats *s, const cs_model *m)
+/* The value a JSON object holds under kv[i]'s key: its last entry's. */
+static int64_t kv_last(const cs_stats *s, const cs_model *m, const cs_gstat *g, uint32_t i)
 {
-    json_t *arr = json_array();
-    for (uint32_t i = 0; i < s->n; i++) {
-        const cs_gstat *g = &s->g[i];
-        json_t *o = json_object();
-        json_object_set_new(o, "id", json_integer((json_int_t)g->goid));
-        json_object_set_new(o, "name", json_string(cs_model_str(m, g->name)));
-        json_object_set_new(o, "pc", json_integer((json_int_t)g->pc));
-        for (size_t c = 0; c < NHEAD; c++)
-            json_object_set_new(o, head[c].key, json_integer((json_int_t)fval(g, &head[c])));
-        json_object_set_new(o, "block_by_reason", kv_obj(s, m, g, CS_STAT_BLOCK_BY_REASON));
-        for (size_t c = 0; c < NTAIL; c++)
-            json_object_set_new(o, tail[c].key, json_integer((json_int_t)fval(g, &tail[c])));
-        json_object_set_new(o, "range_time", kv_obj(s, m, g, CS_STAT_RANGE_TIME));
-        json_array_append_new(arr, o);
+    const char *key = cs_model_str(m, s->kv[i].key);
+    for (uint32_t j = g->kv_first + g->kv_count; --j > i;)
+        if (s->kv[j].table == s->kv[i].table && !strcmp(cs_model_str(m, s->kv[j].key), key))
+            return s->kv[j].ns;
+    return s->kv[i].ns;
+}
+
+/* g's entries of one table as a JSON object (a key that is not UTF-8 is
+ * left out), a member of a row. */
+static void json_kv(cli_out *o, const cs_stats *s, const cs_model *m, const cs_gstat *g, uint32_t table)
+{
+    bool any = false;
+    cli_out_ch(o, '{');
+    for (uint32_t i = g->kv_first; i < g->kv_first + g->kv_count; i++) {
+        const char *key = cs_model_str(m, s->kv[i].key);
+        if (s->kv[i].table != table || !cli_json_utf8(key) || !kv_first_of(s, m, g, i))
+            continue;
+        cli_out_str(o, any ? ",\n    " : "\n    ");
+        cli_out_json_str(o, key);
+        cli_out_mem(o, ": ", 2);
+        cli_out_i64(o, kv_last(s, m, g, i));
+        any = true;
     }
-    json_t *j = json_pack("{s:s, s:o}", "version", dec_version_name(m->version), "goroutines", arr);
-    json_dumpf(j, stdout, JSON_INDENT(1));
-    fputc('\n', stdout);
-    json_decref(j);
+    cli_out_str(o, any ? "\n   }" : "}");
+}
+
+/* Members "key": ns of g, each after ",\n" and its indent. */
+static void json_fixed(cli_out *o, const cs_gstat *g, const fixed *f, size_t n)
+{
+    for (size_t c = 0; c < n; c++) {
+        cli_out_str(o, ",\n   \"");
+        cli_out_str(o, f[c].key);
+        cli_out_mem(o, "\": ", 3);
+        cli_out_i64(o, fval(g, &f[c]));
+    }
+}
+
+/* A name that is not UTF-8 is left out. */
+static void json_row(cli_out *o, const cs_stats *s, const cs_model *m, const cs_gstat *g)
+{
+    const char *name = cs_model_str(m, g->name);
+    cli_out_str(o, "  {\n   \"id\": ");
+    cli_out_i64(o, (int64_t)g->goid);
+    if (cli_json_utf8(name)) {
+        cli_out_str(o, ",\n   \"name\": ");
+        cli_out_json_str(o, name);
+    }
+    cli_out_str(o, ",\n   \"pc\": ");
+    cli_out_i64(o, (int64_t)g->pc);
+    json_fixed(o, g, head, NHEAD);
+    cli_out_str(o, ",\n   \"block_by_reason\": ");
+    json_kv(o, s, m, g, CS_STAT_BLOCK_BY_REASON);
+    json_fixed(o, g, tail, NTAIL);
+    cli_out_str(o, ",\n   \"range_time\": ");
+    json_kv(o, s, m, g, CS_STAT_RANGE_TIME);
+    cli_out_str(o, "\n  }");
+}
+
+static void print_json(const cs_stats *s, const cs_model *m, const cli__srow *rows)
+{
+    cli_out o = {.f = stdout};
+    cli__stats_json_head(&o, m);
+    for (uint32_t i = 0; i < s->n && !o.bad; i++) {
+        cli_out_str(&o, i ? ",\n" : "\n");
+        json_row(&o, s, m, &s->g[rows[i].g]);
+    }
+    cli__stats_json_tail(&o, s->n);
+    cli_out_end(&o);
 }
 
 static void csv_str(const char *prefix, const char *s)
@@ -120,7 +170,8 @@ static void csv_str(const char *prefix, const char *s)
     putchar('"');
 }
 
-static void print_csv(const cs_stats *s, const cs_model *m, const keyset *br, const keyset *rt)
+static void print_csv(const cs_stats *s, const cs_model *m, const cli__srow *rows, const keyset *br,
+                      const keyset *rt)
 {
     fputs("id,name,pc", stdout);
     for (size_t c = 0; c < NHEAD; c++)
@@ -136,26 +187,36 @@ static void print_csv(const cs_stats *s, const cs_model *m, const keyset *br, co
         csv_str("range:", cs_model_str(m, rt->key[k]));
     }
     putchar('\n');
-    for (uint32_t i = 0; i < s->n; i++) {
-        const cs_gstat *g = &s->g[i];
+    cli_out o = {.f = stdout};
+    for (uint32_t i = 0; i < s->n && !o.bad; i++) {
+        const cs_gstat *g = &s->g[rows[i].g];
         int64_t v;
-        printf("%" PRIu64 ",", g->goid);
-        csv_str("", cs_model_str(m, g->name));
-        printf(",%" PRIu64, g->pc);
-        for (size_t c = 0; c < NHEAD; c++)
-            printf(",%" PRId64, fval(g, &head[c]));
+        cli_out_u64(&o, g->goid);
+        cli_out_ch(&o, ',');
+        cli_out_csv_str(&o, cs_model_str(m, g->name));
+        cli_out_ch(&o, ',');
+        cli_out_u64(&o, g->pc);
+        for (size_t c = 0; c < NHEAD; c++) {
+            cli_out_ch(&o, ',');
+            cli_out_i64(&o, fval(g, &head[c]));
+        }
         for (uint32_t k = 0; k < br->n; k++) {
             kv_val(s, g, CS_STAT_BLOCK_BY_REASON, br->key[k], &v);
-            printf(",%" PRId64, v);
+            cli_out_ch(&o, ',');
+            cli_out_i64(&o, v);
         }
-        for (size_t c = 0; c < NTAIL; c++)
-            printf(",%" PRId64, fval(g, &tail[c]));
+        for (size_t c = 0; c < NTAIL; c++) {
+            cli_out_ch(&o, ',');
+            cli_out_i64(&o, fval(g, &tail[c]));
+        }
         for (uint32_t k = 0; k < rt->n; k++) {
             kv_val(s, g, CS_STAT_RANGE_TIME, rt->key[k], &v);
-            printf(",%" PRId64, v);
+            cli_out_ch(&o, ',');
+            cli_out_i64(&o, v);
         }
-        putchar('\n');
+        cli_out_ch(&o, '\n');
     }
+    cli_out_end(&o);
 }
 
 /* Width of a column: its title, at least 10. */
@@ -165,71 +226,96 @@ static int width(const char *title)
     return l < 10 ? 10 : l;
 }
 
-static void cell(int64_t ns, int w)
+/* A time or duration right-aligned in w columns, then two spaces. */
+static void cell(cli_out *o, int64_t ns, int w)
 {
-    char buf[64];
     if (ns == CS_T_NONE) /* a time that is not */
-        snprintf(buf, sizeof buf, "-");
+        cli_out_right(o, "-", 1, w);
     else
-        cli__fmt_ns(buf, sizeof buf, ns);
-    int cols = (int)strlen(buf) - (strstr(buf, "µ") ? 1 : 0); /* "µ" is two bytes but one column */
-    for (; cols < w; cols++)
-        putchar(' ');
-    fputs(buf, stdout);
-    fputs("  ", stdout);
+        cli__stats_dur(o, ns, w);
+    cli_out_mem(o, "  ", 2);
 }
 
-static bool print_table(const cs_stats *s, const cs_model *m, const keyset *br, const keyset *rt)
+/* The widths of the columns after the first three, in order; NULL when out of memory. */
+static int *widths(const cs_model *m, const keyset *br, const keyset *rt)
 {
-    int wname = 4;
-    for (uint32_t i = 0; i < s->n; i++) {
-        int l = (int)strlen(cs_model_str(m, s->g[i].name));
-        wname = l > wname ? (l > 48 ? 48 : l) : wname;
-    }
     char t[1100];
-    int *bw = cs_alloc((size_t)br->n * sizeof *bw + 1); /* the BLOCK columns' widths */
-    if (!bw)
-        return false;
-    printf("%10s  %-*s  %10s  ", "ID", wname, "NAME", "PC");
+    int *w = cs_alloc((NHEAD + br->n + NTAIL + rt->n) * sizeof *w), *p = w;
+    if (!w)
+        return NULL;
     for (size_t c = 0; c < NHEAD; c++)
-        printf("%*s  ", width(head[c].title), head[c].title);
+        *p++ = width(head[c].title);
     for (uint32_t k = 0; k < br->n; k++) {
         snprintf(t, sizeof t, "BLOCK (%s)", cs_model_str(m, br->key[k]));
-        printf("%*s  ", bw[k] = width(t), t);
+        *p++ = width(t);
     }
     for (size_t c = 0; c < NTAIL; c++)
-        printf("%*s  ", width(tail[c].title), tail[c].title);
+        *p++ = width(tail[c].title);
     for (uint32_t k = 0; k < rt->n; k++)
-        printf("%*s  ", width(cs_model_str(m, rt->key[k])), cs_model_str(m, rt->key[k]));
-    putchar('\n');
-    for (uint32_t i = 0; i < s->n; i++) {
-        const cs_gstat *g = &s->g[i];
-        int64_t v;
-        printf("%10" PRIu64 "  %-*.*s  %#10" PRIx64 "  ", g->goid, wname, wname, cs_model_str(m, g->name), g->pc);
-        for (size_t c = 0; c < NHEAD; c++) { /* times from the trace's start; 0, Go's "none": - */
-            v = fval(g, &head[c]);
-            cell(!head[c].at ? v : v ? v - m->t_first : CS_T_NONE, width(head[c].title));
-        }
-        for (uint32_t k = 0; k < br->n; k++) {
-            kv_val(s, g, CS_STAT_BLOCK_BY_REASON, br->key[k], &v);
-            cell(v, bw[k]);
-        }
-        for (size_t c = 0; c < NTAIL; c++)
-            cell(fval(g, &tail[c]), width(tail[c].title));
-        for (uint32_t k = 0; k < rt->n; k++) {
-            kv_val(s, g, CS_STAT_RANGE_TIME, rt->key[k], &v);
-            cell(v, width(cs_model_str(m, rt->key[k])));
-        }
-        putchar('\n');
+        *p++ = width(cs_model_str(m, rt->key[k]));
+    return w;
+}
+
+static void table_head(const cs_model *m, const keyset *br, const keyset *rt, int wname, const int *w)
+{
+    char t[1100];
+    printf("%10s  %-*s  %10s  ", "ID", wname, "NAME", "PC");
+    for (size_t c = 0; c < NHEAD; c++)
+        printf("%*s  ", *w++, head[c].title);
+    for (uint32_t k = 0; k < br->n; k++) {
+        snprintf(t, sizeof t, "BLOCK (%s)", cs_model_str(m, br->key[k]));
+        printf("%*s  ", *w++, t);
     }
-    cs_free(bw);
+    for (size_t c = 0; c < NTAIL; c++)
+        printf("%*s  ", *w++, tail[c].title);
+    for (uint32_t k = 0; k < rt->n; k++)
+        printf("%*s  ", *w++, cs_model_str(m, rt->key[k]));
+    putchar('\n');
+}
+
+static void table_row(cli_out *o, const cs_stats *s, const cs_model *m, const cs_gstat *g, const keyset *br,
+                      const keyset *rt, int wname, const int *w)
+{
+    int64_t v;
+    cli__stats_lead(o, m, g, wname);
+    cli_out_mem(o, "  ", 2);
+    for (size_t c = 0; c < NHEAD; c++) { /* times from the trace's start; 0, Go's "none": - */
+        v = fval(g, &head[c]);
+        cell(o, !head[c].at ? v : v ? v - m->t_first : CS_T_NONE, *w++);
+    }
+    for (uint32_t k = 0; k < br->n; k++) {
+        kv_val(s, g, CS_STAT_BLOCK_BY_REASON, br->key[k], &v);
+        cell(o, v, *w++);
+    }
+    for (size_t c = 0; c < NTAIL; c++)
+        cell(o, fval(g, &tail[c]), *w++);
+    for (uint32_t k = 0; k < rt->n; k++) {
+        kv_val(s, g, CS_STAT_RANGE_TIME, rt->key[k], &v);
+        cell(o, v, *w++);
+    }
+    cli_out_ch(o, '\n');
+}
+
+static bool print_table(const cs_stats *s, const cs_model *m, const cli__srow *rows, const keyset *br,
+                        const keyset *rt)
+{
+    int wname = cli__stats_wname(s, m);
+    int *w = widths(m, br, rt);
+    if (!w)
+        return false;
+    table_head(m, br, rt, wname, w);
+    cli_out o = {.f = stdout};
+    for (uint32_t i = 0; i < s->n && !o.bad; i++)
+        table_row(&o, s, m, &s->g[rows[i].g], br, rt, wname, w);
+    cli_out_end(&o);
+    cs_free(w);
     return true;
 }
 
-bool cli__stats_v2_print(const cs_stats *s, const cs_model *m, int fmt)
+bool cli__stats_v2_print(const cs_stats *s, const cs_model *m, const cli__srow *rows, int fmt)
 {
     if (fmt == 1) {
-        print_json(s, m);
+        print_json(s, m, rows);
         return true;
     }
     keyset br, rt;
@@ -241,9 +327,9 @@ bool cli__stats_v2_print(const cs_stats *s, const cs_model *m, int fmt)
     }
     bool ok = true;
     if (fmt == 2)
-        print_csv(s, m, &br, &rt);
+        print_csv(s, m, rows, &br, &rt);
     else
-        ok = print_table(s, m, &br, &rt);
+        ok = print_table(s, m, rows, &br, &rt);
     cs_free(br.key);
     cs_free(rt.key);
     return ok;

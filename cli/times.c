@@ -75,8 +75,8 @@ const char *cli_range_parse(const char *s, cli_range *out)
 
 static void span_text(char *buf, size_t n, int64_t dur)
 {
-    char d[32];
-    cli__fmt_ns(d, sizeof d, dur);
+    char d[CLI_NS_MAX];
+    cli__fmt_ns(d, dur);
     snprintf(buf, n, "the trace spans 0 to %s (%lld ns)", d, (long long)dur);
 }
 

@@ -162,8 +162,8 @@ static snapshot *take(cli_follow *fl)
 static void status(cli_viewer *vw, cli_follow *fl)
 {
     const cs_model *m = &fl->cur->m;
-    char dur[32];
-    cli__fmt_ns(dur, sizeof dur, m->t_last - m->t_first);
+    char dur[CLI_NS_MAX];
+    cli__fmt_ns(dur, m->t_last - m->t_first);
     cli_view_status(vw, "%s: %u generation%s, %u goroutine%s, %s (%llu bytes)%s",
                     fl->cur->last ? "ended" : "following", m->n_gens, m->n_gens == 1 ? "" : "s", m->n_g - 1,
                     m->n_g - 1 == 1 ? "" : "s", dur, (unsigned long long)fl->cur->bytes,
