@@ -266,7 +266,11 @@ static void label_one(tree_ctx *c, const float *area, uint32_t gi, bool always)
     if (!gi || c->r->row[gi] < 0 || s[0] < 0 || f->n_labels >= RND__TREE_LABELS || (!always && c->label_room <= 0))
         return;
     char buf[96];
-    rnd__g_label(c->r, gi, buf, sizeof buf);
+    const lay_lanes *l = &c->r->lay.lanes; /* a shared line: its lane's label, "G22 main.handle +3410" */
+    if (l->lane_n[c->r->row[gi]] > 1)
+        snprintf(buf, sizeof buf, "%s", lay_lanes_label(l, (uint32_t)c->r->row[gi]));
+    else
+        rnd__g_label(c->r, gi, buf, sizeof buf);
     /* from the top of the line's part inside the area, down it */
     float tw = rnd__text_width(&c->r->font, RND__F11, buf), top = fmaxf(s[1], area[1] + 4);
     float len = fmaxf(0.0f, fminf(s[3], area[3]) - top);
