@@ -108,6 +108,17 @@ static bool assign_compact(const cs_model *m, const uint32_t *shown, uint32_t n,
             heap_push(&act, (uint64_t)erank[i] << 32 | lane);
         }
     }
+    l->by_lane = ok ? cs_alloc((size_t)n * sizeof *l->by_lane + 1) : NULL;
+    l->lane_first = ok ? cs_calloc((size_t)l->n_lanes + 2, sizeof *l->lane_first) : NULL;
+    ok = ok && l->by_lane && l->lane_first;
+    if (ok) { /* grouped by lane, in the order they were given lanes: their creation */
+        for (uint32_t i = 0; i < n; i++)
+            l->lane_first[l->lane_of_g[k[i].g] + 2]++;
+        for (uint32_t i = 2; i <= l->n_lanes + 1; i++)
+            l->lane_first[i] += l->lane_first[i - 1];
+        for (uint32_t i = 0; i < n; i++)
+            l->by_lane[l->lane_first[l->lane_of_g[k[i].g] + 1]++] = k[i].g;
+    }
     cs_free(k), cs_free(e), cs_free(erank), cs_free(act.v), cs_free(fre.v);
     return ok || CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory packing %u lanes", n);
 }
@@ -132,6 +143,8 @@ static bool assign_collapsed(const cs_model *m, const uint32_t *shown, uint32_t 
     }
     cs_map_deinit(&by_name);
     l->collapsed = true, l->compacted = false;
+    cs_free(l->by_lane), cs_free(l->lane_first);
+    l->by_lane = l->lane_first = NULL;
     return true;
 }
 
@@ -267,6 +280,7 @@ void lay_lanes_deinit(lay_lanes *l)
 {
     cs_free(l->lane_of_g), cs_free(l->lane_g), cs_free(l->lane_n);
     cs_free(l->label_bytes), cs_free(l->label_off);
+    cs_free(l->by_lane), cs_free(l->lane_first);
     memset(l, 0, sizeof *l);
 }
 

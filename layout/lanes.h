@@ -63,6 +63,10 @@ typedef struct lay_lanes {
     uint32_t n_total;     /* goroutines in the model (m->n_g - 1) */
     bool collapsed;       /* lanes are entry-function groups */
     bool compacted;       /* lanes are reused after their goroutines end (compact) */
+    uint32_t *by_lane;    /* compacted: the goroutines lane by lane, each lane's in creation
+                             order (one ends before the next is made), lane i's from
+                             lane_first[i] to lane_first[i + 1]; else NULL */
+    uint32_t *lane_first;
     char *label_bytes;    /* label of lane i at label_bytes + label_off[i] */
     uint32_t *label_off;
 } lay_lanes;

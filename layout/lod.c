@@ -73,13 +73,31 @@ typedef struct cover_acc { int64_t *ns; int32_t *whole; } cover_acc;
  * its time, if that is more than 5 % of it; a column of no width, at time
  * T, takes the mark of the spans that reach T (t0 < T <= t1), as a span
  * from before the window does with the columns of no width at its start. */
+/* The first of goroutines gs that follow one another (each made after the
+ * one before ended: lay_lanes.by_lane) that is alive at t or later. */
+static uint32_t first_alive(const cs_model *m, const uint32_t *gs, uint32_t ng, int64_t t)
+{
+    uint32_t lo = 0, hi = ng;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int64_t end = m->g[gs[mid]].end_ns;
+        if (end != CS_T_NONE && end < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const uint32_t *gs, uint32_t ng,
-                         uint32_t cols, cover_acc *acc, uint8_t *row, uint32_t *n_spans)
+                         bool successive, uint32_t cols, cover_acc *acc, uint8_t *row, uint32_t *n_spans)
 {
     uint32_t used = 0;
     const int64_t *tb = cm->tb, lo = tb[0], hi = tb[cols];
-    for (uint32_t k = 0; k < ng; k++) {
+    for (uint32_t k = successive ? first_alive(m, gs, ng, a->t0) : 0; k < ng; k++) {
         const cs_goroutine *g = &m->g[gs[k]];
+        if (successive && g->create_ns != CS_T_NONE && g->create_ns >= a->t1)
+            break; /* and so are all after it */
         /* its spans with a state lie within its life: one that ends before
          * the window or is made after it has nothing in it (a lane of a
          * server's reused lanes holds tens of thousands) */
@@ -166,6 +184,7 @@ typedef struct span_job {
     uint32_t *first, *gs;
     int64_t *tb;
     uint32_t n_lanes, cols;
+    bool successive;      /* a lane's goroutines follow one another (lay_lanes.by_lane) */
     lay_lod *out;
     atomic_uint next;
 } span_job;
@@ -186,7 +205,7 @@ static bool span_work(span_job *j)
     colmap cm = {.tb = j->tb, .cols = cols};
     for (uint32_t i0; ok && (i0 = atomic_fetch_add(&j->next, LANES_AT_ONCE)) < j->n_lanes;)
         for (uint32_t i = i0; i < i0 + LANES_AT_ONCE && i < j->n_lanes; i++)
-            lane_summary(j->m, j->a, &cm, j->gs + j->first[i], j->first[i + 1] - j->first[i], cols, acc,
+            lane_summary(j->m, j->a, &cm, j->gs + j->first[i], j->first[i + 1] - j->first[i], j->successive, cols, acc,
                          j->out->mark + (size_t)i * cols, &j->out->n_spans[i]);
     cs_free(ns), cs_free(whole);
     return ok;
@@ -222,6 +241,13 @@ static bool spans_begin(span_job *j, const cs_model *m, const lay_axis *a, const
     for (uint32_t c = 0; c <= cols; c++)
         j->tb[c] = c ? lay_axis_t(a, (double)c / cols) : a->t0;
     uint32_t *first = j->first;
+    if (l->by_lane) { /* grouped already, each lane's in creation order */
+        j->successive = true;
+        for (uint32_t i = 0; i <= nl; i++)
+            first[i] = l->lane_first[lane0 + i] - l->lane_first[lane0];
+        memcpy(j->gs, l->by_lane + l->lane_first[lane0], (size_t)first[nl] * sizeof *j->gs);
+        return true;
+    }
     for (uint32_t g = 1; g < m->n_g; g++)
         if (l->lane_of_g[g] >= lane0 && l->lane_of_g[g] < lane1)
             first[l->lane_of_g[g] - lane0 + 1]++;

@@ -253,10 +253,17 @@ static void lanes_reuse_then_collapse_when_too_many(void **state)
         held += l.lane_n[i];
     assert_int_equal(held, 1111);
     assert_non_null(strstr(lay_lanes_label(&l, l.n_lanes - 1), " +"));
+    assert_int_equal(l.lane_first[l.n_lanes], 1111); /* by lane, one after another */
+    for (uint32_t i = 0; i < l.n_lanes; i++)
+        for (uint32_t k = l.lane_first[i]; k < l.lane_first[i + 1]; k++) {
+            assert_int_equal(l.lane_of_g[l.by_lane[k]], i);
+            if (k > l.lane_first[i])
+                assert_true(m.g[l.by_lane[k - 1]].end_ns < m.g[l.by_lane[k]].create_ns);
+        }
     lay_lanes_deinit(&l);
     /* more alive at once than that: one lane per function */
     assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.max_lanes = 10}, &l, &err));
-    assert_true(l.collapsed && !l.compacted);
+    assert_true(l.collapsed && !l.compacted && !l.by_lane);
     assert_int_equal(l.n_lanes, 3);
     assert_string_equal(lay_lanes_label(&l, 2), "main.leaf \u00d71100");
     lay_lanes_deinit(&l);
