@@ -92,8 +92,14 @@ void cs_free(void *p)
  * file mapping never written are read back from the file. */
 size_t cs_page_bytes(void)
 {
-    long page = sysconf(_SC_PAGESIZE);
-    return page > 0 ? (size_t)page : 4096;
+    static _Atomic size_t known; /* asked once: the builder asks per chunk */
+    size_t page = atomic_load_explicit(&known, memory_order_relaxed);
+    if (!page) {
+        long p = sysconf(_SC_PAGESIZE);
+        page = p > 0 ? (size_t)p : 4096;
+        atomic_store_explicit(&known, page, memory_order_relaxed);
+    }
+    return page;
 }
 
 /* The whole pages inside [p, p + n): [*a, *b), empty when *b <= *a. */

@@ -189,7 +189,7 @@ static void goroutine(tree_ctx *c, uint32_t gi)
         return;
     float x, z;
     g_pos(c, gi, &x, &z);
-    bool lit = rnd__g_lit(c->r, c->v, gi), shared = line_of(c->r, gi) != gi || c->r->lay.lanes.lane_n[c->r->row[gi]] > 1;
+    bool lit = rnd__g_lit(c->r, c->v, gi), shared = c->r->lay.lanes.lane_n[c->r->row[gi]] > 1; /* gi: its line's */
     int64_t b = g->end_ns != CS_T_NONE && g->end_ns < c->t_end && !shared ? g->end_ns : c->t_end;
     uint32_t life = lit ? c->th->life : rnd__dim(c->th->life, 0.6f, c->th->bg);
     if (shared)
