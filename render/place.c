@@ -46,20 +46,34 @@ static bool label_order(rnd_renderer *r, cs_err *err)
     return true;
 }
 
-/* Lane order from layout/lanes.h (children under their parents; every
- * goroutine gets a lane, visibility is the view's business) and 3D tree
- * positions from layout/tree.h. */
+/* What every view marks goroutines in: rows (the lanes view's, lay.c), the
+ * selection's partners and the marks on screen. */
 bool rnd__place(rnd_renderer *r, cs_err *err)
 {
     const cs_model *m = r->m;
     size_t n = m->n_g ? m->n_g : 1;
-    r->order = cs_calloc(n, sizeof *r->order);
     r->row = cs_calloc(n, sizeof *r->row);
-    r->tree_xz = cs_calloc(n * 2, sizeof *r->tree_xz);
     r->lit = cs_calloc(n, 1);
     r->scr = cs_calloc(n * 4, sizeof *r->scr);
-    if (!r->order || !r->row || !r->tree_xz || !r->lit || !r->scr)
+    if (!r->row || !r->lit || !r->scr)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory placing %u goroutines", m->n_g);
+    return true;
+}
+
+/* The tree view's placement, made on its first frame: the lane order from
+ * layout/lanes.h (children under their parents, every goroutine), the
+ * labels' order and the 3D tree positions from layout/tree.h. */
+bool rnd__tree_place(rnd_renderer *r, cs_err *err)
+{
+    const cs_model *m = r->m;
+    size_t n = m->n_g ? m->n_g : 1;
+    r->order = cs_calloc(n, sizeof *r->order);
+    r->tree_xz = cs_calloc(n * 2, sizeof *r->tree_xz);
+    if (!r->order || !r->tree_xz) {
+        cs_free(r->order), cs_free(r->tree_xz);
+        r->order = NULL, r->tree_xz = NULL;
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory placing %u goroutines", m->n_g);
+    }
     lay_lanes lanes;
     lay_tree tree;
     bool ok = lay_lanes_build(m, &(lay_lanes_desc){.show_system = true}, &lanes, err) &&
@@ -74,6 +88,10 @@ bool rnd__place(rnd_renderer *r, cs_err *err)
     }
     lay_lanes_deinit(&lanes);
     lay_tree_deinit(&tree);
+    if (!ok) {
+        cs_free(r->order), cs_free(r->label_order), cs_free(r->tree_xz);
+        r->order = r->label_order = NULL, r->tree_xz = NULL;
+    }
     return ok;
 }
 

@@ -356,8 +356,10 @@ struct rnd_renderer {
     float arrow_fade;        /* 1, or lay_arrow_fade: arrows behind the bars, headless, this faint */
 };
 
-/* Placement from layout/ (place.c). */
+/* Placement from layout/ (place.c): what every view needs, made with the
+ * model; the tree's, made on its first frame (r->tree_xz NULL till then). */
 bool rnd__place(rnd_renderer *r, cs_err *err);
+bool rnd__tree_place(rnd_renderer *r, cs_err *err);
 /* Lays the graph out for view v in a w × h window, unless the layout at
  * hand was made for about that size (graph.c says which area). */
 bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err);
