@@ -4,10 +4,15 @@
 
 #include <string.h>
 
-/* The slot rule's bound (`limit` may go beyond): ids under 4 × slots + 1024
- * take at most 16 bytes of array an id, twice that grown, no more than a
- * map's slots at most half full; it keeps the array's size in 32 bits. */
+/* The slot rule's bound (`limit` may go beyond): a window under
+ * 4 × slots + 1024 ids takes at most 16 bytes of array an id, twice that
+ * grown, no more than a map's slots at most half full; it keeps the
+ * array's size in 32 bits. */
 #define DIRECT_MAX (1u << 30)
+/* the first id's window starts at a multiple of this */
+#define DIRECT_ALIGN 1024u
+/* ids from here are always in the map, so a window never wraps */
+#define DIRECT_TOP ((uint64_t)1 << 62)
 
 void cs_ids_init(cs_ids *t, uint32_t limit)
 {
@@ -30,20 +35,66 @@ uint32_t cs_ids__find_slow(const cs_ids *t, uint64_t id)
     return t->big.count && cs_map_get(&t->big, id, &v) ? v : UINT32_MAX;
 }
 
-static bool grow_direct(cs_ids *t, uint64_t id, cs_err *err)
+/* Whether the window may span [lo, hi). */
+static bool may_span(const cs_ids *t, uint64_t lo, uint64_t hi)
 {
-    uint32_t cap = t->n_direct, most = t->limit > DIRECT_MAX ? t->limit : DIRECT_MAX;
-    uint32_t want = cap < 512 ? 1024 : cap * 2;
-    if (want > most)
-        want = most;
-    if (want <= id)
-        want = (uint32_t)id + 1;
-    uint32_t *nd = cs_realloc(t->direct, (size_t)want * sizeof *nd);
+    uint64_t most = 4u * (uint64_t)t->n + 1024;
+    if (most > DIRECT_MAX)
+        most = DIRECT_MAX;
+    return hi - lo <= most || hi - lo <= t->limit;
+}
+
+/* The window made to cover id, which may_span allows: up, twice as wide
+ * (at most DIRECT_MAX or limit wide), or down as far as it is wide (not
+ * below 0, nor so far that may_span would not allow it). */
+static bool cover(cs_ids *t, uint64_t id, cs_err *err)
+{
+    uint64_t lo = t->base, hi = t->base + t->n_direct;
+    uint64_t most = t->limit > DIRECT_MAX ? t->limit : DIRECT_MAX;
+    uint64_t nlo = lo, nhi = hi;
+    if (id >= hi) {
+        uint64_t want = t->n_direct < 512 ? 1024 : 2 * (uint64_t)t->n_direct;
+        nhi = lo + (want < most ? want : most);
+        if (nhi <= id)
+            nhi = id + 1;
+    } else {
+        uint64_t step = hi - lo > DIRECT_ALIGN ? hi - lo : DIRECT_ALIGN;
+        nlo = lo > step ? lo - step : 0;
+        if (nlo > id || !may_span(t, nlo, hi))
+            nlo = id;
+    }
+    uint32_t *nd = nlo == lo ? cs_realloc(t->direct, (size_t)(nhi - nlo) * sizeof *nd)
+                             : cs_alloc((size_t)(nhi - nlo) * sizeof *nd);
     if (!nd)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for ids");
-    memset(nd + cap, 0, (size_t)(want - cap) * sizeof *nd);
+    if (nlo == lo) {
+        memset(nd + t->n_direct, 0, (size_t)(nhi - hi) * sizeof *nd);
+    } else {
+        memset(nd, 0, (size_t)(lo - nlo) * sizeof *nd);
+        memcpy(nd + (lo - nlo), t->direct, (size_t)t->n_direct * sizeof *nd);
+        cs_free(t->direct);
+    }
     t->direct = nd;
-    t->n_direct = want;
+    t->base = nlo;
+    t->n_direct = (uint32_t)(nhi - nlo);
+    return true;
+}
+
+/* While the table holds fewer ids than this, an id the window cannot take
+ * starts it afresh there, the few it held going to the map: a part of a
+ * trace meets a few old goroutines (its program's first) before the
+ * millions made after the cut. At most that many times, each over a
+ * window of a few thousand slots. */
+#define RESTART_BELOW 64u
+
+static bool restart(cs_ids *t, uint64_t id, cs_err *err)
+{
+    for (uint32_t k = 0; k < t->n_direct; k++)
+        if (t->direct[k] && !cs_map_put(&t->big, t->base + k, t->direct[k] - 1, err))
+            return false;
+    cs_free(t->direct);
+    t->direct = NULL, t->n_direct = 0;
+    t->base = id - id % DIRECT_ALIGN;
     return true;
 }
 
@@ -54,10 +105,21 @@ uint32_t cs_ids__add(cs_ids *t, uint64_t id, cs_err *err)
         return UINT32_MAX;
     }
     uint32_t v = t->n;
-    if (id < t->limit || (id < DIRECT_MAX && id < 4u * (uint64_t)v + 1024)) {
-        if (id >= t->n_direct && !grow_direct(t, id, err))
+    if (!t->n_direct)
+        t->base = id - id % DIRECT_ALIGN;
+    uint64_t lo = id < t->base ? id : t->base, hi = t->base + t->n_direct;
+    if (hi <= id)
+        hi = id + 1;
+    bool fits = id < DIRECT_TOP && may_span(t, lo, hi);
+    if (!fits && id < DIRECT_TOP && t->n < RESTART_BELOW) {
+        if (!restart(t, id, err))
             return UINT32_MAX;
-        t->direct[id] = v + 1;
+        fits = true;
+    }
+    if (fits) {
+        if (id - t->base >= t->n_direct && !cover(t, id, err))
+            return UINT32_MAX;
+        t->direct[id - t->base] = v + 1;
     } else if (!cs_map_put(&t->big, id, v, err)) {
         return UINT32_MAX;
     }
@@ -72,7 +134,7 @@ bool cs_ids_copy(const cs_ids *from, cs_ids *out, cs_err *err)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for ids");
     if (from->n_direct)
         memcpy(out->direct, from->direct, (size_t)from->n_direct * sizeof *out->direct);
-    out->n_direct = from->n_direct, out->n = from->n;
+    out->base = from->base, out->n_direct = from->n_direct, out->n = from->n;
     if (!cs_map_copy(&from->big, &out->big, err)) {
         cs_ids_deinit(out);
         return false;

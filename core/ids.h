@@ -1,9 +1,14 @@
 /* core/ids.h — dense slots for sparse 64-bit ids (goroutine, P and M ids,
  * string and stack ids): the n-th id first seen gets slot n. Ids below a
  * bound go through a direct array, so the common lookup is one load with no
- * hashing; the rest through a cs_map. An id goes direct when it is below
+ * hashing; the rest through a cs_map. The array covers a window of ids,
+ * [base, base + n_direct), which starts at the first id's 1024 and moves
+ * down or grows up for a new id when the window it then spans is below
  * `limit` (set at init, e.g. from the file size) or below both 2^30 and
- * 4 × slots + 1024, so the array stays bounded by what the input justifies.
+ * 4 × slots + 1024, so the array stays bounded by what the input justifies
+ * wherever the ids begin (a part of a trace decoded from a cut sees ids in
+ * the millions, after a few small ones: while a table holds fewer than 64
+ * ids, one that does not fit starts the window afresh).
  *
  * API
  *   void cs_ids_init(cs_ids *t, uint32_t limit)     zeroed table (a zeroed struct is limit 0)
@@ -23,7 +28,8 @@
 #include "map.h"
 
 typedef struct cs_ids {
-    uint32_t *direct;  /* id -> slot + 1 for direct ids, 0 = absent */
+    uint32_t *direct;  /* id - base -> slot + 1 for direct ids, 0 = absent */
+    uint64_t base;
     uint32_t n_direct;
     uint32_t limit;    /* ids below this always go direct */
     cs_map big;        /* the rest */
@@ -38,7 +44,7 @@ bool cs_ids_copy(const cs_ids *from, cs_ids *out, cs_err *err);
 
 static inline uint32_t cs_ids_direct(const cs_ids *t, uint64_t id)
 {
-    return id < t->n_direct ? t->direct[id] : 0;
+    return id - t->base < t->n_direct ? t->direct[id - t->base] : 0;
 }
 
 static inline uint32_t cs_ids_find(const cs_ids *t, uint64_t id)

@@ -579,7 +579,7 @@ static void permute_in_place_equals_a_copy(void **st)
 
 /* Slots in first-seen order, whether an id is direct or in the map; an id
  * that went to the map while the array was small keeps its slot after the
- * array grows past it; a limit makes ids below it direct. */
+ * array grows past it; a limit makes a window that wide direct. */
 static void ids_keep_slots_as_the_array_grows(void **st)
 {
     (void)st;
@@ -590,7 +590,7 @@ static void ids_keep_slots_as_the_array_grows(void **st)
         static const uint64_t first[] = {5000, 1ull << 40, 3000000};
         for (uint32_t i = 0; i < 3; i++)
             assert_int_equal(cs_ids_get(&t, first[i], true, &err), i);
-        assert_int_equal(cs_ids_direct(&t, 5000), limit ? 1 : 0); /* in the map without a limit */
+        assert_int_equal(cs_ids_find(&t, 5000), 0); /* in the map once the window left it */
         for (uint64_t id = 0; id < 8192; id++)
             if (id != 5000)
                 assert_int_not_equal(cs_ids_get(&t, id, true, &err), UINT32_MAX);
@@ -604,6 +604,45 @@ static void ids_keep_slots_as_the_array_grows(void **st)
         assert_int_equal(cs_ids_find(&t, 9000), UINT32_MAX);
         assert_int_equal(cs_ids_get(&t, 9001, false, &err), UINT32_MAX);
         assert_int_equal(err.code, CS_OK);
+        cs_ids_deinit(&t);
+    }
+}
+
+/* Ids that begin in the millions (a part of a trace from a cut) or beyond
+ * 2^32 are direct as they come, the window moving down for older ones
+ * while it stays within the slot rule; ids far below stay in the map. */
+static void ids_window_follows_where_ids_begin(void **st)
+{
+    (void)st;
+    static const uint64_t start[] = {1100000, (1ull << 40) + 77};
+    for (uint32_t k = 0; k < 2; k++) {
+        cs_ids t;
+        cs_ids_init(&t, 0);
+        cs_err err = {0};
+        for (uint32_t i = 0; i < 10; i++) /* a few small ones first, which go to the map */
+            assert_int_equal(cs_ids_get(&t, i + 1, true, &err), i);
+        for (uint32_t i = 0; i < 100000; i++)
+            assert_int_equal(cs_ids_get(&t, start[k] + i, true, &err), i + 10);
+        for (uint32_t i = 0; i < 100000; i += 997)
+            assert_int_equal(cs_ids_direct(&t, start[k] + i), i + 10 + 1);
+        assert_true(t.big.count == 10);
+        for (uint32_t i = 0; i < 10; i++)
+            assert_int_equal(cs_ids_find(&t, i + 1), i);
+        for (uint32_t i = 1; i <= 5000; i++) /* older ones, newest first: the window moves down */
+            assert_int_equal(cs_ids_get(&t, start[k] - i, true, &err), 100010 + i - 1);
+        assert_int_equal(cs_ids_direct(&t, start[k] - 5000), 100010 + 5000);
+        assert_int_equal(cs_ids_get(&t, 20, true, &err), 105010); /* far below: the map */
+        assert_int_equal(cs_ids_direct(&t, 20), 0);
+        assert_int_equal(cs_ids_find(&t, 20), 105010);
+        assert_true(t.n_direct <= 4u * t.n + 1024 + 2 * 1024);
+        cs_ids c;
+        assert_true(cs_ids_copy(&t, &c, &err));
+        for (uint32_t i = 0; i < 100000; i += 991)
+            assert_int_equal(cs_ids_find(&c, start[k] + i), i + 10);
+        assert_int_equal(cs_ids_find(&c, 20), 105010);
+        assert_int_equal(cs_ids_find(&c, 1), 0);
+        assert_int_equal(err.code, CS_OK);
+        cs_ids_deinit(&c);
         cs_ids_deinit(&t);
     }
 }
@@ -913,6 +952,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(map_survives_many_puts_and_deletes),
         cmocka_unit_test(ids_keep_slots_as_the_array_grows),
+        cmocka_unit_test(ids_window_follows_where_ids_begin),
         cmocka_unit_test(spans_keep_their_ends),
         cmocka_unit_test(spans_laid_out_in_two_halves),
         cmocka_unit_test(a_goroutine_made_again_keeps_its_spans_in_order),
