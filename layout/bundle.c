@@ -229,7 +229,7 @@ static bool sort_bundles(lay_bundles *out, bool by_time, unsigned ls, cs_err *er
     bool ok = k && o;
     for (uint32_t i = 0; ok && i < out->n; i++) {
         const lay_bundle *x = &out->b[i];
-        k[i] = by_time ? (uint64_t)x->t0 ^ (1ull << 63) : KEY(x->kind, x->from >> ls, x->to >> ls, x->col);
+        k[i] = by_time ? lay__time_key(x->t0) : KEY(x->kind, x->from >> ls, x->to >> ls, x->col);
         o[i] = i;
     }
     ok = ok && lay__sort_keys(k, o, out->n, err);

@@ -7,6 +7,7 @@
  *   void lay__spawn_deinit(lay__spawn *s)
  *   bool lay__sort_keys(uint64_t *key, uint32_t *val, uint32_t n, cs_err *err)
  *       sort.c: stable sort of (key, val) pairs by key (radix)
+ *   uint64_t lay__time_key(int64_t t)   t as a key that sorts as the times do (inline)
  *   bool lay__arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols,
  *                    uint32_t max_bundles, bool split, lay_bundles *out, cs_err *err)
  *       bundle.c: lay_lod_arrows, with the messages shared by two threads
@@ -35,6 +36,7 @@ typedef struct lay__spawn {
 bool lay__spawn_build(const cs_model *m, lay__spawn *out, cs_err *err);
 void lay__spawn_deinit(lay__spawn *s);
 bool lay__sort_keys(uint64_t *key, uint32_t *val, uint32_t n, cs_err *err);
+static inline uint64_t lay__time_key(int64_t t) { return (uint64_t)t ^ (1ull << 63); }
 bool lay__arrows(const cs_model *m, const lay_axis *a, const lay_lanes *l, uint32_t cols, uint32_t max_bundles,
                  bool split, lay_bundles *out, cs_err *err);
 bool lay__graph_gv(const cs_model *m, const lay_graph_desc *d, lay_graph *g, cs_err *err);

@@ -50,77 +50,64 @@ static uint64_t heap_pop(heap *h)
     return top;
 }
 
-typedef struct ckey {
-    int64_t t0, t1;
-    uint32_t pos, g; /* pos: depth-first position, the tie-breaker */
-} ckey;
-
-static int ckey_cmp(const void *a, const void *b)
-{
-    const ckey *x = a, *y = b;
-    if (x->t0 != y->t0) return x->t0 < y->t0 ? -1 : 1;
-    return (x->pos > y->pos) - (x->pos < y->pos);
-}
-
-typedef struct ekey {
-    int64_t t1;
-    uint32_t i, pad;
-} ekey;
-
-static int ekey_cmp(const void *a, const void *b)
-{
-    const ekey *x = a, *y = b;
-    if (x->t1 != y->t1) return x->t1 < y->t1 ? -1 : 1;
-    return (x->i > y->i) - (x->i < y->i);
-}
-
-/* Interval partitioning over `shown` (depth-first order). The active heap is
- * keyed by end rank << 32 | lane, so it pops the earliest end first. */
+/* Interval partitioning over `shown` (depth-first order): goroutines by
+ * creation (then that order), each given the lane freed earliest, ends
+ * ranked by (end, that place). The active heap is keyed by end rank << 32
+ * | lane, so it pops the earliest end first. Both orders are stable radix
+ * sorts of the times alone. */
 static bool assign_compact(const cs_model *m, const uint32_t *shown, uint32_t n, lay_lanes *l,
                            cs_err *err)
 {
-    ckey *k = cs_alloc((size_t)n * sizeof *k + 1);
-    ekey *e = cs_alloc((size_t)n * sizeof *e + 1);
+    uint64_t *key = cs_alloc((size_t)n * sizeof *key + 1);
+    uint32_t *gs = cs_alloc((size_t)n * sizeof *gs + 1);    /* by creation */
+    int64_t *t1 = cs_alloc((size_t)n * sizeof *t1 + 1);     /* their ends */
     uint32_t *erank = cs_alloc((size_t)n * sizeof *erank + 1);
+    uint32_t *e = cs_alloc((size_t)n * sizeof *e + 1);
     heap act = {cs_alloc((size_t)n * sizeof(uint64_t) + 1), 0};
     heap fre = {cs_alloc((size_t)n * sizeof(uint64_t) + 1), 0};
-    bool ok = k && e && erank && act.v && fre.v;
+    bool made = key && gs && t1 && erank && e && act.v && fre.v, ok = made;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        const cs_goroutine *g = &m->g[shown[i]];
+        gs[i] = shown[i];
+        key[i] = lay__time_key(g->create_ns == CS_T_NONE ? m->t_first : g->create_ns);
+    }
+    ok = ok && lay__sort_keys(key, gs, n, err);
+    for (uint32_t i = 0; ok && i < n; i++) {
+        const cs_goroutine *g = &m->g[gs[i]];
+        int64_t t0 = (int64_t)(key[i] ^ (1ull << 63)), end = g->end_ns == CS_T_NONE ? INT64_MAX : g->end_ns;
+        t1[i] = end < t0 ? t0 : end;
+        key[i] = lay__time_key(t1[i]), e[i] = i;
+    }
+    ok = ok && lay__sort_keys(key, e, n, err);
     if (ok) {
-        for (uint32_t i = 0; i < n; i++) {
-            const cs_goroutine *g = &m->g[shown[i]];
-            int64_t t0 = g->create_ns == CS_T_NONE ? m->t_first : g->create_ns;
-            int64_t t1 = g->end_ns == CS_T_NONE ? INT64_MAX : g->end_ns;
-            k[i] = (ckey){t0, t1 < t0 ? t0 : t1, i, shown[i]};
-        }
-        qsort(k, n, sizeof *k, ckey_cmp);
-        for (uint32_t i = 0; i < n; i++)
-            e[i] = (ekey){.t1 = k[i].t1, .i = i};
-        qsort(e, n, sizeof *e, ekey_cmp);
         for (uint32_t j = 0; j < n; j++)
-            erank[e[j].i] = j;
+            erank[e[j]] = j;
         l->n_lanes = 0;
         for (uint32_t i = 0; i < n; i++) {
             /* free every lane whose goroutine ended strictly before this creation */
-            while (act.n && e[act.v[0] >> 32].t1 < k[i].t0)
+            const cs_goroutine *g = &m->g[gs[i]];
+            int64_t t0 = g->create_ns == CS_T_NONE ? m->t_first : g->create_ns;
+            while (act.n && t1[e[act.v[0] >> 32]] < t0)
                 heap_push(&fre, (uint32_t)heap_pop(&act));
             uint32_t lane = fre.n ? (uint32_t)heap_pop(&fre) : l->n_lanes++;
-            l->lane_of_g[k[i].g] = lane;
+            l->lane_of_g[gs[i]] = lane;
             heap_push(&act, (uint64_t)erank[i] << 32 | lane);
         }
     }
     l->by_lane = ok ? cs_alloc((size_t)n * sizeof *l->by_lane + 1) : NULL;
     l->lane_first = ok ? cs_calloc((size_t)l->n_lanes + 2, sizeof *l->lane_first) : NULL;
-    ok = ok && l->by_lane && l->lane_first;
+    if (ok && !(l->by_lane && l->lane_first))
+        ok = made = false;
     if (ok) { /* grouped by lane, in the order they were given lanes: their creation */
         for (uint32_t i = 0; i < n; i++)
-            l->lane_first[l->lane_of_g[k[i].g] + 2]++;
+            l->lane_first[l->lane_of_g[gs[i]] + 2]++;
         for (uint32_t i = 2; i <= l->n_lanes + 1; i++)
             l->lane_first[i] += l->lane_first[i - 1];
         for (uint32_t i = 0; i < n; i++)
-            l->by_lane[l->lane_first[l->lane_of_g[k[i].g] + 1]++] = k[i].g;
+            l->by_lane[l->lane_first[l->lane_of_g[gs[i]] + 1]++] = gs[i];
     }
-    cs_free(k), cs_free(e), cs_free(erank), cs_free(act.v), cs_free(fre.v);
-    return ok || CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory packing %u lanes", n);
+    cs_free(key), cs_free(gs), cs_free(t1), cs_free(erank), cs_free(e), cs_free(act.v), cs_free(fre.v);
+    return ok || (made ? false : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory packing %u lanes", n));
 }
 
 /* One lane per distinct entry function, in order of first appearance. */

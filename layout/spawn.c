@@ -1,27 +1,12 @@
 /* layout/spawn.c — the spawn tree of internal.h. Goroutines whose parent is
  * unknown are roots. One sort by (parent, creation, goid) gives every
- * children list at once, so the build is O(n log n); the walk is iterative
+ * children list at once: three stable radix sorts, by goid, then creation,
+ * then parent, so the build is O(n); the walk is iterative
  * (a chain of 100k goroutines must not overflow the C stack) and marks
  * visited goroutines, so even a parent cycle in a corrupt model ends. */
 #include "internal.h"
 
-#include <stdlib.h>
 #include <string.h>
-
-typedef struct skey {
-    uint32_t parent, idx;
-    int64_t create;
-    uint64_t goid;
-} skey;
-
-static int skey_cmp(const void *a, const void *b)
-{
-    const skey *x = a, *y = b;
-    if (x->parent != y->parent) return x->parent < y->parent ? -1 : 1;
-    if (x->create != y->create) return x->create < y->create ? -1 : 1;
-    if (x->goid != y->goid) return x->goid < y->goid ? -1 : 1;
-    return (x->idx > y->idx) - (x->idx < y->idx);
-}
 
 /* Depth-first from each root in turn; `first` slots double as cursors. */
 static void walk(const cs_model *m, lay__spawn *s, uint32_t *stack, uint32_t *cursor,
@@ -57,12 +42,20 @@ static void walk(const cs_model *m, lay__spawn *s, uint32_t *stack, uint32_t *cu
     }
 }
 
+/* The parent the tree gives goroutine i: 0 (a root) when it has none in
+ * the model, or is its own. */
+static uint32_t parent_of(const cs_model *m, uint32_t i)
+{
+    uint32_t p = m->g[i].parent;
+    return p < m->n_g && p != i ? p : 0;
+}
+
 bool lay__spawn_build(const cs_model *m, lay__spawn *out, cs_err *err)
 {
     memset(out, 0, sizeof *out);
     uint32_t n = m->n_g ? m->n_g - 1 : 0;
     out->n = n;
-    skey *k = cs_alloc((size_t)n * sizeof *k + 1);
+    uint64_t *key = cs_alloc((size_t)n * sizeof *key + 1);
     uint32_t *stack = cs_alloc(((size_t)n + 1) * sizeof *stack);
     uint32_t *cursor = cs_alloc(((size_t)n + 2) * sizeof *cursor);
     uint8_t *seen = cs_calloc((size_t)n + 1, 1);
@@ -70,27 +63,29 @@ bool lay__spawn_build(const cs_model *m, lay__spawn *out, cs_err *err)
     out->first = cs_calloc((size_t)n + 2, sizeof *out->first);
     out->order = cs_alloc((size_t)n * sizeof *out->order + 1);
     out->depth = cs_calloc((size_t)n + 1, sizeof *out->depth);
-    bool ok = k && stack && cursor && seen && out->child && out->first && out->order && out->depth;
+    bool made = key && stack && cursor && seen && out->child && out->first && out->order && out->depth, ok = made;
+    uint32_t *c = out->child; /* goroutines, sorted a key at a time, the first last */
+    for (uint32_t i = 0; ok && i < n; i++)
+        c[i] = i + 1, key[i] = m->g[i + 1].goid;
+    ok = ok && lay__sort_keys(key, c, n, err);
+    for (uint32_t i = 0; ok && i < n; i++)
+        key[i] = lay__time_key(m->g[c[i]].create_ns);
+    ok = ok && lay__sort_keys(key, c, n, err);
+    for (uint32_t i = 0; ok && i < n; i++)
+        key[i] = parent_of(m, c[i]);
+    ok = ok && lay__sort_keys(key, c, n, err);
     if (ok) {
-        for (uint32_t i = 1; i <= n; i++) {
-            const cs_goroutine *g = &m->g[i];
-            uint32_t p = g->parent < m->n_g && g->parent != i ? g->parent : 0;
-            k[i - 1] = (skey){.parent = p, .idx = i, .create = g->create_ns, .goid = g->goid};
-        }
-        qsort(k, n, sizeof *k, skey_cmp);
-        for (uint32_t i = 0; i < n; i++) {
-            out->child[i] = k[i].idx;
-            out->first[k[i].parent + 1]++;
-        }
+        for (uint32_t i = 0; i < n; i++)
+            out->first[key[i] + 1]++;
         for (uint32_t i = 1; i <= n + 1; i++)
             out->first[i] += out->first[i - 1];
         memcpy(cursor, out->first, ((size_t)n + 2) * sizeof *cursor);
         walk(m, out, stack, cursor, seen);
     }
-    cs_free(k), cs_free(stack), cs_free(cursor), cs_free(seen);
+    cs_free(key), cs_free(stack), cs_free(cursor), cs_free(seen);
     if (!ok) {
         lay__spawn_deinit(out);
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a spawn tree of %u", n);
+        return !made ? CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a spawn tree of %u", n) : false;
     }
     return true;
 }
