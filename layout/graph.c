@@ -367,7 +367,7 @@ bool lay_graph_build(const cs_model *m, const lay_graph_desc *d, lay_graph *out,
 {
     memset(out, 0, sizeof *out);
     lay__spawn sp;
-    if (!lay__spawn_build(m, &sp, err))
+    if (!lay__spawn_build(m, NULL, &sp, err))
         return false;
     uint8_t *touched = cs_calloc((size_t)m->n_g + 1, 1);
     bool ok = touched || CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u goroutines", sp.n);

@@ -3,7 +3,10 @@
  * order), used by lanes.c and tree.c.
  *
  * API
- *   bool lay__spawn_build(const cs_model *m, lay__spawn *out, cs_err *err)   free with lay__spawn_deinit
+ *   bool lay__spawn_build(const cs_model *m, const uint32_t *line, lay__spawn *out, cs_err *err)
+ *       free with lay__spawn_deinit; line NULL: every goroutine, else only those
+ *       that are their own line (line[g] == g), each under the line its parent
+ *       is on (line[parent], 0 none: a root)
  *   void lay__spawn_deinit(lay__spawn *s)
  *   bool lay__sort_keys(uint64_t *key, uint32_t *val, uint32_t n, cs_err *err)
  *       sort.c: stable sort of (key, val) pairs by key (radix)
@@ -28,12 +31,12 @@ bool lay__graph_gv(const cs_model *m, const lay_graph_desc *d, lay_graph *g, cs_
 typedef struct lay__spawn {
     uint32_t *child;      /* children of g i: child[first[i] .. first[i+1]), by (create_ns, goid) */
     uint32_t *first;      /* n_g + 1 entries; index 0 holds the roots */
-    uint32_t *order;      /* all goroutines 1..n_g-1 in depth-first order (n_g - 1 entries) */
+    uint32_t *order;      /* the goroutines in the tree in depth-first order (n entries) */
     uint32_t *depth;      /* per goroutine: 0 for roots */
-    uint32_t n;           /* n_g - 1 */
+    uint32_t n;           /* goroutines in the tree: n_g - 1, or the lines */
 } lay__spawn;
 
-bool lay__spawn_build(const cs_model *m, lay__spawn *out, cs_err *err);
+bool lay__spawn_build(const cs_model *m, const uint32_t *line, lay__spawn *out, cs_err *err);
 void lay__spawn_deinit(lay__spawn *s);
 bool lay__sort_keys(uint64_t *key, uint32_t *val, uint32_t n, cs_err *err);
 static inline uint64_t lay__time_key(int64_t t) { return (uint64_t)t ^ (1ull << 63); }

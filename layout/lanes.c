@@ -230,7 +230,7 @@ bool lay_lanes_build(const cs_model *m, const lay_lanes_desc *d, lay_lanes *out,
 {
     memset(out, 0, sizeof *out);
     lay__spawn sp;
-    if (!lay__spawn_build(m, &sp, err))
+    if (!lay__spawn_build(m, NULL, &sp, err))
         return false;
     out->n_total = sp.n;
     uint32_t n = 0;
@@ -274,4 +274,42 @@ void lay_lanes_deinit(lay_lanes *l)
 const char *lay_lanes_label(const lay_lanes *l, uint32_t lane)
 {
     return lane < l->n_lanes && l->label_bytes ? l->label_bytes + l->label_off[lane] : "";
+}
+
+uint32_t lay_lanes_alive_from(const cs_model *m, const uint32_t *gs, uint32_t ng, int64_t t)
+{
+    uint32_t lo = 0, hi = ng;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int64_t end = m->g[gs[mid]].end_ns;
+        if (end != CS_T_NONE && end < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Whether goroutine gi is alive at t: made then or before, not ended before. */
+static bool alive_at(const cs_model *m, uint32_t gi, int64_t t)
+{
+    const cs_goroutine *g = &m->g[gi];
+    return (g->create_ns == CS_T_NONE || g->create_ns <= t) && (g->end_ns == CS_T_NONE || g->end_ns >= t);
+}
+
+uint32_t lay_lanes_g_at(const cs_model *m, const lay_lanes *l, uint32_t lane, int64_t t)
+{
+    if (lane >= l->n_lanes)
+        return 0;
+    if (l->lane_n[lane] == 1 || t == CS_T_NONE)
+        return l->lane_g[lane];
+    if (l->by_lane) { /* at most one alive at a time, the first alive from t on */
+        const uint32_t *gs = l->by_lane + l->lane_first[lane];
+        uint32_t ng = l->lane_first[lane + 1] - l->lane_first[lane], k = lay_lanes_alive_from(m, gs, ng, t);
+        return k < ng && alive_at(m, gs[k], t) ? gs[k] : l->lane_g[lane];
+    }
+    for (uint32_t gi = 1; gi < m->n_g; gi++)
+        if (l->lane_of_g[gi] == lane && alive_at(m, gi, t))
+            return gi;
+    return l->lane_g[lane];
 }

@@ -29,6 +29,12 @@
  *       out is overwritten; free with lay_lanes_deinit (also after a failure).
  *   void lay_lanes_deinit(lay_lanes *l)
  *   const char *lay_lanes_label(const lay_lanes *l, uint32_t lane)
+ *   uint32_t lay_lanes_alive_from(const cs_model *m, const uint32_t *gs, uint32_t ng, int64_t t)
+ *       of goroutines gs[0, ng) that follow one another (a lane's of by_lane), the
+ *       place of the first alive at t or later, ng when none: a binary search on ends
+ *   uint32_t lay_lanes_g_at(const cs_model *m, const lay_lanes *l, uint32_t lane, int64_t t)
+ *       the goroutine of lane alive at t (made at or before t, not ended before),
+ *       else the lane's first (lane_g); O(log n) in a compacted lane, else a scan
  *   const char *lay_short_name(const char *func)     pointer into func after the last '/'
  *   double lay_lanes_fit_px(uint32_t n_lanes, double avail_px)
  *       lane height in a picture of avail_px for the lanes: they share all of
@@ -76,6 +82,8 @@ enum { LAY_FILTER_MATCH = 1, LAY_FILTER_PARTNER = 2 };
 bool lay_lanes_build(const cs_model *m, const lay_lanes_desc *d, lay_lanes *out, cs_err *err);
 void lay_lanes_deinit(lay_lanes *l);
 const char *lay_lanes_label(const lay_lanes *l, uint32_t lane);
+uint32_t lay_lanes_alive_from(const cs_model *m, const uint32_t *gs, uint32_t ng, int64_t t);
+uint32_t lay_lanes_g_at(const cs_model *m, const lay_lanes *l, uint32_t lane, int64_t t);
 const char *lay_short_name(const char *func);
 double lay_lanes_fit_px(uint32_t n_lanes, double avail_px);
 uint8_t *lay_filter_build(const cs_model *m, const char *filter, cs_err *err);

@@ -73,28 +73,12 @@ typedef struct cover_acc { int64_t *ns; int32_t *whole; } cover_acc;
  * its time, if that is more than 5 % of it; a column of no width, at time
  * T, takes the mark of the spans that reach T (t0 < T <= t1), as a span
  * from before the window does with the columns of no width at its start. */
-/* The first of goroutines gs that follow one another (each made after the
- * one before ended: lay_lanes.by_lane) that is alive at t or later. */
-static uint32_t first_alive(const cs_model *m, const uint32_t *gs, uint32_t ng, int64_t t)
-{
-    uint32_t lo = 0, hi = ng;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        int64_t end = m->g[gs[mid]].end_ns;
-        if (end != CS_T_NONE && end < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const uint32_t *gs, uint32_t ng,
                          bool successive, uint32_t cols, cover_acc *acc, uint8_t *row, uint32_t *n_spans)
 {
     uint32_t used = 0;
     const int64_t *tb = cm->tb, lo = tb[0], hi = tb[cols];
-    for (uint32_t k = successive ? first_alive(m, gs, ng, a->t0) : 0; k < ng; k++) {
+    for (uint32_t k = successive ? lay_lanes_alive_from(m, gs, ng, a->t0) : 0; k < ng; k++) {
         const cs_goroutine *g = &m->g[gs[k]];
         if (successive && g->create_ns != CS_T_NONE && g->create_ns >= a->t1)
             break; /* and so are all after it */

@@ -1,5 +1,6 @@
 /* layout/spawn.c — the spawn tree of internal.h. Goroutines whose parent is
- * unknown are roots. One sort by (parent, creation, goid) gives every
+ * unknown are roots; over lines (line), a line's parent is the line its
+ * goroutine's parent is drawn on. One sort by (parent, creation, goid) gives every
  * children list at once: three stable radix sorts, by goid, then creation,
  * then parent, so the build is O(n); the walk is iterative
  * (a chain of 100k goroutines must not overflow the C stack) and marks
@@ -50,42 +51,48 @@ static uint32_t parent_of(const cs_model *m, uint32_t i)
     return p < m->n_g && p != i ? p : 0;
 }
 
-bool lay__spawn_build(const cs_model *m, lay__spawn *out, cs_err *err)
+bool lay__spawn_build(const cs_model *m, const uint32_t *line, lay__spawn *out, cs_err *err)
 {
     memset(out, 0, sizeof *out);
-    uint32_t n = m->n_g ? m->n_g - 1 : 0;
-    out->n = n;
-    uint64_t *key = cs_alloc((size_t)n * sizeof *key + 1);
-    uint32_t *stack = cs_alloc(((size_t)n + 1) * sizeof *stack);
-    uint32_t *cursor = cs_alloc(((size_t)n + 2) * sizeof *cursor);
-    uint8_t *seen = cs_calloc((size_t)n + 1, 1);
-    out->child = cs_alloc((size_t)n * sizeof *out->child + 1);
-    out->first = cs_calloc((size_t)n + 2, sizeof *out->first);
-    out->order = cs_alloc((size_t)n * sizeof *out->order + 1);
-    out->depth = cs_calloc((size_t)n + 1, sizeof *out->depth);
+    uint32_t n_all = m->n_g ? m->n_g - 1 : 0, n = 0;
+    uint64_t *key = cs_alloc((size_t)n_all * sizeof *key + 1);
+    uint32_t *stack = cs_alloc(((size_t)n_all + 1) * sizeof *stack);
+    uint32_t *cursor = cs_alloc(((size_t)n_all + 2) * sizeof *cursor);
+    uint8_t *seen = cs_calloc((size_t)n_all + 1, 1);
+    out->child = cs_alloc((size_t)n_all * sizeof *out->child + 1);
+    out->first = cs_calloc((size_t)n_all + 2, sizeof *out->first);
+    out->order = cs_alloc((size_t)n_all * sizeof *out->order + 1);
+    out->depth = cs_calloc((size_t)n_all + 1, sizeof *out->depth);
     bool made = key && stack && cursor && seen && out->child && out->first && out->order && out->depth, ok = made;
     uint32_t *c = out->child; /* goroutines, sorted a key at a time, the first last */
-    for (uint32_t i = 0; ok && i < n; i++)
-        c[i] = i + 1, key[i] = m->g[i + 1].goid;
+    for (uint32_t i = 1; ok && i <= n_all; i++)
+        if (!line || line[i] == i)
+            c[n] = i, key[n++] = m->g[i].goid;
+        else
+            seen[i] = 1; /* not in the tree */
+    out->n = n;
     ok = ok && lay__sort_keys(key, c, n, err);
     for (uint32_t i = 0; ok && i < n; i++)
         key[i] = lay__time_key(m->g[c[i]].create_ns);
     ok = ok && lay__sort_keys(key, c, n, err);
-    for (uint32_t i = 0; ok && i < n; i++)
-        key[i] = parent_of(m, c[i]);
+    for (uint32_t i = 0; ok && i < n; i++) {
+        uint32_t p = parent_of(m, c[i]);
+        p = line && p ? line[p] : p;
+        key[i] = p == c[i] ? 0 : p;
+    }
     ok = ok && lay__sort_keys(key, c, n, err);
     if (ok) {
         for (uint32_t i = 0; i < n; i++)
             out->first[key[i] + 1]++;
-        for (uint32_t i = 1; i <= n + 1; i++)
+        for (uint32_t i = 1; i <= n_all + 1; i++)
             out->first[i] += out->first[i - 1];
-        memcpy(cursor, out->first, ((size_t)n + 2) * sizeof *cursor);
+        memcpy(cursor, out->first, ((size_t)n_all + 2) * sizeof *cursor);
         walk(m, out, stack, cursor, seen);
     }
     cs_free(key), cs_free(stack), cs_free(cursor), cs_free(seen);
     if (!ok) {
         lay__spawn_deinit(out);
-        return !made ? CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a spawn tree of %u", n) : false;
+        return !made ? CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a spawn tree of %u", n_all) : false;
     }
     return true;
 }

@@ -90,10 +90,10 @@ bool lay_tree_build(const cs_model *m, const lay_tree_desc *d, lay_tree *out, cs
 {
     memset(out, 0, sizeof *out);
     lay__spawn s;
-    if (!lay__spawn_build(m, &s, err))
+    if (!lay__spawn_build(m, d->line_of, &s, err))
         return false;
     double sp = d->spacing > 0 ? d->spacing : 1, rho = sp / 2, gap = sp * 0.25;
-    uint32_t n = s.n + 1;
+    uint32_t n = m->n_g ? m->n_g : 1;
     node *nd = cs_calloc(n, sizeof *nd);
     out->x = cs_calloc(n, sizeof *out->x);
     out->z = cs_calloc(n, sizeof *out->z);
@@ -107,10 +107,11 @@ bool lay_tree_build(const cs_model *m, const lay_tree_desc *d, lay_tree *out, cs
         compose(&s, nd, 0);
         for (uint32_t i = 0; i < s.n; i++)
             compose(&s, nd, s.order[i]);
-        for (uint32_t g = 1; g < n; g++) {
-            out->x[g] = (float)nd[g].wx, out->z[g] = (float)nd[g].wy;
-            out->depth[g] = s.depth[g];
-            out->radius = fmax(out->radius, hypot(nd[g].wx, nd[g].wy));
+        for (uint32_t g = 1; g < n; g++) { /* a goroutine off its own line: at its line's place */
+            uint32_t at = d->line_of ? d->line_of[g] : g;
+            out->x[g] = (float)nd[at].wx, out->z[g] = (float)nd[at].wy;
+            out->depth[g] = at ? s.depth[at] : 0;
+            out->radius = fmax(out->radius, hypot(nd[at].wx, nd[at].wy));
         }
     } else {
         CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for a tree of %u goroutines", s.n);

@@ -23,10 +23,14 @@
 
 typedef struct lay_tree_desc {
     double spacing;       /* least distance between two goroutines' lines; 0 = 1 */
+    const uint32_t *line_of; /* per goroutine, the goroutine whose line it is drawn on (itself:
+                                its own, 0: none) when goroutines share lines (layout/lanes.h
+                                max_lanes): the tree is laid out over the lines, each under
+                                the line of its goroutine's parent; NULL: each its own */
 } lay_tree_desc;
 
 typedef struct lay_tree {
-    float *x, *z;         /* per model goroutine index (n_g entries; [0] unused) */
+    float *x, *z;         /* per model goroutine index (n_g entries; [0] unused): its line's place */
     uint32_t *depth;      /* spawn depth per goroutine, roots 0 */
     uint32_t n_g;
     double radius;        /* every goroutine lies within this distance of (0, 0) */

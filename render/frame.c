@@ -118,8 +118,6 @@ bool rnd_frame_build(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *e
     r->legend_rows = rnd__legend_rows(r, v, h); /* before any view takes its area */
     if (v->layout == RND_GRAPH && !rnd__graph_place(r, v, w, h, err))
         return false;
-    if (v->layout == RND_TREE && !r->tree_xz && !rnd__tree_place(r, err))
-        return false;
     if (!rnd__filter_update(r, v, err))
         return false;
     rnd__scene_reset(&r->sc);

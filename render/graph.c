@@ -268,6 +268,7 @@ void rnd__graph_build(rnd_renderer *r, const rnd_view *v, int w, int h)
     }
     rnd__ortho_px(r->sc.mvp, w, h);
     uint32_t n = 0;
+    r->row_lanes = false;
     for (uint32_t i = 1; i < r->m->n_g; i++) {
         uint32_t node = c.g->node_of_g[i];
         r->row[i] = node != UINT32_MAX && node_shown(&c, node) ? (int32_t)node : -1;

@@ -506,18 +506,7 @@ void rnd__lanes_build(rnd_renderer *r, const rnd_view *v, int w, int h)
 /* The goroutine of a lane at time t: the one alive then, else its first. */
 static uint32_t lane_goroutine(const rnd_renderer *r, int32_t lane, int64_t t)
 {
-    const lay_lanes *l = &r->lay.lanes;
-    if (!r->lay.have || lane < 0 || (uint32_t)lane >= l->n_lanes)
-        return 0;
-    if (l->lane_n[lane] == 1 || t == CS_T_NONE)
-        return l->lane_g[lane];
-    for (uint32_t gi = 1; gi < r->m->n_g; gi++) {
-        const cs_goroutine *g = &r->m->g[gi];
-        if (r->row[gi] == lane && (g->create_ns == CS_T_NONE || g->create_ns <= t) &&
-            (g->end_ns == CS_T_NONE || g->end_ns >= t))
-            return gi;
-    }
-    return l->lane_g[lane];
+    return r->lay.have && lane >= 0 ? lay_lanes_g_at(r->m, &r->lay.lanes, (uint32_t)lane, t) : 0;
 }
 
 /* The goroutine, span and arrow under (x, y) in the last lanes frame. */

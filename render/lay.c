@@ -77,9 +77,12 @@ bool rnd__lay_lanes(rnd_renderer *r, const rnd_view *v, bool one_per_g)
                              &l->lanes, &l->err))
             return fail(l);
         l->have = true;
+        l->gen++;
     }
-    for (uint32_t i = 0; i < r->m->n_g; i++) /* every frame: the other views use rows too */
-        r->row[i] = i && l->lanes.lane_of_g[i] != LAY_NO_LANE ? (int32_t)l->lanes.lane_of_g[i] : -1;
+    if (!lanes || !r->row_lanes) /* the graph view sets rows of its own */
+        for (uint32_t i = 0; i < r->m->n_g; i++)
+            r->row[i] = i && l->lanes.lane_of_g[i] != LAY_NO_LANE ? (int32_t)l->lanes.lane_of_g[i] : -1;
+    r->row_lanes = true;
     return true;
 }
 

@@ -61,37 +61,51 @@ bool rnd__place(rnd_renderer *r, cs_err *err)
 }
 
 /* The tree view's placement, made on its first frame: the lane order from
- * layout/lanes.h (children under their parents, every goroutine), the
- * labels' order and the 3D tree positions from layout/tree.h. */
+ * layout/lanes.h (children under their parents, every goroutine) and the
+ * labels' order, once; the 3D positions from layout/tree.h over the lines
+ * of the lanes it draws (r->lay.lanes, r->row), made again when those lanes
+ * share lines (more goroutines than RND__MAX_LANES) and are made anew. */
 bool rnd__tree_place(rnd_renderer *r, cs_err *err)
 {
     const cs_model *m = r->m;
+    const lay_lanes *l = &r->lay.lanes;
     size_t n = m->n_g ? m->n_g : 1;
-    r->order = cs_calloc(n, sizeof *r->order);
-    r->tree_xz = cs_calloc(n * 2, sizeof *r->tree_xz);
-    if (!r->order || !r->tree_xz) {
-        cs_free(r->order), cs_free(r->tree_xz);
-        r->order = NULL, r->tree_xz = NULL;
+    bool shared = l->compacted || l->collapsed;
+    if (r->tree_xz && (shared ? r->tree_gen == r->lay.gen : !r->tree_shared))
+        return true;
+    if (!r->order) {
+        lay_lanes lanes;
+        r->order = cs_calloc(n, sizeof *r->order);
+        bool ok = r->order && lay_lanes_build(m, &(lay_lanes_desc){.show_system = true}, &lanes, err);
+        if (ok) {
+            r->n_order = 0;
+            for (uint32_t k = 0; k < lanes.n_lanes; k++)
+                r->order[r->n_order++] = lanes.lane_g[k];
+            ok = label_order(r, err);
+        }
+        lay_lanes_deinit(&lanes);
+        if (!ok) {
+            cs_free(r->order), cs_free(r->label_order);
+            r->order = r->label_order = NULL;
+            return err->code ? false : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory placing %u goroutines", m->n_g);
+        }
+    }
+    uint32_t *line = shared ? cs_alloc(n * sizeof *line) : NULL;
+    if (!r->tree_xz)
+        r->tree_xz = cs_calloc(n * 2, sizeof *r->tree_xz);
+    if (!r->tree_xz || (shared && !line)) {
+        cs_free(line);
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory placing %u goroutines", m->n_g);
     }
-    lay_lanes lanes;
+    for (uint32_t i = 0; line && i < m->n_g; i++)
+        line[i] = i && r->row[i] >= 0 ? l->lane_g[r->row[i]] : 0;
     lay_tree tree;
-    bool ok = lay_lanes_build(m, &(lay_lanes_desc){.show_system = true}, &lanes, err) &&
-              lay_tree_build(m, &(lay_tree_desc){0}, &tree, err);
-    if (ok) {
-        r->n_order = 0;
-        for (uint32_t k = 0; k < lanes.n_lanes; k++)
-            r->order[r->n_order++] = lanes.lane_g[k];
-        ok = label_order(r, err);
-        for (uint32_t i = 1; i < m->n_g && i < tree.n_g; i++)
-            r->tree_xz[2 * i] = tree.x[i], r->tree_xz[2 * i + 1] = tree.z[i];
-    }
-    lay_lanes_deinit(&lanes);
+    bool ok = lay_tree_build(m, &(lay_tree_desc){.line_of = line}, &tree, err);
+    for (uint32_t i = 1; ok && i < m->n_g && i < tree.n_g; i++)
+        r->tree_xz[2 * i] = tree.x[i], r->tree_xz[2 * i + 1] = tree.z[i];
     lay_tree_deinit(&tree);
-    if (!ok) {
-        cs_free(r->order), cs_free(r->label_order), cs_free(r->tree_xz);
-        r->order = r->label_order = NULL, r->tree_xz = NULL;
-    }
+    cs_free(line);
+    r->tree_shared = shared, r->tree_gen = r->lay.gen;
     return ok;
 }
 

@@ -247,6 +247,7 @@ typedef struct rnd__lay {
                               * lod_axis, and only a quick frame draws them (stretched) */
     bool axis_rough;         /* axis folds lod_axis' idle stretches (a quick frame on the gaps
                               * axis): made again from the model once the view settles */
+    uint32_t gen;            /* lanes made so far: which lanes what is derived from them is of */
     rnd__lay_key key;        /* what lanes were made for, */
     rnd__axis_key akey;      /* and axis */
     rnd__lod_key lkey;       /* what lod was made for, */
@@ -331,7 +332,10 @@ struct rnd_renderer {
     uint32_t n_order;
     uint32_t *label_order;   /* the same goroutines, biggest subtree first (tree labels) */
     int32_t *row;            /* per goroutine: its row in the current frame, -1 hidden */
-    float *tree_xz;          /* per goroutine: 3D tree position (x, z) */
+    bool row_lanes;          /* row holds lay.lanes' lanes (not the graph's nodes) */
+    float *tree_xz;          /* per goroutine: 3D tree position (x, z), its line's (place.c) */
+    bool tree_shared;        /* tree_xz is over shared lines, those of lanes lay.gen tree_gen */
+    uint32_t tree_gen;
     rnd__tree_frame tree;    /* the last tree frame */
     rnd__graph graph;        /* the graph view's layout, made on its first frame */
     rnd_traffic tr;          /* what it draws of its model's traffic; tr.next.d NULL while the
@@ -357,7 +361,8 @@ struct rnd_renderer {
 };
 
 /* Placement from layout/ (place.c): what every view needs, made with the
- * model; the tree's, made on its first frame (r->tree_xz NULL till then). */
+ * model; the tree's, made on its first frame for the lanes it draws (r->tree_xz
+ * NULL till then), and again when they share lines and are made anew. */
 bool rnd__place(rnd_renderer *r, cs_err *err);
 bool rnd__tree_place(rnd_renderer *r, cs_err *err);
 /* Lays the graph out for view v in a w × h window, unless the layout at

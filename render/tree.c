@@ -29,9 +29,10 @@
  *
  * More goroutines than lines can be drawn (render/rnd.h RND__MAX_LANES):
  * they share lines as the lanes share lanes (layout/lanes.h max_lanes).
- * A line is then a lane, at the place of its first goroutine: its states
- * and its life are its lane's summary, its spawn link its first
- * goroutine's, and every goroutine of it meets the arrows there. */
+ * A line is then a lane, and the tree is laid out over the lines (each
+ * under the line its first goroutine's parent is on): its states and its
+ * life are its lane's summary, its spawn link its first goroutine's, and
+ * every goroutine of it meets the arrows there. */
 #include "rnd.h"
 
 #include <cglm/cglm.h>
@@ -406,7 +407,7 @@ void rnd__tree_build(rnd_renderer *r, const rnd_view *v, int w, int h)
     rnd__tree_frame *f = &r->tree;
     tree_ctx c = {.r = r, .v = v, .th = rnd__theme_get(v->theme), .w = w, .h = h, .ax = &r->lay.axis, .f = f};
     f->n_ticks = f->n_labels = 0, f->have = false;
-    if (!rnd__lay_lanes(r, v, true))
+    if (!rnd__lay_lanes(r, v, true) || !rnd__tree_place(r, &r->lay.err))
         return;
     c.t0 = c.ax->t0, c.t1 = c.ax->t1;
     c.t_end = v->now == CS_T_NONE ? c.t1 : (v->now < c.t1 ? v->now : c.t1);

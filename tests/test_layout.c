@@ -260,6 +260,17 @@ static void lanes_reuse_then_collapse_when_too_many(void **state)
             if (k > l.lane_first[i])
                 assert_true(m.g[l.by_lane[k - 1]].end_ns < m.g[l.by_lane[k]].create_ns);
         }
+    /* the goroutine of a lane at a time, by binary search, as a scan of all finds it */
+    for (uint32_t i = 0; i < l.n_lanes; i += 7)
+        for (int64_t t = m.t_first - 1; t <= m.t_last + 1; t += (m.t_last - m.t_first) / 97 + 1) {
+            uint32_t want = l.lane_g[i];
+            for (uint32_t gi = 1; gi < m.n_g; gi++)
+                if (l.lane_of_g[gi] == i && m.g[gi].create_ns <= t && (m.g[gi].end_ns == CS_T_NONE || m.g[gi].end_ns >= t)) {
+                    want = gi;
+                    break;
+                }
+            assert_int_equal(lay_lanes_g_at(&m, &l, i, t), want);
+        }
     lay_lanes_deinit(&l);
     /* more alive at once than that: one lane per function */
     assert_true(lay_lanes_build(&m, &(lay_lanes_desc){.max_lanes = 10}, &l, &err));

@@ -1077,6 +1077,13 @@ static void many_goroutines_share_lanes_and_tree_lines(void **st)
         shared++;
     }
     assert_true(shared > m.n_g / 2);
+    /* laid out over the lines, not at their goroutines' places in a tree of
+     * them all: a ring of n lines a spacing apart is n / 2π across, the
+     * tree of its 4,971 goroutines hundreds */
+    float far = 0;
+    for (uint32_t g = 1; g < m.n_g; g++)
+        far = fmaxf(far, hypotf(e.r->tree_xz[2 * g], e.r->tree_xz[2 * g + 1]));
+    assert_true(far > 0 && far < (float)l->n_lanes);
     env_close(&e);
     cs_model_deinit(&m);
 }
