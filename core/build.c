@@ -283,8 +283,10 @@ bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
     return ok;
 }
 
+_Static_assert(sizeof(cs_mb_cur) == 56, "a cursor is kept for every goroutine");
+
 /* The cursor of a goroutine not given a state yet. */
-static const cs_mb_cur cur_new = {.t0 = CS_T_NONE, .block_ts = CS_T_NONE};
+static const cs_mb_cur cur_new = {.t0 = CS_T_NONE};
 
 uint32_t cs_mb_g_find(cs_mb *mb, uint64_t goid, cs_err *err)
 {
@@ -345,7 +347,7 @@ static inline __attribute__((always_inline)) bool span_close(cs_mb *mb, uint32_t
     return true;
 }
 
-/* cs_mb_cur.part: the builder set the goroutine's state; its block (block_ts,
+/* cs_mb_cur.part: the builder set the goroutine's state; its block (waited,
  * block_stack, reason_name); made it (cs_mb_create). */
 enum { P_OPS = 1, P_BLK = 2, P_MADE = 4 };
 
@@ -368,7 +370,7 @@ static inline __attribute__((always_inline)) bool set_idx(cs_mb *mb, int64_t t, 
     c->part |= P_OPS;
     if (st == CS_ST_BLOCKED) {
         c->part |= P_BLK;
-        c->block_ts = t;
+        c->waited = true;
         c->block_stack = stack;
         c->reason_name = reason_name;
     }
@@ -425,11 +427,11 @@ bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err)
     if (d->at_start)
         g->flags |= CS_G_AT_START;
     cs_state st = d->state ? d->state : CS_ST_RUNNABLE;
-    mb->cur[gi].block_ts = st == CS_ST_BLOCKED ? CS_T_NONE : mb->cur[gi].block_ts;
+    mb->cur[gi].waited = st == CS_ST_BLOCKED ? false : mb->cur[gi].waited;
     if (!set_idx(mb, t, gi, st, d->reason, 0, 0, err))
         return false;
     if (st == CS_ST_BLOCKED && d->at_start)
-        mb->cur[gi].block_ts = CS_T_NONE; /* it was waiting before the trace began */
+        mb->cur[gi].waited = false; /* it was waiting before the trace began */
     return true;
 }
 
@@ -460,7 +462,7 @@ bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
     }
     uint32_t site;
     if (!site_of(mb, &(cs_wsite){.stack = stack, .block_stack = c->block_stack, .reason_name = c->reason_name,
-                                 .reason = c->reason, .wait_before = c->block_ts == CS_T_NONE},
+                                 .reason = c->reason, .wait_before = !c->waited},
                  &site, err))
         return false;
     m->edges[m->n_edges] = (cs_edge){.from = from, .to = to, .site = site};
@@ -469,7 +471,7 @@ bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
     m->n_edges++;
     if (!set_idx(mb, t, to, CS_ST_RUNNABLE, CS_R_NONE, 0, 0, err))
         return false;
-    c->block_ts = CS_T_NONE;
+    c->waited = false;
     c->block_stack = 0;
     c->reason_name = 0;
     c->part |= P_BLK;
@@ -522,7 +524,7 @@ static bool join_edges(cs_mb *mb, cs_mb *b, const cs_model_map *map, uint32_t n_
             if (pre_i) {
                 const cs_mb_cur *c = x.to < n_a ? &mb->cur[x.to] : &cur_new; /* n_a: join_index */
                 w.block_stack = c->block_stack, w.reason_name = c->reason_name;
-                w.wait_before = c->block_ts == CS_T_NONE;
+                w.wait_before = !c->waited;
                 if (b->pre[pre].state_before)
                     w.reason = c->reason;
                 pre++;
@@ -587,7 +589,7 @@ static bool join_known(cs_mb *mb, uint32_t gi, const cs_mb *b, uint32_t j, const
         ca->last_t1 = cb->n_spans ? cb->last_t1 : ca->last_t1;
         ca->t0 = cb->t0, ca->state = cb->state, ca->reason = cb->reason;
         if (cb->part & P_BLK)
-            ca->block_ts = cb->block_ts, ca->block_stack = map->stack[cb->block_stack],
+            ca->waited = cb->waited, ca->block_stack = map->stack[cb->block_stack],
             ca->reason_name = map->sid[cb->reason_name];
     }
     if (g->start_ns == CS_T_NONE)

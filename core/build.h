@@ -40,9 +40,10 @@
 typedef struct cs_mb_chunk cs_mb_chunk;
 typedef struct cs_mb_slab cs_mb_slab;
 
+/* A goroutine's cursor: 56 bytes, kept for every goroutine until
+ * cs_mb_finish (a server's trace holds millions). */
 typedef struct cs_mb_cur {
     int64_t t0;           /* start of the open span */
-    int64_t block_ts;     /* when it started waiting, CS_T_NONE */
     int64_t last_t1;      /* end of its last span */
     int64_t k_base;       /* its last chunk's starts are over this */
     cs_mb_chunk *last;    /* its last chunk (they are linked newest first); while
@@ -53,7 +54,7 @@ typedef struct cs_mb_cur {
     uint32_t k_n, k_cap;  /* its last chunk's spans and room */
     uint8_t state, reason;
     uint8_t part;         /* what this builder did with it (build.c P_*), for cs_mb_join */
-    uint8_t pad;
+    bool waited;          /* it began to wait in the trace (not waiting since before it) */
 } cs_mb_cur;
 
 /* A span that does not end where its goroutine's next one begins. */
