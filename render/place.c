@@ -93,12 +93,28 @@ bool rnd__tree_place(rnd_renderer *r, cs_err *err)
     uint32_t *line = shared ? cs_alloc(n * sizeof *line) : NULL;
     if (!r->tree_xz)
         r->tree_xz = cs_calloc(n * 2, sizeof *r->tree_xz);
-    if (!r->tree_xz || (shared && !line)) {
+    cs_free(r->lines), cs_free(r->line_t0);
+    r->lines = shared ? cs_alloc(((size_t)l->n_lanes + 1) * 2 * sizeof *r->lines) : NULL;
+    r->line_t0 = shared ? cs_alloc(((size_t)l->n_lanes + 1) * sizeof *r->line_t0) : NULL;
+    r->n_lines = 0;
+    if (!r->tree_xz || (shared && (!line || !r->lines || !r->line_t0))) {
         cs_free(line);
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory placing %u goroutines", m->n_g);
     }
-    for (uint32_t i = 0; line && i < m->n_g; i++)
+    for (uint32_t k = 0; line && k < l->n_lanes; k++)
+        r->line_t0[k] = INT64_MAX;
+    for (uint32_t i = 0; line && i < m->n_g; i++) {
         line[i] = i && r->row[i] >= 0 ? l->lane_g[r->row[i]] : 0;
+        int64_t t = m->g[i].create_ns == CS_T_NONE ? m->t_first : m->g[i].create_ns;
+        if (line[i] && t < r->line_t0[r->row[i]])
+            r->line_t0[r->row[i]] = t;
+    }
+    for (uint32_t k = 0; line && k < r->n_order; k++) /* the lines in lane order, then label order */
+        if (line[r->order[k]] == r->order[k])
+            r->lines[r->n_lines++] = r->order[k];
+    for (uint32_t k = 0, j = r->n_lines; line && k < r->n_order; k++)
+        if (line[r->label_order[k]] == r->label_order[k])
+            r->lines[j++] = r->label_order[k];
     lay_tree tree;
     bool ok = lay_tree_build(m, &(lay_tree_desc){.line_of = line}, &tree, err);
     for (uint32_t i = 1; ok && i < m->n_g && i < tree.n_g; i++)

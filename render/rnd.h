@@ -336,6 +336,10 @@ struct rnd_renderer {
     float *tree_xz;          /* per goroutine: 3D tree position (x, z), its line's (place.c) */
     bool tree_shared;        /* tree_xz is over shared lines, those of lanes lay.gen tree_gen */
     uint32_t tree_gen;
+    uint32_t *lines;         /* shared lines: their goroutines in lane order, then n_lines more in
+                                label order (a frame walks these, not every goroutine); else NULL */
+    uint32_t n_lines;
+    int64_t *line_t0;        /* shared lines: per lane, its first goroutine's creation */
     rnd__tree_frame tree;    /* the last tree frame */
     rnd__graph graph;        /* the graph view's layout, made on its first frame */
     rnd_traffic tr;          /* what it draws of its model's traffic; tr.next.d NULL while the

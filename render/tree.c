@@ -182,10 +182,19 @@ static void line_life(const tree_ctx *c, uint32_t gi, float x, float z, uint32_t
     }
 }
 
+/* Where line gi's mark begins, not before t0: its goroutine's creation, or a
+ * shared line's first (r->line_t0). */
+static int64_t line_top(const rnd_renderer *r, uint32_t gi, int64_t t0)
+{
+    const cs_goroutine *g = &r->m->g[gi];
+    int64_t a = r->lines ? r->line_t0[r->row[gi]] : g->create_ns != CS_T_NONE ? g->create_ns : t0;
+    return a > t0 ? a : t0;
+}
+
 static void goroutine(tree_ctx *c, uint32_t gi)
 {
     const cs_goroutine *g = &c->r->m->g[gi];
-    int64_t a = g->create_ns != CS_T_NONE && g->create_ns > c->t0 ? g->create_ns : c->t0;
+    int64_t a = line_top(c->r, gi, c->t0);
     if (a > c->t_end)
         return;
     float x, z;
@@ -264,7 +273,8 @@ static void label_one(tree_ctx *c, const float *area, uint32_t gi, bool always)
 {
     rnd__tree_frame *f = c->f;
     const float *s = &c->r->scr[4 * gi];
-    if (!gi || c->r->row[gi] < 0 || s[0] < 0 || f->n_labels >= RND__TREE_LABELS || (!always && c->label_room <= 0))
+    if (!gi || c->r->row[gi] < 0 || line_of(c->r, gi) != gi || s[0] < 0 || f->n_labels >= RND__TREE_LABELS ||
+        (!always && c->label_room <= 0))
         return;
     char buf[96];
     const lay_lanes *l = &c->r->lay.lanes; /* a shared line: its lane's label, "G22 main.handle +3410" */
@@ -300,8 +310,9 @@ static void labels(tree_ctx *c)
     c->label_room = TREE_LABEL_ROOM * c->outline_px;
     label_one(c, area, c->v->selected < c->r->m->n_g ? c->v->selected : 0, true);
     label_one(c, area, c->v->hover < c->r->m->n_g && c->v->hover != c->v->selected ? c->v->hover : 0, true);
-    for (uint32_t k = 0; k < c->r->n_order; k++) {
-        uint32_t gi = c->r->label_order[k];
+    const rnd_renderer *r = c->r;
+    for (uint32_t k = 0; k < (r->lines ? r->n_lines : r->n_order); k++) {
+        uint32_t gi = r->lines ? r->lines[r->n_lines + k] : r->label_order[k];
         if (gi != c->v->selected && gi != c->v->hover)
             label_one(c, area, gi, false);
     }
@@ -414,9 +425,13 @@ void rnd__tree_build(rnd_renderer *r, const rnd_view *v, int w, int h)
     float maxr = 1e-3f, box[4] = {1e30f, -1e30f, 1e30f, -1e30f};
     int64_t ta = c.t1, tb = c.t0;
     uint32_t nrows = r->lay.lanes.n_lanes;
-    for (uint32_t i = 1; i < r->m->n_g; i++) {
+    /* the lines: shared ones from r->lines (the marks of the others are
+     * never read then), else every goroutine shown */
+    uint32_t n_lines = r->lines ? r->n_lines : r->m->n_g;
+    for (uint32_t k = r->lines ? 0 : 1; k < n_lines; k++) {
+        uint32_t i = r->lines ? r->lines[k] : k;
         r->scr[4 * i] = -1;
-        if (r->row[i] < 0 || line_of(r, i) != i)
+        if (r->row[i] < 0)
             continue;
         float x = r->tree_xz[2 * i], z = r->tree_xz[2 * i + 1];
         maxr = fmaxf(maxr, hypotf(x, z));
@@ -428,12 +443,14 @@ void rnd__tree_build(rnd_renderer *r, const rnd_view *v, int w, int h)
     f->scale = 1.0f / maxr;
     float cx = nrows ? 0.5f * (box[0] + box[1]) * f->scale : 0, cz = nrows ? 0.5f * (box[2] + box[3]) * f->scale : 0;
     c.rho = 0.05f;
-    for (uint32_t i = 1; i < r->m->n_g; i++)
-        if (r->row[i] >= 0 && line_of(r, i) == i) {
+    for (uint32_t k = r->lines ? 0 : 1; k < n_lines; k++) {
+        uint32_t i = r->lines ? r->lines[k] : k;
+        if (r->row[i] >= 0) {
             float x, z;
             g_pos(&c, i, &x, &z);
             c.rho = fmaxf(c.rho, hypotf(x - cx, z - cz));
         }
+    }
     ta = ta < c.t0 ? c.t0 : ta, tb = tb > c.t1 || tb < ta ? c.t1 : tb;
     /* a column per pixel of height, fewer when many lines share the budget */
     uint32_t per_g = TREE_SPANS / (nrows ? nrows : 1);
@@ -458,9 +475,11 @@ void rnd__tree_build(rnd_renderer *r, const rnd_view *v, int w, int h)
     f->have = true;
     time_axis(&c, ta, tb);
     uint32_t under = r->sc.k[RND__SEGS].n;
-    for (uint32_t k = 0; k < r->n_order; k++)
-        if (r->row[r->order[k]] >= 0 && line_of(r, r->order[k]) == r->order[k])
-            goroutine(&c, r->order[k]);
+    for (uint32_t k = 0; k < (r->lines ? r->n_lines : r->n_order); k++) {
+        uint32_t gi = r->lines ? r->lines[k] : r->order[k];
+        if (r->row[gi] >= 0)
+            goroutine(&c, gi);
+    }
     arrows(&c, under);
     labels(&c);
     r->stats.lanes = r->lay.lanes.n_shown;
@@ -495,20 +514,44 @@ uint32_t rnd_tree_labels(const rnd_renderer *r, uint32_t *g, float *box, uint32_
     return n;
 }
 
+/* Whether (x, y) is nearer than *best (squared px) to goroutine i's mark on
+ * screen (r->scr: a segment); *k where along it. */
+static bool mark_near(const rnd_renderer *r, uint32_t i, float x, float y, float *best, float *k)
+{
+    const float *s = &r->scr[4 * i];
+    if (s[0] < 0)
+        return false;
+    float dx = s[2] - s[0], dy = s[3] - s[1], l2 = dx * dx + dy * dy;
+    float u = l2 > 0 ? ((x - s[0]) * dx + (y - s[1]) * dy) / l2 : 0;
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    float ex = s[0] + u * dx - x, ey = s[1] + u * dy - y, d2 = ex * ex + ey * ey;
+    if (d2 >= *best)
+        return false;
+    *best = d2, *k = u;
+    return true;
+}
+
 void rnd__point_pick(const rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out)
 {
-    (void)v;
-    float best = 12.0f * 12.0f;
-    for (uint32_t i = 1; i < r->m->n_g; i++) {
-        const float *s = &r->scr[4 * i];
-        if (s[0] < 0)
-            continue;
-        /* distance to the segment s0 → s1 */
-        float dx = s[2] - s[0], dy = s[3] - s[1], l2 = dx * dx + dy * dy;
-        float k = l2 > 0 ? ((x - s[0]) * dx + (y - s[1]) * dy) / l2 : 0;
-        k = k < 0 ? 0 : k > 1 ? 1 : k;
-        float ex = s[0] + k * dx - x, ey = s[1] + k * dy - y, d2 = ex * ex + ey * ey;
-        if (d2 < best)
-            best = d2, out->g = i;
+    float best = 12.0f * 12.0f, k = 0;
+    const lay_lanes *l = &r->lay.lanes;
+    bool lines = v->layout == RND_TREE && r->lines;
+    if (lines) { /* shared lines: the marks of the others are not kept */
+        for (uint32_t j = 0; j < r->n_lines; j++)
+            if (mark_near(r, r->lines[j], x, y, &best, &k))
+                out->g = r->lines[j];
+    } else {
+        for (uint32_t i = 1; i < r->m->n_g; i++)
+            if (mark_near(r, i, x, y, &best, &k))
+                out->g = i;
     }
+    if (!lines || !out->g || r->row[out->g] < 0 || l->lane_n[r->row[out->g]] < 2)
+        return;
+    /* the goroutine of the line at the pointer's time: the mark runs from
+     * the line's top (line_top) to the frame's end, evenly in the axis' x */
+    const lay_axis *ax = &r->lay.axis;
+    int64_t a = line_top(r, out->g, ax->t0);
+    int64_t b = v->now == CS_T_NONE || v->now > ax->t1 ? ax->t1 : v->now;
+    double xa = lay_axis_x(ax, a), xb = lay_axis_x(ax, b);
+    out->g = lay_lanes_g_at(r->m, l, (uint32_t)r->row[out->g], lay_axis_t(ax, xa + (double)k * (xb - xa)));
 }

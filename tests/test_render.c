@@ -1084,6 +1084,24 @@ static void many_goroutines_share_lanes_and_tree_lines(void **st)
     for (uint32_t g = 1; g < m.n_g; g++)
         far = fmaxf(far, hypotf(e.r->tree_xz[2 * g], e.r->tree_xz[2 * g + 1]));
     assert_true(far > 0 && far < (float)l->n_lanes);
+    /* the pointer on a shared line names the goroutine of it alive there
+     * (within a pixel's time), not the line's first */
+    uint32_t named = 0;
+    int64_t px_t = (m.t_last - m.t_first) / 400 + 1;
+    for (uint32_t g = 1; g < m.n_g; g += 37) {
+        uint32_t lane = l->lane_of_g[g];
+        if (l->lane_g[lane] == g || m.g[g].end_ns == CS_T_NONE)
+            continue;
+        int64_t mid = m.g[g].create_ns + (m.g[g].end_ns - m.g[g].create_ns) / 2;
+        float x, y;
+        rnd_hit hit;
+        if (!rnd_tree_point(e.r, g, mid, &x, &y) || !rnd_pick(e.r, &v, x, y, &hit) || l->lane_of_g[hit.g] != lane)
+            continue; /* another line nearer on screen */
+        const cs_goroutine *h = &m.g[hit.g];
+        assert_true(h->create_ns <= mid + px_t && (h->end_ns == CS_T_NONE || h->end_ns >= mid - px_t));
+        named += hit.g != l->lane_g[lane];
+    }
+    assert_true(named > 10);
     env_close(&e);
     cs_model_deinit(&m);
 }
