@@ -1,8 +1,8 @@
 /* layout/spawn.c — the spawn tree of internal.h. Goroutines whose parent is
  * unknown are roots; over lines (line), a line's parent is the line its
- * goroutine's parent is drawn on. One sort by (parent, creation, goid) gives every
- * children list at once: three stable radix sorts, by goid, then creation,
- * then parent, so the build is O(n); the walk is iterative
+ * goroutine's parent is drawn on. One sort by (parent, creation, goid)
+ * gives every children list at once: three stable radix sorts, by goid,
+ * then creation, then parent, so the build is O(n); the walk is iterative
  * (a chain of 100k goroutines must not overflow the C stack) and marks
  * visited goroutines, so even a parent cycle in a corrupt model ends. */
 #include "internal.h"

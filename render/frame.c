@@ -74,7 +74,8 @@ void rnd_destroy(rnd_renderer *r)
     rnd__scene_free(&r->sc);
     cs_free(r->lc.segs.v), cs_free(r->lc.heads.v), cs_free(r->lc.img), cs_free(r->lc.lane_lit);
     rnd__lay_deinit(&r->lay);
-    cs_free(r->order), cs_free(r->label_order), cs_free(r->row), cs_free(r->tree_xz), cs_free(r->lines), cs_free(r->line_t0);
+    cs_free(r->order), cs_free(r->label_order), cs_free(r->row);
+    cs_free(r->tree_xz), cs_free(r->lines), cs_free(r->line_t0);
     rnd__graph_deinit(&r->graph);
     rnd__traffic_deinit(&r->tr);
     cs_free(r->lit), cs_free(r->filt), cs_free(r->scr);

@@ -74,7 +74,7 @@ bool rnd__tree_place(rnd_renderer *r, cs_err *err)
     if (r->tree_xz && (shared ? r->tree_gen == r->lay.gen : !r->tree_shared))
         return true;
     if (!r->order) {
-        lay_lanes lanes;
+        lay_lanes lanes = {0};
         r->order = cs_calloc(n, sizeof *r->order);
         bool ok = r->order && lay_lanes_build(m, &(lay_lanes_desc){.show_system = true}, &lanes, err);
         if (ok) {
@@ -87,7 +87,8 @@ bool rnd__tree_place(rnd_renderer *r, cs_err *err)
         if (!ok) {
             cs_free(r->order), cs_free(r->label_order);
             r->order = r->label_order = NULL;
-            return err->code ? false : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory placing %u goroutines", m->n_g);
+            return err->code ? false
+                             : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory placing %u goroutines", m->n_g);
         }
     }
     uint32_t *line = shared ? cs_alloc(n * sizeof *line) : NULL;
@@ -122,6 +123,10 @@ bool rnd__tree_place(rnd_renderer *r, cs_err *err)
     lay_tree_deinit(&tree);
     cs_free(line);
     r->tree_shared = shared, r->tree_gen = r->lay.gen;
+    if (!ok) { /* made again by the next frame */
+        cs_free(r->tree_xz);
+        r->tree_xz = NULL;
+    }
     return ok;
 }
 
