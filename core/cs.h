@@ -87,7 +87,7 @@ typedef struct cs_releases { void *at[CS_RELEASES]; size_t len[CS_RELEASES], byt
 void cs_release_add(cs_releases *r, void *p, size_t n);
 void cs_release_flush(cs_releases *r);
 size_t cs_page_bytes(void);
-#define CS_PERMUTE_MAX 64
+#define CS_PERMUTE_MAX 128
 #define CS_PERMUTE_ARRAYS 4
 typedef struct cs_permuted { void *p; size_t size; } cs_permuted; /* an array cs_permute moves */
 void cs_permute(uint32_t *to, uint32_t n, const cs_permuted *arr, unsigned n_arr);

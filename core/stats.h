@@ -40,5 +40,8 @@ typedef struct cs_stats {
 } cs_stats;
 
 void cs_stats_deinit(cs_stats *s);
+/* Puts s->g in goid order (equal goids as they were), moving each row
+ * once: a sort of 16-byte keys, then cs_permute. CS_E_NOMEM. */
+bool cs_stats_sort(cs_stats *s, cs_err *err);
 
 #endif

@@ -5,7 +5,6 @@
  * are not kept (chanscope does not report them). */
 #include "legacy.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 static void snapshot(dec__lg_g *g, int64_t last, int64_t gc)
@@ -173,12 +172,6 @@ bool dec__lg_stats_event(dec__lg_sink *k, const dec__lg_ev *ev, cs_err *err)
     return true;
 }
 
-static int cmp_goid(const void *a, const void *b)
-{
-    const cs_gstat *x = a, *y = b;
-    return x->goid < y->goid ? -1 : x->goid > y->goid;
-}
-
 bool dec__lg_stats_finish(dec__lg_sink *k, cs_err *err)
 {
     cs_stats *st = k->stats;
@@ -196,7 +189,5 @@ bool dec__lg_stats_finish(dec__lg_sink *k, cs_err *err)
             .end = g->end, .exec = g->exec, .sched_wait = g->sched, .io = g->io, .block = g->block,
             .syscall = g->syscall, .gc = g->gc, .sweep = g->sweep, .total = g->total};
     }
-    if (st && st->n)
-        qsort(st->g, st->n, sizeof *st->g, cmp_goid);
-    return true;
+    return !st || cs_stats_sort(st, err);
 }

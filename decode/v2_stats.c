@@ -8,7 +8,6 @@
 #include "v2.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static v2_sg *sg_get(v2_sum *s, uint64_t goid, cs_err *err)
@@ -414,12 +413,6 @@ bool dec__v2_sum_event(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind,
     return err->code == CS_OK;
 }
 
-static int gstat_cmp(const void *a, const void *b)
-{
-    const cs_gstat *x = a, *y = b;
-    return x->goid < y->goid ? -1 : x->goid > y->goid;
-}
-
 static bool put_kv(v2_sum *s, cs_stats *out, uint32_t head, uint32_t table, cs_err *err)
 {
     for (uint32_t i = head; i; i = s->kv[i].next) {
@@ -430,31 +423,40 @@ static bool put_kv(v2_sum *s, cs_stats *out, uint32_t head, uint32_t table, cs_e
     return true;
 }
 
+/* The rows are written over the summaries they come from, the k-th with
+ * the k-th present: a row is smaller, so it ends before the next summary
+ * to be read begins, and the summaries of 2.2 M goroutines do not stand
+ * beside their rows. */
+_Static_assert(sizeof(cs_gstat) <= sizeof(v2_sg), "a row fits where its summary was");
+
 bool dec__v2_sum_finish(v2_sum *s, cs_stats *out, cs_err *err)
 {
     uint32_t n = s->ids.n < s->cap_g ? s->ids.n : s->cap_g;
     for (uint32_t i = 0; i < n; i++)
         if (s->g[i].present && !finalize(s, &s->g[i], s->last_ts, false, err))
             return false;
+    if (!n)
+        return true;
+    cs_gstat *rows = (cs_gstat *)(void *)s->g;
+    uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++) {
-        v2_sg *g = &s->g[i];
-        if (!g->present)
+        if (!s->g[i].present)
             continue;
-        if (!cs_grow((void **)&out->g, &out->cap, out->n + 1, sizeof *out->g, err))
-            return false;
-        cs_gstat *st = &out->g[out->n++];
-        *st = (cs_gstat){.goid = g->goid, .pc = g->pc, .name = g->name, .kv_first = out->n_kv,
-                         .creation = g->creation, .start = g->start, .end = g->end, .exec = g->exec,
-                         .sched_wait = g->sched, .syscall = g->syscall, .syscall_block = g->syscall_block,
-                         .total = g->total};
-        if (!put_kv(s, out, g->block_kv, CS_STAT_BLOCK_BY_REASON, err) ||
-            !put_kv(s, out, g->range_kv, CS_STAT_RANGE_TIME, err))
-            return false;
-        out->g[out->n - 1].kv_count = out->n_kv - out->g[out->n - 1].kv_first;
+        v2_sg g = s->g[i];
+        rows[k] = (cs_gstat){.goid = g.goid, .pc = g.pc, .name = g.name, .kv_first = out->n_kv,
+                             .creation = g.creation, .start = g.start, .end = g.end, .exec = g.exec,
+                             .sched_wait = g.sched, .syscall = g.syscall, .syscall_block = g.syscall_block,
+                             .total = g.total};
+        if (!put_kv(s, out, g.block_kv, CS_STAT_BLOCK_BY_REASON, err) ||
+            !put_kv(s, out, g.range_kv, CS_STAT_RANGE_TIME, err))
+            return false; /* s->g, half rows, is still s's to free */
+        rows[k].kv_count = out->n_kv - rows[k].kv_first;
+        k++;
     }
-    if (out->n)
-        qsort(out->g, out->n, sizeof *out->g, gstat_cmp);
-    return true;
+    cs_gstat *fit = cs_realloc(rows, ((size_t)k + 1) * sizeof *rows); /* its pages past the rows go back */
+    out->g = fit ? fit : rows, out->n = k, out->cap = k + 1;
+    s->g = NULL, s->cap_g = 0;
+    return cs_stats_sort(out, err);
 }
 
 void dec__v2_sum_deinit(v2_sum *s)
