@@ -7,6 +7,7 @@
 #include "../core/build.h"
 #include "../core/ids.h"
 #include "../core/map.h"
+#include "../core/stats.h"
 #include "../decode/buf.h"
 #include "synth.h"
 
@@ -647,6 +648,27 @@ static void ids_window_follows_where_ids_begin(void **st)
     }
 }
 
+/* Stats rows in goid order, equal goids as they were (a hostile trace's). */
+static void stats_rows_sort_by_goid_stably(void **st)
+{
+    (void)st;
+    static const uint64_t goid[] = {5, 3, 5, 1, 9, 3, 2};
+    cs_stats s = {0};
+    cs_err err = {0};
+    s.n = s.cap = 7;
+    s.g = cs_calloc(7, sizeof *s.g);
+    assert_non_null(s.g);
+    for (uint32_t i = 0; i < 7; i++)
+        s.g[i].goid = goid[i], s.g[i].pc = i;
+    assert_true(cs_stats_sort(&s, &err));
+    static const uint64_t want_goid[] = {1, 2, 3, 3, 5, 5, 9}, want_pc[] = {3, 6, 1, 5, 0, 2, 4};
+    for (uint32_t i = 0; i < 7; i++) {
+        assert_int_equal(s.g[i].goid, want_goid[i]);
+        assert_int_equal(s.g[i].pc, want_pc[i]);
+    }
+    cs_stats_deinit(&s);
+}
+
 static void intern_returns_same_id_for_same_bytes(void **st)
 {
     (void)st;
@@ -953,6 +975,7 @@ int main(void)
         cmocka_unit_test(map_survives_many_puts_and_deletes),
         cmocka_unit_test(ids_keep_slots_as_the_array_grows),
         cmocka_unit_test(ids_window_follows_where_ids_begin),
+        cmocka_unit_test(stats_rows_sort_by_goid_stably),
         cmocka_unit_test(spans_keep_their_ends),
         cmocka_unit_test(spans_laid_out_in_two_halves),
         cmocka_unit_test(a_goroutine_made_again_keeps_its_spans_in_order),
