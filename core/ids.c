@@ -127,6 +127,19 @@ uint32_t cs_ids__add(cs_ids *t, uint64_t id, cs_err *err)
     return v;
 }
 
+bool cs_ids_set(cs_ids *t, uint64_t id, uint32_t slot, cs_err *err)
+{
+    if (id - t->base < t->n_direct && t->direct[id - t->base]) {
+        t->direct[id - t->base] = slot == UINT32_MAX ? 0 : slot + 1;
+        return true;
+    }
+    if (slot == UINT32_MAX) {
+        cs_map_del(&t->big, id);
+        return true;
+    }
+    return cs_map_put(&t->big, id, slot, err);
+}
+
 bool cs_ids_copy(const cs_ids *from, cs_ids *out, cs_err *err)
 {
     cs_ids_init(out, from->limit);

@@ -19,6 +19,9 @@
  *   uint32_t cs_ids_get(cs_ids *t, uint64_t id, bool add, cs_err *err)
  *       slot, adding the id when absent and `add`; UINT32_MAX when absent,
  *       or on allocation failure (err set then)
+ *   bool cs_ids_set(cs_ids *t, uint64_t id, uint32_t slot, cs_err *err)   id, which t has,
+ *       finds slot from now on (a table whose user hands slots out again, decode/v2_order.c);
+ *       UINT32_MAX: id is absent from now on, until added again; false only out of memory
  *   bool cs_ids_copy(const cs_ids *from, cs_ids *out, cs_err *err)   out: a new table, equal
  *   t->n                                             slots handed out
  */
@@ -40,6 +43,7 @@ void cs_ids_init(cs_ids *t, uint32_t limit);
 void cs_ids_deinit(cs_ids *t);
 uint32_t cs_ids__find_slow(const cs_ids *t, uint64_t id);
 uint32_t cs_ids__add(cs_ids *t, uint64_t id, cs_err *err);
+bool cs_ids_set(cs_ids *t, uint64_t id, uint32_t slot, cs_err *err);
 bool cs_ids_copy(const cs_ids *from, cs_ids *out, cs_err *err);
 
 static inline uint32_t cs_ids_direct(const cs_ids *t, uint64_t id)

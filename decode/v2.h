@@ -284,7 +284,8 @@ typedef struct v2_keep {
 
 typedef struct v2_order {
     cs_ids gids, pids, mids;
-    v2_gst *g; uint32_t cap_g, n_g;
+    v2_gst *g; uint32_t cap_g, n_g; /* gids finds a goroutine's place in g (dec__v2_gslot) */
+    uint32_t *g_free; uint32_t n_g_free, cap_g_free; /* places in g of goroutines gone (not ahead) */
     v2_pst *p; uint32_t cap_p;
     v2_mst *m; uint32_t cap_m;
     v2_task *tasks; uint32_t n_tasks, cap_tasks; cs_ids task_ids;
@@ -317,6 +318,14 @@ void dec__v2_order_end_gs(v2_order *o);
 const uint8_t *dec__v2_keep(v2_order *o, const uint8_t *p, uint32_t len, cs_err *err);
 void dec__v2_keep_deinit(v2_keep *k);
 uint32_t dec__v2_mslot(v2_order *o, uint64_t mid, cs_err *err);
+/* The place in o->g of goroutine goid, made when it has none: the place of
+ * one gone (dec__v2_g_gone), else a new one, zeroed; UINT32_MAX out
+ * of memory. A server's trace has millions of goroutines, tens alive at once. */
+uint32_t dec__v2_gslot(v2_order *o, uint64_t goid, cs_err *err);
+/* Goroutine g is gone (GoDestroy): as Go's ordering deletes its state
+ * (order.go), its id is found no more and its place is another's next;
+ * not ahead, where a goroutine not known is one from before the part. */
+bool dec__v2_g_gone(v2_order *o, v2_gst *g, cs_err *err);
 bool dec__v2_push(v2_order *o, const v2_ev *ev, v2_ctx ctx, cs_err *err);
 /* helpers shared by v2_order.c and v2_order_res.c */
 static inline v2_gst *dec__v2_gget(v2_order *o, uint64_t goid)

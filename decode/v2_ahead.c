@@ -371,13 +371,17 @@ static bool merge_regions(v2_gext *was, v2_gst *x, cs_err *err)
 
 static bool put_g(v2_order *o, v2_gst *x, cs_err *err)
 {
-    uint32_t s = cs_ids_get(&o->gids, x->id, true, err);
-    if (s == UINT32_MAX || !cs_grow((void **)&o->g, &o->cap_g, s + 1, sizeof *o->g, err))
-        return false;
-    if (s >= o->n_g) {
-        memset(&o->g[s], 0, sizeof o->g[s]);
-        o->n_g = s + 1;
+    if (!x->exists && !o->ahead) { /* gone in the part: gone here too */
+        v2_gst *g = dec__v2_gget(o, x->id);
+        dec__v2_gext_free(x->x);
+        x->x = NULL;
+        if (g)
+            g->exists = 0;
+        return !g || dec__v2_g_gone(o, g, err);
     }
+    uint32_t s = dec__v2_gslot(o, x->id, err);
+    if (s == UINT32_MAX)
+        return false;
     if (!merge_regions(o->g[s].x, x, err))
         return false;
     o->g[s] = *x;

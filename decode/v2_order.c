@@ -12,21 +12,43 @@
 
 #define INVALID(e, ...) CS_FAIL(err, CS_E_INVALID, (e)->off, __VA_ARGS__)
 
+uint32_t dec__v2_gslot(v2_order *o, uint64_t goid, cs_err *err)
+{
+    uint32_t n = o->gids.n, s = cs_ids_get(&o->gids, goid, true, err);
+    if (s == UINT32_MAX || o->gids.n == n) /* known */
+        return s;
+    s = o->n_g_free ? o->g_free[--o->n_g_free] : o->n_g;
+    if (!cs_grow((void **)&o->g, &o->cap_g, s + 1, sizeof *o->g, err) || !cs_ids_set(&o->gids, goid, s, err))
+        return UINT32_MAX;
+    if (s == o->n_g) {
+        memset(&o->g[s], 0, sizeof o->g[s]);
+        o->n_g++;
+    }
+    return s;
+}
+
+bool dec__v2_g_gone(v2_order *o, v2_gst *g, cs_err *err)
+{
+    if (o->ahead)
+        return true;
+    if (!cs_grow((void **)&o->g_free, &o->cap_g_free, o->n_g_free + 1, sizeof *o->g_free, err) ||
+        !cs_ids_set(&o->gids, g->id, UINT32_MAX, err))
+        return false;
+    o->g_free[o->n_g_free++] = (uint32_t)(g - o->g);
+    return true;
+}
+
 static v2_gst *gnew(v2_order *o, uint64_t goid, uint8_t status, uint64_t gen, cs_err *err)
 {
-    uint32_t s = cs_ids_get(&o->gids, goid, true, err);
-    if (s == UINT32_MAX || !cs_grow((void **)&o->g, &o->cap_g, s + 1, sizeof *o->g, err))
+    uint32_t s = dec__v2_gslot(o, goid, err);
+    if (s == UINT32_MAX)
         return NULL;
-    if (s >= o->n_g) { /* fresh slot */
-        memset(&o->g[s], 0, sizeof o->g[s]);
-        o->n_g = s + 1;
-    }
     v2_gst *g = &o->g[s];
     g->exists = 1;
     g->id = goid;
     g->status = status;
     g->seq_gen = gen, g->seq = 0;
-    g->n_ranges = 0, g->before = 0;
+    g->n_ranges = 0, g->before = 0, g->sum_slot = 0;
     if (g->x)
         g->x->n_reg = 0;
     return g;
@@ -361,6 +383,8 @@ static v2_gst *step_own(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx 
     if (!g)
         return NULL;
     dec__v2_g_apply(g, e->type, e, gen);
+    if (!g->exists && !dec__v2_g_gone(o, g, err))
+        return NULL;
     if (nw)
         dec__v2_m_after(nw, e->type, e);
     return g;
@@ -418,7 +442,7 @@ static bool go_switch(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *n
     if (!dec__v2_push(o, e, cur, err))
         return false;
     dec__v2_g_apply(cg, x.type, &x, gen);
-    if (!dec__v2_push(o, &x, cur, err))
+    if ((!cg->exists && !dec__v2_g_gone(o, cg, err)) || !dec__v2_push(o, &x, cur, err))
         return false;
     dec__v2_g_apply(ng, st.type, &st, gen);
     dec__v2_m_after(nw, e->type, e);
@@ -580,9 +604,10 @@ void dec__v2_order_end_gs(v2_order *o)
 {
     for (uint32_t i = 0; i < o->n_g; i++)
         dec__v2_gext_free(o->g[i].x);
-    cs_free(o->g);
+    cs_free(o->g), cs_free(o->g_free);
     cs_ids_deinit(&o->gids);
     o->g = NULL, o->cap_g = o->n_g = 0;
+    o->g_free = NULL, o->cap_g_free = o->n_g_free = 0;
 }
 
 void dec__v2_order_deinit(v2_order *o)
