@@ -642,6 +642,16 @@ static void ids_window_follows_where_ids_begin(void **st)
             assert_int_equal(cs_ids_find(&c, start[k] + i), i + 10);
         assert_int_equal(cs_ids_find(&c, 20), 105010);
         assert_int_equal(cs_ids_find(&c, 1), 0);
+        /* a slot set again, an id taken away (direct and in the map), then added anew */
+        assert_true(cs_ids_set(&c, start[k] + 5, 7, &err) && cs_ids_set(&c, 20, 8, &err));
+        assert_int_equal(cs_ids_find(&c, start[k] + 5), 7);
+        assert_int_equal(cs_ids_find(&c, 20), 8);
+        assert_true(cs_ids_set(&c, start[k] + 6, UINT32_MAX, &err) && cs_ids_set(&c, 1, UINT32_MAX, &err));
+        assert_int_equal(cs_ids_find(&c, start[k] + 6), UINT32_MAX);
+        assert_int_equal(cs_ids_find(&c, 1), UINT32_MAX);
+        uint32_t slots = c.n;
+        assert_int_equal(cs_ids_get(&c, start[k] + 6, true, &err), slots);
+        assert_int_equal(cs_ids_find(&c, 2), 1); /* the others stay */
         assert_int_equal(err.code, CS_OK);
         cs_ids_deinit(&c);
         cs_ids_deinit(&t);
