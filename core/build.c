@@ -420,8 +420,6 @@ bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err)
     cs_goroutine *g = &mb->m->g[gi];
     g->create_ns = t;
     g->parent = parent;
-    if (d->pc)
-        g->pc = d->pc;
     if (d->name)
         g->name = d->name;
     if (d->at_start)
@@ -478,16 +476,14 @@ bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
     return true;
 }
 
-bool cs_mb_name(cs_mb *mb, uint64_t goid, uint64_t pc, cs_sid name, cs_err *err)
+bool cs_mb_name(cs_mb *mb, uint64_t goid, cs_sid name, cs_err *err)
 {
     uint32_t gi = cs_mb_g(mb, goid, err);
     if (!gi)
         return false;
     cs_goroutine *g = &mb->m->g[gi];
-    if (!g->name && name) {
+    if (!g->name && name)
         g->name = name;
-        g->pc = pc;
-    }
     return true;
 }
 
@@ -600,7 +596,7 @@ static bool join_known(cs_mb *mb, uint32_t gi, const cs_mb *b, uint32_t j, const
     if (g->create_ns == CS_T_NONE)
         g->create_ns = x->create_ns, g->flags |= x->flags & CS_G_AT_START;
     if (!g->name && x->name)
-        g->name = map->sid[x->name], g->pc = x->pc;
+        g->name = map->sid[x->name];
     return true;
 }
 

@@ -11,7 +11,7 @@
  *                  cs_sid reason_name, uint32_t stack, cs_err *err)
  *   bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
  *                      uint32_t stack, cs_err *err)
- *   bool cs_mb_name(cs_mb *mb, uint64_t goid, uint64_t pc, cs_sid name, cs_err *err)
+ *   bool cs_mb_name(cs_mb *mb, uint64_t goid, cs_sid name, cs_err *err)   its entry function, when it has none
  *   bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)   closes spans, lays them out per goroutine
  *   void cs_mb_deinit(cs_mb *mb)                              frees the builder, not the model
  *   bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
@@ -120,7 +120,6 @@ typedef struct cs_mb_create_desc {
     int64_t t;
     uint64_t goid;
     uint64_t parent_goid; /* CS_NO_GOID when unknown (e.g. existed at start) */
-    uint64_t pc;          /* entry PC, 0 unknown */
     cs_sid name;          /* entry function, 0 unknown */
     cs_state state;       /* initial state; 0 means runnable */
     cs_reason reason;     /* when state is blocked */
@@ -141,7 +140,7 @@ bool cs_mb_set(cs_mb *mb, int64_t t, uint64_t goid, cs_state st, cs_reason r,
                cs_sid reason_name, uint32_t stack, cs_err *err);
 bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
                    uint32_t stack, cs_err *err);
-bool cs_mb_name(cs_mb *mb, uint64_t goid, uint64_t pc, cs_sid name, cs_err *err);
+bool cs_mb_name(cs_mb *mb, uint64_t goid, cs_sid name, cs_err *err);
 bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err);
 void cs_mb_deinit(cs_mb *mb);
 bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err);

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <xxhash.h>
 
+_Static_assert(sizeof(cs_goroutine) == 56, "a goroutine is kept for every one the trace had (model.h Sizes)");
+
 void cs_model_init(cs_model *m)
 {
     memset(m, 0, sizeof *m);

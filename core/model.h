@@ -12,15 +12,16 @@
  * traces (1.5–1.21) count from the trace's first event (0); 1.22+ traces use
  * the reader's absolute timestamps. CS_T_NONE marks "unknown/never".
  *
- * Sizes: a span costs about 5.4 bytes (t0 in 32 bits over its block's
- * base, its state and reason in a byte, a bit and its rank; 8 more when it does not end
- * where its goroutine's next span begins, and 8 more in a block of 32 spans
- * that lasts 4.29 s or more), an edge 16 (its time in 32 bits, as span
- * starts are; what it shares with other wake-ups, a site of 16 bytes, once
- * per distinct site), a message 20 (its time so too; with 8 more each once one
- * receive is far from its send, 4 more once one has a value), a frame 24 (+4 per stack-frame
- * reference), a patched-runtime event 48; the time blocks 16 bytes per 256
- * messages and per 256 edges.
+ * Sizes: a goroutine costs 56 bytes, a span about 5.4 (t0 in 32 bits over
+ * its block's base, its state and reason in a byte, a bit and its rank; 8
+ * more when it does not end where its goroutine's next span begins, and 8
+ * more in a block of 32 spans that lasts 4.29 s or more), an edge 16 (its
+ * time in 32 bits, as span starts are; what it shares with other wake-ups,
+ * a site of 16 bytes, once per distinct site), a message 16 (its time so
+ * too, its goroutines and channel in one word; 24 more in msg_wide when
+ * they or its receive do not fit, 4 more each once one has a value), a
+ * frame 24 (+4 per stack-frame reference), a patched-runtime event 48; the
+ * time blocks 16 bytes per 256 messages and per 256 edges.
  *
  * API
  *   void cs_model_init(cs_model *m) / cs_model_deinit(cs_model *m)
@@ -175,7 +176,6 @@ typedef enum cs_g_flag {
 
 typedef struct cs_goroutine {
     uint64_t goid;        /* Go's goroutine id */
-    uint64_t pc;          /* entry function PC, 0 unknown */
     int64_t create_ns;    /* creation (or trace start for CS_G_AT_START) */
     int64_t start_ns;     /* first time it ran, CS_T_NONE never */
     int64_t end_ns;       /* end, CS_T_NONE if alive at trace end */

@@ -75,12 +75,11 @@ static bool on_create(dec__lg_sink *k, const dec__lg_ev *ev, cs_err *err)
     cs_mb_create_desc d = {.t = ev->ts, .goid = ev->args[0], .parent_goid = ev->g ? ev->g : CS_NO_GOID,
                            .at_start = !k->seen_procs};
     if (k->s->ver < 1007) {
-        d.pc = ev->args[1] + 1;
         d.name = dec__lg_pc_sid(k->s, k->m, ev->args[1], err);
     } else {
         const cs_frame *f = cs_model_stack_frame(k->m, dec__lg_stack(k->s, ev->args[1]), 0);
         if (f)
-            d.pc = f->pc, d.name = f->func;
+            d.name = f->func;
     }
     return cs_mb_create(&k->mb, &d, err);
 }
@@ -202,7 +201,7 @@ bool dec__lg_model_event(dec__lg_sink *k, const dec__lg_ev *ev, cs_err *err)
     case LG_GOSTART: case LG_STARTLABEL:
         if (ev->from_create && k->s->ver >= 1007) {
             const cs_frame *f = cs_model_stack_frame(k->m, dec__lg_stack(k->s, ev->stk), 0);
-            if (f && !cs_mb_name(&k->mb, ev->g, f->pc, f->func, err))
+            if (f && !cs_mb_name(&k->mb, ev->g, f->func, err))
                 return false;
         }
         return set(k, ev, CS_ST_RUNNING, CS_R_NONE, 0, 0, err);

@@ -61,7 +61,7 @@ static bool name_from(v2_sink *s, uint32_t gi, uint32_t stack, cs_err *err)
     if (!n)
         return true;
     const cs_frame *fr = cs_model_stack_frame(s->m, stack, n - 1);
-    return cs_mb_name(&s->mb, s->m->g[gi].goid, fr->pc, fr->func, err);
+    return cs_mb_name(&s->mb, s->m->g[gi].goid, fr->func, err);
 }
 
 static bool unk_add(v2_sink *s, uint64_t m, uint32_t edge, cs_err *err)

@@ -803,8 +803,8 @@ static void the_picture_before_traffic_outlives_the_traffic(void **st)
     uint32_t recv = stk(&t, "runtime.chanrecv1", "main.consumer:12", NULL);
     int64_t ts = 10;
     run(&t, ts, 1), run(&t, ts, 2);
-    assert_true(cs_mb_name(&t.mb, 1, 0x10, str(&t, "main.producer"), &t.err));
-    assert_true(cs_mb_name(&t.mb, 2, 0x20, str(&t, "main.consumer"), &t.err));
+    assert_true(cs_mb_name(&t.mb, 1, str(&t, "main.producer"), &t.err));
+    assert_true(cs_mb_name(&t.mb, 2, str(&t, "main.consumer"), &t.err));
     for (uint32_t i = 0; i < 1000; i++, ts += 10) {
         uint64_t g = 1 + i % 2;
         blk(&t, ts, g, CS_R_CHAN_RECV, recv), unb(&t, ts + 3, 3 - g, g, send), run(&t, ts + 6, g);

@@ -694,7 +694,7 @@ static void same_model(const char *what, const cs_model *a, const cs_model *b)
     for (uint32_t i = 0; !diff && a->n_stack && i <= a->n_stack; i++)
         DIFF(a->stack_first[i] == b->stack_first[i], "stacks")
     for (uint32_t i = 1; !diff && i < a->n_g; i++)
-        DIFF(a->g[i].goid == b->g[i].goid && a->g[i].pc == b->g[i].pc && a->g[i].create_ns == b->g[i].create_ns &&
+        DIFF(a->g[i].goid == b->g[i].goid && a->g[i].create_ns == b->g[i].create_ns &&
              a->g[i].start_ns == b->g[i].start_ns && a->g[i].end_ns == b->g[i].end_ns &&
              a->g[i].name == b->g[i].name && a->g[i].parent == b->g[i].parent && a->g[i].flags == b->g[i].flags &&
              a->g[i].span_first == b->g[i].span_first && a->g[i].span_count == b->g[i].span_count, "goroutines")
