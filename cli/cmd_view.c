@@ -80,7 +80,7 @@ static bool loop(cli_viewer *vw, cs_err *err)
 {
     GLFWwindow *win = rnd_surface_window(vw->surf);
     rnd_view *v = &vw->view;
-    double last = cli_clock(), fps_t = last;
+    double last = cli_clock(), fps_t = last, busy = 0;
     int fps_n = 0;
     while (!vw->quit && !glfwWindowShouldClose(win)) {
         double settle = vw->settle_at - cli_clock();
@@ -98,10 +98,12 @@ static bool loop(cli_viewer *vw, cs_err *err)
         cli_view_hover(vw);
         if (!frame(vw, err))
             return false;
-        fps_n++;
+        fps_n++, busy += cli_clock() - t;
+        /* frames a second: drawn, while playing; while paused (a frame
+         * each event or tenth of a second), what the frames took allows */
         if (t - fps_t >= 0.5) {
-            v->fps = fps_n / (t - fps_t);
-            fps_n = 0, fps_t = t;
+            v->fps = fps_n / (v->playing || busy <= 0 ? t - fps_t : busy);
+            fps_n = 0, fps_t = t, busy = 0;
         }
     }
     return true;

@@ -134,7 +134,8 @@ typedef struct rnd_view {
     bool loop;               /* playback loops inside [loop0, loop1] (viewer: '[' and ']') */
     int64_t loop0, loop1;
     double speed;            /* playback, trace ns per wall second (HUD) */
-    double fps;              /* measured by the caller (HUD) */
+    double fps;              /* measured by the caller (HUD): frames drawn a second while
+                                playing, what a frame's time allows while paused */
     char filter[64];         /* only goroutines whose function contains this */
     const char *title;       /* first line of the picture, NULL none */
     const char *status;      /* one line at the bottom of the HUD, NULL none */
