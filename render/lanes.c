@@ -530,7 +530,10 @@ void rnd__lanes_pick(const rnd_renderer *r, const rnd_view *v, float x, float y,
     double w = (double)(r->plot_x1 - r->plot_x0);
     int64_t t = lay_axis_t(&r->lay.axis, (double)(x - r->plot_x0) / w);
     out->t = x >= r->plot_x0 ? t : CS_T_NONE;
-    out->g = lane_goroutine(r, row, out->t);
+    /* in playback, a reused lane beyond the playback position holds the
+     * goroutine it holds there (the rest is not drawn yet) */
+    bool ahead = v->now != CS_T_NONE && out->t != CS_T_NONE && out->t > v->now;
+    out->g = lane_goroutine(r, row, ahead ? v->now : out->t);
     if (out->g && out->t != CS_T_NONE) {
         const cs_goroutine *g = &r->m->g[out->g];
         uint32_t s = cs_model_span_after(r->m, g, t);

@@ -1060,6 +1060,21 @@ static void many_goroutines_share_lanes_and_tree_lines(void **st)
     assert_true(l->compacted && !l->collapsed);
     assert_true(l->n_lanes < 100);
     assert_int_equal(rnd_last_stats(e.r)->lanes, m.n_g - 1);
+    /* in playback, the pointer beyond the playback position on a reused
+     * lane names the goroutine it holds at that position */
+    v.now = m.t_first + (m.t_last - m.t_first) / 3;
+    draw(&e, &v);
+    uint32_t lanes_named = 0;
+    for (uint32_t lane = 0; lane < l->n_lanes; lane++) {
+        rnd_hit hit;
+        float y = e.r->plot_y0 + ((float)lane + 0.5f) * e.r->lane_h - v.scroll_px;
+        if (l->lane_n[lane] < 2 || !rnd_pick(e.r, &v, e.r->plot_x1 - 2, y, &hit) || !hit.g)
+            continue;
+        assert_int_equal(hit.g, lay_lanes_g_at(&m, l, lane, v.now));
+        lanes_named++;
+    }
+    assert_true(lanes_named > 10);
+    v.now = CS_T_NONE;
     v.layout = RND_TREE;
     draw(&e, &v);
     save(&e, "tree-shared-lines.png");
