@@ -15,6 +15,11 @@
  *   bool lay_tree_build(const cs_model *m, const lay_tree_desc *d, lay_tree *out, cs_err *err)
  *       free with lay_tree_deinit (also after a failure)
  *   void lay_tree_deinit(lay_tree *t)
+ *   bool lay_tree_orders(const cs_model *m, uint32_t *order, uint32_t *by_size, uint32_t *n, cs_err *err)
+ *       every goroutine in the spawn tree's depth-first order (children under their
+ *       parents, by creation) into order, and by the size of its subtree (itself and its
+ *       descendants), biggest first, then by index, into by_size (labels are offered in
+ *       that order); *n of each (m->n_g - 1); both arrays of m->n_g
  */
 #ifndef LAY_TREE_H
 #define LAY_TREE_H
@@ -38,5 +43,6 @@ typedef struct lay_tree {
 
 bool lay_tree_build(const cs_model *m, const lay_tree_desc *d, lay_tree *out, cs_err *err);
 void lay_tree_deinit(lay_tree *t);
+bool lay_tree_orders(const cs_model *m, uint32_t *order, uint32_t *by_size, uint32_t *n, cs_err *err);
 
 #endif

@@ -10,41 +10,7 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-static int by_weight(const void *a, const void *b, void *ctx)
-{
-    const uint32_t *wt = ctx;
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    if (wt[x] != wt[y])
-        return wt[x] > wt[y] ? -1 : 1;
-    return (x > y) - (x < y);
-}
-
-/* Goroutines by subtree size (descendants + 1), biggest first: the order
- * in which the tree view offers labels. r->order is depth-first, so a
- * backwards walk adds every subtree to its parent. */
-static bool label_order(rnd_renderer *r, cs_err *err)
-{
-    const cs_model *m = r->m;
-    uint32_t *wt = cs_calloc((size_t)m->n_g + 1, sizeof *wt);
-    r->label_order = cs_alloc(((size_t)r->n_order + 1) * sizeof *r->label_order);
-    if (!wt || !r->label_order) {
-        cs_free(wt);
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory ordering %u labels", r->n_order);
-    }
-    for (uint32_t k = r->n_order; k-- > 0;) {
-        uint32_t g = r->order[k];
-        wt[g] += 1;
-        if (m->g[g].parent && m->g[g].parent < m->n_g)
-            wt[m->g[g].parent] += wt[g];
-    }
-    memcpy(r->label_order, r->order, (size_t)r->n_order * sizeof *r->order);
-    qsort_r(r->label_order, r->n_order, sizeof *r->label_order, by_weight, wt);
-    cs_free(wt);
-    return true;
-}
 
 /* What every view marks goroutines in: rows (the lanes view's, lay.c), the
  * selection's partners and the marks on screen. */
@@ -60,9 +26,9 @@ bool rnd__place(rnd_renderer *r, cs_err *err)
     return true;
 }
 
-/* The tree view's placement, made on its first frame: the lane order from
- * layout/lanes.h (children under their parents, every goroutine) and the
- * labels' order, once; the 3D positions from layout/tree.h over the lines
+/* The tree view's placement, made on its first frame: every goroutine in
+ * the spawn tree's order (children under their parents) and the labels'
+ * order, biggest subtree first, once (layout/tree.h lay_tree_orders); the 3D positions from layout/tree.h over the lines
  * of the lanes it draws (r->lay.lanes, r->row), made again when those lanes
  * share lines (more goroutines than RND__MAX_LANES) and are made anew. */
 bool rnd__tree_place(rnd_renderer *r, cs_err *err)
@@ -74,21 +40,15 @@ bool rnd__tree_place(rnd_renderer *r, cs_err *err)
     if (r->tree_xz && (shared ? r->tree_gen == r->lay.gen : !r->tree_shared))
         return true;
     if (!r->order) {
-        lay_lanes lanes = {0};
-        r->order = cs_calloc(n, sizeof *r->order);
-        bool ok = r->order && lay_lanes_build(m, &(lay_lanes_desc){.show_system = true}, &lanes, err);
-        if (ok) {
-            r->n_order = 0;
-            for (uint32_t k = 0; k < lanes.n_lanes; k++)
-                r->order[r->n_order++] = lanes.lane_g[k];
-            ok = label_order(r, err);
-        }
-        lay_lanes_deinit(&lanes);
-        if (!ok) {
+        r->order = cs_alloc(n * sizeof *r->order);
+        r->label_order = cs_alloc(n * sizeof *r->label_order);
+        bool ok = r->order && r->label_order;
+        if (!ok)
+            CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory placing %u goroutines", m->n_g);
+        if (!ok || !lay_tree_orders(m, r->order, r->label_order, &r->n_order, err)) {
             cs_free(r->order), cs_free(r->label_order);
             r->order = r->label_order = NULL;
-            return err->code ? false
-                             : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory placing %u goroutines", m->n_g);
+            return false;
         }
     }
     uint32_t *line = shared ? cs_alloc(n * sizeof *line) : NULL;
