@@ -117,6 +117,8 @@ bool rnd_frame_build(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *e
     r->frame_w = w;
     r->legend_shown = NULL; /* till the frame has its bundles (rnd__lay_lod) */
     r->legend_rows = rnd__legend_rows(r, v, h); /* before any view takes its area */
+    if (v->layout != RND_LANES && !rnd__marks_place(r, err))
+        return false;
     if (v->layout == RND_GRAPH && !rnd__graph_place(r, v, w, h, err))
         return false;
     if (!rnd__filter_update(r, v, err))

@@ -12,17 +12,28 @@
 #include <stdio.h>
 #include <string.h>
 
-/* What every view marks goroutines in: rows (the lanes view's, lay.c), the
- * selection's partners and the marks on screen. */
+/* What every view marks goroutines in: rows (the lanes view's, lay.c) and
+ * the selection's partners. */
 bool rnd__place(rnd_renderer *r, cs_err *err)
 {
     const cs_model *m = r->m;
     size_t n = m->n_g ? m->n_g : 1;
     r->row = cs_calloc(n, sizeof *r->row);
     r->lit = cs_calloc(n, 1);
-    r->scr = cs_calloc(n * 4, sizeof *r->scr);
-    if (!r->row || !r->lit || !r->scr)
+    if (!r->row || !r->lit)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory placing %u goroutines", m->n_g);
+    return true;
+}
+
+bool rnd__marks_place(rnd_renderer *r, cs_err *err)
+{
+    size_t n = r->m->n_g ? r->m->n_g : 1;
+    if (r->scr)
+        return true;
+    if (!(r->scr = cs_alloc(n * 4 * sizeof *r->scr)))
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory placing %u goroutines", r->m->n_g);
+    for (size_t i = 0; i < n; i++) /* none on screen yet */
+        r->scr[4 * i] = -1;
     return true;
 }
 

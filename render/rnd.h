@@ -345,7 +345,8 @@ struct rnd_renderer {
     rnd_traffic tr;          /* what it draws of its model's traffic; tr.next.d NULL while the
                                 playback table is not built */
     float *scr;              /* per goroutine: its mark on screen in the last tree/graph
-                              * frame as x0 y0 x1 y1 pixels; x0 < 0 when hidden */
+                              * frame as x0 y0 x1 y1 pixels; x0 < 0 when hidden; NULL
+                              * before the first such frame (rnd__marks_place) */
     uint8_t *lit;            /* per goroutine: partner of the selection */
     uint32_t lit_for;        /* selection lit[] was computed for */
     uint8_t *filt;           /* per goroutine: lay_filter_build for filt_for, NULL no filter */
@@ -369,6 +370,8 @@ struct rnd_renderer {
  * NULL till then), and again when they share lines and are made anew. */
 bool rnd__place(rnd_renderer *r, cs_err *err);
 bool rnd__tree_place(rnd_renderer *r, cs_err *err);
+/* r->scr, made on the first tree or graph frame (the lanes view has none). */
+bool rnd__marks_place(rnd_renderer *r, cs_err *err);
 /* Lays the graph out for view v in a w × h window, unless the layout at
  * hand was made for about that size (graph.c says which area). */
 bool rnd__graph_place(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err);

@@ -535,6 +535,8 @@ void rnd__point_pick(const rnd_renderer *r, const rnd_view *v, float x, float y,
 {
     float best = 12.0f * 12.0f, k = 0;
     const lay_lanes *l = &r->lay.lanes;
+    if (!r->scr) /* no tree or graph frame yet */
+        return;
     bool lines = v->layout == RND_TREE && r->lines;
     if (lines) { /* shared lines: the marks of the others are not kept */
         for (uint32_t j = 0; j < r->n_lines; j++)
