@@ -21,7 +21,8 @@
  *       or on allocation failure (err set then)
  *   bool cs_ids_set(cs_ids *t, uint64_t id, uint32_t slot, cs_err *err)   id, which t has,
  *       finds slot from now on (a table whose user hands slots out again, decode/v2_order.c);
- *       UINT32_MAX: id is absent from now on, until added again; false only out of memory
+ *       UINT32_MAX: id is absent from now on, until added again (that takes no room and
+ *       never fails); false only out of memory
  *   bool cs_ids_copy(const cs_ids *from, cs_ids *out, cs_err *err)   out: a new table, equal
  *   t->n                                             slots handed out
  */

@@ -14,13 +14,21 @@
 
 uint32_t dec__v2_gslot(v2_order *o, uint64_t goid, cs_err *err)
 {
-    uint32_t n = o->gids.n, s = cs_ids_get(&o->gids, goid, true, err);
-    if (s == UINT32_MAX || o->gids.n == n) /* known */
+    uint32_t s = cs_ids_find(&o->gids, goid);
+    if (s != UINT32_MAX) /* known */
         return s;
-    s = o->n_g_free ? o->g_free[--o->n_g_free] : o->n_g;
-    if (!cs_grow((void **)&o->g, &o->cap_g, s + 1, sizeof *o->g, err) || !cs_ids_set(&o->gids, goid, s, err))
+    bool reuse = o->n_g_free > 0;
+    s = reuse ? o->g_free[o->n_g_free - 1] : o->n_g;
+    if (!cs_grow((void **)&o->g, &o->cap_g, s + 1, sizeof *o->g, err) ||
+        cs_ids_get(&o->gids, goid, true, err) == UINT32_MAX)
         return UINT32_MAX;
-    if (s == o->n_g) {
+    if (!cs_ids_set(&o->gids, goid, s, err)) {
+        cs_ids_set(&o->gids, goid, UINT32_MAX, NULL); /* found no more: taking an id away takes no room */
+        return UINT32_MAX;
+    }
+    if (reuse) {
+        o->n_g_free--;
+    } else {
         memset(&o->g[s], 0, sizeof o->g[s]);
         o->n_g++;
     }
