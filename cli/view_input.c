@@ -111,12 +111,30 @@ static void step(cli_viewer *vw, int dir)
     rnd_view *v = &vw->view;
     int64_t lo = m->t_first, hi = m->t_last;
     int64_t now = v->now == CS_T_NONE ? hi : v->now, best = dir > 0 ? hi : lo;
-    for (uint32_t i = 0; i < m->n_msgs; i++) {
+    /* the messages are in cs_msg_t order, a message's send when it has one
+     * (core/model.h): the first after now by a binary search, then on (or
+     * back) past those without a send */
+    uint32_t a = 0, b = m->n_msgs;
+    while (a < b) {
+        uint32_t mid = a + (b - a) / 2;
+        if (cs_msg_t(m, mid) <= now)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    for (uint32_t i = a; dir > 0 && i < m->n_msgs; i++) {
         int64_t t = cs_msg_t_send(m, i);
-        if (dir > 0 && t > now && t < best)
-            best = t;
-        if (dir < 0 && t < now && t > best)
-            best = t;
+        if (t != CS_T_NONE) {
+            best = t < best ? t : best;
+            break;
+        }
+    }
+    for (uint32_t i = a; dir < 0 && i-- > 0;) {
+        int64_t t = cs_msg_t_send(m, i);
+        if (t != CS_T_NONE && t < now) {
+            best = t > best ? t : best;
+            break;
+        }
     }
     if (!m->n_msgs) /* no messages: a tenth of a second of playback */
         best = now + (int64_t)(dir * v->speed / 10);
