@@ -73,6 +73,10 @@ typedef struct cover_acc { int64_t *ns; int32_t *whole; } cover_acc;
  * its time, if that is more than 5 % of it; a column of no width, at time
  * T, takes the mark of the spans that reach T (t0 < T <= t1), as a span
  * from before the window does with the columns of no width at its start. */
+#define PREFETCH_G 8u
+#define PREFETCH_SPANS 4u
+#define PREFETCH_FAR 2u
+
 static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const uint32_t *gs, uint32_t ng,
                          bool successive, uint32_t cols, cover_acc *acc, uint8_t *row, uint32_t *n_spans)
 {
@@ -80,6 +84,26 @@ static void lane_summary(const cs_model *m, const lay_axis *a, colmap *cm, const
     const int64_t *tb = cm->tb, lo = tb[0], hi = tb[cols];
     for (uint32_t k = successive ? lay_lanes_alive_from(m, gs, ng, a->t0) : 0; k < ng; k++) {
         const cs_goroutine *g = &m->g[gs[k]];
+        /* a lane of many short goroutines reads each one's row and spans
+         * from tables far apart, waiting on memory for each: asked for a
+         * few goroutines ahead (the goroutine), nearer its spans' starts,
+         * states and far bits (from the row fetched then), and nearer still
+         * its last span's far end (from those) */
+        if (k + PREFETCH_G < ng)
+            __builtin_prefetch(&m->g[gs[k + PREFETCH_G]]);
+        if (k + PREFETCH_SPANS < ng) {
+            uint32_t s0 = m->g[gs[k + PREFETCH_SPANS]].span_first;
+            __builtin_prefetch(&m->span_t0[s0]);
+            __builtin_prefetch(&m->span_t0_base[s0 >> CS_T0_BLOCK_BITS]);
+            __builtin_prefetch(&m->span_state_reason[s0]);
+            __builtin_prefetch(&m->span_far[s0 >> 6]);
+            __builtin_prefetch(&m->span_far_rank[s0 >> 6]);
+        }
+        if (k + PREFETCH_FAR < ng) { /* its last span's end, far from the next one's start */
+            const cs_goroutine *h = &m->g[gs[k + PREFETCH_FAR]];
+            if (h->span_count)
+                __builtin_prefetch(&m->span_far_t1[cs_span_far_at(m, h->span_first + h->span_count - 1)]);
+        }
         if (successive && g->create_ns != CS_T_NONE && g->create_ns >= a->t1)
             break; /* and so are all after it */
         /* its spans with a state lie within its life: one that ends before
