@@ -112,16 +112,9 @@ static void step(cli_viewer *vw, int dir)
     int64_t lo = m->t_first, hi = m->t_last;
     int64_t now = v->now == CS_T_NONE ? hi : v->now, best = dir > 0 ? hi : lo;
     /* the messages are in cs_msg_t order, a message's send when it has one
-     * (core/model.h): the first after now by a binary search, then on (or
-     * back) past those without a send */
-    uint32_t a = 0, b = m->n_msgs;
-    while (a < b) {
-        uint32_t mid = a + (b - a) / 2;
-        if (cs_msg_t(m, mid) <= now)
-            a = mid + 1;
-        else
-            b = mid;
-    }
+     * (core/model.h): the first after now, then on (or back) past those
+     * without a send */
+    uint32_t a = cs_model_msg_from(m, now + 1);
     for (uint32_t i = a; dir > 0 && i < m->n_msgs; i++) {
         int64_t t = cs_msg_t_send(m, i);
         if (t != CS_T_NONE) {

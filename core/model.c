@@ -347,6 +347,20 @@ uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack)
     return m->stack_first[stack + 1] - m->stack_first[stack];
 }
 
+/* The messages are in cs_msg_t order (traffic/build.c sorts them). */
+uint32_t cs_model_msg_from(const cs_model *m, int64_t t)
+{
+    uint32_t lo = 0, hi = m->n_msgs;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (cs_msg_t(m, mid) < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* A goroutine's spans are in time order: binary search on their ends. */
 uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t)
 {

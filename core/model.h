@@ -69,6 +69,8 @@
  *       the same for n messages without a value, their room in msgs made once
  *   bool cs_span_is_far(const cs_model *m, uint32_t s)   its end is not the next span's start (inline)
  *   uint32_t cs_span_far_at(const cs_model *m, uint32_t s)   far span s's place in span_far_t1
+ *   uint32_t cs_model_msg_from(const cs_model *m, int64_t t)   the first message whose
+ *       cs_msg_t is t or later (n_msgs when none): a binary search on their order
  *   uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t)
  *       index of g's first span that ends after t (g's span end when none)
  *   size_t cs_model_bytes(const cs_model *m)      bytes its tables use (filled part, for figures)
@@ -465,6 +467,7 @@ uint32_t cs_model_stack_add(cs_model *m, const cs_frame *f, uint32_t n, cs_err *
 uint32_t cs_model_stack_len(const cs_model *m, uint32_t stack);
 const cs_frame *cs_model_stack_frame(const cs_model *m, uint32_t stack, uint32_t i);
 bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out);
+uint32_t cs_model_msg_from(const cs_model *m, int64_t t);
 uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t);
 size_t cs_model_bytes(const cs_model *m);
 bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err);

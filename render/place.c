@@ -297,14 +297,7 @@ bool rnd__arrow_get(const rnd_renderer *r, uint32_t ref, rnd__arrow *out)
 rnd__apos rnd__arrow_lower(const rnd_renderer *r, int64_t t)
 {
     const cs_model *m = r->m;
-    rnd__apos p = {0, 0};
-    for (uint32_t hi = m->n_msgs; p.msg < hi;) { /* by cs_msg_t: its send when it has one */
-        uint32_t mid = p.msg + (hi - p.msg) / 2;
-        if (cs_msg_t(m, mid) < t)
-            p.msg = mid + 1;
-        else
-            hi = mid;
-    }
+    rnd__apos p = {cs_model_msg_from(m, t), 0}; /* by cs_msg_t: its send when it has one */
     for (uint32_t hi = r->tr.n_sync; p.sync < hi;) {
         uint32_t mid = p.sync + (hi - p.sync) / 2;
         if (cs_edge_ts(m, r->tr.sync[mid]) < t)
