@@ -425,7 +425,8 @@ bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err)
     if (d->at_start)
         g->flags |= CS_G_AT_START;
     cs_state st = d->state ? d->state : CS_ST_RUNNABLE;
-    mb->cur[gi].waited = st == CS_ST_BLOCKED ? false : mb->cur[gi].waited;
+    if (st == CS_ST_BLOCKED)
+        mb->cur[gi].waited = false;
     if (!set_idx(mb, t, gi, st, d->reason, 0, 0, err))
         return false;
     if (st == CS_ST_BLOCKED && d->at_start)

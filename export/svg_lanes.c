@@ -112,7 +112,7 @@ static void draw_exact(lanes_pic *p, uint32_t gi)
     const cs_model *m = p->s->m;
     const cs_goroutine *g = &m->g[gi];
     double y = lane_y(p, p->lanes.lane_of_g[gi]);
-    int64_t c = g->create_ns == CS_T_NONE ? m->t_first : g->create_ns;
+    int64_t c = lay_made_at(m, g);
     int64_t e = g->end_ns == CS_T_NONE ? m->t_last : g->end_ns;
     if (e < p->axis.t0 || c > p->axis.t1)
         return;

@@ -50,12 +50,6 @@ static uint64_t heap_pop(heap *h)
     return top;
 }
 
-/* When goroutine g is taken to be made: its creation, else the trace's start. */
-static int64_t made_at(const cs_model *m, const cs_goroutine *g)
-{
-    return g->create_ns == CS_T_NONE ? m->t_first : g->create_ns;
-}
-
 /* Interval partitioning over `shown` (depth-first order): goroutines by
  * creation (then that order), each given the lane freed earliest, ends
  * ranked by (end, that place). The active heap is keyed by end rank << 32
@@ -75,12 +69,12 @@ static bool assign_compact(const cs_model *m, const uint32_t *shown, uint32_t n,
     for (uint32_t i = 0; ok && i < n; i++) {
         const cs_goroutine *g = &m->g[shown[i]];
         gs[i] = shown[i];
-        key[i] = lay__time_key(made_at(m, g));
+        key[i] = lay__time_key(lay_made_at(m, g));
     }
     ok = ok && lay__sort_keys(key, gs, n, err);
     for (uint32_t i = 0; ok && i < n; i++) {
         const cs_goroutine *g = &m->g[gs[i]];
-        int64_t t0 = made_at(m, g), end = g->end_ns == CS_T_NONE ? INT64_MAX : g->end_ns;
+        int64_t t0 = lay_made_at(m, g), end = g->end_ns == CS_T_NONE ? INT64_MAX : g->end_ns;
         t1[i] = end < t0 ? t0 : end;
         key[i] = lay__time_key(t1[i]), e[i] = i;
     }
@@ -91,7 +85,7 @@ static bool assign_compact(const cs_model *m, const uint32_t *shown, uint32_t n,
         l->n_lanes = 0;
         for (uint32_t i = 0; i < n; i++) {
             /* free every lane whose goroutine ended strictly before this creation */
-            int64_t t0 = made_at(m, &m->g[gs[i]]);
+            int64_t t0 = lay_made_at(m, &m->g[gs[i]]);
             while (act.n && t1[e[act.v[0] >> 32]] < t0)
                 heap_push(&fre, (uint32_t)heap_pop(&act));
             uint32_t lane = fre.n ? (uint32_t)heap_pop(&fre) : l->n_lanes++;

@@ -29,6 +29,8 @@
  *       out is overwritten; free with lay_lanes_deinit (also after a failure).
  *   void lay_lanes_deinit(lay_lanes *l)
  *   const char *lay_lanes_label(const lay_lanes *l, uint32_t lane)
+ *   int64_t lay_made_at(const cs_model *m, const cs_goroutine *g)   when g is taken to be
+ *       made: its creation, else the trace's start (inline)
  *   uint32_t lay_lanes_alive_from(const cs_model *m, const uint32_t *gs, uint32_t ng, int64_t t)
  *       of goroutines gs[0, ng) that follow one another (a lane's of by_lane), the
  *       place of the first alive at t or later, ng when none: a binary search on ends
@@ -82,6 +84,10 @@ enum { LAY_FILTER_MATCH = 1, LAY_FILTER_PARTNER = 2 };
 bool lay_lanes_build(const cs_model *m, const lay_lanes_desc *d, lay_lanes *out, cs_err *err);
 void lay_lanes_deinit(lay_lanes *l);
 const char *lay_lanes_label(const lay_lanes *l, uint32_t lane);
+static inline int64_t lay_made_at(const cs_model *m, const cs_goroutine *g)
+{
+    return g->create_ns == CS_T_NONE ? m->t_first : g->create_ns;
+}
 uint32_t lay_lanes_alive_from(const cs_model *m, const uint32_t *gs, uint32_t ng, int64_t t);
 uint32_t lay_lanes_g_at(const cs_model *m, const lay_lanes *l, uint32_t lane, int64_t t);
 const char *lay_short_name(const char *func);

@@ -39,16 +39,17 @@ bool rnd__marks_place(rnd_renderer *r, cs_err *err)
 
 /* The tree view's placement, made on its first frame: every goroutine in
  * the spawn tree's order (children under their parents) and the labels'
- * order, biggest subtree first, once (layout/tree.h lay_tree_orders); the 3D positions from layout/tree.h over the lines
- * of the lanes it draws (r->lay.lanes, r->row), made again when those lanes
- * share lines (more goroutines than RND__MAX_LANES) and are made anew. */
+ * order, biggest subtree first, once (layout/tree.h lay_tree_orders); the
+ * 3D positions from layout/tree.h over the lines of the lanes it draws
+ * (r->lay.lanes, r->row), made again when those lanes share lines (more
+ * goroutines than RND__MAX_LANES) and are made anew. */
 bool rnd__tree_place(rnd_renderer *r, cs_err *err)
 {
     const cs_model *m = r->m;
     const lay_lanes *l = &r->lay.lanes;
     size_t n = m->n_g ? m->n_g : 1;
     bool shared = l->compacted || l->collapsed;
-    if (r->tree_xz && (shared ? r->tree_gen == r->lay.gen : !r->tree_shared))
+    if (r->tree_xz && (shared ? r->tree_gen == r->lay.gen : !r->lines))
         return true;
     if (!r->order) {
         r->order = cs_alloc(n * sizeof *r->order);
@@ -77,7 +78,7 @@ bool rnd__tree_place(rnd_renderer *r, cs_err *err)
         r->line_t0[k] = INT64_MAX;
     for (uint32_t i = 0; line && i < m->n_g; i++) {
         line[i] = i && r->row[i] >= 0 ? l->lane_g[r->row[i]] : 0;
-        int64_t t = m->g[i].create_ns == CS_T_NONE ? m->t_first : m->g[i].create_ns;
+        int64_t t = lay_made_at(m, &m->g[i]);
         if (line[i] && t < r->line_t0[r->row[i]])
             r->line_t0[r->row[i]] = t;
     }
@@ -93,7 +94,7 @@ bool rnd__tree_place(rnd_renderer *r, cs_err *err)
         r->tree_xz[2 * i] = tree.x[i], r->tree_xz[2 * i + 1] = tree.z[i];
     lay_tree_deinit(&tree);
     cs_free(line);
-    r->tree_shared = shared, r->tree_gen = r->lay.gen;
+    r->tree_gen = r->lay.gen;
     if (!ok) { /* made again by the next frame */
         cs_free(r->tree_xz);
         r->tree_xz = NULL;

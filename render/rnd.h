@@ -334,10 +334,10 @@ struct rnd_renderer {
     int32_t *row;            /* per goroutine: its row in the current frame, -1 hidden */
     bool row_lanes;          /* row holds lay.lanes' lanes (not the graph's nodes) */
     float *tree_xz;          /* per goroutine: 3D tree position (x, z), its line's (place.c) */
-    bool tree_shared;        /* tree_xz is over shared lines, those of lanes lay.gen tree_gen */
-    uint32_t tree_gen;
+    uint32_t tree_gen;       /* over shared lines (lines): those of the lanes lay.gen was then */
     uint32_t *lines;         /* shared lines: their goroutines in lane order, then n_lines more in
-                                label order (a frame walks these, not every goroutine); else NULL */
+                                label order (a frame walks these, not every goroutine); else NULL:
+                                tree_xz is every goroutine's own */
     uint32_t n_lines;
     int64_t *line_t0;        /* shared lines: per lane, its first goroutine's creation */
     rnd__tree_frame tree;    /* the last tree frame */
