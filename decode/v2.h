@@ -417,7 +417,7 @@ typedef struct v2_sweep { uint64_t p, goid; } v2_sweep;
 
 typedef struct v2_sum {
     cs_ids ids;                    /* goroutine id -> slot in g */
-    v2_sg *g; uint32_t cap_g;
+    v2_sg *g; uint32_t cap_g, n_g; /* slots below n_g are set (zero or a summary); the rest not touched */
     v2_kv *kv; uint32_t n_kv, cap_kv; /* kv[0] unused */
     cs_map sys_p;                  /* syscallingP: P id -> goroutine slot */
     cs_map range_p;                /* rangesP (sweeps): P id -> goroutine slot */

@@ -195,7 +195,7 @@ static inline bool dec__v2_sum_hot(v2_sum *s, const v2_ev *e, v2_gst *og, uint64
 {
     uint32_t slot = og ? og->sum_slot : 0;
     if (!slot) {
-        if (!(slot = cs_ids_direct(&s->ids, goid)) || slot > s->cap_g)
+        if (!(slot = cs_ids_direct(&s->ids, goid)) || slot > s->n_g)
             return false;
         if (og) /* slots stay, and the summaries array only grows */
             og->sum_slot = slot;

@@ -15,11 +15,11 @@ static v2_sg *sg_get(v2_sum *s, uint64_t goid, cs_err *err)
     uint32_t slot = cs_ids_get(&s->ids, goid, true, err);
     if (slot == UINT32_MAX)
         return NULL;
-    if (slot >= s->cap_g) {
-        uint32_t old = s->cap_g;
+    if (slot >= s->n_g) { /* zeroed as slots are taken: the capacity beyond is never touched */
         if (!cs_grow((void **)&s->g, &s->cap_g, slot + 1, sizeof *s->g, err))
             return NULL;
-        memset(s->g + old, 0, (size_t)(s->cap_g - old) * sizeof *s->g);
+        memset(s->g + s->n_g, 0, (size_t)(slot + 1 - s->n_g) * sizeof *s->g);
+        s->n_g = slot + 1;
     }
     return &s->g[slot];
 }
@@ -27,7 +27,7 @@ static v2_sg *sg_get(v2_sum *s, uint64_t goid, cs_err *err)
 static v2_sg *sg_find(v2_sum *s, uint64_t goid)
 {
     uint32_t slot = goid == V2_NONE ? UINT32_MAX : cs_ids_get(&s->ids, goid, false, NULL);
-    return slot < s->cap_g && s->g[slot].present ? &s->g[slot] : NULL;
+    return slot < s->n_g && s->g[slot].present ? &s->g[slot] : NULL;
 }
 
 /* Ahead: the first look at P id `key` of sys_p in the generation (get or
@@ -431,7 +431,7 @@ _Static_assert(sizeof(cs_gstat) <= sizeof(v2_sg), "a row fits where its summary 
 
 bool dec__v2_sum_finish(v2_sum *s, cs_stats *out, cs_err *err)
 {
-    uint32_t n = s->ids.n < s->cap_g ? s->ids.n : s->cap_g;
+    uint32_t n = s->n_g;
     for (uint32_t i = 0; i < n; i++)
         if (s->g[i].present && !finalize(s, &s->g[i], s->last_ts, false, err))
             return false;
@@ -455,7 +455,7 @@ bool dec__v2_sum_finish(v2_sum *s, cs_stats *out, cs_err *err)
     }
     cs_gstat *fit = cs_realloc(rows, ((size_t)k + 1) * sizeof *rows); /* its pages past the rows go back */
     out->g = fit ? fit : rows, out->n = k, out->cap = k + 1;
-    s->g = NULL, s->cap_g = 0;
+    s->g = NULL, s->cap_g = s->n_g = 0;
     return cs_stats_sort(out, err);
 }
 
@@ -562,12 +562,12 @@ static bool lay_map(v2_sum *s, cs_map *map, const v2_sum *a, const cs_map *amap,
 
 bool dec__v2_sum_fits(v2_sum *s, const v2_sum *a)
 {
-    uint32_t v, n = a->ids.n < a->cap_g ? a->ids.n : a->cap_g;
+    uint32_t v, n = a->n_g;
     for (uint32_t i = 0; i < a->n_sys_none; i++)
         if (cs_map_get(&s->sys_p, a->sys_none[i], &v))
             return false;
     for (uint32_t i = 0; i < a->n_sweeps; i++)
-        if (!cs_map_get(&s->range_p, a->sweeps[i].p, &v) || v >= s->cap_g || s->g[v].goid != a->sweeps[i].goid)
+        if (!cs_map_get(&s->range_p, a->sweeps[i].p, &v) || v >= s->n_g || s->g[v].goid != a->sweeps[i].goid)
             return false;
     for (uint32_t i = 0; i < n; i++)
         if (a->g[i].present && a->g[i].inherited && !inherits(s, a, sg_find(s, a->g[i].goid), &a->g[i]))
@@ -577,7 +577,7 @@ bool dec__v2_sum_fits(v2_sum *s, const v2_sum *a)
 
 bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *am, cs_err *err)
 {
-    uint32_t n = a->ids.n < a->cap_g ? a->ids.n : a->cap_g;
+    uint32_t n = a->n_g;
     for (uint32_t i = 0; i < n; i++) {
         const v2_sg *x = &a->g[i];
         if (!x->present)
