@@ -438,9 +438,10 @@ bool dec__v2_sum_event(v2_sum *s, cs_model *m, const v2_ev *e, uint8_t kind,
 bool dec__v2_sum_finish(v2_sum *s, cs_stats *out, cs_err *err);
 /* Joins the Summarizer of a part summarized ahead (a, strings in am) onto
  * s (strings in m), as if s had gone on through it; only when what a took
- * for granted is so (dec__v2_sum_fits). */
+ * for granted is so (dec__v2_sum_fits). a's summaries go back to the
+ * system as they are read: a is only to be freed after. */
 bool dec__v2_sum_fits(v2_sum *s, const v2_sum *a);
-bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *am, cs_err *err);
+bool dec__v2_sum_join(v2_sum *s, cs_model *m, v2_sum *a, const cs_model *am, cs_err *err);
 void dec__v2_sum_deinit(v2_sum *s);
 
 /* An open model range: range idx of kind/key, and the open ones of its

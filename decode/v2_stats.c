@@ -539,8 +539,9 @@ static bool inherits(const v2_sum *s, const v2_sum *a, const v2_sg *r, const v2_
                     (r->last_runnable == 0 || old == V2G_RUNNABLE) && sys);
 }
 
-/* rangesP or syscallingP (map) as a left it, for every P a looked at. */
-static bool lay_map(v2_sum *s, cs_map *map, const v2_sum *a, const cs_map *amap, const cs_map *seen, cs_err *err)
+/* rangesP or syscallingP (map) as a left it, for every P a looked at; to
+ * takes a's slots to s's. */
+static bool lay_map(cs_map *map, const uint32_t *to, uint32_t n, const cs_map *amap, const cs_map *seen, cs_err *err)
 {
     uint32_t v;
     for (uint32_t i = 0; i < seen->cap; i++) {
@@ -551,10 +552,9 @@ static bool lay_map(v2_sum *s, cs_map *map, const v2_sum *a, const cs_map *amap,
             cs_map_del(map, sl->key);
             continue;
         }
-        uint32_t slot = cs_ids_get(&s->ids, a->g[v].goid, false, NULL);
-        if (slot == UINT32_MAX)
+        if (v >= n || to[v] == UINT32_MAX)
             return CS_FAIL(err, CS_E_INTERNAL, CS_NO_OFFSET, "no summary to join");
-        if (!cs_map_put(map, sl->key, slot, err))
+        if (!cs_map_put(map, sl->key, to[v], err))
             return false;
     }
     return true;
@@ -575,16 +575,26 @@ bool dec__v2_sum_fits(v2_sum *s, const v2_sum *a)
     return true;
 }
 
-bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *am, cs_err *err)
+/* The join gives a's summaries back a batch at a time as it reads them:
+ * the part's 1.1 M summaries of the server trace (200 bytes each) do not
+ * stand beside s's as they grow. */
+#define JOIN_BATCH 4096u
+
+/* a's summaries onto s's, to[i] set to s's slot of a's slot i
+ * (UINT32_MAX none); a's pages go back behind the loop. */
+static bool join_summaries(v2_sum *s, cs_model *m, v2_sum *a, const cs_model *am, uint32_t *to, cs_err *err)
 {
-    uint32_t n = a->n_g;
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < a->n_g; i++) {
+        if (i % JOIN_BATCH == 0 && i) /* a's summaries up to i are read: none is read again */
+            cs_release(a->g + i - JOIN_BATCH, (size_t)JOIN_BATCH * sizeof *a->g);
         const v2_sg *x = &a->g[i];
+        to[i] = UINT32_MAX;
         if (!x->present)
             continue;
         v2_sg *g = sg_get(s, x->goid, err);
         if (!g)
             return false;
+        to[i] = (uint32_t)(g - s->g);
         if (!x->inherited) {
             memset(g, 0, sizeof *g);
             g->present = true, g->goid = x->goid, g->creation = x->creation;
@@ -622,8 +632,19 @@ bool dec__v2_sum_join(v2_sum *s, cs_model *m, const v2_sum *a, const cs_model *a
         if (err->code != CS_OK || !kv_join(s, m, &g->block_kv, a, am, x->block_kv, false, err))
             return false;
     }
-    if (!lay_map(s, &s->sys_p, a, &a->sys_p, &a->sys_seen, err) ||
-        !lay_map(s, &s->range_p, a, &a->range_p, &a->range_seen, err))
+    return true;
+}
+
+bool dec__v2_sum_join(v2_sum *s, cs_model *m, v2_sum *a, const cs_model *am, cs_err *err)
+{
+    uint32_t n = a->n_g;
+    uint32_t *to = cs_alloc(((size_t)n + 1) * sizeof *to); /* a's slot -> s's, for the P maps */
+    if (!to)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory joining summaries");
+    bool ok = join_summaries(s, m, a, am, to, err) && lay_map(&s->sys_p, to, n, &a->sys_p, &a->sys_seen, err) &&
+              lay_map(&s->range_p, to, n, &a->range_p, &a->range_seen, err);
+    cs_free(to);
+    if (!ok)
         return false;
     s->last_ts = a->last_ts;
     if (!a->sync_taken) /* a's own Sync, not the time it took for the cut's */
