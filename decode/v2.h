@@ -386,30 +386,32 @@ static inline int64_t dec__v2_first_since(const v2_trans *t, int64_t sync_ts, in
 
 typedef struct v2_kv { cs_sid key; uint32_t next; int64_t v; } v2_kv; /* list node; key = model sid */
 
-typedef struct v2_sg {      /* Summarizer state of one goroutine (GoroutineSummary) */
-    uint64_t goid, pc;
-    cs_sid name;
+typedef struct v2_sg {      /* Summarizer state of one goroutine (GoroutineSummary): 176 bytes, the
+                               hot path's fields (v2_hot.h) in its first 64, no padding */
     uint8_t present;               /* 0 no summary; 1 yes; 2 (ahead) one going on from before the part
                                       that has not left its first state yet (the hot path leaves it alone) */
-    int64_t creation, start, end;
-    int64_t exec, sched, syscall, syscall_block, total;
-    uint32_t block_kv, range_kv;   /* BlockTimeByReason, RangeTime: list heads, 0 empty */
-    /* pending (Go's private goroutineSummary) */
-    uint32_t last_range_kv;        /* lastRangeTime; v == 0 means deleted */
-    int64_t last_start, last_runnable, last_block, last_syscall, last_syscall_block;
+    bool has_syscall_p;            /* syscallingG entry present (syscall_p) */
+    bool inherited;                /* ahead: see first_old */
+    uint8_t first_old;
     cs_sid last_block_reason;
+    int64_t last_start, last_runnable, last_block; /* pending (Go's private goroutineSummary) */
+    int64_t sched, exec, start;
     uint32_t block_kv_hit;         /* the hot path's: the BlockTimeByReason entry the last unblock added to */
-    bool has_syscall_p;            /* syscallingG entry present */
+    uint32_t block_kv, range_kv;   /* BlockTimeByReason, RangeTime: list heads, 0 empty */
+    cs_sid name;
+    uint32_t last_range_kv;        /* pending lastRangeTime; v == 0 means deleted */
+    uint32_t before_kv;            /* ahead: ranges that may be open since before the part, by name: the
+                                      time up to which Go adds from lastRangeTime then (done on join) */
+    uint64_t goid, pc;
+    int64_t creation, end, syscall, syscall_block, total;
+    int64_t last_syscall, last_syscall_block; /* pending */
     uint64_t syscall_p;
     /* ahead (v2_ahead.c): the summary goes on from one before the part,
      * which leaves state first_old at first_t (Go's transition out, done on join) */
-    bool inherited;
-    uint8_t first_old;
     int64_t first_t;
     uint64_t first_sys_p;          /* ... leaving a syscall: the syscallingP key Go deletes then (V2_UNK: not known) */
-    uint32_t before_kv;            /* ... ranges that may be open since before the part, by name: the time
-                                      up to which Go adds from lastRangeTime then (done on join) */
 } v2_sg;
+_Static_assert(sizeof(v2_sg) == 176, "a summary has no padding");
 
 /* Ahead: a sweep of proc p, ended in the part by goroutine goid, which
  * rangesP before the part must have had (p -> goid). */
