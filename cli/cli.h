@@ -42,9 +42,9 @@
  *   bool cli_time_resolve(const char *opt, const cli_time *t, int64_t dur, int64_t *out_ns, cs_err *err)
  *   bool cli_range_resolve(const cli_range *r, int64_t dur, int64_t *from_ns, int64_t *to_ns, cs_err *err)
  *       ns from the trace start, within 0..dur; a usage error naming the trace's span when not
- *   void cli_json_str(FILE *f, const char *s)     a JSON string literal, escaped
+ *   void cli_json_str(FILE *f, const char *s)     a JSON string literal (cs_json_str)
  *   void cli_json_time(FILE *f, int64_t t)        ns, or null for CS_T_NONE
- *   void cli_csv_str(FILE *f, const char *s)      a quoted CSV field
+ *   void cli_csv_str(FILE *f, const char *s)      a quoted CSV field (cs_csv_str)
  *
  * cli_out: text gathered in a buffer of its own and written to o->f when it
  * fills, for outputs of a line per goroutine (`cli_out o = {.f = stdout}`):
@@ -53,11 +53,8 @@
  *   void cli_out_right(cli_out *o, const char *s, size_t n, int w)   s right-aligned in w bytes
  *   void cli_out_u64(cli_out *o, uint64_t v) / cli_out_i64(o, int64_t v)   in decimal
  *   char *cli_dec(char *end, uint64_t v)               v's decimal digits, ending at end; their start
- *   bool cli_json_utf8(const char *s)                 whether s is UTF-8 as jansson's json_string
- *                                                     takes it (the JSON of info, events, stats)
- *   void cli_out_json_str(cli_out *o, const char *s)  such an s as jansson writes it: \" \\ \b \f
- *                                                     \n \r \t, \u00XX for the other controls
- *   void cli_out_csv_str(cli_out *o, const char *s)   a quoted CSV field
+ *   void cli_out_json_str(cli_out *o, const char *s)  the same, into o
+ *   void cli_out_csv_str(cli_out *o, const char *s)   likewise
  *   void cli_out_flush(cli_out *o)                    writes what is held; once a write has
  *                                                     failed (o->bad) writes nothing more
  *   void cli_out_end(cli_out *o)                      the last flush: its last byte goes through
@@ -205,7 +202,6 @@ void cli_out_right(cli_out *o, const char *s, size_t n, int w);
 void cli_out_u64(cli_out *o, uint64_t v);
 void cli_out_i64(cli_out *o, int64_t v);
 char *cli_dec(char *end, uint64_t v);
-bool cli_json_utf8(const char *s);
 void cli_out_json_str(cli_out *o, const char *s);
 void cli_out_csv_str(cli_out *o, const char *s);
 

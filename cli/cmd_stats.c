@@ -316,12 +316,7 @@ static void json_row(cli_out *o, const cs_model *m, const cs_gstat *g, const col
         cli_out_mem(o, "\": ", 3);
         switch (cols[c].kind) {
         case COL_ID: cli_out_i64(o, (int64_t)g->goid); break;
-        case COL_NAME:
-            if (cli_json_utf8(name))
-                cli_out_json_str(o, name);
-            else
-                cli_out_str(o, "null");
-            break;
+        case COL_NAME: cli_out_json_str(o, name); break;
         case COL_PC: cli_out_i64(o, (int64_t)g->pc); break;
         case COL_TIME: cli_out_i64(o, tval(g, &cols[c])); break;
         }

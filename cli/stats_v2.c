@@ -95,15 +95,14 @@ static int64_t kv_last(const cs_stats *s, const cs_model *m, const cs_gstat *g, 
     return s->kv[i].ns;
 }
 
-/* g's entries of one table as a JSON object (a key that is not UTF-8 is
- * left out), a member of a row. */
+/* g's entries of one table as a JSON object, a member of a row. */
 static void json_kv(cli_out *o, const cs_stats *s, const cs_model *m, const cs_gstat *g, uint32_t table)
 {
     bool any = false;
     cli_out_ch(o, '{');
     for (uint32_t i = g->kv_first; i < g->kv_first + g->kv_count; i++) {
         const char *key = cs_model_str(m, s->kv[i].key);
-        if (s->kv[i].table != table || !cli_json_utf8(key) || !kv_first_of(s, m, g, i))
+        if (s->kv[i].table != table || !kv_first_of(s, m, g, i))
             continue;
         cli_out_str(o, any ? ",\n    " : "\n    ");
         cli_out_json_str(o, key);
@@ -125,16 +124,13 @@ static void json_fixed(cli_out *o, const cs_gstat *g, const fixed *f, size_t n)
     }
 }
 
-/* A name that is not UTF-8 is left out. */
 static void json_row(cli_out *o, const cs_stats *s, const cs_model *m, const cs_gstat *g)
 {
     const char *name = cs_model_str(m, g->name);
     cli_out_str(o, "  {\n   \"id\": ");
     cli_out_i64(o, (int64_t)g->goid);
-    if (cli_json_utf8(name)) {
-        cli_out_str(o, ",\n   \"name\": ");
-        cli_out_json_str(o, name);
-    }
+    cli_out_str(o, ",\n   \"name\": ");
+    cli_out_json_str(o, name);
     cli_out_str(o, ",\n   \"pc\": ");
     cli_out_i64(o, (int64_t)g->pc);
     json_fixed(o, g, head, NHEAD);

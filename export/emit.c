@@ -1,8 +1,9 @@
-/* export/emit.c — the buffered writer, escaping and atomic path wrapper of
+/* export/emit.c — the buffered writer, strings and atomic path wrapper of
  * internal.h. Writers never print: a failed write is remembered and reported
  * by exp__w_finish as a cs_err. */
 #include "internal.h"
 #include "../core/file.h"
+#include "../core/text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,8 +23,9 @@ static void flush(exp__w *w)
     w->n = 0;
 }
 
-static void put(exp__w *w, const char *s, size_t len)
+static void put(exp__w *w, const void *data, size_t len)
 {
+    const char *s = data;
     while (len) {
         if (w->n == sizeof w->buf)
             flush(w);
@@ -86,39 +88,15 @@ void exp__milli(exp__w *w, int64_t v)
     put(w, frac, 4);
 }
 
-void exp__xml(exp__w *w, const char *s)
+/* cs_write_fn into w (which remembers a failed write). */
+static size_t w_write(void *ctx, const void *data, size_t n)
 {
-    for (const char *p = s; *p; p++) {
-        switch (*p) {
-        case '&': exp__puts(w, "&amp;"); break;
-        case '<': exp__puts(w, "&lt;"); break;
-        case '>': exp__puts(w, "&gt;"); break;
-        case '"': exp__puts(w, "&quot;"); break;
-        case '\'': exp__puts(w, "&apos;"); break;
-        default:
-            if ((unsigned char)*p < 0x20 && *p != '\t' && *p != '\n')
-                put(w, "?", 1); /* control bytes are not allowed in XML 1.0 */
-            else
-                put(w, p, 1);
-        }
-    }
+    put(ctx, data, n);
+    return n;
 }
 
-void exp__json_str(exp__w *w, const char *s)
-{
-    put(w, "\"", 1);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') {
-            char e[2] = {'\\', (char)*p};
-            put(w, e, 2);
-        } else if (*p < 0x20) {
-            exp__printf(w, "\\u%04x", *p);
-        } else {
-            put(w, (const char *)p, 1);
-        }
-    }
-    put(w, "\"", 1);
-}
+void exp__xml(exp__w *w, const char *s) { cs_xml_text(w_write, w, s); }
+void exp__json_str(exp__w *w, const char *s) { cs_json_str(w_write, w, s); }
 
 bool exp__w_finish(exp__w *w, cs_err *err)
 {

@@ -54,8 +54,6 @@
  *   const char *lay_graph_engine_parse(const char *name)
  *       the engine's name as a static string, NULL when Graphviz has no such layout here
  *   double lay_text_width(const char *utf8, double font_px)         text.c: width in px
- *   uint32_t lay_utf8_next(const char **s)     text.c: the next character's code point, *s
- *       moved past it; a malformed byte is one character, LAY_UTF8_BAD
  *   size_t lay_utf8_floor(const char *s, size_t k)   text.c: the last character boundary
  *       of s at or before byte k (k <= strlen(s)): where a cut keeps characters whole
  */
@@ -142,8 +140,6 @@ double lay_graph_edge_width(const lay_gedge *e);
 uint32_t lay_graph_edge_find(const lay_graph *g, uint8_t kind, uint32_t from, uint32_t to, uint32_t chan);
 const char *lay_graph_engine_parse(const char *name);
 double lay_text_width(const char *utf8, double font_px);
-#define LAY_UTF8_BAD 0xFFFDu /* what lay_utf8_next gives for a malformed byte */
-uint32_t lay_utf8_next(const char **s);
 size_t lay_utf8_floor(const char *s, size_t k);
 
 #endif

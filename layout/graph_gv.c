@@ -7,6 +7,7 @@
  * are captured (agseterrf) and returned in the cs_err instead of printed. */
 #include "internal.h"
 #include "lod.h"
+#include "../core/text.h"
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
@@ -30,9 +31,26 @@ static int gv_err(char *msg)
     return 0;
 }
 
+/* cs_write_fn into the bytes at *ctx, moved past them. */
+static size_t put_at(void *ctx, const void *data, size_t n)
+{
+    char **at = ctx;
+    memcpy(*at, data, n);
+    *at += n;
+    return n;
+}
+
+/* Graphviz reads text as UTF-8 (its charset; Pango says so of any other):
+ * a byte of a name that begins no valid sequence goes as U+FFFD. */
 static void set(void *obj, const char *k, const char *v)
 {
-    agsafeset(obj, (char *)k, (char *)v, "");
+    char *fixed = cs_utf8_valid(v) ? NULL : cs_alloc(strlen(v) * 3 + 1), *at = fixed;
+    if (fixed) {
+        cs_utf8_text(put_at, &at, v);
+        *at = 0;
+    }
+    agsafeset(obj, (char *)k, fixed ? fixed : (char *)v, ""); /* out of memory: as it is */
+    cs_free(fixed);
 }
 
 /* Spline routing around nodes is quadratic and takes minutes beyond a few

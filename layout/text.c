@@ -7,6 +7,7 @@
  * only knows the font size and the number of characters (the SVG tests)
  * never guesses a label wider than the layout made room for. */
 #include "graph.h"
+#include "../core/text.h"
 
 static const uint16_t ascii_adv[95] = {
     651,  821,  942,  1716, 1303, 1946, 1597, 563,  799,  799,  1024, 1716, 651,  739,  651,  690,
@@ -32,25 +33,6 @@ static uint16_t advance(uint32_t cp)
     return 1303;
 }
 
-uint32_t lay_utf8_next(const char **s)
-{
-    const uint8_t *p = (const uint8_t *)*s;
-    uint32_t c = p[0], len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 0;
-    for (uint32_t i = 1; i < len; i++)
-        if ((p[i] & 0xC0) != 0x80)
-            len = 0;
-    if (!len) { /* malformed: one byte, one character */
-        *s += 1;
-        return LAY_UTF8_BAD;
-    }
-    if (len == 2)
-        c = ((c & 0x1F) << 6) | (p[1] & 0x3F);
-    else if (len == 3)
-        c = ((c & 0x0F) << 12) | ((p[1] & 0x3F) << 6) | (p[2] & 0x3F);
-    *s += len;
-    return c;
-}
-
 size_t lay_utf8_floor(const char *s, size_t k)
 {
     while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
@@ -62,7 +44,7 @@ double lay_text_width(const char *utf8, double font_px)
 {
     uint32_t units = 0, n = 0;
     while (*utf8) {
-        units += advance(lay_utf8_next(&utf8));
+        units += advance(cs_utf8_next(&utf8));
         n++;
     }
     double exact = units / 2048.0, floor_em = LAY_TEXT_EM_PER_CHAR * n;

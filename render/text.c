@@ -7,6 +7,7 @@
  * has, up to MAX_CP of them; anything else is drawn as '?'. The font file
  * is trusted system data, not trace input. */
 #include "rnd.h"
+#include "../core/text.h"
 
 #include <stb/stb_rect_pack.h>
 #include <stdlib.h>
@@ -27,8 +28,8 @@ static void model_chars(const cs_model *m, uint8_t *bits)
 {
     for (uint32_t sid = 1; m && sid < m->n_str; sid++)
         for (const char *s = cs_model_str(m, sid); *s;) {
-            uint32_t c = lay_utf8_next(&s);
-            if (c >= 0x80 && c < 0x10000 && c != LAY_UTF8_BAD)
+            uint32_t c = cs_utf8_next(&s);
+            if (c >= 0x80 && c < 0x10000) /* not CS_UTF8_BAD */
                 bits[c >> 3] |= (uint8_t)(1u << (c & 7));
         }
 }
@@ -187,7 +188,7 @@ void rnd__font_deinit(rnd__font *f)
     rnd__font_drop(f);
 }
 
-/* The atlas' glyph of a code point (lay_utf8_next); '?' for what it lacks,
+/* The atlas' glyph of a code point (cs_utf8_next); '?' for what it lacks,
  * malformed bytes too. */
 static int glyph_index(const rnd__font *f, uint32_t c)
 {
@@ -208,7 +209,7 @@ float rnd__text_width(const rnd__font *f, int size, const char *s)
 {
     float w = 0;
     while (*s)
-        w += f->pc[size][glyph_index(f, lay_utf8_next(&s))].xadvance;
+        w += f->pc[size][glyph_index(f, cs_utf8_next(&s))].xadvance;
     return w;
 }
 
@@ -219,7 +220,7 @@ float rnd__text(rnd__scene *sc, const rnd__font *f, int size, float x, float y, 
     uint8_t c[4] = {rgba >> 24, rgba >> 16, rgba >> 8, rgba};
     while (*s) {
         stbtt_aligned_quad q;
-        int gi = glyph_index(f, lay_utf8_next(&s));
+        int gi = glyph_index(f, cs_utf8_next(&s));
         stbtt_GetPackedQuad(f->pc[size], f->atlas_w, f->atlas_h, gi, &x, &y, &q, 1);
         if (q.x1 <= q.x0)
             continue;

@@ -1,13 +1,14 @@
 /* tests/test_core.c — the shared core: hash map, dense id table, string
  * interning, the model builder's spans, the bounded cursor, header
  * detection, streamed input (pipes, FIFOs) and output (atomic, through
- * links, never over the input). */
+ * links, never over the input), UTF-8 and the outputs' strings. */
 #include "testlib.h"
 
 #include "../core/build.h"
 #include "../core/ids.h"
 #include "../core/map.h"
 #include "../core/stats.h"
+#include "../core/text.h"
 #include "../decode/buf.h"
 #include "synth.h"
 
@@ -979,10 +980,80 @@ static void output_follows_links_and_spares_the_input(void **st)
     rmdir(dir);
 }
 
+/* A cs_write_fn into a fixed buffer, NUL-terminated. */
+typedef struct textbuf { char b[256]; size_t n; } textbuf;
+
+static size_t text_put(void *ctx, const void *data, size_t n)
+{
+    textbuf *t = ctx;
+    assert_true(t->n + n < sizeof t->b);
+    memcpy(t->b + t->n, data, n);
+    t->n += n;
+    t->b[t->n] = 0;
+    return n;
+}
+
+typedef void text_writer(cs_write_fn *fn, void *ctx, const char *s);
+
+static const char *text_of(text_writer *w, const char *s, textbuf *t)
+{
+    t->n = 0, t->b[0] = 0;
+    w(text_put, t, s);
+    return t->b;
+}
+
+/* Go's utf8.DecodeRune: a byte that begins no valid sequence is one bad
+ * byte (cut short, overlong, a surrogate, past U+10FFFF); four-byte
+ * sequences are code points. */
+static void utf8_decodes_as_go_does(void **st)
+{
+    (void)st;
+    static const struct { const char *s; uint32_t cp[6]; } cases[] = {
+        {"a\xC3\xA9", {'a', 0xE9}},
+        {"\xE2\x86\x92\xF0\x9F\x98\x80", {0x2192, 0x1F600}},
+        {"\xEF\xBF\xBD", {0xFFFD}},                              /* U+FFFD itself is valid */
+        {"\xC0\x80", {CS_UTF8_BAD, CS_UTF8_BAD}},                  /* overlong NUL */
+        {"\xE0\x80\xAF", {CS_UTF8_BAD, CS_UTF8_BAD, CS_UTF8_BAD}}, /* overlong '/' */
+        {"\xED\xA0\x80", {CS_UTF8_BAD, CS_UTF8_BAD, CS_UTF8_BAD}}, /* a surrogate */
+        {"\xF4\x90\x80\x80", {CS_UTF8_BAD, CS_UTF8_BAD, CS_UTF8_BAD, CS_UTF8_BAD}},
+        {"\xE2\x86", {CS_UTF8_BAD, CS_UTF8_BAD}},                  /* cut short by the NUL */
+        {"\x80x", {CS_UTF8_BAD, 'x'}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *s = cases[i].s;
+        size_t k = 0;
+        while (*s)
+            assert_int_equal(cs_utf8_next(&s), cases[i].cp[k++]);
+        assert_int_equal(cases[i].cp[k], 0);
+        assert_int_equal(cs_utf8_valid(cases[i].s), i < 3);
+    }
+}
+
+/* JSON as jansson writes it, a bad byte as \ufffd; CSV quotes doubled,
+ * bytes as they are; XML entities, bad bytes and controls as U+FFFD;
+ * plain text with U+FFFD for a bad byte. */
+static void strings_are_written_valid(void **st)
+{
+    (void)st;
+    textbuf t;
+    assert_string_equal(text_of(cs_json_str, "main.f", &t), "\"main.f\"");
+    assert_string_equal(text_of(cs_json_str, "a\"b\\c\b\f\n\r\t\x01\x1F\x7F", &t),
+                        "\"a\\\"b\\\\c\\b\\f\\n\\r\\t\\u0001\\u001F\x7F\"");
+    assert_string_equal(text_of(cs_json_str, "\xC3\xA9\xFF\xC0\x80z", &t), "\"\xC3\xA9\\ufffd\\ufffd\\ufffdz\"");
+    assert_string_equal(text_of(cs_json_str, "", &t), "\"\"");
+    assert_string_equal(text_of(cs_csv_str, "a\"b\"\xFF", &t), "\"a\"\"b\"\"\xFF\"");
+    assert_string_equal(text_of(cs_xml_text, "<a&b>'\"\t\n\x01\xFF\xEF\xBF\xBE\xC3\xA9", &t),
+                        "&lt;a&amp;b&gt;&apos;&quot;\t\n&#xFFFD;&#xFFFD;&#xFFFD;\xC3\xA9");
+    assert_string_equal(text_of(cs_utf8_text, "a\xFF\xE2\x86\x92\xE2\x86", &t),
+                        "a\xEF\xBF\xBD\xE2\x86\x92\xEF\xBF\xBD\xEF\xBF\xBD");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(map_survives_many_puts_and_deletes),
+        cmocka_unit_test(utf8_decodes_as_go_does),
+        cmocka_unit_test(strings_are_written_valid),
         cmocka_unit_test(ids_keep_slots_as_the_array_grows),
         cmocka_unit_test(ids_window_follows_where_ids_begin),
         cmocka_unit_test(stats_rows_sort_by_goid_stably),

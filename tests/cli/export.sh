@@ -62,6 +62,24 @@ for l in lanes graph; do
     xmllint --noout "$tmp/markup-$l.svg" || fail "xmllint markup-$l.svg"
     grep -q 'main\.&lt;&amp;' "$tmp/markup-$l.svg" || fail "markup-$l.svg lacks the escaped name"
 done
+# names that are not UTF-8, with a control byte ("main.player" made "main.\377\001\300\200er", same
+# length): every JSON output parses and every SVG is XML, each bad byte U+FFFD and the control escaped
+perl -pe 's/main\.player/main.\xff\x01\xc0\x80er/g' tests/data/pingpong-go1.25.trace >"$tmp/bad.trace"
+for l in lanes graph; do
+    $cs svg -q --layout $l "$tmp/bad.trace" -o "$tmp/bad-$l.svg" || fail "svg $l of names not UTF-8"
+    xmllint --noout "$tmp/bad-$l.svg" || fail "xmllint bad-$l.svg"
+    grep -q 'main\.&#xFFFD;&#xFFFD;&#xFFFD;&#xFFFD;er' "$tmp/bad-$l.svg" || fail "bad-$l.svg lacks the name"
+done
+bad='"main.\ufffd\u0001\ufffd\ufffder"'
+$cs stats --json -q "$tmp/bad.trace" | jq -e "[.goroutines[] | select(.name == $bad)] | length == 2" >/dev/null ||
+    fail "stats --json of names not UTF-8"
+$cs pairs --json -q "$tmp/bad.trace" | jq -e "[.channels[] | select(.channel | contains($bad))] | length > 0" \
+    >/dev/null || fail "pairs --json of names not UTF-8"
+$cs dot -q "$tmp/bad.trace" -o "$tmp/bad.dot" || fail "dot of names not UTF-8"
+iconv -f UTF-8 -t UTF-8 "$tmp/bad.dot" >/dev/null || fail "bad.dot is not UTF-8"
+$cs perfetto -q "$tmp/bad.trace" -o "$tmp/bad.json" || fail "perfetto of names not UTF-8"
+jq -e "[.traceEvents[] | select(.args.name? // \"\" | endswith($bad))] | length > 0" "$tmp/bad.json" >/dev/null ||
+    fail "perfetto of names not UTF-8"
 $cs dot -q --render png --group function tests/data/pingpong-go1.25.trace -o "$tmp/pp.png" || fail "dot --render png"
 [ "$(head -c 4 "$tmp/pp.png" | od -An -c | tr -d ' ')" = "211PNG" ] || fail "dot --render png is no PNG"
 
