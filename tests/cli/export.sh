@@ -55,20 +55,18 @@ for r in 0:2ms 0:20ms :; do
     [ -n "$shown" ] && [ "$shown" -gt 0 ] && [ "$sum" -eq "$shown" ] ||
         fail "svg --range $r: the legend counts $sum messages, the title $shown"
 done
-# names that are markup in XML ("main.player" made "main.<&'\">r", same length) stay text in every SVG
+# names that are markup in XML ("main.player" made "main.<&'\">r", same length) stay text in every
+# SVG; names that are not UTF-8, with a control byte ("main.\377\001\300\200er"), are XML there,
+# each bad byte and the control U+FFFD, and every JSON output parses, the bad bytes \ufffd
 perl -pe 's/main\.player/main.<&\x27">r/g' tests/data/pingpong-go1.25.trace >"$tmp/markup.trace"
-for l in lanes graph; do
-    $cs svg -q --layout $l "$tmp/markup.trace" -o "$tmp/markup-$l.svg" || fail "svg $l of markup names"
-    xmllint --noout "$tmp/markup-$l.svg" || fail "xmllint markup-$l.svg"
-    grep -q 'main\.&lt;&amp;' "$tmp/markup-$l.svg" || fail "markup-$l.svg lacks the escaped name"
-done
-# names that are not UTF-8, with a control byte ("main.player" made "main.\377\001\300\200er", same
-# length): every JSON output parses and every SVG is XML, each bad byte U+FFFD and the control escaped
 perl -pe 's/main\.player/main.\xff\x01\xc0\x80er/g' tests/data/pingpong-go1.25.trace >"$tmp/bad.trace"
 for l in lanes graph; do
-    $cs svg -q --layout $l "$tmp/bad.trace" -o "$tmp/bad-$l.svg" || fail "svg $l of names not UTF-8"
-    xmllint --noout "$tmp/bad-$l.svg" || fail "xmllint bad-$l.svg"
-    grep -q 'main\.&#xFFFD;&#xFFFD;&#xFFFD;&#xFFFD;er' "$tmp/bad-$l.svg" || fail "bad-$l.svg lacks the name"
+    for c in 'markup main\.&lt;&amp;' 'bad main\.&#xFFFD;&#xFFFD;&#xFFFD;&#xFFFD;er'; do
+        n=${c%% *}
+        $cs svg -q --layout $l "$tmp/$n.trace" -o "$tmp/$n-$l.svg" || fail "svg $l of $n names"
+        xmllint --noout "$tmp/$n-$l.svg" || fail "xmllint $n-$l.svg"
+        grep -q "${c#* }" "$tmp/$n-$l.svg" || fail "$n-$l.svg lacks the name"
+    done
 done
 bad='"main.\ufffd\u0001\ufffd\ufffder"'
 $cs stats --json -q "$tmp/bad.trace" | jq -e "[.goroutines[] | select(.name == $bad)] | length == 2" >/dev/null ||
