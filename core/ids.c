@@ -27,12 +27,55 @@ void cs_ids_deinit(cs_ids *t)
     memset(t, 0, sizeof *t);
 }
 
-/* An id that was not direct when it was added stays in the map, even once
- * the array has grown past it. */
+/* Not in the array: in the map, which holds no id of the window's range
+ * (take_in) and none outside its bounds, so that the lookups of ids not
+ * there yet (a part of a trace looks up each of the millions it makes
+ * before adding it) need no hash. */
 uint32_t cs_ids__find_slow(const cs_ids *t, uint64_t id)
 {
     uint32_t v;
-    return t->big.count && cs_map_get(&t->big, id, &v) ? v : UINT32_MAX;
+    return t->big.count && id - t->base >= t->n_direct && id >= t->big_lo && id <= t->big_hi &&
+                   cs_map_get(&t->big, id, &v)
+               ? v
+               : UINT32_MAX;
+}
+
+/* id to slot in the map, its bounds kept. */
+static bool big_put(cs_ids *t, uint64_t id, uint32_t slot, cs_err *err)
+{
+    if (!t->big.cap) /* its first */
+        t->big_lo = t->big_hi = id;
+    t->big_lo = id < t->big_lo ? id : t->big_lo;
+    t->big_hi = id > t->big_hi ? id : t->big_hi;
+    return cs_map_put(&t->big, id, slot, err);
+}
+
+/* The map's ids that the window now covers go into the array, the map
+ * keeping the rest, its bounds made again; nothing changes when out of
+ * memory. */
+static bool take_in(cs_ids *t, cs_err *err)
+{
+    cs_map rest;
+    cs_map_init(&rest);
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint32_t i = 0; i < t->big.cap; i++) {
+        const cs_map_slot *x = &t->big.slots[i];
+        if (!x->used || x->key - t->base < t->n_direct)
+            continue;
+        if (!cs_map_put(&rest, x->key, x->val, err)) {
+            cs_map_deinit(&rest);
+            return false;
+        }
+        lo = x->key < lo ? x->key : lo, hi = x->key > hi ? x->key : hi;
+    }
+    for (uint32_t i = 0; i < t->big.cap; i++) {
+        const cs_map_slot *x = &t->big.slots[i];
+        if (x->used && x->key - t->base < t->n_direct)
+            t->direct[x->key - t->base] = x->val + 1;
+    }
+    cs_map_deinit(&t->big);
+    t->big = rest, t->big_lo = lo, t->big_hi = hi;
+    return true;
 }
 
 /* Whether the window may span [lo, hi). */
@@ -77,7 +120,7 @@ static bool cover(cs_ids *t, uint64_t id, cs_err *err)
     t->direct = nd;
     t->base = nlo;
     t->n_direct = (uint32_t)(nhi - nlo);
-    return true;
+    return !t->big.count || take_in(t, err);
 }
 
 /* While the table holds fewer ids than this, an id the window cannot take
@@ -90,7 +133,7 @@ static bool cover(cs_ids *t, uint64_t id, cs_err *err)
 static bool restart(cs_ids *t, uint64_t id, cs_err *err)
 {
     for (uint32_t k = 0; k < t->n_direct; k++)
-        if (t->direct[k] && !cs_map_put(&t->big, t->base + k, t->direct[k] - 1, err))
+        if (t->direct[k] && !big_put(t, t->base + k, t->direct[k] - 1, err))
             return false;
     cs_free(t->direct);
     t->direct = NULL, t->n_direct = 0;
@@ -110,7 +153,9 @@ uint32_t cs_ids__add(cs_ids *t, uint64_t id, cs_err *err)
     uint64_t lo = id < t->base ? id : t->base, hi = t->base + t->n_direct;
     if (hi <= id)
         hi = id + 1;
-    bool fits = id < DIRECT_TOP && may_span(t, lo, hi);
+    /* inside the window: its place is there (the window may be wider than
+     * may_span allows for so few ids, grown ahead) */
+    bool fits = id - t->base < t->n_direct || (id < DIRECT_TOP && may_span(t, lo, hi));
     if (!fits && id < DIRECT_TOP && t->n < RESTART_BELOW) {
         if (!restart(t, id, err))
             return UINT32_MAX;
@@ -120,7 +165,7 @@ uint32_t cs_ids__add(cs_ids *t, uint64_t id, cs_err *err)
         if (id - t->base >= t->n_direct && !cover(t, id, err))
             return UINT32_MAX;
         t->direct[id - t->base] = v + 1;
-    } else if (!cs_map_put(&t->big, id, v, err)) {
+    } else if (!big_put(t, id, v, err)) {
         return UINT32_MAX;
     }
     t->n++;
@@ -137,7 +182,7 @@ bool cs_ids_set(cs_ids *t, uint64_t id, uint32_t slot, cs_err *err)
         cs_map_del(&t->big, id);
         return true;
     }
-    return cs_map_put(&t->big, id, slot, err);
+    return big_put(t, id, slot, err);
 }
 
 bool cs_ids_copy(const cs_ids *from, cs_ids *out, cs_err *err)
@@ -148,6 +193,7 @@ bool cs_ids_copy(const cs_ids *from, cs_ids *out, cs_err *err)
     if (from->n_direct)
         memcpy(out->direct, from->direct, (size_t)from->n_direct * sizeof *out->direct);
     out->base = from->base, out->n_direct = from->n_direct, out->n = from->n;
+    out->big_lo = from->big_lo, out->big_hi = from->big_hi;
     if (!cs_map_copy(&from->big, &out->big, err)) {
         cs_ids_deinit(out);
         return false;

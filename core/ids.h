@@ -8,7 +8,9 @@
  * 4 × slots + 1024, so the array stays bounded by what the input justifies
  * wherever the ids begin (a part of a trace decoded from a cut sees ids in
  * the millions, after a few small ones: while a table holds fewer than 64
- * ids, one that does not fit starts the window afresh).
+ * ids, one that does not fit starts the window afresh). The map's ids
+ * that a window grown or moved comes to cover go into the array: an id is
+ * in one place, and the map holds none in the window's range.
  *
  * API
  *   void cs_ids_init(cs_ids *t, uint32_t limit)     zeroed table (a zeroed struct is limit 0)
@@ -37,6 +39,7 @@ typedef struct cs_ids {
     uint32_t n_direct;
     uint32_t limit;    /* ids below this always go direct */
     cs_map big;        /* the rest */
+    uint64_t big_lo, big_hi; /* the least and greatest id big has held: none outside is there */
     uint32_t n;        /* slots handed out */
 } cs_ids;
 

@@ -610,6 +610,41 @@ static void ids_keep_slots_as_the_array_grows(void **st)
     }
 }
 
+/* An id is in one place: one inside the window goes into the array even
+ * where the window grew ahead wider than the slot rule allows for the ids
+ * it holds, and an id of the map moves into the array when the window
+ * comes to cover it; every id keeps the slot it was given. */
+static void ids_keep_one_place(void **st)
+{
+    (void)st;
+    cs_ids t;
+    cs_err err = {0};
+    cs_ids_init(&t, 0);
+    uint64_t order[4400];
+    uint32_t n = 0;
+    for (uint64_t id = 0; id < 100; id++)
+        order[n++] = id;
+    order[n++] = 5000;                           /* too far for 101 ids: the map */
+    for (uint64_t id = 1024; id <= 1100; id++) /* the window doubles to [0, 2048) */
+        order[n++] = id;
+    order[n++] = 1900;                           /* inside it, though 2048 > 4 * 178 + 1024 */
+    for (uint64_t id = 2048; id < 4200; id++)  /* up to [0, 8192), over 5000 */
+        order[n++] = id;
+    for (uint32_t k = 0; k < n; k++) {
+        assert_int_equal(cs_ids_get(&t, order[k], true, &err), k);
+        if (order[k] == 1900)
+            assert_int_not_equal(cs_ids_direct(&t, 1900), 0);
+        if (order[k] == 5000)
+            assert_int_equal(t.big.count, 1);
+    }
+    assert_int_equal(t.big.count, 0);
+    assert_int_equal(cs_ids_direct(&t, 5000), 101);
+    for (uint32_t k = 0; k < n; k++)
+        assert_int_equal(cs_ids_find(&t, order[k]), k);
+    assert_int_equal(cs_ids_find(&t, 4500), UINT32_MAX); /* in the window, in neither */
+    cs_ids_deinit(&t);
+}
+
 /* Ids that begin in the millions (a part of a trace from a cut) or beyond
  * 2^32 are direct as they come, the window moving down for older ones
  * while it stays within the slot rule; ids far below stay in the map. */
@@ -1056,6 +1091,7 @@ int main(void)
         cmocka_unit_test(strings_are_written_valid),
         cmocka_unit_test(ids_keep_slots_as_the_array_grows),
         cmocka_unit_test(ids_window_follows_where_ids_begin),
+        cmocka_unit_test(ids_keep_one_place),
         cmocka_unit_test(stats_rows_sort_by_goid_stably),
         cmocka_unit_test(spans_keep_their_ends),
         cmocka_unit_test(spans_laid_out_in_two_halves),
