@@ -93,14 +93,16 @@
 #define CS_T_NONE INT64_MIN
 /* Every time in the model lies in [-CS_T_MAX, CS_T_MAX] (about 36 years):
  * decoders clamp hostile timestamps there, so later stages can add and
- * subtract times without overflow. */
+ * subtract times without overflow. Go's reader then stamps an event a
+ * nanosecond after the last when it is not later: a run of events clamped
+ * at CS_T_MAX goes past it, by at most their count. */
 #define CS_T_MAX ((int64_t)1 << 60)
 
 /* Span starts (cs_model.span_t0): blocks of CS_T0_BLOCK spans; a block's
- * base from CS_T0_WIDE up marks a wide one. */
+ * base from CS_T0_WIDE up marks a wide one, far above any time. */
 #define CS_T0_BLOCK_BITS 5
 #define CS_T0_BLOCK (1u << CS_T0_BLOCK_BITS)
-#define CS_T0_WIDE (CS_T_MAX + 1)
+#define CS_T0_WIDE ((int64_t)1 << 62)
 
 /* Time s of a column of times kept in 32 bits over a base per block of
  * CS_T0_BLOCK: b is its block's base, *lo its 32 bits (read only when the
