@@ -1,10 +1,11 @@
 /* layout/spawn.c — the spawn tree of internal.h. Goroutines whose parent is
  * unknown are roots; over lines (line), a line's parent is the line its
  * goroutine's parent is drawn on. One sort by (parent, creation, goid)
- * gives every children list at once: three stable radix sorts, by goid,
- * then creation, then parent, so the build is O(n); the walk is iterative
- * (a chain of 100k goroutines must not overflow the C stack) and marks
- * visited goroutines, so even a parent cycle in a corrupt model ends. */
+ * gives every children list at once: stable radix sorts by creation (the
+ * ties by goid), then by parent, so the build is O(n); the walk is
+ * iterative (a chain of 100k goroutines must not overflow the C stack) and
+ * marks visited goroutines, so even a parent cycle in a corrupt model
+ * ends. */
 #include "internal.h"
 
 #include <string.h>
@@ -51,6 +52,37 @@ static uint32_t parent_of(const cs_model *m, uint32_t i)
     return p < m->n_g && p != i ? p : 0;
 }
 
+/* Runs of ties this long or shorter are put in goid order in place. */
+#define TIES_SHORT 32u
+
+/* c[0, n) by creation (key holds their time keys, and is used up), the
+ * ties by goid, each order stable: what a sort by goid and then a stable
+ * one by creation give, with the goids sorted among the ties only (a
+ * server's 2.2 M goroutines are made at times of their own). */
+static bool by_creation(const cs_model *m, uint64_t *key, uint32_t *c, uint32_t n, cs_err *err)
+{
+    if (!lay__sort_keys(key, c, n, err))
+        return false;
+    for (uint32_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && key[j] == key[i]; j++)
+            ;
+        if (j - i > TIES_SHORT) {
+            for (uint32_t k = i; k < j; k++)
+                key[k] = m->g[c[k]].goid;
+            if (!lay__sort_keys(key + i, c + i, j - i, err))
+                return false;
+            continue;
+        }
+        for (uint32_t k = i + 1; k < j; k++) { /* insertion: stable */
+            uint32_t x = c[k], at = k;
+            for (; at > i && m->g[c[at - 1]].goid > m->g[x].goid; at--)
+                c[at] = c[at - 1];
+            c[at] = x;
+        }
+    }
+    return true;
+}
+
 bool lay__spawn_build(const cs_model *m, const uint32_t *line, lay__spawn *out, cs_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -71,10 +103,9 @@ bool lay__spawn_build(const cs_model *m, const uint32_t *line, lay__spawn *out, 
         else
             seen[i] = 1; /* not in the tree */
     out->n = n;
-    ok = ok && lay__sort_keys(key, c, n, err);
     for (uint32_t i = 0; ok && i < n; i++)
         key[i] = lay__time_key(m->g[c[i]].create_ns);
-    ok = ok && lay__sort_keys(key, c, n, err);
+    ok = ok && by_creation(m, key, c, n, err);
     for (uint32_t i = 0; ok && i < n; i++) {
         uint32_t p = parent_of(m, c[i]);
         p = line && p ? line[p] : p;

@@ -391,6 +391,48 @@ static void tree_subtrees_never_overlap_and_chains_grow_linearly(void **state)
     cs_model_deinit(&m);
 }
 
+/* Children follow one another by creation, those made at the same time by
+ * goid, whatever order the model has them in: a run of 40 ties (put in
+ * goid order by a sort) and one of 5 (in place), made in falling and
+ * mixed goid order, between goroutines made at times of their own. */
+static int by_creation_goid(const void *a, const void *b, void *ctx)
+{
+    const cs_model *m = ctx;
+    const cs_goroutine *x = &m->g[*(const uint32_t *)a], *y = &m->g[*(const uint32_t *)b];
+    if (x->create_ns != y->create_ns)
+        return x->create_ns < y->create_ns ? -1 : 1;
+    return x->goid < y->goid ? -1 : x->goid > y->goid;
+}
+
+static void spawn_order_breaks_ties_by_goid(void **state)
+{
+    (void)state;
+    cs_model m;
+    cs_mb mb;
+    sy_begin(&m, &mb);
+    sy_go(&mb, 0, 1, 0, "main.main");
+    static const uint64_t five[] = {300, 150, 250, 100, 120};
+    sy_go(&mb, 5, 900, 1, "main.first");
+    for (uint64_t k = 0; k < 40; k++)
+        sy_go(&mb, 10, 200 - k, 1, "main.tie40");
+    sy_go(&mb, 15, 50, 1, "main.between");
+    for (int k = 0; k < 5; k++)
+        sy_go(&mb, 20, five[k], 1, "main.tie5");
+    sy_go(&mb, 25, 10, 1, "main.last");
+    sy_end(&m, &mb, 100);
+    uint32_t n = m.n_g, got = 0, order[64], by_size[64], want[64];
+    cs_err err = {0};
+    assert_true(lay_tree_orders(&m, order, by_size, &got, &err));
+    assert_int_equal(got, n - 1);
+    for (uint32_t i = 2; i < n; i++) /* main first, then its children */
+        want[i - 2] = i;
+    qsort_r(want, n - 2, sizeof *want, by_creation_goid, &m);
+    assert_int_equal(m.g[order[0]].goid, 1);
+    for (uint32_t i = 0; i + 2 < n; i++)
+        assert_int_equal(order[i + 1], want[i]);
+    cs_model_deinit(&m);
+}
+
 static void layouts_are_deterministic(void **state)
 {
     (void)state;
@@ -567,6 +609,7 @@ int main(void)
         cmocka_unit_test(palette_channel_hue_is_stable),
         cmocka_unit_test(tree_siblings_never_overlap_for_1_to_1000_children),
         cmocka_unit_test(tree_subtrees_never_overlap_and_chains_grow_linearly),
+        cmocka_unit_test(spawn_order_breaks_ties_by_goid),
         cmocka_unit_test(layouts_are_deterministic),
         cmocka_unit_test(lod_summaries_and_bundles),
         cmocka_unit_test(lod_widest_column_many_goroutines),
