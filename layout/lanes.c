@@ -231,6 +231,10 @@ bool lay_lanes_build(const cs_model *m, const lay_lanes_desc *d, lay_lanes *out,
     lay__spawn sp;
     if (!lay__spawn_build(m, NULL, &sp, err))
         return false;
+    if (d->spawn_order) {
+        memcpy(d->spawn_order, sp.order, (size_t)sp.n * sizeof *sp.order);
+        *d->n_spawn = sp.n;
+    }
     out->n_total = sp.n;
     uint32_t n = 0;
     uint8_t *in = d->filter && d->filter[0] ? lay_filter_build(m, d->filter, err) : NULL;

@@ -60,6 +60,10 @@ typedef struct lay_lanes_desc {
     uint32_t keep;
     const char *filter;
     uint32_t max_lanes;
+    uint32_t *spawn_order; /* when set (room for m->n_g): the spawn tree's depth-first order of
+                              every goroutine, shown or not, goes there and its count to
+                              *n_spawn (the tree's orders start from it: lay_tree_orders) */
+    uint32_t *n_spawn;
 } lay_lanes_desc;
 
 typedef struct lay_lanes {

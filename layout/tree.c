@@ -129,26 +129,28 @@ void lay_tree_deinit(lay_tree *t)
 
 bool lay_tree_orders(const cs_model *m, uint32_t *order, uint32_t *by_size, uint32_t *n, cs_err *err)
 {
-    lay__spawn s;
-    if (!lay__spawn_build(m, NULL, &s, err))
-        return false;
+    if (!*n) {
+        lay__spawn s;
+        if (!lay__spawn_build(m, NULL, &s, err))
+            return false;
+        memcpy(order, s.order, (size_t)s.n * sizeof *order);
+        *n = s.n;
+        lay__spawn_deinit(&s);
+    }
     uint32_t *wt = cs_calloc((size_t)m->n_g + 1, sizeof *wt);
-    uint64_t *key = cs_alloc((size_t)s.n * sizeof *key + 1);
+    uint64_t *key = cs_alloc((size_t)*n * sizeof *key + 1);
     bool made = wt && key, ok = made;
     if (ok) { /* depth-first: a backwards walk adds every subtree to its parent */
-        *n = s.n;
-        memcpy(order, s.order, (size_t)s.n * sizeof *order);
-        for (uint32_t k = s.n; k-- > 0;) {
+        for (uint32_t k = *n; k-- > 0;) {
             uint32_t g = order[k];
             wt[g] += 1;
             if (m->g[g].parent && m->g[g].parent < m->n_g)
                 wt[m->g[g].parent] += wt[g];
         }
-        for (uint32_t k = 0; k < s.n; k++)
+        for (uint32_t k = 0; k < *n; k++)
             by_size[k] = order[k], key[k] = (uint64_t)(UINT32_MAX - wt[order[k]]) << 32 | order[k];
-        ok = lay__sort_keys(key, by_size, s.n, err);
+        ok = lay__sort_keys(key, by_size, *n, err);
     }
     cs_free(wt), cs_free(key);
-    lay__spawn_deinit(&s);
-    return ok || (made ? false : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory ordering %u goroutines", s.n));
+    return ok || (made ? false : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory ordering %u goroutines", *n));
 }

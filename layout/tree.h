@@ -19,7 +19,8 @@
  *       every goroutine in the spawn tree's depth-first order (children under their
  *       parents, by creation) into order, and by the size of its subtree (itself and its
  *       descendants), biggest first, then by index, into by_size (labels are offered in
- *       that order); *n of each (m->n_g - 1); both arrays of m->n_g
+ *       that order); *n of each (m->n_g - 1); both arrays of m->n_g. When *n is not 0,
+ *       order holds the depth-first order already (lay_lanes_desc.spawn_order)
  */
 #ifndef LAY_TREE_H
 #define LAY_TREE_H

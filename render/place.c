@@ -38,7 +38,8 @@ bool rnd__marks_place(rnd_renderer *r, cs_err *err)
 }
 
 /* The tree view's placement, made on its first frame: every goroutine in
- * the spawn tree's order (children under their parents) and the labels'
+ * the spawn tree's order (children under their parents; the lanes' build
+ * writes it when the view is the tree's, render/lay.c) and the labels'
  * order, biggest subtree first, once (layout/tree.h lay_tree_orders); the
  * 3D positions from layout/tree.h over the lines of the lanes it draws
  * (r->lay.lanes, r->row), made again when those lanes share lines (more
@@ -51,8 +52,9 @@ bool rnd__tree_place(rnd_renderer *r, cs_err *err)
     bool shared = l->compacted || l->collapsed;
     if (r->tree_xz && (shared ? r->tree_gen == r->lay.gen : !r->lines))
         return true;
-    if (!r->order) {
-        r->order = cs_alloc(n * sizeof *r->order);
+    if (!r->label_order) {
+        if (!r->order) /* else the lanes' build may have written the spawn tree's order (render/lay.c) */
+            r->order = cs_alloc(n * sizeof *r->order), r->n_order = 0;
         r->label_order = cs_alloc(n * sizeof *r->label_order);
         bool ok = r->order && r->label_order;
         if (!ok)
@@ -60,6 +62,7 @@ bool rnd__tree_place(rnd_renderer *r, cs_err *err)
         if (!ok || !lay_tree_orders(m, r->order, r->label_order, &r->n_order, err)) {
             cs_free(r->order), cs_free(r->label_order);
             r->order = r->label_order = NULL;
+            r->n_order = 0;
             return false;
         }
     }
