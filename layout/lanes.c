@@ -293,6 +293,20 @@ uint32_t lay_lanes_alive_from(const cs_model *m, const uint32_t *gs, uint32_t ng
     return lo;
 }
 
+uint32_t lay_lanes_made_from(const cs_model *m, const uint32_t *gs, uint32_t ng, int64_t t)
+{
+    uint32_t lo = 0, hi = ng;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int64_t made = m->g[gs[mid]].create_ns;
+        if (made != CS_T_NONE && made >= t)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
 /* Whether goroutine gi is alive at t: made then or before, not ended before. */
 static bool alive_at(const cs_model *m, uint32_t gi, int64_t t)
 {

@@ -34,6 +34,9 @@
  *   uint32_t lay_lanes_alive_from(const cs_model *m, const uint32_t *gs, uint32_t ng, int64_t t)
  *       of goroutines gs[0, ng) that follow one another (a lane's of by_lane), the
  *       place of the first alive at t or later, ng when none: a binary search on ends
+ *   uint32_t lay_lanes_made_from(const cs_model *m, const uint32_t *gs, uint32_t ng, int64_t t)
+ *       of the same, the place of the first made at t or later (they are in creation
+ *       order), ng when none
  *   uint32_t lay_lanes_g_at(const cs_model *m, const lay_lanes *l, uint32_t lane, int64_t t)
  *       the goroutine of lane alive at t (made at or before t, not ended before),
  *       else the lane's first (lane_g); O(log n) in a compacted lane, else a scan
@@ -93,6 +96,7 @@ static inline int64_t lay_made_at(const cs_model *m, const cs_goroutine *g)
     return g->create_ns == CS_T_NONE ? m->t_first : g->create_ns;
 }
 uint32_t lay_lanes_alive_from(const cs_model *m, const uint32_t *gs, uint32_t ng, int64_t t);
+uint32_t lay_lanes_made_from(const cs_model *m, const uint32_t *gs, uint32_t ng, int64_t t);
 uint32_t lay_lanes_g_at(const cs_model *m, const lay_lanes *l, uint32_t lane, int64_t t);
 const char *lay_short_name(const char *func);
 double lay_lanes_fit_px(uint32_t n_lanes, double avail_px);

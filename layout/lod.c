@@ -163,7 +163,6 @@ static void lane_marks(const int64_t *tb, uint32_t cols, cover_acc *acc, uint32_
         }
 }
 
-
 #define PREFETCH_G 8u
 #define PREFETCH_SPANS 4u
 #define PREFETCH_FAR 2u
@@ -346,16 +345,9 @@ static bool read_by_index(const span_job *j)
     uint64_t in = 0; /* alive at the window's start or later, made before its end */
     for (uint32_t i = 0; i < j->n_lanes; i++) {
         const uint32_t *gs = j->gs + j->first[i];
-        uint32_t ng = j->first[i + 1] - j->first[i], k0 = lay_lanes_alive_from(m, gs, ng, j->a->t0), lo = k0, hi = ng;
-        while (lo < hi) { /* the first made at the window's end or later (creation order) */
-            uint32_t mid = lo + (hi - lo) / 2;
-            int64_t t = m->g[gs[mid]].create_ns;
-            if (t != CS_T_NONE && t >= j->a->t1)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
-        in += lo - k0;
+        uint32_t ng = j->first[i + 1] - j->first[i], k0 = lay_lanes_alive_from(m, gs, ng, j->a->t0),
+                 k1 = lay_lanes_made_from(m, gs, ng, j->a->t1);
+        in += k1 > k0 ? k1 - k0 : 0;
     }
     return in >= m->n_g / 4;
 }
@@ -407,7 +399,8 @@ static bool spans_begin(span_job *j, const cs_model *m, const lay_axis *a, const
     return true;
 }
 
-/* The end of a summary the calling thread took part in: ok is its share's. */
+/* The end of a summary the calling thread took part in: ok is its share's
+ * (by_index, whether either thread's sums are there). */
 static bool spans_done(span_job *j, bool ok, cs_err *err)
 {
     if (j->by_index) /* the caller's share may be none: then the other thread read them all */

@@ -7,6 +7,10 @@
 
 #include <string.h>
 
+/* This many keys or fewer are sorted in place (the spawn tree sorts each
+ * run of goroutines made at one time). */
+#define SORT_SHORT 32u
+
 bool lay__sort_keys(uint64_t *key, uint32_t *val, uint32_t n, cs_err *err)
 {
     uint32_t in_order = 1;
@@ -14,6 +18,16 @@ bool lay__sort_keys(uint64_t *key, uint32_t *val, uint32_t n, cs_err *err)
         in_order++;
     if (in_order >= n)
         return true; /* in order already (a server's goroutines by creation): stable, nothing moves */
+    if (n <= SORT_SHORT) { /* insertion, stable: no passes over 65536 counts for a few keys */
+        for (uint32_t i = in_order; i < n; i++) {
+            uint64_t k = key[i];
+            uint32_t v = val[i], at = i;
+            for (; at > 0 && key[at - 1] > k; at--)
+                key[at] = key[at - 1], val[at] = val[at - 1];
+            key[at] = k, val[at] = v;
+        }
+        return true;
+    }
     uint64_t *k2 = cs_alloc((size_t)n * sizeof *k2 + 1);
     uint32_t *v2 = cs_alloc((size_t)n * sizeof *v2 + 1);
     uint32_t *cnt = cs_alloc(65536 * sizeof *cnt);

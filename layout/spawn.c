@@ -52,9 +52,6 @@ static uint32_t parent_of(const cs_model *m, uint32_t i)
     return p < m->n_g && p != i ? p : 0;
 }
 
-/* Runs of ties this long or shorter are put in goid order in place. */
-#define TIES_SHORT 32u
-
 /* c[0, n) by creation (key holds their time keys, and is used up), the
  * ties by goid, each order stable: what a sort by goid and then a stable
  * one by creation give, with the goids sorted among the ties only (a
@@ -66,19 +63,12 @@ static bool by_creation(const cs_model *m, uint64_t *key, uint32_t *c, uint32_t 
     for (uint32_t i = 0, j; i < n; i = j) {
         for (j = i + 1; j < n && key[j] == key[i]; j++)
             ;
-        if (j - i > TIES_SHORT) {
-            for (uint32_t k = i; k < j; k++)
-                key[k] = m->g[c[k]].goid;
-            if (!lay__sort_keys(key + i, c + i, j - i, err))
-                return false;
+        if (j - i < 2)
             continue;
-        }
-        for (uint32_t k = i + 1; k < j; k++) { /* insertion: stable */
-            uint32_t x = c[k], at = k;
-            for (; at > i && m->g[c[at - 1]].goid > m->g[x].goid; at--)
-                c[at] = c[at - 1];
-            c[at] = x;
-        }
+        for (uint32_t k = i; k < j; k++)
+            key[k] = m->g[c[k]].goid;
+        if (!lay__sort_keys(key + i, c + i, j - i, err))
+            return false;
     }
     return true;
 }

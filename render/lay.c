@@ -72,9 +72,9 @@ bool rnd__lay_lanes(rnd_renderer *r, const rnd_view *v, bool one_per_g)
     if (!lanes) {
         /* the tree's first frame orders every goroutine as the lanes' spawn tree does: that
          * order is kept from here for it (rnd__tree_place), not made again */
-        if (v->layout == RND_TREE && !r->n_order && !r->order)
+        bool keep = v->layout == RND_TREE && !r->label_order;
+        if (keep && !r->order)
             r->order = cs_alloc(((size_t)r->m->n_g + 1) * sizeof *r->order); /* none: it makes its own */
-        bool keep = v->layout == RND_TREE && !r->n_order && r->order;
         if (!lay_lanes_build(r->m, &(lay_lanes_desc){.compact = k.compact, .collapse = k.collapse,
                                                      .show_system = k.show_system, .keep = k.keep,
                                                      .filter = k.filter,
