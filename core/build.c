@@ -104,13 +104,15 @@ bool cs_mb_init(cs_mb *mb, cs_model *m, cs_err *err)
     if (!cs_grow((void **)&m->g, &m->cap_g, 1, sizeof *m->g, err) ||
         !cs_grow((void **)&m->edges, &m->cap_edges, 1, sizeof *m->edges, err) ||
         !cs_grow((void **)&m->chans, &m->cap_chans, 1, sizeof *m->chans, err) ||
+        !cs_grow((void **)&mb->gref, &mb->cap_gref, 1, sizeof *mb->gref, err) ||
         !cs_grow((void **)&mb->cur, &mb->cap_cur, 1, sizeof *mb->cur, err))
         return false;
     memset(&m->g[0], 0, sizeof m->g[0]);
     memset(&m->edges[0], 0, sizeof m->edges[0]);
     memset(&m->chans[0], 0, sizeof m->chans[0]);
+    memset(&mb->gref[0], 0, sizeof mb->gref[0]);
     memset(&mb->cur[0], 0, sizeof mb->cur[0]);
-    m->n_g = m->n_edges = m->n_chans = 1;
+    m->n_g = m->n_edges = m->n_chans = mb->n_cur = 1;
     uint32_t zero;
     return cs_model_intern(m, "", 0, err) == 0 && err->code == CS_OK &&
            site_of(mb, &(cs_wsite){0}, &zero, err); /* site 0, the edge 0's */
@@ -236,9 +238,77 @@ static bool chunk_add(cs_mb *mb, cs_mb_cur *c, cs_err *err)
     return true;
 }
 
+/* Cursors (build.h cs_mb_gref): a live goroutine's is cur[slot]; one that
+ * ended as goroutines do gives its slot back (cur_retire), and cur_ended
+ * makes its cursor again from its gref and its end, should it be given a
+ * state again. A server's trace keeps 16 bytes for each of its millions of
+ * goroutines, not 56. */
+
+/* Goroutine gi's cursor while it is not live: one that ended at g->end_ns
+ * (its open span begun and its last span ended then, waiting on nothing:
+ * cur_retire), or one not given a state yet (its end CS_T_NONE, no spans). */
+static cs_mb_cur cur_ended(const cs_mb *mb, uint32_t gi)
+{
+    const cs_mb_gref *r = &mb->gref[gi];
+    int64_t end = mb->m->g[gi].end_ns;
+    cs_mb_cur c = {.t0 = end, .last_t1 = end, .last = r->last, .n_spans = r->n_spans, .part = (uint8_t)r->part};
+    if (r->last)
+        c.k_base = r->last->base, c.k_n = r->last->n, c.k_cap = r->last->cap;
+    return c;
+}
+
+/* Goroutine gi's cursor, live or not (a copy). */
+static cs_mb_cur cur_read(const cs_mb *mb, uint32_t gi)
+{
+    uint32_t s = mb->gref[gi].slot;
+    return s ? mb->cur[s] : cur_ended(mb, gi);
+}
+
+/* Goroutine gi's cursor made live, in a slot given back or a new one;
+ * NULL when out of memory. */
+static cs_mb_cur *cur_revive(cs_mb *mb, uint32_t gi, cs_err *err)
+{
+    uint32_t s = mb->cur_free;
+    if (s)
+        mb->cur_free = mb->cur[s].block_stack;
+    else if (cs_grow((void **)&mb->cur, &mb->cap_cur, mb->n_cur + 1, sizeof *mb->cur, err))
+        s = mb->n_cur++;
+    else
+        return NULL;
+    mb->cur[s] = cur_ended(mb, gi);
+    mb->gref[gi].slot = s;
+    return &mb->cur[s];
+}
+
+/* Goroutine gi's live cursor (inline while it is live); NULL when out of
+ * memory. It stays where it is until gi ends. */
+static inline __attribute__((always_inline)) cs_mb_cur *cur_live(cs_mb *mb, uint32_t gi, cs_err *err)
+{
+    uint32_t s = mb->gref[gi].slot;
+    return s ? &mb->cur[s] : cur_revive(mb, gi, err);
+}
+
+/* Goroutine gi, whose cursor c has just ended it at t, gives its slot back
+ * when cur_ended would make c again: it waits on nothing (its block's
+ * fields are zero, and its reason), its last span ended at t, and its last
+ * chunk has its count (in its header, from here on). Else it stays live. */
+static void cur_retire(cs_mb *mb, uint32_t gi, cs_mb_cur *c, int64_t t)
+{
+    if (c->reason || c->waited || c->block_stack || c->reason_name || (c->n_spans && c->last_t1 != t) ||
+        c->n_spans >> 29)
+        return;
+    if (c->last)
+        c->last->n = c->k_n;
+    cs_mb_gref *r = &mb->gref[gi];
+    uint32_t s = r->slot;
+    *r = (cs_mb_gref){.last = c->last, .n_spans = c->n_spans, .part = c->part};
+    c->block_stack = mb->cur_free, mb->cur_free = s;
+}
+
 void cs_mb_deinit(cs_mb *mb)
 {
     slabs_free(mb);
+    cs_free(mb->gref);
     cs_free(mb->cur);
     cs_free(mb->far);
     cs_free(mb->pre);
@@ -253,21 +323,25 @@ bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
     memset(out, 0, sizeof *out);
     out->m = m, out->one_thread = mb->one_thread;
     uint32_t n_g = mb->m->n_g;
-    if (!cs_grow((void **)&out->cur, &out->cap_cur, n_g, sizeof *out->cur, err) ||
+    if (!cs_grow((void **)&out->gref, &out->cap_gref, n_g, sizeof *out->gref, err) ||
+        !cs_grow((void **)&out->cur, &out->cap_cur, mb->n_cur, sizeof *out->cur, err) ||
         !cs_grow((void **)&out->far, &out->cap_far, mb->n_far, sizeof *out->far, err)) {
         cs_mb_deinit(out);
         return false;
     }
-    memcpy(out->cur, mb->cur, (size_t)n_g * sizeof *out->cur);
+    memcpy(out->gref, mb->gref, (size_t)n_g * sizeof *out->gref);
+    memcpy(out->cur, mb->cur, (size_t)mb->n_cur * sizeof *out->cur);
     if (mb->n_far)
         memcpy(out->far, mb->far, (size_t)mb->n_far * sizeof *out->far);
+    out->n_cur = mb->n_cur, out->cur_free = mb->cur_free;
     out->n_far = mb->n_far, out->n_span = mb->n_span;
     bool ok = true;
     for (uint32_t i = 1; i < n_g; i++) { /* each chunk copied at the size it has, newest first */
-        cs_mb_cur *c = &out->cur[i];
-        cs_mb_chunk **link = &c->last;
-        for (cs_mb_chunk *k = mb->cur[i].last; k; k = k->prev) {
-            uint32_t n = k == mb->cur[i].last ? mb->cur[i].k_n : k->n, cap = n ? n : 1;
+        uint32_t slot = mb->gref[i].slot;
+        cs_mb_cur *c = slot ? &out->cur[slot] : NULL;
+        cs_mb_chunk *last = slot ? mb->cur[slot].last : mb->gref[i].last, **link = c ? &c->last : &out->gref[i].last;
+        for (cs_mb_chunk *k = last; k; k = k->prev) {
+            uint32_t n = k == last && c ? c->k_n : k->n, cap = n ? n : 1;
             cs_mb_chunk *to = ok ? slab_take(out, chunk_room(cap), err) : NULL;
             if (!(ok = to != NULL))
                 break;
@@ -276,17 +350,15 @@ bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
             *link = to, link = &to->prev;
         }
         *link = NULL;
-        c->k_cap = c->k_n; /* full: the next span moves it or starts a chunk */
+        if (c)
+            c->k_cap = c->k_n; /* full: the next span moves it or starts a chunk */
     }
     if (!ok)
         cs_mb_deinit(out);
     return ok;
 }
 
-_Static_assert(sizeof(cs_mb_cur) == 56, "a cursor is kept for every goroutine");
-
-/* The cursor of a goroutine not given a state yet. */
-static const cs_mb_cur cur_new = {.t0 = CS_T_NONE};
+_Static_assert(sizeof(cs_mb_gref) == 16, "a cursor's place is kept for every goroutine");
 
 uint32_t cs_mb_g_find(cs_mb *mb, uint64_t goid, cs_err *err)
 {
@@ -298,14 +370,14 @@ uint32_t cs_mb_g_find(cs_mb *mb, uint64_t goid, cs_err *err)
         return i;
     }
     if (!cs_grow((void **)&m->g, &m->cap_g, m->n_g + 1, sizeof *m->g, err) ||
-        !cs_grow((void **)&mb->cur, &mb->cap_cur, m->n_g + 1, sizeof *mb->cur, err) ||
+        !cs_grow((void **)&mb->gref, &mb->cap_gref, m->n_g + 1, sizeof *mb->gref, err) ||
         cs_ids_get(&m->g_index, goid, true, err) == UINT32_MAX) /* slot n_g - 1 */
         return 0;
     i = m->n_g++;
     *r = (cs_mb_recent){.goid = goid, .idx = i};
     m->g[i] = (cs_goroutine){.goid = goid, .create_ns = CS_T_NONE, .start_ns = CS_T_NONE,
                              .end_ns = CS_T_NONE};
-    mb->cur[i] = cur_new;
+    mb->gref[i] = (cs_mb_gref){0};
     return i;
 }
 
@@ -320,9 +392,9 @@ static bool far_add(cs_mb *mb, uint32_t gi, uint32_t span, int64_t t1, cs_err *e
 /* always_inline, and set_idx too: every event's state change goes through
  * both, and their calls' register saves and restores made `info` run 10%
  * more instructions on the 25 MB ring. */
-static inline __attribute__((always_inline)) bool span_close(cs_mb *mb, uint32_t gi, int64_t t, cs_err *err)
+static inline __attribute__((always_inline)) bool span_close(cs_mb *mb, uint32_t gi, cs_mb_cur *c, int64_t t,
+                                                             cs_err *err)
 {
-    cs_mb_cur *c = &mb->cur[gi];
     if (c->state == CS_ST_NONE || c->t0 == CS_T_NONE || t <= c->t0)
         return true;
     if (c->n_spans && c->last_t1 != c->t0 && !far_add(mb, gi, c->n_spans - 1, c->last_t1, err))
@@ -356,8 +428,8 @@ static inline __attribute__((always_inline)) bool set_idx(cs_mb *mb, int64_t t, 
                                                           cs_err *err)
 {
     cs_model *m = mb->m;
-    cs_mb_cur *c = &mb->cur[gi];
-    if (!span_close(mb, gi, t, err))
+    cs_mb_cur *c = cur_live(mb, gi, err);
+    if (!c || !span_close(mb, gi, c, t, err))
         return false;
     if (!(c->part & P_OPS) && mb->part) { /* where the part before's state of it ends */
         if (!cs_grow((void **)&mb->first, &mb->cap_first, gi + 1, sizeof *mb->first, err))
@@ -377,13 +449,14 @@ static inline __attribute__((always_inline)) bool set_idx(cs_mb *mb, int64_t t, 
     cs_goroutine *g = &m->g[gi];
     if (st == CS_ST_RUNNING && g->start_ns == CS_T_NONE)
         g->start_ns = t;
-    if (st == CS_ST_NONE) {
-        g->end_ns = t;
-        g->flags |= CS_G_ENDED;
-    }
     if (g->create_ns == CS_T_NONE) { /* first seen without a creation event */
         g->create_ns = t;
         g->flags |= CS_G_AT_START;
+    }
+    if (st == CS_ST_NONE) {
+        g->end_ns = t;
+        g->flags |= CS_G_ENDED;
+        cur_retire(mb, gi, c, t);
     }
     return true;
 }
@@ -409,11 +482,13 @@ bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err)
         parent = 0;
     if (mb->part && !parent_note(mb, gi, unknown ? d->parent_goid : CS_NO_GOID, err))
         return false;
-    mb->cur[gi].part |= P_MADE;
+    cs_mb_cur *c = cur_live(mb, gi, err);
+    if (!c)
+        return false;
+    c->part |= P_MADE;
     /* a goroutine made again (its id reused after its end, or a hostile
      * trace) is made no earlier than what it did last: its spans stay in
      * time order */
-    const cs_mb_cur *c = &mb->cur[gi];
     int64_t t = d->t;
     t = c->t0 != CS_T_NONE && t < c->t0 ? c->t0 : t;
     t = c->n_spans && t < c->last_t1 ? c->last_t1 : t;
@@ -424,13 +499,13 @@ bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err)
         g->name = d->name;
     if (d->at_start)
         g->flags |= CS_G_AT_START;
-    cs_state st = d->state ? d->state : CS_ST_RUNNABLE;
+    cs_state st = d->state ? d->state : CS_ST_RUNNABLE; /* not CS_ST_NONE: c stays live */
     if (st == CS_ST_BLOCKED)
-        mb->cur[gi].waited = false;
+        c->waited = false;
     if (!set_idx(mb, t, gi, st, d->reason, 0, 0, err))
         return false;
     if (st == CS_ST_BLOCKED && d->at_start)
-        mb->cur[gi].waited = false; /* it was waiting before the trace began */
+        c->waited = false; /* it was waiting before the trace began */
     return true;
 }
 
@@ -453,7 +528,9 @@ bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
         return false;
     if (!cs_grow((void **)&m->edges, &m->cap_edges, m->n_edges + 1, sizeof *m->edges, err))
         return false;
-    cs_mb_cur *c = &mb->cur[to];
+    cs_mb_cur *c = cur_live(mb, to, err); /* live until its end: set_idx makes it runnable */
+    if (!c)
+        return false;
     if (mb->part && !(c->part & P_BLK)) { /* blocked, if it was, before the part */
         if (!cs_grow((void **)&mb->pre, &mb->cap_pre, mb->n_pre + 1, sizeof *mb->pre, err))
             return false;
@@ -475,6 +552,15 @@ bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
     c->reason_name = 0;
     c->part |= P_BLK;
     return true;
+}
+
+bool cs_mb_waiting_before(cs_mb *mb, uint64_t goid, cs_err *err)
+{
+    uint32_t gi = cs_mb_g(mb, goid, err);
+    cs_mb_cur *c = gi ? cur_live(mb, gi, err) : NULL;
+    if (c)
+        c->waited = false;
+    return c != NULL;
 }
 
 bool cs_mb_name(cs_mb *mb, uint64_t goid, cs_sid name, cs_err *err)
@@ -519,11 +605,12 @@ static bool join_edges(cs_mb *mb, cs_mb *b, const cs_model_map *map, uint32_t n_
             w.stack = map->stack[w.stack], w.block_stack = map->stack[w.block_stack];
             w.reason_name = map->sid[w.reason_name];
             if (pre_i) {
-                const cs_mb_cur *c = x.to < n_a ? &mb->cur[x.to] : &cur_new; /* n_a: join_index */
-                w.block_stack = c->block_stack, w.reason_name = c->reason_name;
-                w.wait_before = !c->waited;
+                /* n_a: join_index; one mb had not waits on nothing */
+                cs_mb_cur c = x.to < n_a ? cur_read(mb, x.to) : (cs_mb_cur){0};
+                w.block_stack = c.block_stack, w.reason_name = c.reason_name;
+                w.wait_before = !c.waited;
                 if (b->pre[pre].state_before)
-                    w.reason = c->reason;
+                    w.reason = c.reason;
                 pre++;
             }
             uint32_t s;
@@ -561,12 +648,12 @@ static cs_mb_chunk *chunk_first(const cs_mb_cur *c)
 static bool join_known(cs_mb *mb, uint32_t gi, const cs_mb *b, uint32_t j, const cs_model_map *map,
                        uint32_t *off, cs_err *err)
 {
-    cs_mb_cur *ca = &mb->cur[gi];
-    const cs_mb_cur *cb = &b->cur[j];
+    const cs_mb_cur cb_ = cur_read(b, j), *cb = &cb_;
     cs_goroutine *g = &mb->m->g[gi];
     const cs_goroutine *x = &b->m->g[j];
     if (cb->part & P_OPS) {
-        if (!span_close(mb, gi, b->first[j], err))
+        cs_mb_cur *ca = cur_live(mb, gi, err);
+        if (!ca || !span_close(mb, gi, ca, b->first[j], err))
             return false;
         *off = ca->n_spans;
         if (cb->last) {
@@ -639,13 +726,19 @@ static bool join_new(cs_mb *mb, uint32_t gi, const cs_mb *b, uint32_t j, const c
 {
     cs_model *m = mb->m;
     if (!cs_grow((void **)&m->g, &m->cap_g, gi + 1, sizeof *m->g, err) ||
-        !cs_grow((void **)&mb->cur, &mb->cap_cur, gi + 1, sizeof *mb->cur, err))
+        !cs_grow((void **)&mb->gref, &mb->cap_gref, gi + 1, sizeof *mb->gref, err))
         return false;
     cs_goroutine *g = &m->g[gi];
     *g = b->m->g[j];
     g->name = map->sid[g->name], g->parent = map->g[g->parent];
-    cs_mb_cur *c = &mb->cur[gi];
-    *c = b->cur[j];
+    mb->gref[gi] = b->gref[j];
+    if (!b->gref[j].slot)
+        return true; /* not live: its gref is all */
+    mb->gref[gi].slot = 0;
+    cs_mb_cur *c = cur_revive(mb, gi, err);
+    if (!c)
+        return false;
+    *c = b->cur[b->gref[j].slot];
     c->block_stack = map->stack[c->block_stack], c->reason_name = map->sid[c->reason_name];
     return true;
 }
@@ -654,7 +747,7 @@ static bool join_new(cs_mb *mb, uint32_t gi, const cs_mb *b, uint32_t j, const c
  * model's pages go back, so that b's and mb's are not held at once. */
 static void join_release(cs_mb *b, uint32_t from, uint32_t to)
 {
-    cs_release(b->cur + from, (size_t)(to - from) * sizeof *b->cur);
+    cs_release(b->gref + from, (size_t)(to - from) * sizeof *b->gref);
     cs_release(b->m->g + from, (size_t)(to - from) * sizeof *b->m->g);
 }
 
@@ -662,7 +755,7 @@ bool cs_mb_join_fits(const cs_mb *mb, const cs_mb *b)
 {
     uint32_t gi;
     for (uint32_t j = 1; j < b->m->n_g; j++)
-        if ((b->cur[j].part & P_MADE) && cs_model_g_find(mb->m, b->m->g[j].goid, &gi))
+        if ((cur_read(b, j).part & P_MADE) && cs_model_g_find(mb->m, b->m->g[j].goid, &gi))
             return false;
     return true;
 }
@@ -708,8 +801,8 @@ bool cs_mb_join(cs_mb *mb, cs_mb *b, cs_model_map *map, cs_err *err)
     if (!ok)
         return false;
     mb->n_span += b->n_span;
-    cs_free(b->cur);
-    b->cur = NULL, b->cap_cur = 0, b->n_span = 0;
+    cs_free(b->gref), cs_free(b->cur);
+    b->gref = NULL, b->cur = NULL, b->cap_gref = b->cap_cur = b->n_cur = b->cur_free = 0, b->n_span = 0;
     return true;
 }
 
@@ -823,9 +916,9 @@ static bool part_out(span_out *o, cs_err *err)
 }
 
 /* Each goroutine's chunks linked oldest first (they are built newest
- * first), the last one's count in its header, their heads in an array of
- * their own; then the cursors go, before the spans' columns are made (a
- * server's 2.2 M goroutines' take 123 MB). NULL when out of memory. */
+ * first; its gref has its last, cs_mb_finish), their heads in an array of
+ * their own; then the cursors' places go, before the spans' columns are
+ * made. NULL when out of memory. */
 static cs_mb_chunk **chunks_oldest(cs_mb *mb)
 {
     uint32_t n_g = mb->m->n_g;
@@ -834,16 +927,13 @@ static cs_mb_chunk **chunks_oldest(cs_mb *mb)
         return NULL;
     head[0] = NULL;
     for (uint32_t gi = 1; gi < n_g; gi++) {
-        cs_mb_cur *c = &mb->cur[gi];
         cs_mb_chunk *k = NULL;
-        if (c->last)
-            c->last->n = c->k_n;
-        for (cs_mb_chunk *at = c->last, *prev; at; at = prev)
+        for (cs_mb_chunk *at = mb->gref[gi].last, *prev; at; at = prev)
             prev = at->prev, at->prev = k, k = at;
         head[gi] = k;
     }
-    cs_free(mb->cur);
-    mb->cur = NULL, mb->cap_cur = 0;
+    cs_free(mb->gref);
+    mb->gref = NULL, mb->cap_gref = 0;
     return head;
 }
 
@@ -912,8 +1002,8 @@ static bool spans_out(cs_mb *mb, cs_err *err)
     cs_model *m = mb->m;
     uint32_t n = mb->n_span, nb = (n >> CS_T0_BLOCK_BITS) + 1;
     m->g[0].span_first = m->g[0].span_count = 0;
-    for (uint32_t i = 1, at = 0; i < m->n_g; at += mb->cur[i++].n_spans)
-        m->g[i].span_first = at, m->g[i].span_count = mb->cur[i].n_spans;
+    for (uint32_t i = 1, at = 0; i < m->n_g; at += m->g[i++].span_count)
+        m->g[i].span_first = at;
     cs_mb_chunk **head = chunks_oldest(mb);
     m->span_t0 = cs_alloc((size_t)n * sizeof *m->span_t0 + 1);
     m->span_state_reason = cs_alloc((size_t)n + 1);
@@ -958,12 +1048,20 @@ bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)
     cs_model *m = mb->m;
     cs_free(mb->site_slot); /* no wake-up comes after: the spans' layout may take the room */
     mb->site_slot = NULL, mb->site_cap = 0;
-    for (uint32_t i = 1; i < m->n_g; i++)
-        if (!span_close(mb, i, t_end, err))
+    for (uint32_t i = 1; i < m->n_g; i++) { /* spans closed; a goroutine's last is far */
+        uint32_t s = mb->gref[i].slot;
+        if (s && !span_close(mb, i, &mb->cur[s], t_end, err))
             return false;
-    for (uint32_t i = 1; i < m->n_g; i++) /* a goroutine's last span is far */
-        if (mb->cur[i].n_spans && !far_add(mb, i, mb->cur[i].n_spans - 1, mb->cur[i].last_t1, err))
+        cs_mb_cur c = cur_read(mb, i);
+        if (c.n_spans && !far_add(mb, i, c.n_spans - 1, c.last_t1, err))
             return false;
+        if (c.last)
+            c.last->n = c.k_n;
+        mb->gref[i].last = c.last; /* for chunks_oldest */
+        m->g[i].span_count = c.n_spans;
+    }
+    cs_free(mb->cur); /* no state comes after */
+    mb->cur = NULL, mb->cap_cur = mb->n_cur = mb->cur_free = 0;
     if (!spans_out(mb, err))
         return false;
     bool named = false;

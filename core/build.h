@@ -12,6 +12,8 @@
  *   bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
  *                      uint32_t stack, cs_err *err)
  *   bool cs_mb_name(cs_mb *mb, uint64_t goid, cs_sid name, cs_err *err)   its entry function, when it has none
+ *   bool cs_mb_waiting_before(cs_mb *mb, uint64_t goid, cs_err *err)   goid, blocked, was
+ *       waiting before the trace began (its wake-up's site says so)
  *   bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)   closes spans, lays them out per goroutine
  *   void cs_mb_deinit(cs_mb *mb)                              frees the builder, not the model
  *   bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
@@ -40,8 +42,8 @@
 typedef struct cs_mb_chunk cs_mb_chunk;
 typedef struct cs_mb_slab cs_mb_slab;
 
-/* A goroutine's cursor: 56 bytes, kept for every goroutine until
- * cs_mb_finish (a server's trace holds millions). */
+/* A goroutine's cursor: 56 bytes, kept while it may still change (cs_mb.cur,
+ * by its cs_mb_gref's slot). */
 typedef struct cs_mb_cur {
     int64_t t0;           /* start of the open span */
     int64_t last_t1;      /* end of its last span */
@@ -56,6 +58,18 @@ typedef struct cs_mb_cur {
     uint8_t part;         /* what this builder did with it (build.c P_*), for cs_mb_join */
     bool waited;          /* it began to wait in the trace (not waiting since before it) */
 } cs_mb_cur;
+
+/* Where a goroutine's cursor is: 16 bytes for every goroutine (a server's
+ * trace holds millions, at most a few hundred alive at once). A live one's
+ * is cs_mb.cur[slot]; one that ended as goroutines do (build.c cur_retire)
+ * keeps only its last chunk, its spans and its part, and the rest of its
+ * cursor follows from its end (build.c cur_ended); one not given a state
+ * yet has neither. */
+typedef struct cs_mb_gref {
+    cs_mb_chunk *last;    /* not live: its last chunk (its count in its header) */
+    uint32_t slot;        /* live: its cursor's index in cs_mb.cur; 0 not live */
+    uint32_t n_spans : 29, part : 3; /* not live: cs_mb_cur's */
+} cs_mb_gref;
 
 /* A span that does not end where its goroutine's next one begins. */
 typedef struct cs_mb_far {
@@ -107,8 +121,11 @@ typedef struct cs_mb {
                              site's index + 1 per slot (0 empty), at most half full */
     uint32_t site_cap;    /* slots, a power of two; 0 none (freed by cs_mb_finish) */
     uint32_t site_recent[CS_MB_SITES]; /* a site's index, by its stacks (build.c site_of) */
-    cs_mb_cur *cur;       /* per goroutine index */
-    uint32_t cap_cur;
+    cs_mb_gref *gref;     /* per goroutine index */
+    uint32_t cap_gref;
+    cs_mb_cur *cur;       /* the live goroutines' cursors, by slot (0 none) */
+    uint32_t n_cur, cap_cur;
+    uint32_t cur_free;    /* a slot given back, 0 none; each links the next by its block_stack */
     uint32_t n_span;      /* spans closed so far; the model has them once finished */
     cs_mb_slab *slabs;    /* newest first */
     cs_mb_chunk *spare[CS_MB_SPARE]; /* chunks moved out of (build.c chunk_move), by log2 of their room */
@@ -141,6 +158,7 @@ bool cs_mb_set(cs_mb *mb, int64_t t, uint64_t goid, cs_state st, cs_reason r,
 bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
                    uint32_t stack, cs_err *err);
 bool cs_mb_name(cs_mb *mb, uint64_t goid, cs_sid name, cs_err *err);
+bool cs_mb_waiting_before(cs_mb *mb, uint64_t goid, cs_err *err);
 bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err);
 void cs_mb_deinit(cs_mb *mb);
 bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err);

@@ -192,10 +192,7 @@ bool dec__lg_model_event(dec__lg_sink *k, const dec__lg_ev *ev, cs_err *err)
     case LG_GOCREATE:
         return on_create(k, ev, err);
     case LG_GOWAITING:
-        if (!set(k, ev, CS_ST_BLOCKED, CS_R_OTHER, 0, 0, err))
-            return false;
-        k->mb.cur[cs_mb_g(&k->mb, ev->g, err)].waited = false; /* waiting since before the trace */
-        return true;
+        return set(k, ev, CS_ST_BLOCKED, CS_R_OTHER, 0, 0, err) && cs_mb_waiting_before(&k->mb, ev->g, err);
     case LG_GOINSYSCALL: case LG_SYSBLOCK:
         return set(k, ev, CS_ST_SYSCALL, CS_R_SYSCALL, 0, 0, err);
     case LG_GOSTART: case LG_STARTLABEL:
