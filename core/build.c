@@ -238,6 +238,146 @@ static bool chunk_add(cs_mb *mb, cs_mb_cur *c, cs_err *err)
     return true;
 }
 
+/* Laying out (build.h cs_mb_lay). A block of starts is held until it is
+ * whole, then given its base (the earliest) or made wide when they lie
+ * 2^32 ns apart or more (model.h). */
+
+/* Room in l's columns for n spans. */
+static bool lay_room(cs_mb_lay *l, uint32_t n, cs_err *err)
+{
+    if (n <= l->cap)
+        return true;
+    uint64_t cap = l->cap ? l->cap : n;
+    while (cap < n)
+        cap *= 2;
+    cap = cap > UINT32_MAX ? UINT32_MAX : cap;
+    uint32_t *t0 = cs_realloc(l->t0, (size_t)cap * sizeof *t0);
+    l->t0 = t0 ? t0 : l->t0;
+    uint8_t *sr = t0 ? cs_realloc(l->sr, (size_t)cap) : NULL;
+    l->sr = sr ? sr : l->sr;
+    int64_t *base = sr ? cs_realloc(l->base, ((size_t)(cap >> CS_T0_BLOCK_BITS) + 1) * sizeof *base) : NULL;
+    if (!base)
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u spans", n);
+    l->base = base, l->cap = (uint32_t)cap;
+    return true;
+}
+
+/* The block of l's last span, whole or the last, into the columns. */
+static bool block_out(cs_mb_lay *l, cs_err *err)
+{
+    uint32_t have = l->n & (CS_T0_BLOCK - 1), b = (l->n - 1) >> CS_T0_BLOCK_BITS, first = b << CS_T0_BLOCK_BITS;
+    have = have ? have : CS_T0_BLOCK;
+    int64_t lo = l->blk[0], hi = l->blk[0];
+    for (uint32_t i = 1; i < have; i++)
+        lo = l->blk[i] < lo ? l->blk[i] : lo, hi = l->blk[i] > hi ? l->blk[i] : hi;
+    if ((uint64_t)(hi - lo) <= UINT32_MAX) {
+        l->base[b] = lo;
+        for (uint32_t i = 0; i < have; i++)
+            l->t0[first + i] = (uint32_t)(l->blk[i] - lo);
+        return true;
+    }
+    if (!cs_grow((void **)&l->wide, &l->cap_wide, l->n_wide + CS_T0_BLOCK, sizeof *l->wide, err))
+        return false;
+    l->base[b] = CS_T0_WIDE + l->n_wide; /* over l's own: wide_join moves a second part's */
+    memcpy(l->wide + l->n_wide, l->blk, (size_t)have * sizeof *l->blk);
+    l->n_wide += CS_T0_BLOCK;
+    return true;
+}
+
+/* The next span, starting at t, its state and reason sr, laid out in l
+ * (which has room for it). */
+static inline bool lay_push(cs_mb_lay *l, int64_t t, uint8_t sr, cs_err *err)
+{
+    cs_state st = cs_sr_state(sr);
+    cs_reason r = cs_sr_reason(sr);
+    if (st < CS_ST_COUNT && r < CS_R_COUNT)
+        l->kinds[st] |= (uint16_t)(1u << r);
+    l->sr[l->n] = sr;
+    l->blk[l->n++ & (CS_T0_BLOCK - 1)] = t;
+    return (l->n & (CS_T0_BLOCK - 1)) || block_out(l, err);
+}
+
+/* The start of span s laid out in l: its block's, or held in blk. */
+static int64_t lay_t0(const cs_mb_lay *l, uint32_t s)
+{
+    return s >= (l->n & ~(CS_T0_BLOCK - 1)) ? l->blk[s & (CS_T0_BLOCK - 1)] : cs_t0_at(l->t0, l->base, l->wide, s);
+}
+
+static void lay_free(cs_mb_lay *l)
+{
+    cs_free(l->t0), cs_free(l->sr), cs_free(l->base), cs_free(l->wide);
+    memset(l, 0, sizeof *l);
+}
+
+/* Chunk k, copied out, for another goroutine's: kept spare when it is of
+ * a room chunk_take looks for, else its whole pages given back. */
+static void chunk_give(cs_mb *mb, cs_mb_chunk *k)
+{
+    uint32_t log = (uint32_t)__builtin_ctz(k->cap);
+    if (!(k->cap & (k->cap - 1)) && log < CS_MB_SPARE) {
+        k->prev = mb->spare[log], mb->spare[log] = k;
+        return;
+    }
+    cs_release(k, chunk_room(k->cap));
+}
+
+/* Goroutine gi's spans, in its chunks (last the newest), laid out after
+ * those laid out so far; its chunks go to others. */
+static bool lay_out(cs_mb *mb, uint32_t gi, cs_mb_chunk *last, uint32_t n_spans, cs_err *err)
+{
+    cs_mb_lay *l = &mb->lay;
+    if (!lay_room(l, l->n + n_spans, err)) /* at most mb->n_span */
+        return false;
+    cs_goroutine *g = &mb->m->g[gi];
+    g->span_first = l->n, g->span_count = n_spans;
+    cs_mb_chunk *k = NULL;
+    for (cs_mb_chunk *at = last, *prev; at; at = prev) /* oldest first */
+        prev = at->prev, at->prev = k, k = at;
+    for (cs_mb_chunk *next; k; k = next) {
+        const uint8_t *rec = chunk_rec(k);
+        for (uint32_t i = 0; i < k->n; i++, rec += REC) {
+            uint32_t dt;
+            memcpy(&dt, rec, 4);
+            if (!lay_push(l, k->base + dt, rec[4], err))
+                return false;
+        }
+        next = k->prev;
+        chunk_give(mb, k);
+    }
+    return true;
+}
+
+/* Goroutine gi's spans laid out (it is not live) back in chunks of its
+ * own, as they were before: it is given a state again (a trace Go's
+ * reader refuses), and cs_mb_finish lays every goroutine out anew. */
+static bool unlay(cs_mb *mb, uint32_t gi, cs_err *err)
+{
+    const cs_mb_lay *l = &mb->lay;
+    cs_mb_gref *r = &mb->gref[gi];
+    uint32_t s = mb->m->g[gi].span_first, end = s + r->n_spans;
+    cs_mb_chunk *last = NULL;
+    while (s < end) {
+        uint32_t cap = end - s < CHUNK_MAX ? end - s : CHUNK_MAX, n = 0;
+        cs_mb_chunk *k = slab_take(mb, chunk_room(cap), err);
+        if (!k)
+            return false;
+        *k = (cs_mb_chunk){.prev = last, .base = lay_t0(l, s), .cap = cap};
+        for (int64_t t; n < cap && (uint64_t)((t = lay_t0(l, s)) - k->base) <= UINT32_MAX; n++, s++) {
+            uint32_t dt = (uint32_t)(t - k->base);
+            memcpy(chunk_rec(k) + (size_t)n * REC, &dt, 4);
+            chunk_rec(k)[(size_t)n * REC + 4] = l->sr[s];
+        }
+        k->n = n, last = k;
+    }
+    r->last = last, r->laid = 0;
+    mb->relay = true;
+    return true;
+}
+
+/* cs_mb_cur.part: the builder set the goroutine's state; its block (waited,
+ * block_stack, reason_name); made it (cs_mb_create). */
+enum { P_OPS = 1, P_BLK = 2, P_MADE = 4 };
+
 /* Cursors (build.h cs_mb_gref): a live goroutine's is cur[slot]; one that
  * ended as goroutines do gives its slot back (cur_retire), and cur_ended
  * makes its cursor again from its gref and its end, should it be given a
@@ -268,6 +408,8 @@ static cs_mb_cur cur_read(const cs_mb *mb, uint32_t gi)
  * NULL when out of memory. */
 static cs_mb_cur *cur_revive(cs_mb *mb, uint32_t gi, cs_err *err)
 {
+    if (mb->gref[gi].laid && !unlay(mb, gi, err))
+        return NULL;
     uint32_t s = mb->cur_free;
     if (s)
         mb->cur_free = mb->cur[s].block_stack;
@@ -291,23 +433,28 @@ static inline __attribute__((always_inline)) cs_mb_cur *cur_live(cs_mb *mb, uint
 /* Goroutine gi, whose cursor c has just ended it at t, gives its slot back
  * when cur_ended would make c again: it waits on nothing (its block's
  * fields are zero, and its reason), its last span ended at t, and its last
- * chunk has its count (in its header, from here on). Else it stays live. */
-static void cur_retire(cs_mb *mb, uint32_t gi, cs_mb_cur *c, int64_t t)
+ * chunk has its count (in its header, from here on). Else it stays live.
+ * Its spans are laid out then, unless a part's goroutine made before the
+ * part (the part before has its first spans: cs_mb_join). */
+static bool cur_retire(cs_mb *mb, uint32_t gi, cs_mb_cur *c, int64_t t, cs_err *err)
 {
     if (c->reason || c->waited || c->block_stack || c->reason_name || (c->n_spans && c->last_t1 != t) ||
-        c->n_spans >> 29)
-        return;
+        c->n_spans >> 28)
+        return true;
     if (c->last)
         c->last->n = c->k_n;
     cs_mb_gref *r = &mb->gref[gi];
     uint32_t s = r->slot;
-    *r = (cs_mb_gref){.last = c->last, .n_spans = c->n_spans, .part = c->part};
+    bool lay = c->last && (!mb->part || (c->part & P_MADE));
+    *r = (cs_mb_gref){.last = lay ? NULL : c->last, .n_spans = c->n_spans, .part = c->part, .laid = lay};
     c->block_stack = mb->cur_free, mb->cur_free = s;
+    return !lay || lay_out(mb, gi, c->last, c->n_spans, err);
 }
 
 void cs_mb_deinit(cs_mb *mb)
 {
     slabs_free(mb);
+    lay_free(&mb->lay);
     cs_free(mb->gref);
     cs_free(mb->cur);
     cs_free(mb->far);
@@ -318,6 +465,25 @@ void cs_mb_deinit(cs_mb *mb)
     memset(mb, 0, sizeof *mb);
 }
 
+/* out: a copy of l, its held block's starts in blk alone. */
+static bool lay_copy(const cs_mb_lay *l, cs_mb_lay *out, cs_err *err)
+{
+    uint32_t whole = l->n & ~(CS_T0_BLOCK - 1);
+    *out = *l;
+    out->t0 = NULL, out->sr = NULL, out->base = NULL, out->wide = NULL, out->cap = out->cap_wide = 0;
+    if (!lay_room(out, l->n + 1, err) ||
+        !cs_grow((void **)&out->wide, &out->cap_wide, l->n_wide + 1, sizeof *out->wide, err))
+        return false;
+    if (l->n) {
+        memcpy(out->t0, l->t0, (size_t)whole * sizeof *l->t0);
+        memcpy(out->sr, l->sr, l->n);
+        memcpy(out->base, l->base, (size_t)(whole >> CS_T0_BLOCK_BITS) * sizeof *l->base);
+    }
+    if (l->n_wide)
+        memcpy(out->wide, l->wide, (size_t)l->n_wide * sizeof *l->wide);
+    return true;
+}
+
 bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -325,10 +491,12 @@ bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
     uint32_t n_g = mb->m->n_g;
     if (!cs_grow((void **)&out->gref, &out->cap_gref, n_g, sizeof *out->gref, err) ||
         !cs_grow((void **)&out->cur, &out->cap_cur, mb->n_cur, sizeof *out->cur, err) ||
-        !cs_grow((void **)&out->far, &out->cap_far, mb->n_far, sizeof *out->far, err)) {
+        !cs_grow((void **)&out->far, &out->cap_far, mb->n_far, sizeof *out->far, err) ||
+        !lay_copy(&mb->lay, &out->lay, err)) {
         cs_mb_deinit(out);
         return false;
     }
+    out->relay = mb->relay;
     memcpy(out->gref, mb->gref, (size_t)n_g * sizeof *out->gref);
     memcpy(out->cur, mb->cur, (size_t)mb->n_cur * sizeof *out->cur);
     if (mb->n_far)
@@ -419,10 +587,6 @@ static inline __attribute__((always_inline)) bool span_close(cs_mb *mb, uint32_t
     return true;
 }
 
-/* cs_mb_cur.part: the builder set the goroutine's state; its block (waited,
- * block_stack, reason_name); made it (cs_mb_create). */
-enum { P_OPS = 1, P_BLK = 2, P_MADE = 4 };
-
 static inline __attribute__((always_inline)) bool set_idx(cs_mb *mb, int64_t t, uint32_t gi, cs_state st,
                                                           cs_reason r, cs_sid reason_name, uint32_t stack,
                                                           cs_err *err)
@@ -456,7 +620,7 @@ static inline __attribute__((always_inline)) bool set_idx(cs_mb *mb, int64_t t, 
     if (st == CS_ST_NONE) {
         g->end_ns = t;
         g->flags |= CS_G_ENDED;
-        cur_retire(mb, gi, c, t);
+        return cur_retire(mb, gi, c, t, err);
     }
     return true;
 }
@@ -721,8 +885,30 @@ static uint32_t join_index(cs_mb *mb, uint64_t goid, cs_err *err)
     return cs_ids_get(&m->g_index, goid, true, err) == UINT32_MAX ? 0 : m->n_g++; /* slot n_g - 1 */
 }
 
-/* b's goroutine j, which mb did not have, at its index gi (join_index). */
-static bool join_new(cs_mb *mb, uint32_t gi, const cs_mb *b, uint32_t j, const cs_model_map *map, cs_err *err)
+/* b's spans laid out, after mb's (*off: mb's laid out before them); b's
+ * columns go back a batch at a time as they are read. */
+static bool join_lay(cs_mb *mb, cs_mb *b, uint32_t *off, cs_err *err)
+{
+    cs_mb_lay *l = &mb->lay, *lb = &b->lay;
+    *off = l->n;
+    if (!lay_room(l, l->n + lb->n, err)) /* at most mb's and b's spans (cs_mb_join) */
+        return false;
+    for (uint32_t s = 0; s < lb->n; s++) {
+        if (!lay_push(l, lay_t0(lb, s), lb->sr[s], err))
+            return false;
+        if (s && s % JOIN_BATCH == 0) /* the starts' bases stay: lay_t0 reads them */
+            cs_release(lb->t0 + s - JOIN_BATCH, (size_t)JOIN_BATCH * sizeof *lb->t0),
+                cs_release(lb->sr + s - JOIN_BATCH, JOIN_BATCH);
+    }
+    lay_free(lb);
+    mb->relay |= b->relay; /* b's goroutines laid out again are among them */
+    return true;
+}
+
+/* b's goroutine j, which mb did not have, at its index gi (join_index);
+ * b's spans laid out are mb's from lay_off on (join_lay). */
+static bool join_new(cs_mb *mb, uint32_t gi, const cs_mb *b, uint32_t j, const cs_model_map *map,
+                     uint32_t lay_off, cs_err *err)
 {
     cs_model *m = mb->m;
     if (!cs_grow((void **)&m->g, &m->cap_g, gi + 1, sizeof *m->g, err) ||
@@ -732,6 +918,8 @@ static bool join_new(cs_mb *mb, uint32_t gi, const cs_mb *b, uint32_t j, const c
     *g = b->m->g[j];
     g->name = map->sid[g->name], g->parent = map->g[g->parent];
     mb->gref[gi] = b->gref[j];
+    if (b->gref[j].laid)
+        g->span_first += lay_off;
     if (!b->gref[j].slot)
         return true; /* not live: its gref is all */
     mb->gref[gi].slot = 0;
@@ -782,7 +970,8 @@ bool cs_mb_join(cs_mb *mb, cs_mb *b, cs_model_map *map, cs_err *err)
             tail = tail->next;
         tail->next = mb->slabs, mb->slabs = b->slabs, b->slabs = NULL;
     }
-    ok = ok && join_edges(mb, b, map, n_a, err);
+    uint32_t lay_off = 0;
+    ok = ok && join_edges(mb, b, map, n_a, err) && join_lay(mb, b, &lay_off, err);
     for (uint32_t j = 1; ok && j < bm->n_g; j++) {
         if (!(j % JOIN_BATCH))
             join_release(b, j - JOIN_BATCH, j);
@@ -790,7 +979,7 @@ bool cs_mb_join(cs_mb *mb, cs_mb *b, cs_model_map *map, cs_err *err)
             ok = join_known(mb, gi, b, j, map, &off[j], err);
             continue;
         }
-        ok = join_new(mb, gi, b, j, map, err);
+        ok = join_new(mb, gi, b, j, map, lay_off, err);
     }
     ok = ok && join_parents(mb, b, map, n_a, err);
     for (uint32_t i = 0; ok && i < b->n_far; i++) {
@@ -827,51 +1016,24 @@ static bool is_system(const char *name, bool named, uint32_t spans)
     return cs_runtime_func(name) && strcmp(name, "runtime.corostart") != 0;
 }
 
-/* The model's spans as they are laid out, in parts of the columns that
- * two threads fill side by side: a part from span `n` up to `end` (both
- * multiples of CS_T0_BLOCK, or end the last span). A block of starts is
- * held until it is whole, then given its base (the earliest) or made wide
- * when they lie 2^32 ns apart or more (model.h); a part keeps its wide
- * blocks' starts apart, and wide_join puts them together in block order.
- * A part reads no chunk of the other's: the one its first span is in is
- * found for it before the threads start (the other may give back the
- * pages of those before). */
+/* The spans laid out at cs_mb_finish, in parts of the columns that two
+ * threads fill side by side: a part from span l.n up to `end` (the second
+ * from a multiple of CS_T0_BLOCK), each part keeping its wide blocks'
+ * starts apart (wide_join puts them together in block order). A part
+ * reads no chunk of the other's: the one its first span is in is found
+ * for it before the threads start (the other may give back the pages of
+ * those before). */
 typedef struct span_out {
     cs_mb *mb;
     cs_mb_chunk *const *head; /* each goroutine's first chunk (chunks_oldest) */
-    int64_t blk[CS_T0_BLOCK];
-    uint32_t n, end;      /* the next span laid out; where the part ends */
+    cs_mb_lay l;          /* the builder's for the first part; the second's shares its columns */
+    uint32_t end;         /* where the part ends */
     uint32_t g;           /* the first goroutine with spans in the part */
-    cs_mb_chunk *k0;      /* g's chunk that span n is in, and where that chunk's first goes */
+    cs_mb_chunk *k0;      /* g's chunk that span l.n is in, and where that chunk's first goes */
     uint32_t a0;
-    int64_t *wide;        /* its wide blocks' starts, CS_T0_BLOCK each */
-    uint32_t n_wide, cap_wide;
-    uint16_t kinds[CS_ST_COUNT]; /* model.h span_kinds, of the part */
     bool ok;
     cs_err err;
 } span_out;
-
-static bool block_out(span_out *o, cs_err *err)
-{
-    cs_model *m = o->mb->m;
-    uint32_t have = o->n & (CS_T0_BLOCK - 1), b = (o->n - 1) >> CS_T0_BLOCK_BITS, first = b << CS_T0_BLOCK_BITS;
-    have = have ? have : CS_T0_BLOCK;
-    int64_t lo = o->blk[0], hi = o->blk[0];
-    for (uint32_t i = 1; i < have; i++)
-        lo = o->blk[i] < lo ? o->blk[i] : lo, hi = o->blk[i] > hi ? o->blk[i] : hi;
-    if ((uint64_t)(hi - lo) <= UINT32_MAX) {
-        m->span_t0_base[b] = lo;
-        for (uint32_t i = 0; i < have; i++)
-            m->span_t0[first + i] = (uint32_t)(o->blk[i] - lo);
-        return true;
-    }
-    if (!cs_grow((void **)&o->wide, &o->cap_wide, o->n_wide + CS_T0_BLOCK, sizeof *o->wide, err))
-        return false;
-    m->span_t0_base[b] = CS_T0_WIDE + o->n_wide; /* over the part's own: wide_join moves the second's */
-    memcpy(o->wide + o->n_wide, o->blk, (size_t)have * sizeof *o->blk);
-    o->n_wide += CS_T0_BLOCK;
-    return true;
-}
 
 /* A part's spans into the model's columns: its goroutines' chunks, oldest
  * first (chunks_oldest), from the part's first span to its end; a chunk's
@@ -881,37 +1043,30 @@ static bool part_out(span_out *o, cs_err *err)
 {
     cs_mb *mb = o->mb;
     cs_model *m = mb->m;
-    uint32_t part0 = o->n;
+    uint32_t part0 = o->l.n;
     bool ok = true;
     cs_releases done = {0}; /* while the other part runs */
-    for (uint32_t gi = o->g; ok && gi < m->n_g && o->n < o->end; gi++) {
+    for (uint32_t gi = o->g; ok && gi < m->n_g && o->l.n < o->end; gi++) {
         bool first = gi == o->g && o->k0;
         uint32_t a = first ? o->a0 : m->g[gi].span_first, kn; /* where chunk k's first span goes */
-        for (cs_mb_chunk *k = first ? o->k0 : o->head[gi], *next; ok && k && o->n < o->end; a += kn, k = next) {
+        for (cs_mb_chunk *k = first ? o->k0 : o->head[gi], *next; ok && k && o->l.n < o->end; a += kn, k = next) {
             next = k->prev, kn = k->n; /* read before its pages may go */
-            if (a + kn <= o->n)
+            if (a + kn <= o->l.n)
                 continue; /* the part before's */
             uint32_t stop = kn < o->end - a ? kn : o->end - a;
-            const uint8_t *rec = chunk_rec(k) + (size_t)(o->n - a) * REC;
-            for (uint32_t i = o->n - a; ok && i < stop; i++, rec += REC) {
+            const uint8_t *rec = chunk_rec(k) + (size_t)(o->l.n - a) * REC;
+            for (uint32_t i = o->l.n - a; ok && i < stop; i++, rec += REC) {
                 uint32_t dt;
                 memcpy(&dt, rec, 4);
-                m->span_state_reason[o->n] = rec[4];
-                cs_state st = cs_span_state(m, o->n);
-                cs_reason r = cs_span_reason(m, o->n);
-                if (st < CS_ST_COUNT && r < CS_R_COUNT)
-                    o->kinds[st] |= (uint16_t)(1u << r);
-                o->blk[o->n++ & (CS_T0_BLOCK - 1)] = k->base + dt;
-                if (!(o->n & (CS_T0_BLOCK - 1)))
-                    ok = block_out(o, err);
+                ok = lay_push(&o->l, k->base + dt, rec[4], err);
             }
             if (a >= part0 && a + kn <= o->end)
                 cs_release_add(&done, k, chunk_room(k->cap));
         }
     }
     cs_release_flush(&done);
-    if (ok && o->end == mb->n_span && (o->n & (CS_T0_BLOCK - 1)))
-        ok = block_out(o, err);
+    if (ok && o->end == mb->n_span && (o->l.n & (CS_T0_BLOCK - 1)))
+        ok = block_out(&o->l, err);
     return ok;
 }
 
@@ -982,42 +1137,45 @@ static void *part_thread(void *arg)
  * order), the second's bases moved past the first's. */
 static bool wide_join(cs_model *m, span_out *p, uint32_t nb, cs_err *err)
 {
-    if (p[1].n_wide) {
-        if (!cs_grow((void **)&p[0].wide, &p[0].cap_wide, p[0].n_wide + p[1].n_wide, sizeof *p->wide, err))
+    cs_mb_lay *l0 = &p[0].l, *l1 = &p[1].l;
+    if (l1->n_wide) {
+        if (!cs_grow((void **)&l0->wide, &l0->cap_wide, l0->n_wide + l1->n_wide, sizeof *l0->wide, err))
             return false;
-        memcpy(p[0].wide + p[0].n_wide, p[1].wide, (size_t)p[1].n_wide * sizeof *p->wide);
+        memcpy(l0->wide + l0->n_wide, l1->wide, (size_t)l1->n_wide * sizeof *l1->wide);
         for (uint32_t b = p[0].end >> CS_T0_BLOCK_BITS; b < nb; b++)
             if (m->span_t0_base[b] >= CS_T0_WIDE)
-                m->span_t0_base[b] += p[0].n_wide;
+                m->span_t0_base[b] += l0->n_wide;
     }
-    m->span_wide_t0 = p[0].wide, m->n_wide = p[0].n_wide + p[1].n_wide;
-    p[0].wide = NULL;
+    m->span_wide_t0 = l0->wide, m->n_wide = l0->n_wide + l1->n_wide;
+    l0->wide = NULL;
     return true;
 }
 
-/* The spans per goroutine, in goroutine order, out of the chunks: with
- * many, on two threads, each laying out half of the columns. */
+/* The spans of the goroutines not laid out yet (cs_mb_finish placed them
+ * after those), in goroutine order, out of the chunks: with many, on two
+ * threads, each laying out half of them; then the columns are the model's. */
 static bool spans_out(cs_mb *mb, cs_err *err)
 {
     cs_model *m = mb->m;
-    uint32_t n = mb->n_span, nb = (n >> CS_T0_BLOCK_BITS) + 1;
+    cs_mb_lay *l = &mb->lay;
     m->g[0].span_first = m->g[0].span_count = 0;
-    for (uint32_t i = 1, at = 0; i < m->n_g; at += m->g[i++].span_count)
-        m->g[i].span_first = at;
+    uint32_t n = mb->n_span, nb = (n >> CS_T0_BLOCK_BITS) + 1, rest = n - l->n;
     cs_mb_chunk **head = chunks_oldest(mb);
-    m->span_t0 = cs_alloc((size_t)n * sizeof *m->span_t0 + 1);
-    m->span_state_reason = cs_alloc((size_t)n + 1);
-    m->span_t0_base = cs_alloc((size_t)nb * sizeof *m->span_t0_base);
-    if (!head || !m->span_t0 || !m->span_state_reason || !m->span_t0_base) {
-        cs_free(head);
+    if (!head)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u spans", n);
+    if (!lay_room(l, n + 1, err)) {
+        cs_free(head);
+        return false;
     }
+    m->span_t0 = l->t0, m->span_state_reason = l->sr, m->span_t0_base = l->base, m->cap_span = l->cap;
     m->span_t0_base[nb - 1] = 0; /* the block after the last span, when that one ends a block */
-    uint32_t half = n >= PARTS_MIN ? (n / 2) & ~(CS_T0_BLOCK - 1) : n, g1 = 1, a1;
+    uint32_t half = rest >= PARTS_MIN ? (l->n + rest / 2) & ~(CS_T0_BLOCK - 1) : n, g1 = 1, a1;
     while (g1 < m->n_g && m->g[g1].span_first + m->g[g1].span_count <= half)
         g1++; /* the goroutine whose spans reach past the half */
-    span_out p[2] = {{.mb = mb, .head = head, .n = 0, .end = half, .g = 1, .ok = true},
-                     {.mb = mb, .head = head, .n = half, .end = n, .g = half < n ? g1 : 0, .ok = true}};
+    span_out p[2] = {{.mb = mb, .head = head, .l = *l, .end = half, .g = 1, .ok = true},
+                     {.mb = mb, .head = head, .l = {.t0 = l->t0, .sr = l->sr, .base = l->base, .n = half},
+                      .end = n, .g = half < n ? g1 : 0, .ok = true}};
+    *l = (cs_mb_lay){0}; /* its columns are the model's, its wide blocks the first part's */
     cs_mb_chunk *k1 = p[1].g ? head[g1] : NULL;
     for (a1 = p[1].g ? m->g[g1].span_first : 0; k1 && a1 + k1->n <= half; k1 = k1->prev)
         a1 += k1->n; /* the second part's first chunk */
@@ -1033,13 +1191,13 @@ static bool spans_out(cs_mb *mb, cs_err *err)
     if (!ok)
         *err = p[0].ok ? p[1].err : p[0].err;
     ok = ok && wide_join(m, p, nb, err);
-    cs_free(p[0].wide), cs_free(p[1].wide), cs_free(head);
+    cs_free(p[0].l.wide), cs_free(p[1].l.wide), cs_free(head);
     if (!ok)
         return false;
     for (uint32_t st = 0; st < CS_ST_COUNT; st++)
-        m->span_kinds[st] = p[0].kinds[st] | p[1].kinds[st];
+        m->span_kinds[st] = p[0].l.kinds[st] | p[1].l.kinds[st];
     slabs_free(mb);
-    m->n_span = m->cap_span = n;
+    m->n_span = n;
     return far_ends(mb, err);
 }
 
@@ -1048,7 +1206,16 @@ bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)
     cs_model *m = mb->m;
     cs_free(mb->site_slot); /* no wake-up comes after: the spans' layout may take the room */
     mb->site_slot = NULL, mb->site_cap = 0;
-    for (uint32_t i = 1; i < m->n_g; i++) { /* spans closed; a goroutine's last is far */
+    if (mb->relay) { /* all laid out anew, in goroutine order */
+        for (uint32_t i = 1; i < m->n_g; i++)
+            if (mb->gref[i].laid && !unlay(mb, i, err))
+                return false;
+        cs_mb_lay *l = &mb->lay;
+        l->n = l->n_wide = 0;
+        memset(l->kinds, 0, sizeof l->kinds);
+    }
+    /* spans closed; a goroutine's last is far; those not laid out go after those that are */
+    for (uint32_t i = 1, at = mb->lay.n; i < m->n_g; i++) {
         uint32_t s = mb->gref[i].slot;
         if (s && !span_close(mb, i, &mb->cur[s], t_end, err))
             return false;
@@ -1057,8 +1224,9 @@ bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)
             return false;
         if (c.last)
             c.last->n = c.k_n;
+        if (!mb->gref[i].laid)
+            m->g[i].span_first = at, m->g[i].span_count = c.n_spans, at += c.n_spans;
         mb->gref[i].last = c.last; /* for chunks_oldest */
-        m->g[i].span_count = c.n_spans;
     }
     cs_free(mb->cur); /* no state comes after */
     mb->cur = NULL, mb->cap_cur = mb->n_cur = mb->cur_free = 0;

@@ -68,8 +68,25 @@ typedef struct cs_mb_cur {
 typedef struct cs_mb_gref {
     cs_mb_chunk *last;    /* not live: its last chunk (its count in its header) */
     uint32_t slot;        /* live: its cursor's index in cs_mb.cur; 0 not live */
-    uint32_t n_spans : 29, part : 3; /* not live: cs_mb_cur's */
+    uint32_t n_spans : 28, part : 3; /* not live: cs_mb_cur's */
+    uint32_t laid : 1;    /* not live: its spans are laid out (cs_mb_lay), from its span_first */
 } cs_mb_gref;
+
+/* Spans laid out in the model's columns (model.h span_t0, span_t0_base,
+ * span_wide_t0, span_state_reason), before the model has them: a
+ * goroutine's as it ends (build.c lay_out), the others' at cs_mb_finish,
+ * which gives them to the model. The last block's starts are held in blk
+ * until it is whole. */
+typedef struct cs_mb_lay {
+    uint32_t *t0;
+    uint8_t *sr;
+    int64_t *base;
+    int64_t *wide;        /* its wide blocks' starts, CS_T0_BLOCK each */
+    uint32_t n, cap;      /* spans laid out; room in t0 and sr, and for cap / CS_T0_BLOCK + 1 bases */
+    uint32_t n_wide, cap_wide;
+    int64_t blk[CS_T0_BLOCK];
+    uint16_t kinds[CS_ST_COUNT]; /* model.h span_kinds */
+} cs_mb_lay;
 
 /* A span that does not end where its goroutine's next one begins. */
 typedef struct cs_mb_far {
@@ -93,8 +110,9 @@ typedef struct cs_mb_parent {
     uint32_t g;
 } cs_mb_parent;
 
-/* chunks kept for reuse: of 2^1 to 2^(CS_MB_SPARE - 1) spans */
-#define CS_MB_SPARE 9
+/* chunks kept for reuse: of 2^1 to 2^(CS_MB_SPARE - 1) spans (the
+ * biggest less than a page: one of a page or more gives its pages back) */
+#define CS_MB_SPARE 10
 
 /* wake-up sites used lately: a direct-mapped cache in front of site_slot */
 #define CS_MB_SITES 256
@@ -128,9 +146,12 @@ typedef struct cs_mb {
     uint32_t cur_free;    /* a slot given back, 0 none; each links the next by its block_stack */
     uint32_t n_span;      /* spans closed so far; the model has them once finished */
     cs_mb_slab *slabs;    /* newest first */
-    cs_mb_chunk *spare[CS_MB_SPARE]; /* chunks moved out of (build.c chunk_move), by log2 of their room */
+    cs_mb_chunk *spare[CS_MB_SPARE]; /* chunks moved out of or laid out (build.c chunk_move, chunk_give),
+                                        by log2 of their room */
     cs_mb_far *far;
     uint32_t n_far, cap_far;
+    cs_mb_lay lay;
+    bool relay;           /* a goroutine laid out was given a state again: cs_mb_finish lays all out anew */
 } cs_mb;
 
 typedef struct cs_mb_create_desc {

@@ -535,14 +535,25 @@ static inline uint8_t cs_span_state_reason(cs_state st, cs_reason r)
     return (uint8_t)(st | r << 4);
 }
 
+/* The state and the reason in a byte of cs_span_state_reason. */
+static inline cs_state cs_sr_state(uint8_t sr)
+{
+    return (cs_state)(sr & 15);
+}
+
+static inline cs_reason cs_sr_reason(uint8_t sr)
+{
+    return (cs_reason)(sr >> 4);
+}
+
 static inline cs_state cs_span_state(const cs_model *m, uint32_t s)
 {
-    return (cs_state)(m->span_state_reason[s] & 15);
+    return cs_sr_state(m->span_state_reason[s]);
 }
 
 static inline cs_reason cs_span_reason(const cs_model *m, uint32_t s)
 {
-    return (cs_reason)(m->span_state_reason[s] >> 4);
+    return cs_sr_reason(m->span_state_reason[s]);
 }
 
 static inline int64_t cs_span_t0(const cs_model *m, uint32_t s)

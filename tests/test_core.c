@@ -428,14 +428,13 @@ static void parts_joined_build_what_one_builder_does(void **st)
             const cs_goroutine *x = &ma.g[i], *y = &one.g[i];
             if (x->goid != y->goid || x->create_ns != y->create_ns || x->start_ns != y->start_ns ||
                 x->end_ns != y->end_ns || x->parent != y->parent || x->flags != y->flags ||
-                x->span_first != y->span_first || x->span_count != y->span_count ||
                 strcmp(cs_model_str(&ma, x->name), cs_model_str(&one, y->name)))
                 fail_msg("cut %zu: goroutine %u differs", cut, i);
+            if (!tl_same_spans(&ma, i, &one, i)) /* wherever the layout put them */
+                fail_msg("cut %zu: goroutine %u's spans differ", cut, i);
         }
-        for (uint32_t i = 0; i < one.n_span; i++)
-            if (cs_span_t0(&ma, i) != cs_span_t0(&one, i) || cs_span_t1(&ma, i) != cs_span_t1(&one, i) ||
-                cs_span_state(&ma, i) != cs_span_state(&one, i) || cs_span_reason(&ma, i) != cs_span_reason(&one, i))
-                fail_msg("cut %zu: span %u differs", cut, i);
+        assert_true(tl_spans_tile(&ma));
+        assert_true(tl_spans_tile(&one));
         for (uint32_t i = 1; i < one.n_edges; i++) {
             const cs_edge *ex = &ma.edges[i], *ey = &one.edges[i];
             const cs_wsite *x = cs_edge_site(&ma, ex), *y = cs_edge_site(&one, ey);
@@ -461,6 +460,66 @@ static void parts_joined_build_what_one_builder_does(void **st)
     assert_false(cs_mb_join_fits(&a, &b));
     cs_mb_deinit(&a), cs_mb_deinit(&b), cs_mb_deinit(&mb1);
     cs_model_deinit(&ma), cs_model_deinit(&mb_m), cs_model_deinit(&one);
+}
+
+/* x and y have the same goroutines, each with the same spans, wherever
+ * their layouts put them. */
+static void same_spans(const cs_model *x, const cs_model *y, size_t cut)
+{
+    assert_int_equal(x->n_g, y->n_g);
+    assert_int_equal(x->n_span, y->n_span);
+    assert_int_equal(x->n_far, y->n_far);
+    assert_true(tl_spans_tile(x));
+    for (uint32_t i = 1; i < y->n_g; i++)
+        if (x->g[i].goid != y->g[i].goid || !tl_same_spans(x, i, y, i))
+            fail_msg("cut %zu: goroutine %u's spans differ", cut, i);
+}
+
+/* Goroutines laid out as they end for good (build.c lay_out): one made
+ * runnable that ends, one woken that ends, one made by a goroutine that
+ * ended. Cut anywhere, a copy of the builder (cs_mb_copy) finishes to what
+ * the builder given the calls before the cut does, and parts joined at
+ * the cut (the second laying out those it made, and keeping in chunks
+ * those made before it) build what one builder does. */
+static void goroutines_laid_out_as_they_end(void **st)
+{
+    (void)st;
+    static const mb_op ops[] = {
+        {'c', 10, 1, CS_NO_GOID, CS_ST_RUNNING, 0}, {'c', 11, 2, 1, 0, 0},        {'s', 12, 2, 0, CS_ST_RUNNING, 0},
+        {'c', 13, 3, 1, 0, 0},                      {'s', 14, 2, 0, CS_ST_NONE, 0}, {'s', 15, 3, 0, CS_ST_RUNNING, 0},
+        {'s', 16, 3, 0, CS_ST_BLOCKED, CS_R_CHAN_RECV}, {'c', 17, 4, 3, 0, 0},     {'u', 18, 3, 1, 0, 0},
+        {'s', 19, 4, 0, CS_ST_RUNNING, 0},          {'s', 20, 3, 0, CS_ST_RUNNING, 0}, {'s', 21, 3, 0, CS_ST_NONE, 0},
+        {'c', 22, 5, 4, 0, 0},                      {'s', 23, 4, 0, CS_ST_NONE, 0}, {'s', 24, 5, 0, CS_ST_RUNNING, 0},
+        {'s', 25, 1, 0, CS_ST_RUNNABLE, 0},         {'s', 26, 5, 0, CS_ST_NONE, 0}, {'s', 27, 1, 0, CS_ST_RUNNING, 0},
+    };
+    size_t n = sizeof ops / sizeof *ops;
+    cs_err err = {0};
+    cs_model one;
+    cs_mb mb1;
+    mb_run(&one, &mb1, ops, 0, n);
+    assert_int_equal(mb1.lay.n, 2 + 5 + 2 + 2); /* 2, 3, 4 and 5, none given a state again */
+    assert_false(mb1.relay);
+    assert_true(cs_mb_finish(&mb1, 40, &err));
+    for (size_t cut = 1; cut < n; cut++) {
+        cs_model pm, cm, ma, mbm;
+        cs_mb p, c, a, b;
+        mb_run(&pm, &p, ops, 0, cut);
+        assert_true(cs_model_copy(&pm, &cm, &err) && cs_mb_copy(&p, &cm, &c, &err));
+        assert_true(cs_mb_finish(&c, 40, &err) && cs_mb_finish(&p, 40, &err));
+        same_spans(&cm, &pm, cut);
+        mb_run(&ma, &a, ops, 0, cut);
+        mb_run(&mbm, &b, ops, cut, n);
+        assert_true(cs_mb_join_fits(&a, &b));
+        cs_model_map map;
+        assert_true(cs_model_map_make(&ma, &mbm, NULL, &map, &err) && cs_mb_join(&a, &b, &map, &err));
+        assert_true(cs_mb_finish(&a, 40, &err));
+        same_spans(&ma, &one, cut);
+        cs_model_map_free(&map);
+        cs_mb_deinit(&p), cs_mb_deinit(&c), cs_mb_deinit(&a), cs_mb_deinit(&b);
+        cs_model_deinit(&pm), cs_model_deinit(&cm), cs_model_deinit(&ma), cs_model_deinit(&mbm);
+    }
+    cs_mb_deinit(&mb1);
+    cs_model_deinit(&one);
 }
 
 /* Pages given back a batch at a time: more ranges than a batch holds
@@ -1097,6 +1156,7 @@ int main(void)
         cmocka_unit_test(spans_laid_out_in_two_halves),
         cmocka_unit_test(a_goroutine_made_again_keeps_its_spans_in_order),
         cmocka_unit_test(parts_joined_build_what_one_builder_does),
+        cmocka_unit_test(goroutines_laid_out_as_they_end),
         cmocka_unit_test(times_read_back_in_narrow_and_wide_blocks),
         cmocka_unit_test(message_fields_read_back_near_far_and_wide),
         cmocka_unit_test(released_pages_read_as_zeros_and_nothing_else_does),

@@ -14,6 +14,11 @@
  *   bool tl_same_edge(const cs_model *a, uint32_t i, const cs_model *b, uint32_t k)
  *       edge i of a is edge k of b: its time and every other field (the
  *       time's 32 bits are over its own block's base)
+ *   bool tl_spans_tile(const cs_model *m)
+ *       the goroutines' spans take every one of m's once (each goroutine's
+ *       together, in any order of goroutines)
+ *   bool tl_same_spans(const cs_model *a, uint32_t i, const cs_model *b, uint32_t k)
+ *       goroutine i of a has the spans goroutine k of b has
  *   void tl_check_progress(const char *path)
  *       asserts the decoder's progress reports rise to the file size, and
  *       that a report answered with false stops decoding with CS_E_CANCELLED
@@ -138,6 +143,30 @@ static inline void tl_check_progress(const char *path)
 
 /* Wake-up i of a and k of b: the same, sites compared by what they hold
  * (a model keeps its sites in the order it met them). */
+static inline bool tl_spans_tile(const cs_model *m)
+{
+    uint8_t *seen = calloc(m->n_span + 1, 1);
+    bool ok = seen != NULL;
+    for (uint32_t i = 1; ok && i < m->n_g; i++)
+        for (uint32_t s = m->g[i].span_first, n = m->g[i].span_count; ok && n; s++, n--)
+            ok = s < m->n_span && !seen[s]++;
+    for (uint32_t s = 0; ok && s < m->n_span; s++)
+        ok = seen[s];
+    free(seen);
+    return ok;
+}
+
+static inline bool tl_same_spans(const cs_model *a, uint32_t i, const cs_model *b, uint32_t k)
+{
+    if (a->g[i].span_count != b->g[k].span_count)
+        return false;
+    for (uint32_t n = 0, x = a->g[i].span_first, y = b->g[k].span_first; n < a->g[i].span_count; n++, x++, y++)
+        if (cs_span_t0(a, x) != cs_span_t0(b, y) || cs_span_t1(a, x) != cs_span_t1(b, y) ||
+            cs_span_state(a, x) != cs_span_state(b, y) || cs_span_reason(a, x) != cs_span_reason(b, y))
+            return false;
+    return true;
+}
+
 static inline bool tl_same_edge(const cs_model *a, uint32_t i, const cs_model *b, uint32_t k)
 {
     cs_edge x = a->edges[i], y = b->edges[k];
