@@ -595,7 +595,7 @@ static inline __attribute__((always_inline)) bool set_idx(cs_mb *mb, int64_t t, 
     cs_mb_cur *c = cur_live(mb, gi, err);
     if (!c || !span_close(mb, gi, c, t, err))
         return false;
-    if (!(c->part & P_OPS) && mb->part) { /* where the part before's state of it ends */
+    if (!(c->part & (P_OPS | P_MADE)) && mb->part) { /* where the part before's state of it ends */
         if (!cs_grow((void **)&mb->first, &mb->cap_first, gi + 1, sizeof *mb->first, err))
             return false;
         mb->first[gi] = t;
@@ -644,10 +644,12 @@ bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err)
     bool unknown = d->parent_goid != CS_NO_GOID && !cs_model_g_find(mb->m, d->parent_goid, &parent);
     if (unknown)
         parent = 0;
-    if (mb->part && !parent_note(mb, gi, unknown ? d->parent_goid : CS_NO_GOID, err))
-        return false;
     cs_mb_cur *c = cur_live(mb, gi, err);
     if (!c)
+        return false;
+    /* a parent the part does not know, or none in place of one noted when it made the goroutine before */
+    if (mb->part && (unknown || (c->part & P_MADE)) &&
+        !parent_note(mb, gi, unknown ? d->parent_goid : CS_NO_GOID, err))
         return false;
     c->part |= P_MADE;
     /* a goroutine made again (its id reused after its end, or a hostile

@@ -103,8 +103,9 @@ typedef struct cs_mb_recent {
     uint32_t idx;         /* 0: empty */
 } cs_mb_recent;
 
-/* A goroutine made in a part (cs_mb.part), by one the part does not know
- * (CS_NO_GOID: by none, or one it knows). */
+/* A goroutine made in a part (cs_mb.part), by one the part does not know;
+ * or CS_NO_GOID: made again, by none or one it knows (the last making is
+ * the one that counts). */
 typedef struct cs_mb_parent {
     uint64_t goid;
     uint32_t g;
@@ -132,7 +133,7 @@ typedef struct cs_mb {
     uint32_t n_pre, cap_pre;
     cs_mb_parent *parents;
     uint32_t n_parents, cap_parents;
-    int64_t *first;       /* in a part: per goroutine, when it was first given a state */
+    int64_t *first;       /* in a part: per goroutine it did not make, when it was first given a state */
     uint32_t cap_first;
     cs_mb_recent recent[CS_MB_RECENT];
     uint32_t *site_slot;  /* the model's wsites by the hash of their bytes: open addressing, a

@@ -256,7 +256,6 @@ enum {
                        (V2_RANGE_IN: one mark assist; else none), and its innermost regions
                        v2_gext.pre as far as it had any */
     V2A_G_SEQ,      /* ... and with sequence number v in the cut generation */
-    V2A_G_NONE,     /* goroutine id did not exist */
     V2A_P_HAS,      /* proc id existed with status st, and the ranges its v2_pst.before says */
     V2A_P_SEQ,      /* ... and with sequence number v in the cut generation */
     V2A_P_NONE,     /* proc id did not exist */
@@ -296,6 +295,8 @@ typedef struct v2_order {
                              seen yet may have been seen before */
     bool gc_seen;         /* ahead: a GC event was ordered */
     v2_assume *as; uint32_t n_as, cap_as;
+    uint64_t *g_none; uint32_t n_g_none, cap_g_none; /* ahead: goroutines that did not exist, as ids
+                             alone (a server's part makes a million, each taken not to exist) */
     /* where ready events go, in order (v2_reader.c: emit or pass to the emitting thread) */
     bool (*out)(void *ud, const v2_ev *ev, v2_ctx ctx, cs_err *err);
     void *out_ud;
@@ -323,8 +324,11 @@ uint32_t dec__v2_mslot(v2_order *o, uint64_t mid, cs_err *err);
  * of memory. A server's trace has millions of goroutines, tens alive at once. */
 uint32_t dec__v2_gslot(v2_order *o, uint64_t goid, cs_err *err);
 /* Goroutine g is gone (GoDestroy): as Go's ordering deletes its state
- * (order.go), its id is found no more and its place is another's next;
- * not ahead, where a goroutine not known is one from before the part. */
+ * (order.go), its id is found no more and its place is another's next.
+ * Ahead, one whose state was taken from before the part stays, for the
+ * join to end it there too (v2_ahead.c put_g); one the part made goes as
+ * well: named again, it would be taken for one from before the part,
+ * which the join's checks refuse (a server's part makes a million). */
 bool dec__v2_g_gone(v2_order *o, v2_gst *g, cs_err *err);
 bool dec__v2_push(v2_order *o, const v2_ev *ev, v2_ctx ctx, cs_err *err);
 /* helpers shared by v2_order.c and v2_order_res.c */
@@ -354,9 +358,11 @@ bool dec__v2_order_res(v2_order *o, v2_gen *gen, v2_ev *e, v2_ctx cur,
 /* Frees a goroutine's ranges and regions (NULL: nothing). */
 void dec__v2_gext_free(v2_gext *x);
 bool dec__v2_has_range(const v2_range *r, uint8_t n, uint8_t type, const uint8_t *desc, uint32_t len);
-/* Ahead: notes an assumption (false on allocation failure), or gives up on
- * the generation (always false: the generation is ordered again in turn). */
+/* Ahead: notes an assumption, or that goroutine id did not exist (false
+ * on allocation failure); or gives up on the generation (always false: the
+ * generation is ordered again in turn). */
 bool dec__v2_assume(v2_order *o, uint8_t kind, uint8_t st, uint64_t id, uint64_t v, cs_err *err);
+bool dec__v2_assume_g_none(v2_order *o, uint64_t id, cs_err *err);
 bool dec__v2_not_ahead(uint64_t off, const char *why, cs_err *err);
 /* Ahead from inside generation gen: M slot `mslot` was as look says
  * before the cut (noted, with its goroutine and proc). */

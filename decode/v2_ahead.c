@@ -315,8 +315,6 @@ static bool holds(v2_order *o, v2_ahead *a, const v2_assume *x)
         return g && g->status == x->st && same_regions(g->x, w->x) &&
                same_ranges(g->x ? g->x->ranges : NULL, g->n_ranges, w->before, V2_EvGCMarkAssistBegin) &&
                (x->kind == V2A_G_HAS || (g->seq_gen == cut_gen && g->seq == x->v));
-    case V2A_G_NONE:
-        return !dec__v2_gget(o, x->id);
     case V2A_P_NONE:
         return !dec__v2_pget(o, x->id);
     case V2A_P_HAS: case V2A_P_SEQ:
@@ -498,6 +496,8 @@ bool dec__v2_ahead_join(v2_sink *s, v2_ahead *a, const v2_gen *g, v2_front *fr, 
                 same_sync(a, s) && (!model || dec__v2_model_fits(s, &a->ws));
     for (uint32_t i = 0; fits && i < a->o.n_as; i++)
         fits = holds(s->o, a, &a->o.as[i]);
+    for (uint32_t i = 0; fits && i < a->o.n_g_none; i++)
+        fits = !dec__v2_gget(s->o, a->o.g_none[i]);
     fits = fits && (!s->sum || dec__v2_sum_fits(s->sum, &a->sum));
     /* the model first: its strings go in in the part's order, as on one thread */
     bool ok = !fits || !model || dec__v2_model_join(s, &a->ws, g, a->cut_stk, a->n_cut_stk, err);

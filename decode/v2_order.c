@@ -37,7 +37,7 @@ uint32_t dec__v2_gslot(v2_order *o, uint64_t goid, cs_err *err)
 
 bool dec__v2_g_gone(v2_order *o, v2_gst *g, cs_err *err)
 {
-    if (o->ahead)
+    if (o->ahead && (g->before & V2_BEFORE))
         return true;
     if (!cs_grow((void **)&o->g_free, &o->cap_g_free, o->n_g_free + 1, sizeof *o->g_free, err) ||
         !cs_ids_set(&o->gids, g->id, UINT32_MAX, err))
@@ -322,7 +322,7 @@ static bool go_status(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *n
         g->before = V2_BEFORE;
     } else if (gen == o->initial_gen) {
         /* ahead inside the first generation: named first here, it was not before */
-        if (o->ahead && !dec__v2_assume(o, V2A_G_NONE, 0, gid, 0, err))
+        if (o->ahead && !dec__v2_assume_g_none(o, gid, err))
             return false;
         if (!gnew(o, gid, (uint8_t)st, gen, err))
             return false;
@@ -355,7 +355,7 @@ static bool go_create(v2_order *o, uint64_t gen, v2_ev *e, v2_ctx cur, v2_ctx *n
     if (dec__v2_gget(o, ng))
         return INVALID(e, "tried to create goroutine (%llu) that already exists", (unsigned long long)ng);
     if (o->ahead && cs_ids_get(&o->gids, ng, false, NULL) == UINT32_MAX &&
-        !dec__v2_assume(o, V2A_G_NONE, 0, ng, 0, err))
+        !dec__v2_assume_g_none(o, ng, err))
         return false;
     if (!gnew(o, ng, dec__v2_gstep(e->type).to, gen, err))
         return false;
@@ -549,6 +549,14 @@ bool dec__v2_assume(v2_order *o, uint8_t kind, uint8_t st, uint64_t id, uint64_t
     return true;
 }
 
+bool dec__v2_assume_g_none(v2_order *o, uint64_t id, cs_err *err)
+{
+    if (!cs_grow((void **)&o->g_none, &o->cap_g_none, o->n_g_none + 1, sizeof *o->g_none, err))
+        return false;
+    o->g_none[o->n_g_none++] = id;
+    return true;
+}
+
 bool dec__v2_not_ahead(uint64_t off, const char *why, cs_err *err)
 {
     return CS_FAIL(err, CS_E_CANCELLED, off, "not ordered ahead: %s", why);
@@ -621,7 +629,7 @@ void dec__v2_order_end_gs(v2_order *o)
 void dec__v2_order_deinit(v2_order *o)
 {
     dec__v2_order_end_gs(o);
-    cs_free(o->p), cs_free(o->m), cs_free(o->tasks), cs_free(o->as);
+    cs_free(o->p), cs_free(o->m), cs_free(o->tasks), cs_free(o->as), cs_free(o->g_none);
     cs_ids_deinit(&o->pids), cs_ids_deinit(&o->mids);
     cs_ids_deinit(&o->task_ids);
     dec__v2_keep_deinit(&o->keep);

@@ -53,19 +53,18 @@ static uint64_t heap_pop(heap *h)
 /* Interval partitioning over `shown` (depth-first order): goroutines by
  * creation (then that order), each given the lane freed earliest, ends
  * ranked by (end, that place). The active heap is keyed by end rank << 32
- * | lane, so it pops the earliest end first. Both orders are stable radix
- * sorts of the times alone. */
+ * | lane, so it pops the earliest end first, and an end rank's time is its
+ * sorted key. Both orders are stable radix sorts of the times alone. */
 static bool assign_compact(const cs_model *m, const uint32_t *shown, uint32_t n, lay_lanes *l,
                            cs_err *err)
 {
     uint64_t *key = cs_alloc((size_t)n * sizeof *key + 1);
     uint32_t *gs = cs_alloc((size_t)n * sizeof *gs + 1);    /* by creation */
-    int64_t *t1 = cs_alloc((size_t)n * sizeof *t1 + 1);     /* their ends */
     uint32_t *erank = cs_alloc((size_t)n * sizeof *erank + 1);
     uint32_t *e = cs_alloc((size_t)n * sizeof *e + 1);
     heap act = {cs_alloc((size_t)n * sizeof(uint64_t) + 1), 0};
     heap fre = {cs_alloc((size_t)n * sizeof(uint64_t) + 1), 0};
-    bool made = key && gs && t1 && erank && e && act.v && fre.v, ok = made;
+    bool made = key && gs && erank && e && act.v && fre.v, ok = made;
     for (uint32_t i = 0; ok && i < n; i++) {
         const cs_goroutine *g = &m->g[shown[i]];
         gs[i] = shown[i];
@@ -75,8 +74,7 @@ static bool assign_compact(const cs_model *m, const uint32_t *shown, uint32_t n,
     for (uint32_t i = 0; ok && i < n; i++) {
         const cs_goroutine *g = &m->g[gs[i]];
         int64_t t0 = lay_made_at(m, g), end = g->end_ns == CS_T_NONE ? INT64_MAX : g->end_ns;
-        t1[i] = end < t0 ? t0 : end;
-        key[i] = lay__time_key(t1[i]), e[i] = i;
+        key[i] = lay__time_key(end < t0 ? t0 : end), e[i] = i;
     }
     ok = ok && lay__sort_keys(key, e, n, err);
     if (ok) {
@@ -85,8 +83,8 @@ static bool assign_compact(const cs_model *m, const uint32_t *shown, uint32_t n,
         l->n_lanes = 0;
         for (uint32_t i = 0; i < n; i++) {
             /* free every lane whose goroutine ended strictly before this creation */
-            int64_t t0 = lay_made_at(m, &m->g[gs[i]]);
-            while (act.n && t1[e[act.v[0] >> 32]] < t0)
+            uint64_t t0 = lay__time_key(lay_made_at(m, &m->g[gs[i]]));
+            while (act.n && key[act.v[0] >> 32] < t0)
                 heap_push(&fre, (uint32_t)heap_pop(&act));
             uint32_t lane = fre.n ? (uint32_t)heap_pop(&fre) : l->n_lanes++;
             l->lane_of_g[gs[i]] = lane;
@@ -105,7 +103,7 @@ static bool assign_compact(const cs_model *m, const uint32_t *shown, uint32_t n,
         for (uint32_t i = 0; i < n; i++)
             l->by_lane[l->lane_first[l->lane_of_g[gs[i]] + 1]++] = gs[i];
     }
-    cs_free(key), cs_free(gs), cs_free(t1), cs_free(erank), cs_free(e), cs_free(act.v), cs_free(fre.v);
+    cs_free(key), cs_free(gs), cs_free(erank), cs_free(e), cs_free(act.v), cs_free(fre.v);
     return ok || (made ? false : CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory packing %u lanes", n));
 }
 
@@ -235,6 +233,7 @@ bool lay_lanes_build(const cs_model *m, const lay_lanes_desc *d, lay_lanes *out,
         memcpy(d->spawn_order, sp.order, (size_t)sp.n * sizeof *sp.order);
         *d->n_spawn = sp.n;
     }
+    lay__spawn_order_only(&sp); /* the lanes need no more of it */
     out->n_total = sp.n;
     uint32_t n = 0;
     uint8_t *in = d->filter && d->filter[0] ? lay_filter_build(m, d->filter, err) : NULL;

@@ -118,6 +118,12 @@ bool lay__spawn_build(const cs_model *m, const uint32_t *line, lay__spawn *out, 
     return true;
 }
 
+void lay__spawn_order_only(lay__spawn *s)
+{
+    cs_free(s->child), cs_free(s->first), cs_free(s->depth);
+    s->child = s->first = s->depth = NULL;
+}
+
 void lay__spawn_deinit(lay__spawn *s)
 {
     cs_free(s->child), cs_free(s->first), cs_free(s->order), cs_free(s->depth);
