@@ -1,9 +1,11 @@
 /* core/build.c — the model builder of build.h. Each goroutine's spans are
  * appended in time order to chunks of its own, which grow as it has more
  * (CHUNK_MIN to CHUNK_MAX spans; a small one moves to a bigger one when
- * full, chunk_move), so the hot path is an append and
- * cs_mb_finish() lays them out per goroutine by copying each chunk once
- * (a million spans or more: two threads, each filling half of the columns).
+ * full, chunk_move), so the hot path is an append. They are laid out in
+ * the model's columns, a goroutine's together, copying each chunk once:
+ * as the goroutine ends (lay_out), its chunks then going to others, or at
+ * cs_mb_finish for those still alive (a million spans or more: two
+ * threads, each filling half of what is left).
  * A chunk keeps its starts in 32 bits over the first one's (a start
  * further off begins a new chunk). A span's end is kept only when its
  * goroutine's next span does not begin there (model.h: far ends); in the

@@ -14,7 +14,8 @@
  *   bool cs_mb_name(cs_mb *mb, uint64_t goid, cs_sid name, cs_err *err)   its entry function, when it has none
  *   bool cs_mb_waiting_before(cs_mb *mb, uint64_t goid, cs_err *err)   goid, blocked, was
  *       waiting before the trace began (its wake-up's site says so)
- *   bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)   closes spans, lays them out per goroutine
+ *   bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)   closes spans, lays out those of the
+ *       goroutines not laid out as they ended (a goroutine's spans together, in any order of goroutines)
  *   void cs_mb_deinit(cs_mb *mb)                              frees the builder, not the model
  *   bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
  *       out: mb's state building m, a cs_model_copy of mb's model (to finish a copy
