@@ -545,8 +545,7 @@ uint32_t cs_mb_g_find(cs_mb *mb, uint64_t goid, cs_err *err)
         return 0;
     i = m->n_g++;
     *r = (cs_mb_recent){.goid = goid, .idx = i};
-    m->g[i] = (cs_goroutine){.goid = goid, .create_ns = CS_T_NONE, .start_ns = CS_T_NONE,
-                             .end_ns = CS_T_NONE};
+    m->g[i] = (cs_goroutine){.goid = goid, .create_ns = CS_T_NONE, .end_ns = CS_T_NONE};
     mb->gref[i] = (cs_mb_gref){0};
     return i;
 }
@@ -613,8 +612,6 @@ static inline __attribute__((always_inline)) bool set_idx(cs_mb *mb, int64_t t, 
         c->reason_name = reason_name;
     }
     cs_goroutine *g = &m->g[gi];
-    if (st == CS_ST_RUNNING && g->start_ns == CS_T_NONE)
-        g->start_ns = t;
     if (g->create_ns == CS_T_NONE) { /* first seen without a creation event */
         g->create_ns = t;
         g->flags |= CS_G_AT_START;
@@ -844,8 +841,6 @@ static bool join_known(cs_mb *mb, uint32_t gi, const cs_mb *b, uint32_t j, const
             ca->waited = cb->waited, ca->block_stack = map->stack[cb->block_stack],
             ca->reason_name = map->sid[cb->reason_name];
     }
-    if (g->start_ns == CS_T_NONE)
-        g->start_ns = x->start_ns;
     if (x->end_ns != CS_T_NONE)
         g->end_ns = x->end_ns;
     g->flags |= x->flags & CS_G_ENDED;

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <xxhash.h>
 
-_Static_assert(sizeof(cs_goroutine) == 56, "a goroutine is kept for every one the trace had (model.h Sizes)");
+_Static_assert(sizeof(cs_goroutine) == 48, "a goroutine is kept for every one the trace had (model.h Sizes)");
 
 void cs_model_init(cs_model *m)
 {

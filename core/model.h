@@ -12,7 +12,7 @@
  * traces (1.5–1.21) count from the trace's first event (0); 1.22+ traces use
  * the reader's absolute timestamps. CS_T_NONE marks "unknown/never".
  *
- * Sizes: a goroutine costs 56 bytes, a span about 5.4 (t0 in 32 bits over
+ * Sizes: a goroutine costs 48 bytes, a span about 5.4 (t0 in 32 bits over
  * its block's base, its state and reason in a byte, a bit and its rank; 8
  * more when it does not end where its goroutine's next span begins, and 8
  * more in a block of 32 spans that lasts 4.29 s or more), an edge 16 (its
@@ -181,7 +181,6 @@ typedef enum cs_g_flag {
 typedef struct cs_goroutine {
     uint64_t goid;        /* Go's goroutine id */
     int64_t create_ns;    /* creation (or trace start for CS_G_AT_START) */
-    int64_t start_ns;     /* first time it ran, CS_T_NONE never */
     int64_t end_ns;       /* end, CS_T_NONE if alive at trace end */
     cs_sid name;          /* entry function, e.g. "main.worker" */
     uint32_t parent;      /* creator's index in cs_model.g, 0 none/unknown */

@@ -426,7 +426,7 @@ static void parts_joined_build_what_one_builder_does(void **st)
         assert_int_equal(ma.n_edges, one.n_edges);
         for (uint32_t i = 1; i < one.n_g; i++) {
             const cs_goroutine *x = &ma.g[i], *y = &one.g[i];
-            if (x->goid != y->goid || x->create_ns != y->create_ns || x->start_ns != y->start_ns ||
+            if (x->goid != y->goid || x->create_ns != y->create_ns ||
                 x->end_ns != y->end_ns || x->parent != y->parent || x->flags != y->flags ||
                 strcmp(cs_model_str(&ma, x->name), cs_model_str(&one, y->name)))
                 fail_msg("cut %zu: goroutine %u differs", cut, i);

@@ -695,7 +695,7 @@ static void same_model(const char *what, const cs_model *a, const cs_model *b)
         DIFF(a->stack_first[i] == b->stack_first[i], "stacks")
     for (uint32_t i = 1; !diff && i < a->n_g; i++)
         DIFF(a->g[i].goid == b->g[i].goid && a->g[i].create_ns == b->g[i].create_ns &&
-             a->g[i].start_ns == b->g[i].start_ns && a->g[i].end_ns == b->g[i].end_ns &&
+             a->g[i].end_ns == b->g[i].end_ns &&
              a->g[i].name == b->g[i].name && a->g[i].parent == b->g[i].parent && a->g[i].flags == b->g[i].flags &&
              a->g[i].span_count == b->g[i].span_count, "goroutines")
     /* each goroutine's spans, wherever the layout put them (a part lays out those it saw end) */
