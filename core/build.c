@@ -421,6 +421,9 @@ static cs_mb_cur *cur_revive(cs_mb *mb, uint32_t gi, cs_err *err)
         return NULL;
     mb->cur[s] = cur_ended(mb, gi);
     mb->gref[gi].slot = s;
+    cs_mb_recent *r = &mb->recent[mb->m->g[gi].goid & (CS_MB_RECENT - 1)];
+    if (r->idx == gi)
+        r->slot = s;
     return &mb->cur[s];
 }
 
@@ -447,6 +450,9 @@ static bool cur_retire(cs_mb *mb, uint32_t gi, cs_mb_cur *c, int64_t t, cs_err *
         c->last->n = c->k_n;
     cs_mb_gref *r = &mb->gref[gi];
     uint32_t s = r->slot;
+    cs_mb_recent *seen = &mb->recent[mb->m->g[gi].goid & (CS_MB_RECENT - 1)];
+    if (seen->idx == gi)
+        seen->slot = 0;
     bool lay = c->last && (!mb->part || (c->part & P_MADE));
     *r = (cs_mb_gref){.last = lay ? NULL : c->last, .n_spans = c->n_spans, .part = c->part, .laid = lay};
     c->block_stack = mb->cur_free, mb->cur_free = s;
@@ -536,7 +542,7 @@ uint32_t cs_mb_g_find(cs_mb *mb, uint64_t goid, cs_err *err)
     cs_mb_recent *r = &mb->recent[goid & (CS_MB_RECENT - 1)];
     uint32_t i;
     if (cs_model_g_find(m, goid, &i)) {
-        *r = (cs_mb_recent){.goid = goid, .idx = i};
+        *r = (cs_mb_recent){.goid = goid, .idx = i, .slot = mb->gref[i].slot};
         return i;
     }
     if (!cs_grow((void **)&m->g, &m->cap_g, m->n_g + 1, sizeof *m->g, err) ||
@@ -588,13 +594,27 @@ static inline __attribute__((always_inline)) bool span_close(cs_mb *mb, uint32_t
     return true;
 }
 
-static inline __attribute__((always_inline)) bool set_idx(cs_mb *mb, int64_t t, uint32_t gi, cs_state st,
-                                                          cs_reason r, cs_sid reason_name, uint32_t stack,
-                                                          cs_err *err)
+/* Goroutine goid's live cursor (made live if it is not), *gi its index:
+ * inline for one looked up lately. NULL on error. */
+static inline __attribute__((always_inline)) cs_mb_cur *cur_of(cs_mb *mb, uint64_t goid, uint32_t *gi,
+                                                              cs_err *err)
+{
+    const cs_mb_recent *r = &mb->recent[goid & (CS_MB_RECENT - 1)];
+    if (r->slot && r->goid == goid) {
+        *gi = r->idx;
+        return &mb->cur[r->slot];
+    }
+    *gi = cs_mb_g(mb, goid, err);
+    return *gi ? cur_live(mb, *gi, err) : NULL;
+}
+
+/* Goroutine gi, its live cursor c, in state st from t on. */
+static inline __attribute__((always_inline)) bool set_idx(cs_mb *mb, int64_t t, uint32_t gi, cs_mb_cur *c,
+                                                          cs_state st, cs_reason r, cs_sid reason_name,
+                                                          uint32_t stack, cs_err *err)
 {
     cs_model *m = mb->m;
-    cs_mb_cur *c = cur_live(mb, gi, err);
-    if (!c || !span_close(mb, gi, c, t, err))
+    if (!span_close(mb, gi, c, t, err))
         return false;
     if (!(c->part & (P_OPS | P_MADE)) && mb->part) { /* where the part before's state of it ends */
         if (!cs_grow((void **)&mb->first, &mb->cap_first, gi + 1, sizeof *mb->first, err))
@@ -636,16 +656,13 @@ static bool parent_note(cs_mb *mb, uint32_t gi, uint64_t parent_goid, cs_err *er
 
 bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err)
 {
-    uint32_t gi = cs_mb_g(mb, d->goid, err);
-    if (!gi)
+    uint32_t gi, parent = 0;
+    cs_mb_cur *c = cur_of(mb, d->goid, &gi, err);
+    if (!c)
         return false;
-    uint32_t parent = 0;
     bool unknown = d->parent_goid != CS_NO_GOID && !cs_model_g_find(mb->m, d->parent_goid, &parent);
     if (unknown)
         parent = 0;
-    cs_mb_cur *c = cur_live(mb, gi, err);
-    if (!c)
-        return false;
     /* a parent the part does not know, or none in place of one noted when it made the goroutine before */
     if (mb->part && (unknown || (c->part & P_MADE)) &&
         !parent_note(mb, gi, unknown ? d->parent_goid : CS_NO_GOID, err))
@@ -667,7 +684,7 @@ bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err)
     cs_state st = d->state ? d->state : CS_ST_RUNNABLE; /* not CS_ST_NONE: c stays live */
     if (st == CS_ST_BLOCKED)
         c->waited = false;
-    if (!set_idx(mb, t, gi, st, d->reason, 0, 0, err))
+    if (!set_idx(mb, t, gi, c, st, d->reason, 0, 0, err))
         return false;
     if (st == CS_ST_BLOCKED && d->at_start)
         c->waited = false; /* it was waiting before the trace began */
@@ -677,24 +694,22 @@ bool cs_mb_create(cs_mb *mb, const cs_mb_create_desc *d, cs_err *err)
 bool cs_mb_set(cs_mb *mb, int64_t t, uint64_t goid, cs_state st, cs_reason r,
                cs_sid reason_name, uint32_t stack, cs_err *err)
 {
-    uint32_t gi = cs_mb_g(mb, goid, err);
-    return gi && set_idx(mb, t, gi, st, r, reason_name, stack, err);
+    uint32_t gi;
+    cs_mb_cur *c = cur_of(mb, goid, &gi, err);
+    return c && set_idx(mb, t, gi, c, st, r, reason_name, stack, err);
 }
 
 bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
                    uint32_t stack, cs_err *err)
 {
     cs_model *m = mb->m;
-    uint32_t to = cs_mb_g(mb, to_goid, err);
-    if (!to)
+    uint32_t to, from = 0;
+    cs_mb_cur *c = cur_of(mb, to_goid, &to, err); /* live until its end: set_idx makes it runnable */
+    if (!c)
         return false;
-    uint32_t from = 0;
     if (from_goid != CS_NO_GOID && !(from = cs_mb_g(mb, from_goid, err)))
         return false;
     if (!cs_grow((void **)&m->edges, &m->cap_edges, m->n_edges + 1, sizeof *m->edges, err))
-        return false;
-    cs_mb_cur *c = cur_live(mb, to, err); /* live until its end: set_idx makes it runnable */
-    if (!c)
         return false;
     if (mb->part && !(c->part & P_BLK)) { /* blocked, if it was, before the part */
         if (!cs_grow((void **)&mb->pre, &mb->cap_pre, mb->n_pre + 1, sizeof *mb->pre, err))
@@ -710,7 +725,7 @@ bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
     if (!cs_edge_ts_set(m, m->n_edges, t, err))
         return false;
     m->n_edges++;
-    if (!set_idx(mb, t, to, CS_ST_RUNNABLE, CS_R_NONE, 0, 0, err))
+    if (!set_idx(mb, t, to, c, CS_ST_RUNNABLE, CS_R_NONE, 0, 0, err))
         return false;
     c->waited = false;
     c->block_stack = 0;
@@ -721,8 +736,8 @@ bool cs_mb_unblock(cs_mb *mb, int64_t t, uint64_t from_goid, uint64_t to_goid,
 
 bool cs_mb_waiting_before(cs_mb *mb, uint64_t goid, cs_err *err)
 {
-    uint32_t gi = cs_mb_g(mb, goid, err);
-    cs_mb_cur *c = gi ? cur_live(mb, gi, err) : NULL;
+    uint32_t gi;
+    cs_mb_cur *c = cur_of(mb, goid, &gi, err);
     if (c)
         c->waited = false;
     return c != NULL;

@@ -97,11 +97,12 @@ typedef struct cs_mb_far {
 } cs_mb_far;
 
 /* goroutines looked up lately: a direct-mapped cache in front of g_index
- * (a goroutine's index never changes) */
+ * (a goroutine's index never changes) and of its cursor's place */
 #define CS_MB_RECENT 1024
 typedef struct cs_mb_recent {
     uint64_t goid;
     uint32_t idx;         /* 0: empty */
+    uint32_t slot;        /* cs_mb_gref.slot, kept with it (build.c cur_revive, cur_retire) */
 } cs_mb_recent;
 
 /* A goroutine made in a part (cs_mb.part), by one the part does not know;
