@@ -63,9 +63,9 @@ typedef struct cs_mb_cur {
 /* Where a goroutine's cursor is: 16 bytes for every goroutine (a server's
  * trace holds millions, at most a few hundred alive at once). A live one's
  * is cs_mb.cur[slot]; one that ended as goroutines do (build.c cur_retire)
- * keeps only its last chunk, its spans and its part, and the rest of its
- * cursor follows from its end (build.c cur_ended); one not given a state
- * yet has neither. */
+ * keeps only its last chunk (none once its spans are laid out), its count
+ * of spans and its part, and the rest of its cursor follows from its end
+ * (build.c cur_ended); one not given a state yet has none of these. */
 typedef struct cs_mb_gref {
     cs_mb_chunk *last;    /* not live: its last chunk (its count in its header) */
     uint32_t slot;        /* live: its cursor's index in cs_mb.cur; 0 not live */
