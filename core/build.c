@@ -1,20 +1,16 @@
-/* core/build.c — the model builder of build.h. Each goroutine's spans are
+/* core/build.c — the model builder of build.h: its calls, the goroutines'
+ * cursors, the join of a part, and the chunks. Each goroutine's spans are
  * appended in time order to chunks of its own, which grow as it has more
- * (CHUNK_MIN to CHUNK_MAX spans; a small one moves to a bigger one when
- * full, chunk_move), so the hot path is an append. They are laid out in
- * the model's columns, a goroutine's together, copying each chunk once:
- * as the goroutine ends (lay_out), its chunks then going to others, or at
- * cs_mb_finish for those still alive (a million spans or more: two
- * threads, each filling half of what is left).
- * A chunk keeps its starts in 32 bits over the first one's (a start
+ * (CHUNK_MIN to CS__MB_CHUNK_MAX spans; a small one moves to a bigger one
+ * when full, chunk_move), so the hot path is an append; build_lay.c lays
+ * them out in the model's columns as the goroutine ends, or at
+ * cs_mb_finish. A chunk keeps its starts in 32 bits over the first one's (a start
  * further off begins a new chunk). A span's end is kept only when its
  * goroutine's next span does not begin there (model.h: far ends); in the
  * model its start is in 32 bits over its block's earliest start (model.h:
  * wide starts). */
-#include "build.h"
-#include "file.h"
+#include "build_int.h"
 
-#include <pthread.h>
 #include <string.h>
 #include <xxhash.h>
 
@@ -120,25 +116,7 @@ bool cs_mb_init(cs_mb *mb, cs_model *m, cs_err *err)
            site_of(mb, &(cs_wsite){0}, &zero, err); /* site 0, the edge 0's */
 }
 
-/* A chunk: its header, then room for cap spans (REC bytes each). The last
- * chunk of a goroutine keeps its count in cs_mb_cur.k_n (the hot path
- * touches no header); the others, here. */
-struct cs_mb_chunk {
-    cs_mb_chunk *prev;
-    int64_t base;
-    uint32_t n, cap;
-};
-
-#define CHUNK_MIN 2u /* the first: a goroutine of a span or two takes 34 bytes */
-#define CHUNK_MAX 65536u
-
-/* A span in a chunk: its start over the chunk's base (4 bytes, unaligned)
- * and its state and reason in one byte (cs_span_state_reason) — one
- * record, so that an append writes one place. */
-#define REC 5u
-
-static uint8_t *chunk_rec(cs_mb_chunk *k) { return (uint8_t *)(k + 1); }
-static size_t chunk_bytes(uint32_t cap) { return sizeof(cs_mb_chunk) + (size_t)cap * REC; }
+#define CHUNK_MIN 2u /* a goroutine's first: one of a span or two takes 34 bytes */
 
 /* Chunks are cut from slabs of whole pages (cs_pages), not from malloc's
  * heap: finish gives each chunk's pages back as it copies it and the slabs
@@ -154,15 +132,7 @@ struct cs_mb_slab {
     size_t bytes, used;
 };
 
-/* The bytes a chunk of cap spans takes from its slab: whole pages for a
- * chunk of a page or more, all of which part_out gives back once copied. */
-static size_t chunk_room(uint32_t cap)
-{
-    size_t page = cs_page_bytes(), bytes = chunk_bytes(cap);
-    return bytes < page ? bytes : (bytes + page - 1) & ~(page - 1);
-}
-
-static void *slab_take(cs_mb *mb, size_t bytes, cs_err *err)
+void *cs__mb_slab_take(cs_mb *mb, size_t bytes, cs_err *err)
 {
     size_t page = cs_page_bytes(), align = bytes >= page ? page - 1 : 7; /* a mask */
     cs_mb_slab *s = mb->slabs;
@@ -183,7 +153,7 @@ static void *slab_take(cs_mb *mb, size_t bytes, cs_err *err)
     return (char *)s + at;
 }
 
-static void slabs_free(cs_mb *mb)
+void cs__mb_slabs_free(cs_mb *mb)
 {
     for (cs_mb_slab *s = mb->slabs, *next; s; s = next)
         next = s->next, cs_pages_free(s, s->bytes);
@@ -205,7 +175,7 @@ static cs_mb_chunk *chunk_take(cs_mb *mb, uint32_t cap, cs_err *err)
     uint32_t log = (uint32_t)__builtin_ctz(cap);
     cs_mb_chunk *k = !(cap & (cap - 1)) && log < CS_MB_SPARE ? mb->spare[log] : NULL;
     if (!k)
-        return slab_take(mb, chunk_room(cap), err);
+        return cs__mb_slab_take(mb, cs__mb_chunk_room(cap), err);
     mb->spare[log] = k->prev;
     return k;
 }
@@ -216,7 +186,7 @@ static bool chunk_move(cs_mb *mb, cs_mb_cur *c, cs_err *err)
     if (!k)
         return false;
     *k = (cs_mb_chunk){.prev = old->prev, .base = old->base, .cap = 2 * c->k_cap};
-    memcpy(chunk_rec(k), chunk_rec(old), (size_t)c->k_n * REC);
+    memcpy(cs__mb_rec(k), cs__mb_rec(old), (size_t)c->k_n * CS__MB_REC);
     uint32_t log = (uint32_t)__builtin_ctz(c->k_cap);
     old->prev = mb->spare[log], mb->spare[log] = old;
     c->last = k, c->k_cap *= 2;
@@ -224,12 +194,12 @@ static bool chunk_move(cs_mb *mb, cs_mb_cur *c, cs_err *err)
 }
 
 /* A new last chunk for c, its starts over c's open span's: twice as big
- * as the spans the last one took, within CHUNK_MIN..CHUNK_MAX (one cut
+ * as the spans the last one took, within CHUNK_MIN..CS__MB_CHUNK_MAX (one cut
  * short by a far start does not make the next bigger). */
 static bool chunk_add(cs_mb *mb, cs_mb_cur *c, cs_err *err)
 {
     uint32_t cap = c->last ? 2 * c->k_n : CHUNK_MIN;
-    cap = cap < CHUNK_MIN ? CHUNK_MIN : cap > CHUNK_MAX ? CHUNK_MAX : cap;
+    cap = cap < CHUNK_MIN ? CHUNK_MIN : cap > CS__MB_CHUNK_MAX ? CS__MB_CHUNK_MAX : cap;
     cs_mb_chunk *k = chunk_take(mb, cap, err);
     if (!k)
         return false;
@@ -237,142 +207,6 @@ static bool chunk_add(cs_mb *mb, cs_mb_cur *c, cs_err *err)
         c->last->n = c->k_n;
     *k = (cs_mb_chunk){.prev = c->last, .base = c->t0, .cap = cap};
     c->last = k, c->k_base = c->t0, c->k_n = 0, c->k_cap = cap;
-    return true;
-}
-
-/* Laying out (build.h cs_mb_lay). A block of starts is held until it is
- * whole, then given its base (the earliest) or made wide when they lie
- * 2^32 ns apart or more (model.h). */
-
-/* Room in l's columns for n spans. */
-static bool lay_room(cs_mb_lay *l, uint32_t n, cs_err *err)
-{
-    if (n <= l->cap)
-        return true;
-    uint64_t cap = l->cap ? l->cap : n;
-    while (cap < n)
-        cap *= 2;
-    cap = cap > UINT32_MAX ? UINT32_MAX : cap;
-    uint32_t *t0 = cs_realloc(l->t0, (size_t)cap * sizeof *t0);
-    l->t0 = t0 ? t0 : l->t0;
-    uint8_t *sr = t0 ? cs_realloc(l->sr, (size_t)cap) : NULL;
-    l->sr = sr ? sr : l->sr;
-    int64_t *base = sr ? cs_realloc(l->base, ((size_t)(cap >> CS_T0_BLOCK_BITS) + 1) * sizeof *base) : NULL;
-    if (!base)
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u spans", n);
-    l->base = base, l->cap = (uint32_t)cap;
-    return true;
-}
-
-/* The block of l's last span, whole or the last, into the columns. */
-static bool block_out(cs_mb_lay *l, cs_err *err)
-{
-    uint32_t have = l->n & (CS_T0_BLOCK - 1), b = (l->n - 1) >> CS_T0_BLOCK_BITS, first = b << CS_T0_BLOCK_BITS;
-    have = have ? have : CS_T0_BLOCK;
-    int64_t lo = l->blk[0], hi = l->blk[0];
-    for (uint32_t i = 1; i < have; i++)
-        lo = l->blk[i] < lo ? l->blk[i] : lo, hi = l->blk[i] > hi ? l->blk[i] : hi;
-    if ((uint64_t)(hi - lo) <= UINT32_MAX) {
-        l->base[b] = lo;
-        for (uint32_t i = 0; i < have; i++)
-            l->t0[first + i] = (uint32_t)(l->blk[i] - lo);
-        return true;
-    }
-    if (!cs_grow((void **)&l->wide, &l->cap_wide, l->n_wide + CS_T0_BLOCK, sizeof *l->wide, err))
-        return false;
-    l->base[b] = CS_T0_WIDE + l->n_wide; /* over l's own: wide_join moves a second part's */
-    memcpy(l->wide + l->n_wide, l->blk, (size_t)have * sizeof *l->blk);
-    l->n_wide += CS_T0_BLOCK;
-    return true;
-}
-
-/* The next span, starting at t, its state and reason sr, laid out in l
- * (which has room for it). */
-static inline bool lay_push(cs_mb_lay *l, int64_t t, uint8_t sr, cs_err *err)
-{
-    cs_state st = cs_sr_state(sr);
-    cs_reason r = cs_sr_reason(sr);
-    if (st < CS_ST_COUNT && r < CS_R_COUNT)
-        l->kinds[st] |= (uint16_t)(1u << r);
-    l->sr[l->n] = sr;
-    l->blk[l->n++ & (CS_T0_BLOCK - 1)] = t;
-    return (l->n & (CS_T0_BLOCK - 1)) || block_out(l, err);
-}
-
-/* The start of span s laid out in l: its block's, or held in blk. */
-static int64_t lay_t0(const cs_mb_lay *l, uint32_t s)
-{
-    return s >= (l->n & ~(CS_T0_BLOCK - 1)) ? l->blk[s & (CS_T0_BLOCK - 1)] : cs_t0_at(l->t0, l->base, l->wide, s);
-}
-
-static void lay_free(cs_mb_lay *l)
-{
-    cs_free(l->t0), cs_free(l->sr), cs_free(l->base), cs_free(l->wide);
-    memset(l, 0, sizeof *l);
-}
-
-/* Chunk k, copied out, for another goroutine's: kept spare when it is of
- * a room chunk_take looks for, else its whole pages given back. */
-static void chunk_give(cs_mb *mb, cs_mb_chunk *k)
-{
-    uint32_t log = (uint32_t)__builtin_ctz(k->cap);
-    if (!(k->cap & (k->cap - 1)) && log < CS_MB_SPARE) {
-        k->prev = mb->spare[log], mb->spare[log] = k;
-        return;
-    }
-    cs_release(k, chunk_room(k->cap));
-}
-
-/* Goroutine gi's spans, in its chunks (last the newest), laid out after
- * those laid out so far; its chunks go to others. */
-static bool lay_out(cs_mb *mb, uint32_t gi, cs_mb_chunk *last, uint32_t n_spans, cs_err *err)
-{
-    cs_mb_lay *l = &mb->lay;
-    if (!lay_room(l, l->n + n_spans, err)) /* at most mb->n_span */
-        return false;
-    cs_goroutine *g = &mb->m->g[gi];
-    g->span_first = l->n, g->span_count = n_spans;
-    cs_mb_chunk *k = NULL;
-    for (cs_mb_chunk *at = last, *prev; at; at = prev) /* oldest first */
-        prev = at->prev, at->prev = k, k = at;
-    for (cs_mb_chunk *next; k; k = next) {
-        const uint8_t *rec = chunk_rec(k);
-        for (uint32_t i = 0; i < k->n; i++, rec += REC) {
-            uint32_t dt;
-            memcpy(&dt, rec, 4);
-            if (!lay_push(l, k->base + dt, rec[4], err))
-                return false;
-        }
-        next = k->prev;
-        chunk_give(mb, k);
-    }
-    return true;
-}
-
-/* Goroutine gi's spans laid out (it is not live) back in chunks of its
- * own, as they were before: it is given a state again (a trace Go's
- * reader refuses), and cs_mb_finish lays every goroutine out anew. */
-static bool unlay(cs_mb *mb, uint32_t gi, cs_err *err)
-{
-    const cs_mb_lay *l = &mb->lay;
-    cs_mb_gref *r = &mb->gref[gi];
-    uint32_t s = mb->m->g[gi].span_first, end = s + r->n_spans;
-    cs_mb_chunk *last = NULL;
-    while (s < end) {
-        uint32_t cap = end - s < CHUNK_MAX ? end - s : CHUNK_MAX, n = 0;
-        cs_mb_chunk *k = slab_take(mb, chunk_room(cap), err);
-        if (!k)
-            return false;
-        *k = (cs_mb_chunk){.prev = last, .base = lay_t0(l, s), .cap = cap};
-        for (int64_t t; n < cap && (uint64_t)((t = lay_t0(l, s)) - k->base) <= UINT32_MAX; n++, s++) {
-            uint32_t dt = (uint32_t)(t - k->base);
-            memcpy(chunk_rec(k) + (size_t)n * REC, &dt, 4);
-            chunk_rec(k)[(size_t)n * REC + 4] = l->sr[s];
-        }
-        k->n = n, last = k;
-    }
-    r->last = last, r->laid = 0;
-    mb->relay = true;
     return true;
 }
 
@@ -410,7 +244,7 @@ static cs_mb_cur cur_read(const cs_mb *mb, uint32_t gi)
  * NULL when out of memory. */
 static cs_mb_cur *cur_revive(cs_mb *mb, uint32_t gi, cs_err *err)
 {
-    if (mb->gref[gi].laid && !unlay(mb, gi, err))
+    if (mb->gref[gi].laid && !cs__mb_unlay(mb, gi, err))
         return NULL;
     uint32_t s = mb->cur_free;
     if (s)
@@ -456,13 +290,13 @@ static bool cur_retire(cs_mb *mb, uint32_t gi, cs_mb_cur *c, int64_t t, cs_err *
     bool lay = c->last && (!mb->part || (c->part & P_MADE));
     *r = (cs_mb_gref){.last = lay ? NULL : c->last, .n_spans = c->n_spans, .part = c->part, .laid = lay};
     c->block_stack = mb->cur_free, mb->cur_free = s;
-    return !lay || lay_out(mb, gi, c->last, c->n_spans, err);
+    return !lay || cs__mb_lay_out(mb, gi, c->last, c->n_spans, err);
 }
 
 void cs_mb_deinit(cs_mb *mb)
 {
-    slabs_free(mb);
-    lay_free(&mb->lay);
+    cs__mb_slabs_free(mb);
+    cs__mb_lay_free(&mb->lay);
     cs_free(mb->gref);
     cs_free(mb->cur);
     cs_free(mb->far);
@@ -473,25 +307,6 @@ void cs_mb_deinit(cs_mb *mb)
     memset(mb, 0, sizeof *mb);
 }
 
-/* out: a copy of l, its held block's starts in blk alone. */
-static bool lay_copy(const cs_mb_lay *l, cs_mb_lay *out, cs_err *err)
-{
-    uint32_t whole = l->n & ~(CS_T0_BLOCK - 1);
-    *out = *l;
-    out->t0 = NULL, out->sr = NULL, out->base = NULL, out->wide = NULL, out->cap = out->cap_wide = 0;
-    if (!lay_room(out, l->n + 1, err) ||
-        !cs_grow((void **)&out->wide, &out->cap_wide, l->n_wide + 1, sizeof *out->wide, err))
-        return false;
-    if (l->n) {
-        memcpy(out->t0, l->t0, (size_t)whole * sizeof *l->t0);
-        memcpy(out->sr, l->sr, l->n);
-        memcpy(out->base, l->base, (size_t)(whole >> CS_T0_BLOCK_BITS) * sizeof *l->base);
-    }
-    if (l->n_wide)
-        memcpy(out->wide, l->wide, (size_t)l->n_wide * sizeof *l->wide);
-    return true;
-}
-
 bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -500,7 +315,7 @@ bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
     if (!cs_grow((void **)&out->gref, &out->cap_gref, n_g, sizeof *out->gref, err) ||
         !cs_grow((void **)&out->cur, &out->cap_cur, mb->n_cur, sizeof *out->cur, err) ||
         !cs_grow((void **)&out->far, &out->cap_far, mb->n_far, sizeof *out->far, err) ||
-        !lay_copy(&mb->lay, &out->lay, err)) {
+        !cs__mb_lay_copy(&mb->lay, &out->lay, err)) {
         cs_mb_deinit(out);
         return false;
     }
@@ -518,11 +333,11 @@ bool cs_mb_copy(const cs_mb *mb, cs_model *m, cs_mb *out, cs_err *err)
         cs_mb_chunk *last = slot ? mb->cur[slot].last : mb->gref[i].last, **link = c ? &c->last : &out->gref[i].last;
         for (cs_mb_chunk *k = last; k; k = k->prev) {
             uint32_t n = k == last && c ? c->k_n : k->n, cap = n ? n : 1;
-            cs_mb_chunk *to = ok ? slab_take(out, chunk_room(cap), err) : NULL;
+            cs_mb_chunk *to = ok ? cs__mb_slab_take(out, cs__mb_chunk_room(cap), err) : NULL;
             if (!(ok = to != NULL))
                 break;
             *to = (cs_mb_chunk){.base = k->base, .n = n, .cap = cap};
-            memcpy(chunk_rec(to), chunk_rec(k), (size_t)n * REC);
+            memcpy(cs__mb_rec(to), cs__mb_rec(k), (size_t)n * CS__MB_REC);
             *link = to, link = &to->prev;
         }
         *link = NULL;
@@ -583,7 +398,7 @@ static inline __attribute__((always_inline)) bool span_close(cs_mb *mb, uint32_t
             return false;
         dt = move ? dt : 0;
     }
-    uint8_t *rec = chunk_rec(c->last) + (size_t)c->k_n * REC;
+    uint8_t *rec = cs__mb_rec(c->last) + (size_t)c->k_n * CS__MB_REC;
     uint32_t d32 = (uint32_t)dt;
     memcpy(rec, &d32, 4);
     rec[4] = cs_span_state_reason(c->state, c->reason);
@@ -760,7 +575,6 @@ bool cs_mb_name(cs_mb *mb, uint64_t goid, cs_sid name, cs_err *err)
  * calls would have. b's pages go back as they are copied, a batch at a
  * time: b's and mb's would otherwise be held at once, twice the part's
  * wake-ups. */
-#define JOIN_BATCH 65536u
 #define SITE_NONE UINT32_MAX
 
 static bool join_edges(cs_mb *mb, cs_mb *b, const cs_model_map *map, uint32_t n_a, cs_err *err)
@@ -806,8 +620,8 @@ static bool join_edges(cs_mb *mb, cs_mb *b, const cs_model_map *map, uint32_t n_
         if (!(ok = cs_edge_ts_set(m, e0 + i, cs_edge_ts(bm, i), err)))
             break;
         m->n_edges++;
-        if (i % JOIN_BATCH == 0) /* b's edges up to i are read: none is read again */
-            cs_release(bm->edges + i - JOIN_BATCH, (size_t)JOIN_BATCH * sizeof *bm->edges);
+        if (i % CS__MB_JOIN_BATCH == 0) /* b's edges up to i are read: none is read again */
+            cs_release(bm->edges + i - CS__MB_JOIN_BATCH, (size_t)CS__MB_JOIN_BATCH * sizeof *bm->edges);
     }
     cs_free(site);
     return ok;
@@ -841,7 +655,7 @@ static bool join_known(cs_mb *mb, uint32_t gi, const cs_mb *b, uint32_t j, const
              * is kept if it is not that span's start, as span_close keeps one */
             cs_mb_chunk *first = chunk_first(cb);
             uint32_t dt;
-            memcpy(&dt, chunk_rec(first), 4);
+            memcpy(&dt, cs__mb_rec(first), 4);
             if (ca->n_spans && ca->last_t1 != first->base + dt && !far_add(mb, gi, ca->n_spans - 1, ca->last_t1, err))
                 return false;
             if (ca->last)
@@ -897,26 +711,6 @@ static uint32_t join_index(cs_mb *mb, uint64_t goid, cs_err *err)
     if (cs_model_g_find(m, goid, &i))
         return i;
     return cs_ids_get(&m->g_index, goid, true, err) == UINT32_MAX ? 0 : m->n_g++; /* slot n_g - 1 */
-}
-
-/* b's spans laid out, after mb's (*off: mb's laid out before them); b's
- * columns go back a batch at a time as they are read. */
-static bool join_lay(cs_mb *mb, cs_mb *b, uint32_t *off, cs_err *err)
-{
-    cs_mb_lay *l = &mb->lay, *lb = &b->lay;
-    *off = l->n;
-    if (!lay_room(l, l->n + lb->n, err)) /* at most mb's and b's spans (cs_mb_join) */
-        return false;
-    for (uint32_t s = 0; s < lb->n; s++) {
-        if (!lay_push(l, lay_t0(lb, s), lb->sr[s], err))
-            return false;
-        if (s && s % JOIN_BATCH == 0) /* the starts' bases stay: lay_t0 reads them */
-            cs_release(lb->t0 + s - JOIN_BATCH, (size_t)JOIN_BATCH * sizeof *lb->t0),
-                cs_release(lb->sr + s - JOIN_BATCH, JOIN_BATCH);
-    }
-    lay_free(lb);
-    mb->relay |= b->relay; /* b's goroutines laid out again are among them */
-    return true;
 }
 
 /* b's goroutine j, which mb did not have, at its index gi (join_index);
@@ -985,10 +779,10 @@ bool cs_mb_join(cs_mb *mb, cs_mb *b, cs_model_map *map, cs_err *err)
         tail->next = mb->slabs, mb->slabs = b->slabs, b->slabs = NULL;
     }
     uint32_t lay_off = 0;
-    ok = ok && join_edges(mb, b, map, n_a, err) && join_lay(mb, b, &lay_off, err);
+    ok = ok && join_edges(mb, b, map, n_a, err) && cs__mb_lay_join(mb, b, &lay_off, err);
     for (uint32_t j = 1; ok && j < bm->n_g; j++) {
-        if (!(j % JOIN_BATCH))
-            join_release(b, j - JOIN_BATCH, j);
+        if (!(j % CS__MB_JOIN_BATCH))
+            join_release(b, j - CS__MB_JOIN_BATCH, j);
         if ((gi = map->g[j]) < n_a) {
             ok = join_known(mb, gi, b, j, map, &off[j], err);
             continue;
@@ -1030,191 +824,6 @@ static bool is_system(const char *name, bool named, uint32_t spans)
     return cs_runtime_func(name) && strcmp(name, "runtime.corostart") != 0;
 }
 
-/* The spans laid out at cs_mb_finish, in parts of the columns that two
- * threads fill side by side: a part from span l.n up to `end` (the second
- * from a multiple of CS_T0_BLOCK), each part keeping its wide blocks'
- * starts apart (wide_join puts them together in block order). A part
- * reads no chunk of the other's: the one its first span is in is found
- * for it before the threads start (the other may give back the pages of
- * those before). */
-typedef struct span_out {
-    cs_mb *mb;
-    cs_mb_chunk *const *head; /* each goroutine's first chunk (chunks_oldest) */
-    cs_mb_lay l;          /* the builder's for the first part; the second's shares its columns */
-    uint32_t end;         /* where the part ends */
-    uint32_t g;           /* the first goroutine with spans in the part */
-    cs_mb_chunk *k0;      /* g's chunk that span l.n is in, and where that chunk's first goes */
-    uint32_t a0;
-    bool ok;
-    cs_err err;
-} span_out;
-
-/* A part's spans into the model's columns: its goroutines' chunks, oldest
- * first (chunks_oldest), from the part's first span to its end; a chunk's
- * pages are given back once copied when the part holds all of it, a batch
- * of chunks at a time (the slabs go at the end). */
-static bool part_out(span_out *o, cs_err *err)
-{
-    cs_mb *mb = o->mb;
-    cs_model *m = mb->m;
-    uint32_t part0 = o->l.n;
-    bool ok = true;
-    cs_releases done = {0}; /* while the other part runs */
-    for (uint32_t gi = o->g; ok && gi < m->n_g && o->l.n < o->end; gi++) {
-        bool first = gi == o->g && o->k0;
-        uint32_t a = first ? o->a0 : m->g[gi].span_first, kn; /* where chunk k's first span goes */
-        for (cs_mb_chunk *k = first ? o->k0 : o->head[gi], *next; ok && k && o->l.n < o->end; a += kn, k = next) {
-            next = k->prev, kn = k->n; /* read before its pages may go */
-            if (a + kn <= o->l.n)
-                continue; /* the part before's */
-            uint32_t stop = kn < o->end - a ? kn : o->end - a;
-            const uint8_t *rec = chunk_rec(k) + (size_t)(o->l.n - a) * REC;
-            for (uint32_t i = o->l.n - a; ok && i < stop; i++, rec += REC) {
-                uint32_t dt;
-                memcpy(&dt, rec, 4);
-                ok = lay_push(&o->l, k->base + dt, rec[4], err);
-            }
-            if (a >= part0 && a + kn <= o->end)
-                cs_release_add(&done, k, chunk_room(k->cap));
-        }
-    }
-    cs_release_flush(&done);
-    if (ok && o->end == mb->n_span && (o->l.n & (CS_T0_BLOCK - 1)))
-        ok = block_out(&o->l, err);
-    return ok;
-}
-
-/* Each goroutine's chunks linked oldest first (they are built newest
- * first; its gref has its last, cs_mb_finish), their heads in an array of
- * their own; then the cursors' places go, before the spans' columns are
- * made. NULL when out of memory. */
-static cs_mb_chunk **chunks_oldest(cs_mb *mb)
-{
-    uint32_t n_g = mb->m->n_g;
-    cs_mb_chunk **head = cs_alloc(((size_t)n_g + 1) * sizeof *head);
-    if (!head)
-        return NULL;
-    head[0] = NULL;
-    for (uint32_t gi = 1; gi < n_g; gi++) {
-        cs_mb_chunk *k = NULL;
-        for (cs_mb_chunk *at = mb->gref[gi].last, *prev; at; at = prev)
-            prev = at->prev, at->prev = k, k = at;
-        head[gi] = k;
-    }
-    cs_free(mb->gref);
-    mb->gref = NULL, mb->cap_gref = 0;
-    return head;
-}
-
-/* A far end's span in the model, once laid out. */
-static uint32_t far_span(const cs_model *m, const cs_mb_far *f)
-{
-    return m->g[f->g].span_first + f->span;
-}
-
-/* The far ends: their bits, the ranks, the ends. */
-static bool far_ends(cs_mb *mb, cs_err *err)
-{
-    cs_model *m = mb->m;
-    uint32_t words = m->n_span / 64 + 1;
-    m->span_far = cs_calloc(words, sizeof *m->span_far);
-    m->span_far_rank = cs_alloc((size_t)words * sizeof *m->span_far_rank);
-    m->span_far_t1 = cs_alloc((size_t)mb->n_far * sizeof *m->span_far_t1 + 1);
-    if (!m->span_far || !m->span_far_rank || !m->span_far_t1)
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u span ends", mb->n_far);
-    for (uint32_t i = 0; i < mb->n_far; i++) {
-        uint32_t s = far_span(m, &mb->far[i]);
-        m->span_far[s >> 6] |= UINT64_C(1) << (s & 63);
-    }
-    uint32_t acc = 0;
-    for (uint32_t w = 0; w < words; w++) {
-        m->span_far_rank[w] = acc;
-        acc += (uint32_t)__builtin_popcountll(m->span_far[w]);
-    }
-    for (uint32_t i = 0; i < mb->n_far; i++)
-        m->span_far_t1[cs_span_far_at(m, far_span(m, &mb->far[i]))] = mb->far[i].t1;
-    m->n_far = mb->n_far;
-    return true;
-}
-
-/* Spans from which two threads lay them out (a part each). */
-#define PARTS_MIN (1u << 20)
-
-static void *part_thread(void *arg)
-{
-    span_out *o = arg;
-    o->ok = part_out(o, &o->err);
-    return NULL;
-}
-
-/* The parts' wide blocks together, the first's then the second's (block
- * order), the second's bases moved past the first's. */
-static bool wide_join(cs_model *m, span_out *p, uint32_t nb, cs_err *err)
-{
-    cs_mb_lay *l0 = &p[0].l, *l1 = &p[1].l;
-    if (l1->n_wide) {
-        if (!cs_grow((void **)&l0->wide, &l0->cap_wide, l0->n_wide + l1->n_wide, sizeof *l0->wide, err))
-            return false;
-        memcpy(l0->wide + l0->n_wide, l1->wide, (size_t)l1->n_wide * sizeof *l1->wide);
-        for (uint32_t b = p[0].end >> CS_T0_BLOCK_BITS; b < nb; b++)
-            if (m->span_t0_base[b] >= CS_T0_WIDE)
-                m->span_t0_base[b] += l0->n_wide;
-    }
-    m->span_wide_t0 = l0->wide, m->n_wide = l0->n_wide + l1->n_wide;
-    l0->wide = NULL;
-    return true;
-}
-
-/* The spans of the goroutines not laid out yet (cs_mb_finish placed them
- * after those), in goroutine order, out of the chunks: with many, on two
- * threads, each laying out half of them; then the columns are the model's. */
-static bool spans_out(cs_mb *mb, cs_err *err)
-{
-    cs_model *m = mb->m;
-    cs_mb_lay *l = &mb->lay;
-    m->g[0].span_first = m->g[0].span_count = 0;
-    uint32_t n = mb->n_span, nb = (n >> CS_T0_BLOCK_BITS) + 1, rest = n - l->n;
-    cs_mb_chunk **head = chunks_oldest(mb);
-    if (!head)
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u spans", n);
-    if (!lay_room(l, n + 1, err)) {
-        cs_free(head);
-        return false;
-    }
-    m->span_t0 = l->t0, m->span_state_reason = l->sr, m->span_t0_base = l->base, m->cap_span = l->cap;
-    m->span_t0_base[nb - 1] = 0; /* the block after the last span, when that one ends a block */
-    uint32_t half = rest >= PARTS_MIN ? (l->n + rest / 2) & ~(CS_T0_BLOCK - 1) : n, g1 = 1, a1;
-    while (g1 < m->n_g && m->g[g1].span_first + m->g[g1].span_count <= half)
-        g1++; /* the goroutine whose spans reach past the half */
-    span_out p[2] = {{.mb = mb, .head = head, .l = *l, .end = half, .g = 1, .ok = true},
-                     {.mb = mb, .head = head, .l = {.t0 = l->t0, .sr = l->sr, .base = l->base, .n = half},
-                      .end = n, .g = half < n ? g1 : 0, .ok = true}};
-    *l = (cs_mb_lay){0}; /* its columns are the model's, its wide blocks the first part's */
-    cs_mb_chunk *k1 = p[1].g ? head[g1] : NULL;
-    for (a1 = p[1].g ? m->g[g1].span_first : 0; k1 && a1 + k1->n <= half; k1 = k1->prev)
-        a1 += k1->n; /* the second part's first chunk */
-    p[1].k0 = k1, p[1].a0 = a1;
-    pthread_t th;
-    bool two = p[1].g && !mb->one_thread && cs_thread_create(&th, part_thread, &p[1]) == 0;
-    p[0].ok = part_out(&p[0], &p[0].err);
-    if (two)
-        pthread_join(th, NULL);
-    else if (p[1].g)
-        part_thread(&p[1]);
-    bool ok = p[0].ok && p[1].ok;
-    if (!ok)
-        *err = p[0].ok ? p[1].err : p[0].err;
-    ok = ok && wide_join(m, p, nb, err);
-    cs_free(p[0].l.wide), cs_free(p[1].l.wide), cs_free(head);
-    if (!ok)
-        return false;
-    for (uint32_t st = 0; st < CS_ST_COUNT; st++)
-        m->span_kinds[st] = p[0].l.kinds[st] | p[1].l.kinds[st];
-    slabs_free(mb);
-    m->n_span = n;
-    return far_ends(mb, err);
-}
-
 bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)
 {
     cs_model *m = mb->m;
@@ -1222,7 +831,7 @@ bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)
     mb->site_slot = NULL, mb->site_cap = 0;
     if (mb->relay) { /* all laid out anew, in goroutine order */
         for (uint32_t i = 1; i < m->n_g; i++)
-            if (mb->gref[i].laid && !unlay(mb, i, err))
+            if (mb->gref[i].laid && !cs__mb_unlay(mb, i, err))
                 return false;
         cs_mb_lay *l = &mb->lay;
         l->n = l->n_wide = 0;
@@ -1244,7 +853,7 @@ bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)
     }
     cs_free(mb->cur); /* no state comes after */
     mb->cur = NULL, mb->cap_cur = mb->n_cur = mb->cur_free = 0;
-    if (!spans_out(mb, err))
+    if (!cs__mb_spans_out(mb, err))
         return false;
     bool named = false;
     for (uint32_t i = 1; i < m->n_g && !named; i++)

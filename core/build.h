@@ -39,7 +39,7 @@
 
 #define CS_NO_GOID UINT64_MAX
 
-/* A run of one goroutine's spans, and the pages chunks are cut from (build.c). */
+/* A run of one goroutine's spans, and the pages chunks are cut from (build_int.h, build.c). */
 typedef struct cs_mb_chunk cs_mb_chunk;
 typedef struct cs_mb_slab cs_mb_slab;
 
@@ -75,7 +75,7 @@ typedef struct cs_mb_gref {
 
 /* Spans laid out in the model's columns (model.h span_t0, span_t0_base,
  * span_wide_t0, span_state_reason), before the model has them: a
- * goroutine's as it ends (build.c lay_out), the others' at cs_mb_finish,
+ * goroutine's as it ends (build_lay.c), the others' at cs_mb_finish,
  * which gives them to the model. The last block's starts are held in blk
  * until it is whole. */
 typedef struct cs_mb_lay {
@@ -149,7 +149,7 @@ typedef struct cs_mb {
     uint32_t cur_free;    /* a slot given back, 0 none; each links the next by its block_stack */
     uint32_t n_span;      /* spans closed so far; the model has them once finished */
     cs_mb_slab *slabs;    /* newest first */
-    cs_mb_chunk *spare[CS_MB_SPARE]; /* chunks moved out of or laid out (build.c chunk_move, chunk_give),
+    cs_mb_chunk *spare[CS_MB_SPARE]; /* chunks moved out of or laid out (build.c chunk_move, build_lay.c chunk_give),
                                         by log2 of their room */
     cs_mb_far *far;
     uint32_t n_far, cap_far;

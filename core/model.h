@@ -386,7 +386,7 @@ typedef struct cs_model {
     cs_ids g_index;       /* goid -> index - 1: goroutines are added in index order */
 
     /* spans, grouped by goroutine (cs_goroutine.span_first; the groups in
-     * the order the builder laid them out, core/build.c) and in time
+     * the order the builder laid them out, core/build_lay.c) and in time
      * order; span s lasts [cs_span_t0(m, s), cs_span_t1(m, s)). A start is
      * kept in 32 bits over the earliest start of its block of CS_T0_BLOCK
      * spans (span_t0_base); a block whose starts lie 2^32 ns apart or more
