@@ -180,6 +180,16 @@ static cs_mb_chunk *chunk_take(cs_mb *mb, uint32_t cap, cs_err *err)
     return k;
 }
 
+void cs__mb_chunk_give(cs_mb *mb, cs_mb_chunk *k)
+{
+    uint32_t log = (uint32_t)__builtin_ctz(k->cap);
+    if (!(k->cap & (k->cap - 1)) && log < CS_MB_SPARE) {
+        k->prev = mb->spare[log], mb->spare[log] = k;
+        return;
+    }
+    cs_release(k, cs__mb_chunk_room(k->cap));
+}
+
 static bool chunk_move(cs_mb *mb, cs_mb_cur *c, cs_err *err)
 {
     cs_mb_chunk *old = c->last, *k = chunk_take(mb, 2 * c->k_cap, err);
@@ -187,8 +197,7 @@ static bool chunk_move(cs_mb *mb, cs_mb_cur *c, cs_err *err)
         return false;
     *k = (cs_mb_chunk){.prev = old->prev, .base = old->base, .cap = 2 * c->k_cap};
     memcpy(cs__mb_rec(k), cs__mb_rec(old), (size_t)c->k_n * CS__MB_REC);
-    uint32_t log = (uint32_t)__builtin_ctz(c->k_cap);
-    old->prev = mb->spare[log], mb->spare[log] = old;
+    cs__mb_chunk_give(mb, old);
     c->last = k, c->k_cap *= 2;
     return true;
 }
@@ -240,6 +249,16 @@ static cs_mb_cur cur_read(const cs_mb *mb, uint32_t gi)
     return s ? mb->cur[s] : cur_ended(mb, gi);
 }
 
+/* Goroutine gi's cursor's place is slot (0: not live), in its gref and
+ * in the goroutines looked up lately when it is among them. */
+static void cur_place(cs_mb *mb, uint32_t gi, uint32_t slot)
+{
+    cs_mb_recent *r = &mb->recent[mb->m->g[gi].goid & (CS_MB_RECENT - 1)];
+    mb->gref[gi].slot = slot;
+    if (r->idx == gi)
+        r->slot = slot;
+}
+
 /* Goroutine gi's cursor made live, in a slot given back or a new one;
  * NULL when out of memory. */
 static cs_mb_cur *cur_revive(cs_mb *mb, uint32_t gi, cs_err *err)
@@ -254,10 +273,7 @@ static cs_mb_cur *cur_revive(cs_mb *mb, uint32_t gi, cs_err *err)
     else
         return NULL;
     mb->cur[s] = cur_ended(mb, gi);
-    mb->gref[gi].slot = s;
-    cs_mb_recent *r = &mb->recent[mb->m->g[gi].goid & (CS_MB_RECENT - 1)];
-    if (r->idx == gi)
-        r->slot = s;
+    cur_place(mb, gi, s);
     return &mb->cur[s];
 }
 
@@ -282,13 +298,10 @@ static bool cur_retire(cs_mb *mb, uint32_t gi, cs_mb_cur *c, int64_t t, cs_err *
         return true;
     if (c->last)
         c->last->n = c->k_n;
-    cs_mb_gref *r = &mb->gref[gi];
-    uint32_t s = r->slot;
-    cs_mb_recent *seen = &mb->recent[mb->m->g[gi].goid & (CS_MB_RECENT - 1)];
-    if (seen->idx == gi)
-        seen->slot = 0;
+    uint32_t s = mb->gref[gi].slot;
     bool lay = c->last && (!mb->part || (c->part & P_MADE));
-    *r = (cs_mb_gref){.last = lay ? NULL : c->last, .n_spans = c->n_spans, .part = c->part, .laid = lay};
+    mb->gref[gi] = (cs_mb_gref){.last = lay ? NULL : c->last, .n_spans = c->n_spans, .part = c->part, .laid = lay};
+    cur_place(mb, gi, 0);
     c->block_stack = mb->cur_free, mb->cur_free = s;
     return !lay || cs__mb_lay_out(mb, gi, c->last, c->n_spans, err);
 }
@@ -398,10 +411,7 @@ static inline __attribute__((always_inline)) bool span_close(cs_mb *mb, uint32_t
             return false;
         dt = move ? dt : 0;
     }
-    uint8_t *rec = cs__mb_rec(c->last) + (size_t)c->k_n * CS__MB_REC;
-    uint32_t d32 = (uint32_t)dt;
-    memcpy(rec, &d32, 4);
-    rec[4] = cs_span_state_reason(c->state, c->reason);
+    cs__mb_rec_set(c->last, c->k_n, (uint32_t)dt, cs_span_state_reason(c->state, c->reason));
     c->k_n++;
     mb->n_span++;
     c->n_spans++;
@@ -654,9 +664,7 @@ static bool join_known(cs_mb *mb, uint32_t gi, const cs_mb *b, uint32_t j, const
             /* b's first span, closed in b, met no span of mb's before it: the end of mb's last
              * is kept if it is not that span's start, as span_close keeps one */
             cs_mb_chunk *first = chunk_first(cb);
-            uint32_t dt;
-            memcpy(&dt, cs__mb_rec(first), 4);
-            if (ca->n_spans && ca->last_t1 != first->base + dt && !far_add(mb, gi, ca->n_spans - 1, ca->last_t1, err))
+            if (ca->n_spans && ca->last_t1 != cs__mb_rec_t0(first, 0) && !far_add(mb, gi, ca->n_spans - 1, ca->last_t1, err))
                 return false;
             if (ca->last)
                 ca->last->n = ca->k_n;
@@ -829,14 +837,8 @@ bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)
     cs_model *m = mb->m;
     cs_free(mb->site_slot); /* no wake-up comes after: the spans' layout may take the room */
     mb->site_slot = NULL, mb->site_cap = 0;
-    if (mb->relay) { /* all laid out anew, in goroutine order */
-        for (uint32_t i = 1; i < m->n_g; i++)
-            if (mb->gref[i].laid && !cs__mb_unlay(mb, i, err))
-                return false;
-        cs_mb_lay *l = &mb->lay;
-        l->n = l->n_wide = 0;
-        memset(l->kinds, 0, sizeof l->kinds);
-    }
+    if (mb->relay && !cs__mb_lay_anew(mb, err)) /* all laid out anew, in goroutine order */
+        return false;
     /* spans closed; a goroutine's last is far; those not laid out go after those that are */
     for (uint32_t i = 1, at = mb->lay.n; i < m->n_g; i++) {
         uint32_t s = mb->gref[i].slot;

@@ -4,15 +4,22 @@
  *
  * API
  *   uint8_t *cs__mb_rec(cs_mb_chunk *k)   the record of k's first span (inline)
+ *   void cs__mb_rec_set(cs_mb_chunk *k, uint32_t i, uint32_t dt, uint8_t sr)   k's span i
+ *       starts dt after k's base, in state and reason sr (inline)
+ *   int64_t cs__mb_rec_t0(const cs_mb_chunk *k, uint32_t i)   the start of k's span i (inline)
  *   size_t cs__mb_chunk_room(uint32_t cap)   the bytes a chunk of cap spans takes
  *       from its slab (inline)
  *   void *cs__mb_slab_take(cs_mb *mb, size_t bytes, cs_err *err)   room in mb's slabs
  *   void cs__mb_slabs_free(cs_mb *mb)   mb's slabs, and its spare chunks
+ *   void cs__mb_chunk_give(cs_mb *mb, cs_mb_chunk *k)   k, copied out, for another
+ *       goroutine's: kept spare when of a room chunks are taken in, else its pages go back
  *   bool cs__mb_lay_out(cs_mb *mb, uint32_t gi, cs_mb_chunk *last, uint32_t n_spans, cs_err *err)
  *       goroutine gi's spans, in its chunks (last the newest), laid out after those
  *       laid out so far; its chunks go to others
  *   bool cs__mb_unlay(cs_mb *mb, uint32_t gi, cs_err *err)   gi's spans laid out back in
  *       chunks of its own (cs_mb.relay)
+ *   bool cs__mb_lay_anew(cs_mb *mb, cs_err *err)   every goroutine's spans laid out back in
+ *       chunks, the columns emptied (cs_mb.relay, at cs_mb_finish)
  *   bool cs__mb_lay_copy(const cs_mb_lay *l, cs_mb_lay *out, cs_err *err)
  *   bool cs__mb_lay_join(cs_mb *mb, cs_mb *b, uint32_t *off, cs_err *err)   b's spans laid
  *       out after mb's (*off: where they go)
@@ -25,6 +32,8 @@
 
 #include "build.h"
 #include "file.h"
+
+#include <string.h>
 
 /* A chunk: its header, then room for cap spans (CS__MB_REC bytes each).
  * The last chunk of a goroutine keeps its count in cs_mb_cur.k_n (the hot
@@ -48,6 +57,20 @@ struct cs_mb_chunk {
 
 static inline uint8_t *cs__mb_rec(cs_mb_chunk *k) { return (uint8_t *)(k + 1); }
 
+static inline void cs__mb_rec_set(cs_mb_chunk *k, uint32_t i, uint32_t dt, uint8_t sr)
+{
+    uint8_t *rec = cs__mb_rec(k) + (size_t)i * CS__MB_REC;
+    memcpy(rec, &dt, 4);
+    rec[4] = sr;
+}
+
+static inline int64_t cs__mb_rec_t0(const cs_mb_chunk *k, uint32_t i)
+{
+    uint32_t dt;
+    memcpy(&dt, (const uint8_t *)(k + 1) + (size_t)i * CS__MB_REC, 4);
+    return k->base + dt;
+}
+
 /* Whole pages for a chunk of a page or more, all of which go back once it
  * is copied. */
 static inline size_t cs__mb_chunk_room(uint32_t cap)
@@ -58,8 +81,10 @@ static inline size_t cs__mb_chunk_room(uint32_t cap)
 
 void *cs__mb_slab_take(cs_mb *mb, size_t bytes, cs_err *err);
 void cs__mb_slabs_free(cs_mb *mb);
+void cs__mb_chunk_give(cs_mb *mb, cs_mb_chunk *k);
 bool cs__mb_lay_out(cs_mb *mb, uint32_t gi, cs_mb_chunk *last, uint32_t n_spans, cs_err *err);
 bool cs__mb_unlay(cs_mb *mb, uint32_t gi, cs_err *err);
+bool cs__mb_lay_anew(cs_mb *mb, cs_err *err);
 bool cs__mb_lay_copy(const cs_mb_lay *l, cs_mb_lay *out, cs_err *err);
 bool cs__mb_lay_join(cs_mb *mb, cs_mb *b, uint32_t *off, cs_err *err);
 void cs__mb_lay_free(cs_mb_lay *l);

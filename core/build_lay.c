@@ -76,16 +76,24 @@ void cs__mb_lay_free(cs_mb_lay *l)
     memset(l, 0, sizeof *l);
 }
 
-/* Chunk k, copied out, for another goroutine's: kept spare when it is of
- * a room chunk_take looks for, else its whole pages given back. */
-static void chunk_give(cs_mb *mb, cs_mb_chunk *k)
+/* Chunk k's spans from..to laid out next in l (which has room for them). */
+static bool chunk_push(cs_mb_lay *l, cs_mb_chunk *k, uint32_t from, uint32_t to, cs_err *err)
 {
-    uint32_t log = (uint32_t)__builtin_ctz(k->cap);
-    if (!(k->cap & (k->cap - 1)) && log < CS_MB_SPARE) {
-        k->prev = mb->spare[log], mb->spare[log] = k;
-        return;
-    }
-    cs_release(k, cs__mb_chunk_room(k->cap));
+    const uint8_t *sr = cs__mb_rec(k) + 4;
+    for (uint32_t i = from; i < to; i++)
+        if (!lay_push(l, cs__mb_rec_t0(k, i), sr[(size_t)i * CS__MB_REC], err))
+            return false;
+    return true;
+}
+
+/* A goroutine's chunks, built newest first from last, linked oldest first:
+ * the first. */
+static cs_mb_chunk *oldest_first(cs_mb_chunk *last)
+{
+    cs_mb_chunk *k = NULL;
+    for (cs_mb_chunk *at = last, *prev; at; at = prev)
+        prev = at->prev, at->prev = k, k = at;
+    return k;
 }
 
 /* Goroutine gi's spans, in its chunks (last the newest), laid out after
@@ -97,19 +105,11 @@ bool cs__mb_lay_out(cs_mb *mb, uint32_t gi, cs_mb_chunk *last, uint32_t n_spans,
         return false;
     cs_goroutine *g = &mb->m->g[gi];
     g->span_first = l->n, g->span_count = n_spans;
-    cs_mb_chunk *k = NULL;
-    for (cs_mb_chunk *at = last, *prev; at; at = prev) /* oldest first */
-        prev = at->prev, at->prev = k, k = at;
-    for (cs_mb_chunk *next; k; k = next) {
-        const uint8_t *rec = cs__mb_rec(k);
-        for (uint32_t i = 0; i < k->n; i++, rec += CS__MB_REC) {
-            uint32_t dt;
-            memcpy(&dt, rec, 4);
-            if (!lay_push(l, k->base + dt, rec[4], err))
-                return false;
-        }
+    for (cs_mb_chunk *k = oldest_first(last), *next; k; k = next) {
+        if (!chunk_push(l, k, 0, k->n, err))
+            return false;
         next = k->prev;
-        chunk_give(mb, k);
+        cs__mb_chunk_give(mb, k);
     }
     return true;
 }
@@ -129,15 +129,23 @@ bool cs__mb_unlay(cs_mb *mb, uint32_t gi, cs_err *err)
         if (!k)
             return false;
         *k = (cs_mb_chunk){.prev = last, .base = lay_t0(l, s), .cap = cap};
-        for (int64_t t; n < cap && (uint64_t)((t = lay_t0(l, s)) - k->base) <= UINT32_MAX; n++, s++) {
-            uint32_t dt = (uint32_t)(t - k->base);
-            memcpy(cs__mb_rec(k) + (size_t)n * CS__MB_REC, &dt, 4);
-            cs__mb_rec(k)[(size_t)n * CS__MB_REC + 4] = l->sr[s];
-        }
+        for (int64_t t; n < cap && (uint64_t)((t = lay_t0(l, s)) - k->base) <= UINT32_MAX; n++, s++)
+            cs__mb_rec_set(k, n, (uint32_t)(t - k->base), l->sr[s]);
         k->n = n, last = k;
     }
     r->last = last, r->laid = 0;
     mb->relay = true;
+    return true;
+}
+
+bool cs__mb_lay_anew(cs_mb *mb, cs_err *err)
+{
+    for (uint32_t i = 1; i < mb->m->n_g; i++)
+        if (mb->gref[i].laid && !cs__mb_unlay(mb, i, err))
+            return false;
+    cs_mb_lay *l = &mb->lay;
+    l->n = l->n_wide = 0;
+    memset(l->kinds, 0, sizeof l->kinds);
     return true;
 }
 
@@ -217,13 +225,7 @@ static bool part_out(span_out *o, cs_err *err)
             next = k->prev, kn = k->n; /* read before its pages may go */
             if (a + kn <= o->l.n)
                 continue; /* the part before's */
-            uint32_t stop = kn < o->end - a ? kn : o->end - a;
-            const uint8_t *rec = cs__mb_rec(k) + (size_t)(o->l.n - a) * CS__MB_REC;
-            for (uint32_t i = o->l.n - a; ok && i < stop; i++, rec += CS__MB_REC) {
-                uint32_t dt;
-                memcpy(&dt, rec, 4);
-                ok = lay_push(&o->l, k->base + dt, rec[4], err);
-            }
+            ok = chunk_push(&o->l, k, o->l.n - a, kn < o->end - a ? kn : o->end - a, err);
             if (a >= part0 && a + kn <= o->end)
                 cs_release_add(&done, k, cs__mb_chunk_room(k->cap));
         }
@@ -245,12 +247,8 @@ static cs_mb_chunk **chunks_oldest(cs_mb *mb)
     if (!head)
         return NULL;
     head[0] = NULL;
-    for (uint32_t gi = 1; gi < n_g; gi++) {
-        cs_mb_chunk *k = NULL;
-        for (cs_mb_chunk *at = mb->gref[gi].last, *prev; at; at = prev)
-            prev = at->prev, at->prev = k, k = at;
-        head[gi] = k;
-    }
+    for (uint32_t gi = 1; gi < n_g; gi++)
+        head[gi] = oldest_first(mb->gref[gi].last);
     cs_free(mb->gref);
     mb->gref = NULL, mb->cap_gref = 0;
     return head;
