@@ -4,6 +4,7 @@
  * API
  *   CS_FAIL(err, code, off, fmt, ...)   fill *err (records __LINE__), evaluate to false
  *   void *cs_alloc(size_t n) / cs_calloc(n, sz) / cs_realloc(p, n) / cs_free(p)
+ *       (a block of 2 MB or more is mapped on its own, on huge pages: alloc.c)
  *   size_t cs_alloc_peak(void) / cs_alloc_current(void) / void cs_alloc_peak_reset(void)
  *   bool cs_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem, cs_err *err)
  *   void *cs_alloc_lines(size_t n, void **raw)   zeroed, on cache lines of its own; cs_free(*raw)

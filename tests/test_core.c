@@ -527,6 +527,44 @@ static void goroutines_laid_out_as_they_end(void **st)
  * pages' edges. Every whole page inside a range reads as zeros after, and
  * every byte outside whole pages keeps its value. A batch also goes by
  * itself once it holds CS_RELEASE_BYTES. */
+/* A block of 2 MB or more is mapped on its own, on a 2 MB boundary: its
+ * bytes stay through growing (in place or moved), shrinking and changing
+ * kind either way, a zeroed one reads as zeros, and the counts come back. */
+static void big_blocks_keep_their_bytes_across_kinds(void **st)
+{
+    (void)st;
+    size_t at_start = cs_alloc_current(), mb = (size_t)1 << 20;
+    const size_t sizes[] = {mb, 3 * mb, 64 * mb, 5 * mb / 2, 100 << 10, 7 * mb};
+    uint8_t *p = NULL;
+    size_t filled = 0;
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        size_t n = sizes[k];
+        p = cs_realloc(p, n);
+        assert_non_null(p);
+        assert_int_equal((uintptr_t)p % 16, 0);
+        if (n >= 2 * mb)
+            assert_int_equal(((uintptr_t)p - 16) % (2 * mb), 0);
+        size_t kept = filled < n ? filled : n;
+        for (size_t i = 0; i < kept; i += 4093)
+            if (p[i] != (uint8_t)(i * 7 + i / 4093))
+                fail_msg("size %zu: byte %zu lost", n, i);
+        for (size_t i = 0; i < n; i++)
+            p[i] = (uint8_t)(i * 7 + i / 4093);
+        filled = n;
+        assert_int_equal(cs_alloc_current(), at_start + n);
+    }
+    assert_null(cs_realloc(p, SIZE_MAX - 64)); /* no such mapping: the block stays */
+    assert_null(cs_alloc(SIZE_MAX - 64));
+    assert_int_equal(p[filled - 1], (uint8_t)((filled - 1) * 7 + (filled - 1) / 4093));
+    cs_free(p);
+    uint8_t *z = cs_calloc(4, mb);
+    assert_non_null(z);
+    for (size_t i = 0; i < 4 * mb; i += 511)
+        assert_int_equal(z[i], 0);
+    cs_free(z);
+    assert_int_equal(cs_alloc_current(), at_start);
+}
+
 static void released_pages_read_as_zeros_and_nothing_else_does(void **st)
 {
     (void)st;
@@ -1159,6 +1197,7 @@ int main(void)
         cmocka_unit_test(goroutines_laid_out_as_they_end),
         cmocka_unit_test(times_read_back_in_narrow_and_wide_blocks),
         cmocka_unit_test(message_fields_read_back_near_far_and_wide),
+        cmocka_unit_test(big_blocks_keep_their_bytes_across_kinds),
         cmocka_unit_test(released_pages_read_as_zeros_and_nothing_else_does),
         cmocka_unit_test(prefaulted_pages_keep_their_bytes),
         cmocka_unit_test(permute_in_place_equals_a_copy),
