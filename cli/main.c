@@ -60,6 +60,7 @@ int main(int argc, char **argv)
     /* Only this thread writes stdout. Without this, glibc locks the stream on
      * every character once a decoder has started a thread. */
     __fsetlocking(stdout, FSETLOCKING_BYCALLER);
+    cs_alloc_init();
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -5,6 +5,7 @@
  *   CS_FAIL(err, code, off, fmt, ...)   fill *err (records __LINE__), evaluate to false
  *   void *cs_alloc(size_t n) / cs_calloc(n, sz) / cs_realloc(p, n) / cs_free(p)
  *       (a block of 2 MB or more is mapped on its own, on huge pages: alloc.c)
+ *   void cs_alloc_init(void)   main's first call: malloc's heap keeps the blocks under 2 MB
  *   size_t cs_alloc_peak(void) / cs_alloc_current(void) / void cs_alloc_peak_reset(void)
  *   bool cs_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem, cs_err *err)
  *   void *cs_alloc_lines(size_t n, void **raw)   zeroed, on cache lines of its own; cs_free(*raw)
@@ -77,6 +78,7 @@ const char *cs_code_name(cs_code code);
 /* Counting allocator: every allocation in chanscope goes through these so
  * tests and benchmarks can read the peak (like Redis's zmalloc). Sizes of
  * zero are allowed; cs_free(NULL) is a no-op. */
+void cs_alloc_init(void);
 void *cs_alloc(size_t n);
 void *cs_calloc(size_t n, size_t size);
 void *cs_realloc(void *p, size_t n);

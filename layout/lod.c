@@ -219,7 +219,9 @@ typedef struct span_job {
     const cs_model *m;
     const lay_axis *a;
     const uint32_t *lane_of_g;
-    uint32_t *first, *gs;
+    uint32_t *first;
+    const uint32_t *gs;   /* the lanes' by_lane from lane0's on, or gs_own */
+    uint32_t *gs_own;
     int64_t *tb;
     uint32_t lane0, n_lanes, cols;
     bool successive;      /* a lane's goroutines follow one another (lay_lanes.by_lane) */
@@ -325,7 +327,7 @@ static bool span_work(span_job *j)
 
 static void spans_end(span_job *j)
 {
-    cs_free(j->first), cs_free(j->gs), cs_free(j->tb);
+    cs_free(j->first), cs_free(j->gs_own), cs_free(j->tb);
 }
 
 /* Whether j's goroutines are better read in the model's order (successive
@@ -366,8 +368,11 @@ static bool spans_begin(span_job *j, const cs_model *m, const lay_axis *a, const
     out->n_spans = cs_calloc((size_t)nl + 1, sizeof *out->n_spans);
     *j = (span_job){.m = m, .a = a, .lane_of_g = l->lane_of_g, .lane0 = lane0, .n_lanes = nl, .cols = cols, .out = out,
                     .first = cs_calloc((size_t)nl + 1, sizeof *j->first),
-                    .gs = cs_alloc((size_t)m->n_g * sizeof *j->gs + 1),
                     .tb = cs_alloc(((size_t)cols + 1) * sizeof *j->tb)};
+    /* lanes grouped already are read where they are: a copy (4 bytes a
+     * goroutine, 8.8 MB for a server's) was made at every window's summary */
+    j->gs = l->by_lane ? l->by_lane + l->lane_first[lane0]
+                       : (j->gs_own = cs_alloc((size_t)m->n_g * sizeof *j->gs_own + 1));
     atomic_init(&j->next, 0);
     if (!out->mark || !out->n_spans || !j->first || !j->gs || !j->tb) {
         spans_end(j);
@@ -381,7 +386,6 @@ static bool spans_begin(span_job *j, const cs_model *m, const lay_axis *a, const
         j->successive = true;
         for (uint32_t i = 0; i <= nl; i++)
             first[i] = l->lane_first[lane0 + i] - l->lane_first[lane0];
-        memcpy(j->gs, l->by_lane + l->lane_first[lane0], (size_t)first[nl] * sizeof *j->gs);
         j->by_index = read_by_index(j);
         return true;
     }
@@ -392,7 +396,7 @@ static bool spans_begin(span_job *j, const cs_model *m, const lay_axis *a, const
         first[i] += first[i - 1];
     for (uint32_t g = 1; g < m->n_g; g++)
         if (l->lane_of_g[g] >= lane0 && l->lane_of_g[g] < lane1)
-            j->gs[first[l->lane_of_g[g] - lane0]++] = g;
+            j->gs_own[first[l->lane_of_g[g] - lane0]++] = g;
     for (uint32_t i = nl; i > 0; i--) /* undo the cursor shift */
         first[i] = first[i - 1];
     first[0] = 0;

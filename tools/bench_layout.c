@@ -71,6 +71,7 @@ int main(void)
 {
     cs_model m;
     cs_err err = {0};
+    cs_alloc_init(); /* as chanscope's main */
     if (!build(&m, &err)) {
         fprintf(stderr, "bench_layout: %s\n", err.msg);
         return 1;
