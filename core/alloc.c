@@ -87,8 +87,9 @@ static void block_free(unsigned char *base, size_t n)
         free(base);
 }
 
-/* A big block of n bytes moved to (or made at) m bytes: its pages are moved,
- * not copied (mremap), into a mapping of its own on a 2 MB boundary. */
+/* A big block of n bytes made m bytes (both big): in place when it shrinks
+ * or there is room after it, else its pages are moved, not copied (mremap),
+ * into a new mapping on a 2 MB boundary. */
 static unsigned char *big_remap(unsigned char *base, size_t n, size_t m)
 {
     size_t old = big_len(n), len = big_len(m);
@@ -105,11 +106,18 @@ static unsigned char *big_remap(unsigned char *base, size_t n, size_t m)
     return q;
 }
 
+/* A new block of n bytes from its header on, of its kind; zeroed if zero
+ * (a big one always is). */
+static unsigned char *block_new(size_t n, bool zero)
+{
+    return n >= BIG ? big_map(big_len(n)) : zero ? calloc(1, n + HDR) : malloc(n + HDR);
+}
+
 void *cs_alloc(size_t n)
 {
     if (n > SIZE_MAX - HDR)
         return NULL;
-    unsigned char *p = n >= BIG ? big_map(big_len(n)) : malloc(n + HDR);
+    unsigned char *p = block_new(n, false);
     if (!p)
         return NULL;
     memcpy(p, &n, sizeof n);
@@ -124,7 +132,7 @@ void *cs_calloc(size_t n, size_t size)
     if (size && n > (SIZE_MAX - HDR) / size)
         return NULL;
     size_t bytes = n * size;
-    unsigned char *p = bytes >= BIG ? big_map(big_len(bytes)) : calloc(1, bytes + HDR);
+    unsigned char *p = block_new(bytes, true);
     if (!p)
         return NULL;
     memcpy(p, &bytes, sizeof bytes);
@@ -147,7 +155,7 @@ void *cs_realloc(void *p, size_t n)
     else if (old < BIG && n < BIG)
         q = realloc(base, n + HDR);
     else { /* from one kind of block to the other */
-        q = n >= BIG ? big_map(big_len(n)) : malloc(n + HDR);
+        q = block_new(n, false);
         if (!q)
             return NULL;
         memcpy(q, base, HDR + (old < n ? old : n));

@@ -522,11 +522,6 @@ static void goroutines_laid_out_as_they_end(void **st)
     cs_model_deinit(&one);
 }
 
-/* Pages given back a batch at a time: more ranges than a batch holds
- * (the first batch goes by itself), some within one page, some across
- * pages' edges. Every whole page inside a range reads as zeros after, and
- * every byte outside whole pages keeps its value. A batch also goes by
- * itself once it holds CS_RELEASE_BYTES. */
 /* A block of 2 MB or more is mapped on its own, on a 2 MB boundary: its
  * bytes stay through growing (in place or moved), shrinking and changing
  * kind either way, a zeroed one reads as zeros, and the counts come back. */
@@ -565,6 +560,11 @@ static void big_blocks_keep_their_bytes_across_kinds(void **st)
     assert_int_equal(cs_alloc_current(), at_start);
 }
 
+/* Pages given back a batch at a time: more ranges than a batch holds
+ * (the first batch goes by itself), some within one page, some across
+ * pages' edges. Every whole page inside a range reads as zeros after, and
+ * every byte outside whole pages keeps its value. A batch also goes by
+ * itself once it holds CS_RELEASE_BYTES. */
 static void released_pages_read_as_zeros_and_nothing_else_does(void **st)
 {
     (void)st;
