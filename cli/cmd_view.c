@@ -5,6 +5,7 @@
 #include "view.h"
 
 #include <GLFW/glfw3.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +26,12 @@ static const char help_head[] =
     "                        N wheel notches in at the centre, then N drags of a\n"
     "                        tenth of the width; print the median and worst step\n"
     "                        (view change to frame shown; in lanes drawn from the\n"
-    "                        summaries before, stretched) and settled (the frame\n"
-    "                        after, summaries made afresh); then, a line each, N\n"
-    "                        drags of the layout's other kinds (lanes: vertical and\n"
-    "                        diagonal, a tenth of the height up and back by turns;\n"
-    "                        tree: orbit) timed alike, and exit\n"
+    "                        summaries before, stretched), settled (till the frame\n"
+    "                        that shows the summaries made afresh: in lanes behind\n"
+    "                        the frames) and the longest frame meanwhile; then, a\n"
+    "                        line each, N drags of the layout's other kinds (lanes:\n"
+    "                        vertical and diagonal, a tenth of the height up and\n"
+    "                        back by turns; tree: orbit) timed alike, and exit\n"
     "      --follow          the trace is still being written (a file, a pipe, a FIFO;\n"
     "                        TRACE - implies it): the picture grows as Go 1.22+\n"
     "                        generations arrive, about once a second\n" CLI_TRACE_HELP
@@ -56,6 +58,15 @@ bool cli_view_screenshot(cli_viewer *vw, cs_err *err)
         cli_view_status(vw, "saved %.150s", path);
     }
     return ok;
+}
+
+/* The frame loop's event wait woken from the thread that made a settled
+ * view's summaries behind the frames (rnd_view.behind): the next frame
+ * shows them. */
+static void wake_loop(void *ud)
+{
+    (void)ud;
+    glfwPostEmptyEvent();
 }
 
 static bool frame(cli_viewer *vw, cs_err *err)
@@ -207,8 +218,11 @@ static const bench_kind tree_drags[] = {{"orbit", false, 1, -0.1, -0.1}};
 
 /* Step i of kind k; *dt is the time from the view change to glFinish() of
  * the frame that shows it, *settled that of the frame once the step has
- * settled (the lanes' summaries made afresh for the new window). */
-static bool bench_step(cli_viewer *vw, const bench_kind *k, int i, double *dt, double *settled, cs_err *err)
+ * settled (the lanes' summaries made afresh for the new window: behind the
+ * frames, so from the settled frame to the one after the summaries' wake-up),
+ * *longest the longest frame meanwhile. */
+static bool bench_step(cli_viewer *vw, const bench_kind *k, int i, double *dt, double *settled, double *longest,
+                       cs_err *err)
 {
     int w, h;
     rnd_surface_size(vw->surf, &w, &h);
@@ -224,35 +238,46 @@ static bool bench_step(cli_viewer *vw, const bench_kind *k, int i, double *dt, d
     *dt = cli_clock() - t;
     vw->settle_at = 0;
     t = cli_clock();
-    if (!frame(vw, err))
-        return false;
-    glFinish();
+    *longest = 0;
+    for (;;) {
+        double f = cli_clock();
+        if (!frame(vw, err))
+            return false;
+        glFinish();
+        *longest = fmax(*longest, cli_clock() - f);
+        if (!rnd_pending(vw->r))
+            break;
+        glfwWaitEventsTimeout(1.0); /* till the summaries' wake-up */
+    }
     *settled = cli_clock() - t;
     glfwPollEvents();
     return true;
 }
 
-/* n steps of kind k; q: the median and worst as shown, then settled. */
-static bool bench_run(cli_viewer *vw, const bench_kind *k, int n, double *dt, double q[4], cs_err *err)
+/* n steps of kind k; q: the median and worst as shown, then settled, then
+ * of the longest frame while settling (dt: room for 3n). */
+static bool bench_run(cli_viewer *vw, const bench_kind *k, int n, double *dt, double q[6], cs_err *err)
 {
     for (int i = 0; i < n; i++)
-        if (!bench_step(vw, k, i, &dt[i], &dt[n + i], err))
+        if (!bench_step(vw, k, i, &dt[i], &dt[n + i], &dt[2 * n + i], err))
             return false;
     median_worst(dt, n, &q[0], &q[1]);
     median_worst(dt + n, n, &q[2], &q[3]);
+    median_worst(dt + 2 * n, n, &q[4], &q[5]);
     return true;
 }
 
 /* From the whole trace shown at the fit view (as End shows it; one frame
  * drawn first), n zoom steps in, then n pan steps (drags a tenth of the
  * width left) at the depth they reached; prints the median and worst of
- * each, as shown and settled. Then, one line each, n of the layout's other
- * drags: in lanes vertical and diagonal, in the tree an orbit. */
+ * each, as shown and settled, and the worst frame while settling. Then,
+ * one line each, n of the layout's other drags: in lanes vertical and
+ * diagonal, in the tree an orbit. */
 static bool bench_steps(cli_viewer *vw, int n, cs_err *err)
 {
-    double *dt = cs_alloc(2 * (size_t)n * sizeof *dt), zq[4], pq[4], q[4];
+    double *dt = cs_alloc(3 * (size_t)n * sizeof *dt), zq[6], pq[6], q[6];
     if (!dt)
-        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %d step times", 2 * n);
+        return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %d step times", 3 * n);
     double shown;
     uint32_t msgs;
     bool ok = bench_load(vw, &shown, &msgs, err);
@@ -262,9 +287,10 @@ static bool bench_steps(cli_viewer *vw, int n, cs_err *err)
     ok = ok && bench_run(vw, &zoom_in, n, dt, zq, err) && bench_run(vw, &pan_time, n, dt, pq, err);
     if (ok)
         printf("steps %d  zoom median %.2f ms  worst %.2f ms  pan median %.2f ms  worst %.2f ms  "
-               "settled: zoom median %.2f ms  worst %.2f ms  pan median %.2f ms  worst %.2f ms\n",
+               "settled: zoom median %.2f ms  worst %.2f ms  pan median %.2f ms  worst %.2f ms  "
+               "longest frame meanwhile: zoom %.2f ms  pan %.2f ms\n",
                n, zq[0] * 1e3, zq[1] * 1e3, pq[0] * 1e3, pq[1] * 1e3, zq[2] * 1e3, zq[3] * 1e3, pq[2] * 1e3,
-               pq[3] * 1e3);
+               pq[3] * 1e3, zq[5] * 1e3, pq[5] * 1e3);
     const bench_kind *more = NULL;
     size_t n_more = 0;
     if (vw->view.layout == RND_LANES)
@@ -273,8 +299,9 @@ static bool bench_steps(cli_viewer *vw, int n, cs_err *err)
         more = tree_drags, n_more = sizeof tree_drags / sizeof *tree_drags;
     for (size_t j = 0; ok && j < n_more; j++)
         if ((ok = bench_run(vw, &more[j], n, dt, q, err)))
-            printf("drag %s %d  median %.2f ms  worst %.2f ms  settled: median %.2f ms  worst %.2f ms\n",
-                   more[j].name, n, q[0] * 1e3, q[1] * 1e3, q[2] * 1e3, q[3] * 1e3);
+            printf("drag %s %d  median %.2f ms  worst %.2f ms  settled: median %.2f ms  worst %.2f ms  "
+                   "longest frame meanwhile %.2f ms\n",
+                   more[j].name, n, q[0] * 1e3, q[1] * 1e3, q[2] * 1e3, q[3] * 1e3, q[5] * 1e3);
     cs_free(dt);
     return ok;
 }
@@ -348,6 +375,7 @@ static int run(cli_viewer *vw, const cli_trace_opts *o, int w, int h, int bench_
         vw->view.axis = opts.axis, vw->view.compact = opts.compact, vw->view.collapse = opts.collapse;
         vw->view.hud = true;
         vw->view.rough = rnd_surface_software(vw->surf);
+        vw->view.behind = wake_loop; /* no frame waits for a settled view's summaries */
         vw->view.now = vw->m->t_first, vw->view.playing = !bench_n && !zoom_n; /* from the start, playing */
         vw->loop0 = vw->loop1 = CS_T_NONE;
         if (follow)

@@ -5,13 +5,52 @@
  * frames of a playback reuse them and their cost is paid once per view.
  * While zoom or pan goes on (rnd_view.quick), the summaries of the window
  * before are kept and drawn stretched to the new one, with the axis they
- * were made with; the frame after the last step makes them afresh. */
+ * were made with; the frame after the last step makes them afresh, or, in
+ * the viewer (rnd_view.behind), draws them so too while a thread of their
+ * own makes the new ones, so that no frame waits for them. */
 #include "rnd.h"
+#include "../core/file.h"
 
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define JOB_NICE 10 /* of 19: the threads' priority below the frames' */
+
+/* The job's thread: the axis as rnd__lay_lanes makes it for a settled
+ * frame, and the summaries (the lanes' only, when the bundles stay). It
+ * and the thread it starts yield to the frames: on two cores the three
+ * would share them, and a frame take half as long again. */
+static void *job_run(void *arg)
+{
+    rnd__lod_job *j = arg;
+    const rnd__lod_key *k = &j->lkey;
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), JOB_NICE); /* advice: unprivileged, only lowered */
+    j->ok = lay_axis_build(j->m, &(lay_axis_desc){.kind = j->akey.kind, .t0 = j->akey.t0, .t1 = j->akey.t1},
+                           &j->axis, &j->err) &&
+            (j->arrows ? lay_lod_build(j->m, &j->axis, j->lanes, k->lane0, k->lane1, k->cols, j->bkey.arrow_cols,
+                                       j->bkey.max_bundles, &j->lod, &j->bun, &j->err)
+                       : lay_lod_spans(j->m, &j->axis, j->lanes, k->lane0, k->lane1, k->cols, &j->lod, &j->err));
+    atomic_store(&j->done, true);
+    j->wake(j->wake_ud);
+    return NULL;
+}
+
+/* The job's thread ended, and what it made (if not taken) gone. */
+static void job_end(rnd__lod_job *j)
+{
+    if (j->running)
+        pthread_join(j->th, NULL);
+    j->running = false;
+    lay_axis_deinit(&j->axis);
+    lay_lod_deinit(&j->lod);
+    lay_bundles_deinit(&j->bun);
+}
 
 void rnd__lay_arrows_drop(rnd__lay *l)
 {
+    job_end(&l->job); /* of the arrows (and model) before */
     lay_bundles_deinit(&l->bun);
     cs_free(l->rep);
     l->rep = NULL;
@@ -93,8 +132,91 @@ bool rnd__lay_lanes(rnd_renderer *r, const rnd_view *v, bool one_per_g)
     return true;
 }
 
+/* Whether bun, made for l->bkey, is what bk asks for. */
+static bool bun_fits(const rnd__lay *l, const rnd__bun_key *bk)
+{
+    return l->have_bun && bk->max_bundles == l->bkey.max_bundles &&
+           (bk->arrow_cols == l->bkey.arrow_cols || lay_bundles_cover(&l->bun, l->bkey.arrow_cols, bk->arrow_cols));
+}
+
+/* l->rep for the bundles about to be made: none set yet. */
+static bool rep_new(rnd_renderer *r)
+{
+    rnd__lay *l = &r->lay;
+    l->rep = cs_calloc((size_t)r->m->n_msgs / 64 + 1, sizeof *l->rep);
+    return l->rep ? true
+                  : CS_FAIL(&l->err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u messages", r->m->n_msgs);
+}
+
+/* l->rep's bits: the messages that are a bundle's first arrow. */
+static void rep_set(rnd_renderer *r)
+{
+    rnd__lay *l = &r->lay;
+    for (uint32_t i = 0; i < l->bun.n; i++) {
+        const lay_bundle *b = &l->bun.b[i];
+        if ((b->kind == LAY_ARROW_CHAN || b->kind == LAY_ARROW_CLOSE) && b->first < r->m->n_msgs)
+            l->rep[b->first >> 6] |= 1ull << (b->first & 63);
+    }
+}
+
+/* A settled frame of the viewer (rnd_view.behind) whose summaries are
+ * stale: true when it draws the summaries it has (those the job made for
+ * it, now taken, or, while the job makes them, those before, stretched as
+ * in a quick frame); false when the caller makes them (nothing to stretch,
+ * another width, no thread, a job that failed). */
+static bool behind(rnd_renderer *r, const rnd_view *v, const rnd__lod_key *k, const rnd__bun_key *bk)
+{
+    rnd__lay *l = &r->lay;
+    rnd__lod_job *j = &l->job;
+    bool arrows = l->moved || !bun_fits(l, bk);
+    bool mine = j->m == r->m && j->lanes == &l->lanes && j->gen == l->gen && !memcmp(k, &j->lkey, sizeof *k) &&
+                !memcmp(bk, &j->bkey, sizeof *bk) && j->akey.kind == l->akey.kind && j->akey.t0 == l->akey.t0 &&
+                j->akey.t1 == l->akey.t1 && j->arrows == arrows;
+    if (!l->have_lod || !l->have_bun || k->cols != l->lkey.cols ||
+        (!l->moved && !memcmp(k, &l->lkey, sizeof *k) && bun_fits(l, bk))) {
+        if (j->running && atomic_load(&j->done))
+            job_end(j); /* made for a view left before they came: not pending any more */
+        return false;
+    }
+    if (j->running && !atomic_load(&j->done))
+        return true; /* still making them (for this view or the one before: then anew once done) */
+    if (j->running) {
+        pthread_join(j->th, NULL);
+        j->running = false;
+        if (mine && j->ok) {
+            lay_lod lod = j->lod;
+            lay_bundles bun = j->bun;
+            memset(&j->lod, 0, sizeof j->lod), memset(&j->bun, 0, sizeof j->bun);
+            job_end(j); /* its axis, the one l->axis is */
+            if (arrows) {
+                lod_drop(l);
+                l->bun = bun, l->bkey = *bk;
+                if (!rep_new(r)) {
+                    lay_lod_deinit(&lod);
+                    fail(l);
+                    return false;
+                }
+                rep_set(r);
+            } else { /* the bundles before stay */
+                lay_lod_deinit(&l->lod);
+            }
+            l->lod = lod, l->lkey = *k;
+            l->have_lod = l->have_bun = true;
+            return true;
+        }
+        job_end(j);
+        if (mine)
+            return false; /* it failed: the caller's turn, which says why */
+    }
+    j->m = r->m, j->lanes = &l->lanes, j->gen = l->gen, j->lkey = *k, j->bkey = *bk, j->akey = l->akey;
+    j->wake = v->behind, j->wake_ud = v->behind_ud, j->arrows = arrows;
+    atomic_store(&j->done, false);
+    j->running = cs_thread_create(&j->th, job_run, j) == 0;
+    return j->running;
+}
+
 static bool summaries(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols, uint32_t arrow_cols,
-                      uint32_t max_bundles, bool quick)
+                      uint32_t max_bundles, bool quick, const rnd_view *v)
 {
     rnd__lay *l = &r->lay;
     rnd__lod_key k = {lane0, lane1, cols ? cols : 1};
@@ -104,22 +226,22 @@ static bool summaries(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t 
     if (l->moved && quick && l->have_lod && l->have_bun && !memcmp(&k, &l->lkey, sizeof k) &&
         !memcmp(&bk, &l->bkey, sizeof bk))
         return true; /* stretched */
+    if (v && v->behind && !quick && behind(r, v, &k, &bk))
+        return true;
+    if (!l->have)
+        return false; /* behind failed */
     if (l->moved)
         lod_drop(l);
     bool lod = l->have_lod && !memcmp(&k, &l->lkey, sizeof k);
-    bool bun = l->have_bun && bk.max_bundles == l->bkey.max_bundles &&
-               (bk.arrow_cols == l->bkey.arrow_cols || lay_bundles_cover(&l->bun, l->bkey.arrow_cols, bk.arrow_cols));
+    bool bun = bun_fits(l, &bk);
     if (bun)
         bk = l->bkey; /* what they were made for */
     if (lod && bun)
         return true;
     if (!bun) {
         rnd__lay_arrows_drop(l);
-        l->rep = cs_calloc((size_t)r->m->n_msgs / 64 + 1, sizeof *l->rep);
-        if (!l->rep) {
-            CS_FAIL(&l->err, CS_E_NOMEM, CS_NO_OFFSET, "out of memory for %u messages", r->m->n_msgs);
+        if (!rep_new(r))
             return fail(l);
-        }
     }
     if (!lod)
         lay_lod_deinit(&l->lod), l->have_lod = false;
@@ -130,22 +252,24 @@ static bool summaries(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t 
                      : lay_lod_arrows(r->m, &l->axis, &l->lanes, bk.arrow_cols, bk.max_bundles, &l->bun, &l->err);
     if (!ok)
         return fail(l);
-    for (uint32_t i = 0; !bun && i < l->bun.n; i++) {
-        const lay_bundle *b = &l->bun.b[i];
-        if ((b->kind == LAY_ARROW_CHAN || b->kind == LAY_ARROW_CLOSE) && b->first < r->m->n_msgs)
-            l->rep[b->first >> 6] |= 1ull << (b->first & 63);
-    }
+    if (!bun)
+        rep_set(r);
     l->have_lod = l->have_bun = true;
     return true;
 }
 
 bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols, uint32_t arrow_cols,
-                  uint32_t max_bundles, bool quick)
+                  uint32_t max_bundles, bool quick, const rnd_view *v)
 {
-    if (!summaries(r, lane0, lane1, cols, arrow_cols, max_bundles, quick))
+    if (!summaries(r, lane0, lane1, cols, arrow_cols, max_bundles, quick, v))
         return false;
     r->legend_shown = r->lay.bun.chan_arrows; /* the frame's messages, as its legend counts them */
     return true;
+}
+
+bool rnd_pending(const rnd_renderer *r)
+{
+    return r->lay.job.running;
 }
 
 bool rnd__bundle_arrow(const rnd_renderer *r, const lay_bundle *b, rnd__arrow *out)

@@ -57,6 +57,8 @@
  *       as given to rnd_frame_build)
  *   bool rnd_pick(rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out)
  *   const rnd_stats *rnd_last_stats(const rnd_renderer *r)     what the last frame drew
+ *   bool rnd_pending(const rnd_renderer *r)   summaries made behind the frames (rnd_view.behind)
+ *       and not shown yet: the frame after their wake-up shows them
  *   void rnd_zoom_at(const rnd_renderer *r, rnd_view *v, int w, int h, float x, float y, float k)
  *       tree and graph: the camera k times closer (k > 1) or farther, the
  *       point under pixel (x, y) of a w × h frame staying where it is
@@ -107,6 +109,9 @@ typedef struct rnd_key_row {
 
 /* The camera, the clock and the emphasis: everything a frame depends on
  * besides the model. Zero means default where it can (rnd_view_defaults). */
+/* Called from another thread when there is something new to draw. */
+typedef void rnd_wake_fn(void *ud);
+
 typedef struct rnd_view {
     rnd_layout layout;
     rnd_theme theme;
@@ -131,6 +136,11 @@ typedef struct rnd_view {
     bool playing;
     bool quick;              /* lanes, while zoom or pan goes on: a moved window may stretch the
                               * summaries made for the one before instead of making them again */
+    rnd_wake_fn *behind;     /* lanes, viewer: when set, a settled frame whose summaries are stale
+                              * draws those made before, as a quick one does, while a thread of
+                              * their own makes the new ones (rnd_pending), then calls
+                              * behind(behind_ud) from that thread; the next frame shows them */
+    void *behind_ud;
     bool loop;               /* playback loops inside [loop0, loop1] (viewer: '[' and ']') */
     int64_t loop0, loop1;
     double speed;            /* playback, trace ns per wall second (HUD) */
@@ -199,6 +209,7 @@ bool rnd_frame_build(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *e
 bool rnd_frame_show(rnd_renderer *r, const rnd_view *v, int w, int h, cs_err *err);
 bool rnd_pick(rnd_renderer *r, const rnd_view *v, float x, float y, rnd_hit *out);
 const rnd_stats *rnd_last_stats(const rnd_renderer *r);
+bool rnd_pending(const rnd_renderer *r);
 void rnd_zoom_at(const rnd_renderer *r, rnd_view *v, int w, int h, float x, float y, float k);
 bool rnd_tree_point(const rnd_renderer *r, uint32_t g, int64_t t, float *x, float *y);
 uint32_t rnd_tree_ticks(const rnd_renderer *r, int64_t *t, float *xy, uint32_t cap);

@@ -465,7 +465,7 @@ void rnd__tree_build(rnd_renderer *r, const rnd_view *v, int w, int h)
      * power of two so that orbiting and zooming rarely rebuild the bundles */
     float len_px = 2 * f->s * cosf(v->pitch);
     uint32_t acols = 1u << (uint32_t)lroundf(log2f(fmaxf(8.0f, fminf(len_px / 2, (float)h))));
-    if (!rnd__lay_lod(r, 0, nrows, c.cols, acols, TREE_ARROWS, false))
+    if (!rnd__lay_lod(r, 0, nrows, c.cols, acols, TREE_ARROWS, false, NULL))
         return;
     double crowd = 0;
     lay_arrow_ink ink = {.shaft_px = 1.6, .head_px = 8.0, .width_px = fmax(len_px, 1.0)};

@@ -12,7 +12,9 @@
  * axis and labels share one projection at every camera pose, its labels
  * never meet and the wheel zooms at the pointer; a renderer of a model
  * before its traffic that takes the traffic draws as one of the whole
- * model. Models are built with
+ * model; while zoom, pan or scroll go on the lanes stretch the summaries
+ * made before, and a settled view of the viewer gets its own made behind
+ * the frames, then drawn as a new renderer draws them. Models are built with
  * core/build.h (a synthetic ping-pong) and, when the decoders read them,
  * corpus traces.
  * Pictures are left in build/test-out/ for looking at. Skips when EGL has
@@ -1830,6 +1832,106 @@ static void quick_frames_keep_the_lanes_summarised_before(void **st)
     cs_file_unmap(&f);
 }
 
+/* v drawn by a renderer that makes each frame's summaries at once. */
+static void draw_at_once(gl_env *e, const rnd_view *v)
+{
+    rnd_view w = *v;
+    w.behind = NULL, w.behind_ud = NULL;
+    draw(e, &w);
+}
+
+/* The wake-ups of summaries made behind the frames (rnd_view.behind). */
+static void count_wake(void *ud)
+{
+    atomic_fetch_add((atomic_uint *)ud, 1);
+}
+
+/* A frame drawn, then, while its summaries are made behind it, the
+ * frames after their wake-up until none is pending: how many that took. */
+static unsigned draw_until_settled(gl_env *e, const rnd_view *v, atomic_uint *woken)
+{
+    unsigned frames = 1;
+    draw(e, v);
+    for (; rnd_pending(e->r); frames++) {
+        for (int i = 0; i < 20000 && !atomic_load(woken); i++)
+            nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+        assert_true(atomic_exchange(woken, 0) >= 1); /* a job that ended: one wake-up each */
+        draw(e, v);
+    }
+    return frames;
+}
+
+/* In the viewer (rnd_view.behind), a settled frame whose summaries are
+ * stale draws those made before, as a quick frame does, pixel for pixel,
+ * while a thread makes the new ones (on the gaps axis, with the model's
+ * stretches folded); the frame after its wake-up equals a
+ * new renderer's, pixel for pixel: after a move in time, a scroll of the
+ * lanes alone (the bundles kept) and both, on the linear and gaps axes. A
+ * view that changes while its summaries are made gets them made again, and
+ * a renderer let go with a job running waits for it. */
+static void settled_frames_make_their_summaries_behind(void **st)
+{
+    (void)st;
+    cs_file f;
+    cs_model m;
+    gl_env e, fresh;
+    open_quick(&f, &m, &e, &fresh);
+    size_t n = (size_t)e.w * e.h;
+    uint8_t *want = cs_alloc(n * 4), *stretched = cs_alloc(n * 4);
+    atomic_uint woken = 0;
+    rnd_view whole;
+    rnd_view_defaults(&m, &whole);
+    whole.behind = count_wake, whole.behind_ud = &woken;
+    int64_t q = (whole.t1 - whole.t0) / 4;
+    for (int axis = 0; axis < 2; axis++) {
+        whole.axis = axis ? LAY_AXIS_GAPS : LAY_AXIS_LINEAR;
+        rnd_view half = whole, down = whole, further = whole, both = whole;
+        half.t0 += q, half.t1 -= q;
+        draw_at_once(&fresh, &whole); /* a lane's height, as e draws them */
+        down.scroll_px = both.scroll_px = 6 * fresh.r->lane_h;
+        further.scroll_px = 3 * fresh.r->lane_h; /* the lanes alone move */
+        both.t0 += q, both.t1 += q;
+        const rnd_view *steps[] = {&whole, &half, &down, &further, &both, &whole};
+        unsigned first = draw_until_settled(&e, &whole, &woken);
+        if (!axis)
+            assert_int_equal(first, 1); /* nothing to stretch: made at once */
+        for (size_t i = 1; i < sizeof steps / sizeof *steps; i++) {
+            rnd_view v = *steps[i];
+            v.quick = true;
+            draw(&e, &v);
+            memcpy(stretched, e.rgba, n * 4);
+            v.quick = false;
+            draw(&e, &v);
+            assert_true(rnd_pending(e.r));
+            if (!axis) /* a quick frame on the gaps axis folds the stretches of the summaries' axis */
+                assert_int_equal(count_diff(e.rgba, stretched, n, 0), 0);
+            while (rnd_pending(e.r))
+                draw_until_settled(&e, &v, &woken);
+            draw_at_once(&fresh, &v);
+            print_message("axis %d, step %zu: %zu pixels off a new renderer's\n", axis, i,
+                          count_diff(e.rgba, fresh.rgba, n, 0));
+            assert_int_equal(count_diff(e.rgba, fresh.rgba, n, 0), 0);
+        }
+        /* a view changed while its summaries are made: made again for it */
+        draw(&e, &half);
+        assert_true(rnd_pending(e.r));
+        unsigned frames = draw_until_settled(&e, &whole, &woken);
+        draw_at_once(&fresh, &whole);
+        memcpy(want, fresh.rgba, n * 4);
+        assert_true(frames >= 2);
+        assert_int_equal(count_diff(e.rgba, want, n, 0), 0);
+    }
+    rnd_view last = whole;
+    last.t0 += q;
+    draw(&e, &last);
+    assert_true(rnd_pending(e.r)); /* let go below with its job running */
+    cs_free(want), cs_free(stretched);
+    env_close(&fresh);
+    env_close(&e);
+    cs_model_deinit(&m);
+    cs_file_unmap(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1866,6 +1968,7 @@ int main(void)
         cmocka_unit_test(counts_agree_and_values_are_printed),
         cmocka_unit_test(quick_frames_stretch_the_summaries_made_before),
         cmocka_unit_test(quick_frames_keep_the_lanes_summarised_before),
+        cmocka_unit_test(settled_frames_make_their_summaries_behind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

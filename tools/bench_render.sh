@@ -10,11 +10,13 @@
 # of its own, `view --bench-zoom 10`: median and worst of 10 wheel notches
 # in at the window's centre and of 10 drags of a tenth of its width, each
 # from the view change to the frame shown (in lanes, drawn from the
-# summaries made before, stretched), and "settled": the frame after, with
-# the summaries made afresh for the new window; then the layout's other
-# drags timed alike (lanes: vertical and diagonal, up and back by turns;
-# tree: orbit), each as shown/settled (a build without --bench-zoom shows
-# "-", one without those drags leaves them out). With BASE=PATH (another chanscope build, e.g. main's) every
+# summaries made before, stretched), "settled": till the frame that shows
+# the summaries made afresh for the new window (in lanes made behind the
+# frames), and "longest": the longest frame meanwhile; then the layout's
+# other drags timed alike (lanes: vertical and diagonal, up and back by
+# turns; tree: orbit), each as shown/settled/longest (a build without
+# --bench-zoom shows "-", one without those drags or the longest frame
+# leaves them out). With BASE=PATH (another chanscope build, e.g. main's) every
 # row is measured with it too, run for run interleaved, side by side.
 # Usage: sh tools/bench_render.sh [TRACE...]   (default: the traces above)
 set -u
@@ -71,8 +73,10 @@ frames() {
         printf "  zoom %14s  pan %14s" - -
     elif DISPLAY=$xdisp "$1" view -q --bench-zoom 10 --size 1280x720 --layout "$3" "$2" >"$out/draw-out.txt" 2>&1; then
         awk '$1 == "steps" { printf "  zoom %5.0f/%5.0f ms  pan %5.0f/%5.0f ms", $5, $8, $12, $15
-            if (NF >= 30) printf "  settled: zoom %5.0f/%5.0f ms  pan %5.0f/%5.0f ms", $20, $23, $27, $30 }
-            $1 == "drag" { printf "  %s %5.0f/%5.0f ms settled %5.0f/%5.0f ms", $2, $5, $8, $12, $15 }' \
+            if (NF >= 30) printf "  settled: zoom %5.0f/%5.0f ms  pan %5.0f/%5.0f ms", $20, $23, $27, $30
+            if (NF >= 39) printf "  longest: zoom %4.0f ms  pan %4.0f ms", $36, $39 }
+            $1 == "drag" { printf "  %s %5.0f/%5.0f ms settled %5.0f/%5.0f ms", $2, $5, $8, $12, $15
+            if (NF >= 20) printf " longest %4.0f ms", $20 }' \
             "$out/draw-out.txt"
     else
         printf "  zoom, pan: failed"
