@@ -465,13 +465,8 @@ void rnd__lanes_build(rnd_renderer *r, const rnd_view *v, int w, int h)
         return;
     lanes_geometry(&c, r, v, w, h);
     bool dense = c.lane_h < DENSE_PX;
-    /* while the lanes scroll, the summaries of the lanes in view before stay,
-     * as those of the window before stay while it moves: a lane that comes
-     * into view is drawn once the view settles */
-    const rnd__lod_key *was = &r->lay.lkey;
-    bool keep = v->quick && r->lay.have_lod && was->cols == c.cols;
-    if (!rnd__lay_lod(r, keep ? was->lane0 : c.lane0, keep ? was->lane1 : c.lane1, c.cols, c.cols / ARROW_PX + 1,
-                      dense ? ARROW_BUDGET / 2 : ARROW_BUDGET, v->quick, v))
+    if (!rnd__lay_lod(r, c.lane0, c.lane1, c.cols, c.cols / ARROW_PX + 1, dense ? ARROW_BUDGET / 2 : ARROW_BUDGET,
+                      v->quick, v))
         return;
     c.lod_ax = r->lay.moved ? &r->lay.lod_axis : NULL;
     cached_marks(&c, w, h);

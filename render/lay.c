@@ -5,9 +5,10 @@
  * frames of a playback reuse them and their cost is paid once per view.
  * While zoom or pan goes on (rnd_view.quick), the summaries of the window
  * before are kept and drawn stretched to the new one, with the axis they
- * were made with; the frame after the last step makes them afresh, or, in
- * the viewer (rnd_view.behind), draws them so too while a thread of their
- * own makes the new ones, so that no frame waits for them. */
+ * were made with; the frame after the last step makes them afresh. In the
+ * viewer (rnd_view.behind), a thread of their own makes them from the
+ * move's first frame on, and the frames draw those before till they come,
+ * so that no frame waits for them. */
 #include "rnd.h"
 #include "../core/file.h"
 
@@ -159,11 +160,13 @@ static void rep_set(rnd_renderer *r)
     }
 }
 
-/* A settled frame of the viewer (rnd_view.behind) whose summaries are
- * stale: true when it draws the summaries it has (those the job made for
- * it, now taken, or, while the job makes them, those before, stretched as
- * in a quick frame); false when the caller makes them (nothing to stretch,
- * another width, no thread, a job that failed). */
+/* A frame of the viewer (rnd_view.behind), quick or settled, whose
+ * summaries are stale: true when it draws the summaries it has (those the
+ * job made for it, now taken, or, while a job makes them, those before,
+ * stretched as in a quick frame); false when the caller goes on as without
+ * a job (nothing to stretch, another width, no thread, a job that failed).
+ * A job is started at once, by the first quick frame of a move: mostly
+ * the view has settled before it is done. */
 static bool behind(rnd_renderer *r, const rnd_view *v, const rnd__lod_key *k, const rnd__bun_key *bk)
 {
     rnd__lay *l = &r->lay;
@@ -178,8 +181,9 @@ static bool behind(rnd_renderer *r, const rnd_view *v, const rnd__lod_key *k, co
             job_end(j); /* made for a view left before they came: not pending any more */
         return false;
     }
-    if (j->running && !atomic_load(&j->done))
-        return true; /* still making them (for this view or the one before: then anew once done) */
+    if (j->running && (!atomic_load(&j->done) || (mine && l->axis_rough)))
+        return true; /* still making them (for this view or the one before: then anew once done), or made
+                      * for an axis the settled frame makes again (a quick frame's folds those before) */
     if (j->running) {
         pthread_join(j->th, NULL);
         j->running = false;
@@ -223,13 +227,18 @@ static bool summaries(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t 
     rnd__bun_key bk = {arrow_cols ? arrow_cols : 1, max_bundles};
     if (!l->have)
         return false;
-    if (l->moved && quick && l->have_lod && l->have_bun && !memcmp(&k, &l->lkey, sizeof k) &&
-        !memcmp(&bk, &l->bkey, sizeof bk))
-        return true; /* stretched */
-    if (v && v->behind && !quick && behind(r, v, &k, &bk))
+    if (v && v->behind && behind(r, v, &k, &bk))
         return true;
     if (!l->have)
         return false; /* behind failed */
+    /* while the lanes scroll, the summaries of the lanes in view before stay,
+     * as those of the window before stay while it moves: a lane that comes
+     * into view is drawn once the view settles */
+    if (quick && l->have_lod && l->lkey.cols == k.cols)
+        k.lane0 = l->lkey.lane0, k.lane1 = l->lkey.lane1;
+    if (l->moved && quick && l->have_lod && l->have_bun && !memcmp(&k, &l->lkey, sizeof k) &&
+        !memcmp(&bk, &l->bkey, sizeof bk))
+        return true; /* stretched */
     if (l->moved)
         lod_drop(l);
     bool lod = l->have_lod && !memcmp(&k, &l->lkey, sizeof k);

@@ -136,10 +136,11 @@ typedef struct rnd_view {
     bool playing;
     bool quick;              /* lanes, while zoom or pan goes on: a moved window may stretch the
                               * summaries made for the one before instead of making them again */
-    rnd_wake_fn *behind;     /* lanes, viewer: when set, a settled frame whose summaries are stale
-                              * draws those made before, as a quick one does, while a thread of
-                              * their own makes the new ones (rnd_pending), then calls
-                              * behind(behind_ud) from that thread; the next frame shows them */
+    rnd_wake_fn *behind;     /* lanes, viewer: when set, a frame whose summaries are stale (quick
+                              * or settled) draws those made before, as a quick one does, while a
+                              * thread of their own makes them for its view (rnd_pending), then
+                              * calls behind(behind_ud) from that thread; the next frame shows
+                              * them if its view is the same, else starts another */
     void *behind_ud;
     bool loop;               /* playback loops inside [loop0, loop1] (viewer: '[' and ']') */
     int64_t loop0, loop1;

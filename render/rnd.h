@@ -243,8 +243,8 @@ typedef struct rnd__axis_key {
  * a byte per lane and pixel column, and a picture is 1,000 pixels tall. */
 #define RND__MAX_LANES 4096u
 
-/* A settled view's summaries made on a thread of their own (rnd_view.behind):
- * what they are for, and, once done, them. */
+/* A view's summaries made on a thread of their own (rnd_view.behind): what
+ * they are for, and, once done, them. */
 typedef struct rnd__lod_job {
     pthread_t th;
     bool running;            /* th to join */
@@ -283,7 +283,7 @@ typedef struct rnd__lay {
     lay_bundles bun;         /* arrows bundled per (kind, lanes, column), by t0 */
     uint64_t *rep;           /* per message, a bit: it is a bundle's first arrow */
     cs_err err;              /* the last failure, reported by the frame */
-    rnd__lod_job job;        /* lod and bun in the making, for a settled view (rnd_view.behind) */
+    rnd__lod_job job;        /* lod and bun in the making (rnd_view.behind) */
 } rnd__lay;
 
 /* The tree view's last frame (tree.c): its one projection, and what it put
@@ -474,11 +474,11 @@ bool rnd__lay_lanes(rnd_renderer *r, const rnd_view *v, bool one_per_g);
  * bundled in arrow_cols columns (at most max_bundles), whose messages the
  * legend then counts (r->legend_shown). With quick, those made for the
  * window before stay when only the window moved (r->lay.moved then stays
- * true: the caller draws them through r->lay.lod_axis). With behind set
- * and not quick, stale ones are drawn so too while a thread makes the new
- * ones (rnd_view.behind). */
+ * true: the caller draws them through r->lay.lod_axis). With v->behind
+ * set, stale ones are drawn so too, quick or not, while a thread makes the
+ * new ones (rnd_view.behind). */
 bool rnd__lay_lod(rnd_renderer *r, uint32_t lane0, uint32_t lane1, uint32_t cols, uint32_t arrow_cols,
-                  uint32_t max_bundles, bool quick, const rnd_view *behind);
+                  uint32_t max_bundles, bool quick, const rnd_view *v);
 void rnd__lay_deinit(rnd__lay *l);
 /* The bundles of arrows go (the arrows changed): the next frame makes them again. */
 void rnd__lay_arrows_drop(rnd__lay *l);
