@@ -160,6 +160,38 @@ static void rep_set(rnd_renderer *r)
     }
 }
 
+/* The job's summaries, done for a view the frames have left, taken as
+ * those to stretch from now on (the nearest to the view), when they are
+ * whole (with their bundles) and of these lanes and width, and the axis is
+ * not a quick frame's folding the stretches of those before: during a long
+ * drag the picture so fills in what came into view. False on failure. */
+static bool take_left(rnd_renderer *r, const rnd__lod_key *k)
+{
+    rnd__lay *l = &r->lay;
+    rnd__lod_job *j = &l->job;
+    if (!j->ok || !j->arrows || l->axis_rough || j->m != r->m || j->gen != l->gen || j->lkey.cols != k->cols) {
+        job_end(j);
+        return true;
+    }
+    lay_lod lod = j->lod;
+    lay_bundles bun = j->bun;
+    lay_axis axis = j->axis;
+    bool moved = j->akey.kind != l->akey.kind || j->akey.t0 != l->akey.t0 || j->akey.t1 != l->akey.t1;
+    memset(&j->lod, 0, sizeof j->lod), memset(&j->bun, 0, sizeof j->bun), memset(&j->axis, 0, sizeof j->axis);
+    job_end(j);
+    lod_drop(l);
+    l->lod = lod, l->bun = bun, l->lkey = j->lkey, l->bkey = j->bkey;
+    if (moved)
+        l->lod_axis = axis, l->moved = true;
+    else
+        lay_axis_deinit(&axis);
+    l->have_lod = l->have_bun = true;
+    if (!rep_new(r))
+        return fail(l);
+    rep_set(r);
+    return true;
+}
+
 /* A frame of the viewer (rnd_view.behind), quick or settled, whose
  * summaries are stale: true when it draws the summaries it has (those the
  * job made for it, now taken, or, while a job makes them, those before,
@@ -208,9 +240,13 @@ static bool behind(rnd_renderer *r, const rnd_view *v, const rnd__lod_key *k, co
             l->have_lod = l->have_bun = true;
             return true;
         }
-        job_end(j);
-        if (mine)
+        if (mine) {
+            job_end(j);
             return false; /* it failed: the caller's turn, which says why */
+        }
+        if (!take_left(r, k))
+            return false;
+        arrows = l->moved || !bun_fits(l, bk);
     }
     j->m = r->m, j->lanes = &l->lanes, j->gen = l->gen, j->lkey = *k, j->bkey = *bk, j->akey = l->akey;
     j->wake = v->behind, j->wake_ud = v->behind_ud, j->arrows = arrows;

@@ -1867,8 +1867,10 @@ static unsigned draw_until_settled(gl_env *e, const rnd_view *v, atomic_uint *wo
  * the view has settled, the frame after the thread's wake-up equals a
  * new renderer's, pixel for pixel: after a move in time, a scroll of the
  * lanes alone (the bundles kept) and both, on the linear and gaps axes. A
- * view that changes while its summaries are made gets them made again, and
- * a renderer let go with a job running waits for it. */
+ * view that changes while its summaries are made gets them made again,
+ * those made meanwhile stretched as a renderer that had settled there
+ * stretches them (a long drag), and a renderer let go with a job running
+ * waits for it. */
 static void settled_frames_make_their_summaries_behind(void **st)
 {
     (void)st;
@@ -1922,6 +1924,28 @@ static void settled_frames_make_their_summaries_behind(void **st)
         assert_true(frames >= 2);
         assert_int_equal(count_diff(e.rgba, want, n, 0), 0);
     }
+    /* a long drag: summaries made for a view left are stretched from then on */
+    whole.axis = LAY_AXIS_LINEAR;
+    draw_until_settled(&e, &whole, &woken);
+    rnd_view a = whole, b = whole;
+    a.t0 += q, a.t1 -= q;
+    b.t0 = a.t0 + q / 2, b.t1 = a.t1 + q / 2;
+    a.quick = b.quick = true;
+    draw(&e, &a);
+    for (int i = 0; i < 20000 && !atomic_load(&woken); i++)
+        nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    atomic_store(&woken, 0);
+    draw(&e, &b);
+    assert_true(rnd_pending(e.r)); /* b's, started as a's were taken */
+    a.quick = false;
+    draw_at_once(&plain, &a);
+    draw_at_once(&plain, &b); /* quick: a's stretched */
+    save(&e, "behind-drag.png");
+    assert_int_equal(count_diff(e.rgba, plain.rgba, n, 0), 0);
+    b.quick = false;
+    draw_until_settled(&e, &b, &woken);
+    draw_at_once(&fresh, &b);
+    assert_int_equal(count_diff(e.rgba, fresh.rgba, n, 0), 0);
     rnd_view last = whole;
     last.t0 += q;
     draw(&e, &last);
