@@ -155,10 +155,17 @@ $(BUILD)/asan/tests/%: tests/%.c tests/testlib.h $(call objs,asan,$(LIB_OBJ_SRCS
 
 # ThreadSanitizer over the two-thread paths of the decoders, the model
 # builder's layout and the traffic: their tests, built from core/, decode/
-# and traffic/ alone.
+# and traffic/ alone; and over the renderer's, whose summaries are made on
+# threads of their own (the lanes' summaries, the viewer's jobs):
+# test_render, built from everything (tests/tsan.supp: what the libraries
+# do on threads of their own).
 TSAN_LIBS  = $(shell pkg-config --libs jansson libxxhash libelf 2>/dev/null) -lm -lpthread
 TSAN_BINS := $(BUILD)/tsan/tests/test_v2 $(BUILD)/tsan/tests/test_legacy $(BUILD)/tsan/tests/test_chan \
-             $(BUILD)/tsan/tests/test_core
+             $(BUILD)/tsan/tests/test_core $(BUILD)/tsan/tests/test_render
+$(BUILD)/tsan/tests/test_render: tests/test_render.c tests/testlib.h $(call objs,tsan,$(LIB_OBJ_SRCS)) | $(TEST_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "LD tsan $@"
+	@$(CC) $(ALL_CFLAGS) -O1 $(TSAN) $(TEST_CFLAGS) -o $@ $< $(filter %.o,$^) $(PKG_LIBS) $(TEST_LIBS)
 $(BUILD)/tsan/tests/%: tests/%.c tests/testlib.h $(call objs,tsan,$(wildcard core/*.c decode/*.c traffic/*.c)) | $(TEST_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "LD tsan $@"

@@ -10,6 +10,7 @@ export CHANSCOPE="$build/chanscope"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export LSAN_OPTIONS=suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export TSAN_OPTIONS=suppressions=$(pwd)/tests/tsan.supp
 # LeakSanitizer's own tracer thread sometimes crashes at exit (seen in about
 # one run in twenty of a Graphviz layout, whose plugins load pango and
 # fontconfig): "LeakSanitizer has encountered a fatal error" is a tool
