@@ -162,10 +162,8 @@ $(BUILD)/asan/tests/%: tests/%.c tests/testlib.h $(call objs,asan,$(LIB_OBJ_SRCS
 TSAN_LIBS  = $(shell pkg-config --libs jansson libxxhash libelf 2>/dev/null) -lm -lpthread
 TSAN_BINS := $(BUILD)/tsan/tests/test_v2 $(BUILD)/tsan/tests/test_legacy $(BUILD)/tsan/tests/test_chan \
              $(BUILD)/tsan/tests/test_core $(BUILD)/tsan/tests/test_render
-$(BUILD)/tsan/tests/test_render: tests/test_render.c tests/testlib.h $(call objs,tsan,$(LIB_OBJ_SRCS)) | $(TEST_STAMP)
-	@mkdir -p $(dir $@)
-	@echo "LD tsan $@"
-	@$(CC) $(ALL_CFLAGS) -O1 $(TSAN) $(TEST_CFLAGS) -o $@ $< $(filter %.o,$^) $(PKG_LIBS) $(TEST_LIBS)
+$(BUILD)/tsan/tests/test_render: $(call objs,tsan,$(LIB_OBJ_SRCS))
+$(BUILD)/tsan/tests/test_render: TSAN_LIBS = $(PKG_LIBS)
 $(BUILD)/tsan/tests/%: tests/%.c tests/testlib.h $(call objs,tsan,$(wildcard core/*.c decode/*.c traffic/*.c)) | $(TEST_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "LD tsan $@"

@@ -60,9 +60,8 @@ bool cli_view_screenshot(cli_viewer *vw, cs_err *err)
     return ok;
 }
 
-/* The frame loop's event wait woken from the thread that made a settled
- * view's summaries behind the frames (rnd_view.behind): the next frame
- * shows them. */
+/* The frame loop's event wait woken from the thread that made a view's
+ * summaries behind the frames (rnd_view.behind): the next frame takes them. */
 static void wake_loop(void *ud)
 {
     (void)ud;

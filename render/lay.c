@@ -14,7 +14,6 @@
 
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #define JOB_NICE 10 /* of 19: the threads' priority below the frames' */
@@ -27,7 +26,7 @@ static void *job_run(void *arg)
 {
     rnd__lod_job *j = arg;
     const rnd__lod_key *k = &j->lkey;
-    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), JOB_NICE); /* advice: unprivileged, only lowered */
+    setpriority(PRIO_PROCESS, (id_t)gettid(), JOB_NICE); /* advice: unprivileged, only lowered */
     j->ok = lay_axis_build(j->m, &(lay_axis_desc){.kind = j->akey.kind, .t0 = j->akey.t0, .t1 = j->akey.t1},
                            &j->axis, &j->err) &&
             (j->arrows ? lay_lod_build(j->m, &j->axis, j->lanes, k->lane0, k->lane1, k->cols, j->bkey.arrow_cols,
@@ -160,32 +159,32 @@ static void rep_set(rnd_renderer *r)
     }
 }
 
-/* The job's summaries, done for a view the frames have left, taken as
- * those to stretch from now on (the nearest to the view), when they are
- * whole (with their bundles) and of these lanes and width, and the axis is
- * not a quick frame's folding the stretches of those before: during a long
- * drag the picture so fills in what came into view. False on failure. */
-static bool take_left(rnd_renderer *r, const rnd__lod_key *k)
+/* The job's summaries, done, made l's: its lod, and its bundles when it
+ * made them (else those before stay); when they are of a view the frames
+ * have left, with the axis to stretch them from. False on failure. */
+static bool job_take(rnd_renderer *r)
 {
     rnd__lay *l = &r->lay;
     rnd__lod_job *j = &l->job;
-    if (!j->ok || !j->arrows || l->axis_rough || j->m != r->m || j->gen != l->gen || j->lkey.cols != k->cols) {
-        job_end(j);
-        return true;
-    }
     lay_lod lod = j->lod;
     lay_bundles bun = j->bun;
     lay_axis axis = j->axis;
-    bool moved = j->akey.kind != l->akey.kind || j->akey.t0 != l->akey.t0 || j->akey.t1 != l->akey.t1;
+    bool left = j->akey.kind != l->akey.kind || j->akey.t0 != l->akey.t0 || j->akey.t1 != l->akey.t1;
     memset(&j->lod, 0, sizeof j->lod), memset(&j->bun, 0, sizeof j->bun), memset(&j->axis, 0, sizeof j->axis);
     job_end(j);
+    if (!j->arrows) { /* the lanes alone moved: the bundles before stay */
+        lay_lod_deinit(&l->lod);
+        l->lod = lod, l->lkey = j->lkey;
+        lay_axis_deinit(&axis);
+        return true;
+    }
     lod_drop(l);
     l->lod = lod, l->bun = bun, l->lkey = j->lkey, l->bkey = j->bkey;
-    if (moved)
+    l->have_lod = l->have_bun = true;
+    if (left)
         l->lod_axis = axis, l->moved = true;
     else
         lay_axis_deinit(&axis);
-    l->have_lod = l->have_bun = true;
     if (!rep_new(r))
         return fail(l);
     rep_set(r);
@@ -198,17 +197,21 @@ static bool take_left(rnd_renderer *r, const rnd__lod_key *k)
  * stretched as in a quick frame); false when the caller goes on as without
  * a job (nothing to stretch, another width, no thread, a job that failed).
  * A job is started at once, by the first quick frame of a move: mostly
- * the view has settled before it is done. */
+ * the view has settled before it is done. A job done for a view the frames
+ * have left is taken too, as the summaries to stretch from then on, when
+ * it made the bundles as well and is of these lanes and width, and the
+ * axis is not a quick frame's folding the stretches of those before: a
+ * long drag so fills in what comes into view. */
 static bool behind(rnd_renderer *r, const rnd_view *v, const rnd__lod_key *k, const rnd__bun_key *bk)
 {
     rnd__lay *l = &r->lay;
     rnd__lod_job *j = &l->job;
-    bool arrows = l->moved || !bun_fits(l, bk);
-    bool mine = j->m == r->m && j->lanes == &l->lanes && j->gen == l->gen && !memcmp(k, &j->lkey, sizeof *k) &&
+    bool fits = bun_fits(l, bk), arrows = l->moved || !fits;
+    bool mine = j->m == r->m && j->gen == l->gen && !memcmp(k, &j->lkey, sizeof *k) &&
                 !memcmp(bk, &j->bkey, sizeof *bk) && j->akey.kind == l->akey.kind && j->akey.t0 == l->akey.t0 &&
                 j->akey.t1 == l->akey.t1 && j->arrows == arrows;
     if (!l->have_lod || !l->have_bun || k->cols != l->lkey.cols ||
-        (!l->moved && !memcmp(k, &l->lkey, sizeof *k) && bun_fits(l, bk))) {
+        (!l->moved && !memcmp(k, &l->lkey, sizeof *k) && fits)) {
         if (j->running && atomic_load(&j->done))
             job_end(j); /* made for a view left before they came: not pending any more */
         return false;
@@ -219,33 +222,14 @@ static bool behind(rnd_renderer *r, const rnd_view *v, const rnd__lod_key *k, co
     if (j->running) {
         pthread_join(j->th, NULL);
         j->running = false;
-        if (mine && j->ok) {
-            lay_lod lod = j->lod;
-            lay_bundles bun = j->bun;
-            memset(&j->lod, 0, sizeof j->lod), memset(&j->bun, 0, sizeof j->bun);
-            job_end(j); /* its axis, the one l->axis is */
-            if (arrows) {
-                lod_drop(l);
-                l->bun = bun, l->bkey = *bk;
-                if (!rep_new(r)) {
-                    lay_lod_deinit(&lod);
-                    fail(l);
-                    return false;
-                }
-                rep_set(r);
-            } else { /* the bundles before stay */
-                lay_lod_deinit(&l->lod);
-            }
-            l->lod = lod, l->lkey = *k;
-            l->have_lod = l->have_bun = true;
-            return true;
-        }
-        if (mine) {
+        bool usable = j->ok && (mine || (j->arrows && !l->axis_rough && j->m == r->m && j->gen == l->gen &&
+                                         j->lkey.cols == k->cols));
+        if (!usable)
             job_end(j);
-            return false; /* it failed: the caller's turn, which says why */
-        }
-        if (!take_left(r, k))
+        else if (!job_take(r))
             return false;
+        if (mine)
+            return usable; /* taken; else it failed: the caller's turn, which says why */
         arrows = l->moved || !bun_fits(l, bk);
     }
     j->m = r->m, j->lanes = &l->lanes, j->gen = l->gen, j->lkey = *k, j->bkey = *bk, j->akey = l->akey;

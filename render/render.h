@@ -107,11 +107,11 @@ typedef struct rnd_key_row {
     const char *keys, *what;
 } rnd_key_row;
 
-/* The camera, the clock and the emphasis: everything a frame depends on
- * besides the model. Zero means default where it can (rnd_view_defaults). */
 /* Called from another thread when there is something new to draw. */
 typedef void rnd_wake_fn(void *ud);
 
+/* The camera, the clock and the emphasis: everything a frame depends on
+ * besides the model. Zero means default where it can (rnd_view_defaults). */
 typedef struct rnd_view {
     rnd_layout layout;
     rnd_theme theme;
