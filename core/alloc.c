@@ -14,7 +14,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#define HDR 16 /* keeps 16-byte alignment of the user pointer */
+#define HDR 16 /* keeps 16-byte alignment of the user pointer; a big block's
+                 header holds its mapping's length after its size */
 
 /* A block of BIG bytes or more is mapped on its own, starting on a 2 MB
  * boundary, with transparent huge pages advised (MADV_HUGEPAGE): the
@@ -55,15 +56,30 @@ static void account(size_t add, size_t sub)
 }
 
 /* The length of a big block's mapping: the block and its header in whole
- * pages (SIZE_MAX, which no mapping has, when that is more than a size). */
-static size_t big_len(size_t n)
+ * pages of unit bytes (SIZE_MAX, which no mapping has, when that is more
+ * than a size). A block made at its size takes whole pages; one that grows
+ * (cs_realloc), whole huge pages: a huge page lies wholly inside its
+ * mapping, and in whole pages a growing block's last part under 2 MB took
+ * pages as they came, left so as it grew on, 6,800 faults of the 117 MB
+ * ring's `png` (the wake-ups' table among them), where a block filled to its size
+ * holds less with them (a huge page past its end would be resident). */
+static size_t big_len(size_t n, size_t unit)
 {
-    size_t page = cs_page_bytes();
-    return n > SIZE_MAX - HDR - page ? SIZE_MAX : (n + HDR + page - 1) & ~(page - 1);
+    return n > SIZE_MAX - HDR - unit ? SIZE_MAX : (n + HDR + unit - 1) & ~(unit - 1);
 }
 
-/* len bytes of zeroed pages on a 2 MB boundary, huge pages advised. */
-static void *big_map(size_t len)
+static size_t big_len_of(const unsigned char *base)
+{
+    size_t len;
+    memcpy(&len, base + sizeof len, sizeof len);
+    return len;
+}
+
+static void big_len_set(unsigned char *base, size_t len) { memcpy(base + sizeof len, &len, sizeof len); }
+
+/* len bytes of zeroed pages on a 2 MB boundary, huge pages advised, len
+ * in their header. */
+static unsigned char *big_map(size_t len)
 {
     if (len > SIZE_MAX - BIG)
         return NULL;
@@ -75,6 +91,7 @@ static void *big_map(size_t len)
         munmap(p, (size_t)(a - p));
     munmap(a + len, (size_t)(p + BIG - a)); /* what is left past the block */
     madvise(a, len, MADV_HUGEPAGE); /* advice: without it, pages as they come */
+    big_len_set(a, len);
     return a;
 }
 
@@ -82,20 +99,22 @@ static void *big_map(size_t len)
 static void block_free(unsigned char *base, size_t n)
 {
     if (n >= BIG)
-        munmap(base, big_len(n));
+        munmap(base, big_len_of(base));
     else
         free(base);
 }
 
-/* A big block of n bytes made m bytes (both big): in place when it shrinks
- * or there is room after it, else its pages are moved, not copied (mremap),
- * into a new mapping on a 2 MB boundary. */
-static unsigned char *big_remap(unsigned char *base, size_t n, size_t m)
+/* A big block made m bytes (big): in place when it shrinks or there is
+ * room after it, else its pages are moved, not copied (mremap), into a new
+ * mapping on a 2 MB boundary. */
+static unsigned char *big_remap(unsigned char *base, size_t m)
 {
-    size_t old = big_len(n), len = big_len(m);
+    size_t old = big_len_of(base), len = big_len(m, BIG);
+    len = m + HDR <= old && len > old ? old : len; /* one made at its size never grows to shrink */
     if (len <= old || mremap(base, old, len, 0) != MAP_FAILED) { /* in place: shrunk, or room after it */
         if (len < old)
             munmap(base + len, old - len);
+        big_len_set(base, len);
         return base;
     }
     unsigned char *q = big_map(len);
@@ -103,21 +122,23 @@ static unsigned char *big_remap(unsigned char *base, size_t n, size_t m)
         memcpy(q, base, old);
         munmap(base, old);
     }
+    if (q)
+        big_len_set(q, len); /* the header moved over q's */
     return q;
 }
 
-/* A new block of n bytes from its header on, of its kind; zeroed if zero
- * (a big one always is). */
-static unsigned char *block_new(size_t n, bool zero)
+/* A new block of n bytes from its header on, of its kind, a big one in
+ * whole pages of unit bytes; zeroed if zero (a big one always is). */
+static unsigned char *block_new(size_t n, bool zero, size_t unit)
 {
-    return n >= BIG ? big_map(big_len(n)) : zero ? calloc(1, n + HDR) : malloc(n + HDR);
+    return n >= BIG ? big_map(big_len(n, unit)) : zero ? calloc(1, n + HDR) : malloc(n + HDR);
 }
 
 void *cs_alloc(size_t n)
 {
     if (n > SIZE_MAX - HDR)
         return NULL;
-    unsigned char *p = block_new(n, false);
+    unsigned char *p = block_new(n, false, cs_page_bytes());
     if (!p)
         return NULL;
     memcpy(p, &n, sizeof n);
@@ -132,7 +153,7 @@ void *cs_calloc(size_t n, size_t size)
     if (size && n > (SIZE_MAX - HDR) / size)
         return NULL;
     size_t bytes = n * size;
-    unsigned char *p = block_new(bytes, true);
+    unsigned char *p = block_new(bytes, true, cs_page_bytes());
     if (!p)
         return NULL;
     memcpy(p, &bytes, sizeof bytes);
@@ -151,14 +172,14 @@ void *cs_realloc(void *p, size_t n)
     memcpy(&old, base, sizeof old);
     unsigned char *q;
     if (old >= BIG && n >= BIG)
-        q = big_remap(base, old, n);
+        q = big_remap(base, n);
     else if (old < BIG && n < BIG)
         q = realloc(base, n + HDR);
     else { /* from one kind of block to the other */
-        q = block_new(n, false);
+        q = block_new(n, false, BIG);
         if (!q)
             return NULL;
-        memcpy(q, base, HDR + (old < n ? old : n));
+        memcpy(q + HDR, base + HDR, old < n ? old : n);
         block_free(base, old);
     }
     if (!q)

@@ -190,6 +190,30 @@ void cs__mb_chunk_give(cs_mb *mb, cs_mb_chunk *k)
     cs_release(k, cs__mb_chunk_room(k->cap));
 }
 
+/* A chunk of a page or more is written a page at a time, and where a page
+ * fault is dear (a virtual machine that traps each one: README, "the
+ * blocks of 2 MB or more") that was most of the spans' cost. Its pages are
+ * faulted in AHEAD bytes at a time instead (cs_prefault, one call: half
+ * the time a page there), c->k_cap saying where they end, so the hot path
+ * tests one bound as before; a goroutine's last chunk holds at most AHEAD
+ * bytes written by none. */
+#define AHEAD ((size_t)16 << 10)
+
+/* c's last chunk's pages from its next span's on, AHEAD bytes of them or
+ * up to its end, faulted in; c->k_cap the spans they hold. */
+static void chunk_ahead(cs_mb_cur *c)
+{
+    size_t page = cs_page_bytes(), room = cs__mb_chunk_room(c->last->cap);
+    if (room < 2 * page)
+        return;
+    uintptr_t k = (uintptr_t)c->last, rec = (uintptr_t)cs__mb_rec(c->last),
+              at = (rec + (uintptr_t)c->k_n * CS__MB_REC) & ~(uintptr_t)(page - 1),
+              end = at + AHEAD < k + room ? at + AHEAD : k + room;
+    cs_prefault((void *)at, end - at);
+    uint32_t fit = end == k + room ? c->last->cap : (uint32_t)((end - rec) / CS__MB_REC);
+    c->k_cap = fit < c->last->cap ? fit : c->last->cap;
+}
+
 static bool chunk_move(cs_mb *mb, cs_mb_cur *c, cs_err *err)
 {
     cs_mb_chunk *old = c->last, *k = chunk_take(mb, 2 * c->k_cap, err);
@@ -216,7 +240,22 @@ static bool chunk_add(cs_mb *mb, cs_mb_cur *c, cs_err *err)
         c->last->n = c->k_n;
     *k = (cs_mb_chunk){.prev = c->last, .base = c->t0, .cap = cap};
     c->last = k, c->k_base = c->t0, c->k_n = 0, c->k_cap = cap;
+    chunk_ahead(c);
     return true;
+}
+
+/* Room for c's next span, whose start is dt over its last chunk's base: the
+ * next pages of that chunk faulted in, a chunk moved or a new one (dt then
+ * 0, over the new chunk's base). */
+static bool chunk_room(cs_mb *mb, cs_mb_cur *c, uint64_t *dt, cs_err *err)
+{
+    if (*dt <= UINT32_MAX && c->last && c->k_n < c->last->cap) {
+        chunk_ahead(c);
+        return true;
+    }
+    bool move = *dt <= UINT32_MAX && c->k_cap >= CHUNK_MIN && c->k_cap < MOVE_MAX && !(c->k_cap & (c->k_cap - 1));
+    *dt = move ? *dt : 0;
+    return move ? chunk_move(mb, c, err) : chunk_add(mb, c, err);
 }
 
 /* cs_mb_cur.part: the builder set the goroutine's state; its block (waited,
@@ -405,12 +444,8 @@ static inline __attribute__((always_inline)) bool span_close(cs_mb *mb, uint32_t
     if (mb->n_span == UINT32_MAX - 1)
         return CS_FAIL(err, CS_E_NOMEM, CS_NO_OFFSET, "more than %u spans", UINT32_MAX - 2);
     uint64_t dt = (uint64_t)(c->t0 - c->k_base); /* times lie within ±CS_T_MAX: no overflow */
-    if (c->k_n == c->k_cap || dt > UINT32_MAX) {
-        bool move = dt <= UINT32_MAX && c->k_cap >= CHUNK_MIN && c->k_cap < MOVE_MAX && !(c->k_cap & (c->k_cap - 1));
-        if (!(move ? chunk_move(mb, c, err) : chunk_add(mb, c, err)))
-            return false;
-        dt = move ? dt : 0;
-    }
+    if ((c->k_n == c->k_cap || dt > UINT32_MAX) && !chunk_room(mb, c, &dt, err))
+        return false;
     cs__mb_rec_set(c->last, c->k_n, (uint32_t)dt, cs_span_state_reason(c->state, c->reason));
     c->k_n++;
     mb->n_span++;

@@ -54,7 +54,8 @@ typedef struct cs_mb_cur {
     uint32_t block_stack;
     cs_sid reason_name;
     uint32_t n_spans;     /* spans closed so far */
-    uint32_t k_n, k_cap;  /* its last chunk's spans and room */
+    uint32_t k_n, k_cap;  /* its last chunk's spans, and how many it takes before the
+                             slow path: its room, or where its pages faulted in end */
     uint8_t state, reason;
     uint8_t part;         /* what this builder did with it (build.c P_*), for cs_mb_join */
     bool waited;          /* it began to wait in the trace (not waiting since before it) */

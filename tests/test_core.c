@@ -13,6 +13,7 @@
 #include "synth.h"
 
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -522,9 +523,25 @@ static void goroutines_laid_out_as_they_end(void **st)
     cs_model_deinit(&one);
 }
 
+/* The mapping /proc/self/maps lists around address a: [*from, *to), or
+ * false when none holds it. */
+static bool mapping_of(const void *a, uintptr_t *from, uintptr_t *to)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    assert_non_null(f);
+    char line[512];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f))
+        found = sscanf(line, "%" SCNxPTR "-%" SCNxPTR, from, to) == 2 && *from <= (uintptr_t)a && (uintptr_t)a < *to;
+    fclose(f);
+    return found;
+}
+
 /* A block of 2 MB or more is mapped on its own, on a 2 MB boundary: its
  * bytes stay through growing (in place or moved), shrinking and changing
- * kind either way, a zeroed one reads as zeros, and the counts come back. */
+ * kind either way, a zeroed one reads as zeros, and the counts come back.
+ * One grown ends on a 2 MB boundary (its huge pages reach its end), and its
+ * whole mapping goes when it is freed. */
 static void big_blocks_keep_their_bytes_across_kinds(void **st)
 {
     (void)st;
@@ -551,7 +568,13 @@ static void big_blocks_keep_their_bytes_across_kinds(void **st)
     assert_null(cs_realloc(p, SIZE_MAX - 64)); /* no such mapping: the block stays */
     assert_null(cs_alloc(SIZE_MAX - 64));
     assert_int_equal(p[filled - 1], (uint8_t)((filled - 1) * 7 + (filled - 1) / 4093));
+    uintptr_t from, to, from2, to2;
+    assert_true(mapping_of(p, &from, &to));
+    assert_int_equal(to % (2 * mb), 0);
+    assert_true(to - (uintptr_t)p >= filled);
     cs_free(p);
+    assert_false(mapping_of(p, &from2, &to2));
+    assert_false(mapping_of((void *)(to - 1), &from2, &to2));
     uint8_t *z = cs_calloc(4, mb);
     assert_non_null(z);
     for (size_t i = 0; i < 4 * mb; i += 511)
