@@ -1711,6 +1711,15 @@ static void open_quick(cs_file *f, cs_model *m, gl_env *e, gl_env *fresh)
     env_open(fresh, m, NULL, 960, 540);
 }
 
+/* What open_quick opened, closed. */
+static void close_quick(cs_file *f, cs_model *m, gl_env *e, gl_env *fresh)
+{
+    env_close(fresh);
+    env_close(e);
+    cs_model_deinit(m);
+    cs_file_unmap(f);
+}
+
 /* While zoom or pan goes on (rnd_view.quick) the lanes are drawn from the
  * summaries made for the window before, stretched to the new one: zoomed
  * out from the second half of a trace, its first half has no bars yet,
@@ -1775,10 +1784,7 @@ static void quick_frames_stretch_the_summaries_made_before(void **st)
     draw(&e, &whole);
     assert_int_equal(count_diff(e.rgba, want, n, 0), 0);
     cs_free(want), cs_free(before);
-    env_close(&fresh);
-    env_close(&e);
-    cs_model_deinit(&m);
-    cs_file_unmap(&f);
+    close_quick(&f, &m, &e, &fresh);
 }
 
 /* While the lanes scroll (a drag up or down, rnd_view.quick) the summaries
@@ -1826,10 +1832,7 @@ static void quick_frames_keep_the_lanes_summarised_before(void **st)
         top.t0 -= q, top.t1 -= q; /* the diagonal's window: a quarter earlier than down's */
     }
     cs_free(want);
-    env_close(&fresh);
-    env_close(&e);
-    cs_model_deinit(&m);
-    cs_file_unmap(&f);
+    close_quick(&f, &m, &e, &fresh);
 }
 
 /* v drawn by a renderer that makes each frame's summaries at once. */
@@ -1952,10 +1955,7 @@ static void settled_frames_make_their_summaries_behind(void **st)
     assert_true(rnd_pending(e.r)); /* let go below with its job running */
     cs_free(want);
     env_close(&plain);
-    env_close(&fresh);
-    env_close(&e);
-    cs_model_deinit(&m);
-    cs_file_unmap(&f);
+    close_quick(&f, &m, &e, &fresh);
 }
 
 /* Under ThreadSanitizer (make test): without its lock-order checker, whose
