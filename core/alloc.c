@@ -61,8 +61,8 @@ static void account(size_t add, size_t sub)
  * (cs_realloc), whole huge pages: a huge page lies wholly inside its
  * mapping, and in whole pages a growing block's last part under 2 MB took
  * pages as they came, left so as it grew on, 6,800 faults of the 117 MB
- * ring's `png` (the wake-ups' table among them), where a block filled to its size
- * holds less with them (a huge page past its end would be resident). */
+ * ring's `png` (the wake-ups' table among them), where a block filled to
+ * its size holds less with them (a huge page past its end is resident). */
 static size_t big_len(size_t n, size_t unit)
 {
     return n > SIZE_MAX - HDR - unit ? SIZE_MAX : (n + HDR + unit - 1) & ~(unit - 1);

@@ -210,7 +210,7 @@ static void chunk_ahead(cs_mb_cur *c)
               at = (rec + (uintptr_t)c->k_n * CS__MB_REC) & ~(uintptr_t)(page - 1),
               end = at + AHEAD < k + room ? at + AHEAD : k + room;
     cs_prefault((void *)at, end - at);
-    uint32_t fit = end == k + room ? c->last->cap : (uint32_t)((end - rec) / CS__MB_REC);
+    uint32_t fit = (uint32_t)((end - rec) / CS__MB_REC); /* at the chunk's end, past its room */
     c->k_cap = fit < c->last->cap ? fit : c->last->cap;
 }
 
@@ -867,27 +867,28 @@ static bool is_system(const char *name, bool named, uint32_t spans)
     return cs_runtime_func(name) && strcmp(name, "runtime.corostart") != 0;
 }
 
-/* The pages faulted in ahead (chunk_ahead) that no span was written to,
- * given back before the spans are laid out: the columns are made while the
- * chunks are still held, and 16 KB ahead in each of a thousand goroutines'
- * last chunks was 16 MB of that peak. */
-static void chunks_trim(cs_mb *mb)
+/* The pages of c's last chunk faulted in ahead (chunk_ahead) that no span
+ * was written to, to r: given back before the spans are laid out, since
+ * the columns are made while the chunks are still held, and 16 KB ahead in
+ * each of a thousand goroutines' last chunks was 16 MB of that peak. Only
+ * a live cursor's: the place of one that ended may still name a chunk that
+ * its goroutine, given a state again in another place, writes on in. */
+static void chunk_trim(cs_releases *r, const cs_mb_cur *c)
 {
-    cs_releases r = {0};
-    for (uint32_t s = 1; s < mb->n_cur; s++) {
-        cs_mb_cur *c = &mb->cur[s];
-        if (!c->last || c->k_cap == c->last->cap)
-            continue;
-        uint8_t *end = cs__mb_rec(c->last) + (size_t)c->k_n * CS__MB_REC;
-        cs_release_add(&r, end, (size_t)((uint8_t *)c->last + cs__mb_chunk_room(c->last->cap) - end));
-    }
-    cs_release_flush(&r);
+    if (!c->last || c->k_cap == c->last->cap)
+        return;
+    uint8_t *end = cs__mb_rec(c->last) + (size_t)c->k_n * CS__MB_REC;
+    cs_release_add(r, end, (size_t)((uint8_t *)c->last + cs__mb_chunk_room(c->last->cap) - end));
 }
 
 bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)
 {
     cs_model *m = mb->m;
-    chunks_trim(mb);
+    cs_releases ahead = {0};
+    for (uint32_t i = 1; i < m->n_g; i++)
+        if (mb->gref[i].slot)
+            chunk_trim(&ahead, &mb->cur[mb->gref[i].slot]);
+    cs_release_flush(&ahead);
     cs_free(mb->site_slot); /* no wake-up comes after: the spans' layout may take the room */
     mb->site_slot = NULL, mb->site_cap = 0;
     if (mb->relay && !cs__mb_lay_anew(mb, err)) /* all laid out anew, in goroutine order */

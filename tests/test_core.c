@@ -140,6 +140,47 @@ static void spans_keep_their_ends(void **st)
     cs_model_deinit(&m);
 }
 
+/* A goroutine that ends in a part's builder (made before the part, so its
+ * spans stay in its chunks) gives its cursor's place back, and when it is
+ * given a state again takes another's place and writes on in its last
+ * chunk, past the pages it had faulted in ahead: the place it left still
+ * names that chunk, and finishing must not take those pages back. Every
+ * span reads back as given. */
+#define AGAIN_A 4000u /* chunks of 256, 512, 1024, 2048 spans, then 4096 */
+#define AGAIN_B 1500u
+static void spans_written_after_a_goroutine_ends_stay(void **st)
+{
+    (void)st;
+    cs_model m;
+    cs_mb mb;
+    cs_err err = {0};
+    cs_model_init(&m);
+    assert_true(cs_mb_init(&mb, &m, &err));
+    mb.part = true;
+    assert_true(cs_mb_set(&mb, 5, 8, CS_ST_RUNNING, CS_R_NONE, 0, 0, &err));
+    int64_t t = 1000;
+    for (uint32_t i = 0; i < AGAIN_A; i++) /* goroutine 7: its last chunk's pages faulted in ahead */
+        assert_true(cs_mb_set(&mb, t += 10, 7, i % 2 ? CS_ST_RUNNABLE : CS_ST_RUNNING, CS_R_NONE, 0, 0, &err));
+    assert_true(cs_mb_set(&mb, t += 10, 7, CS_ST_NONE, CS_R_NONE, 0, 0, &err));
+    assert_true(cs_mb_set(&mb, t += 10, 8, CS_ST_NONE, CS_R_NONE, 0, 0, &err)); /* 8's place: the next taken */
+    int64_t again = t += 10;
+    for (uint32_t i = 0; i < AGAIN_B; i++)
+        assert_true(cs_mb_set(&mb, t += 10, 7, i % 2 ? CS_ST_RUNNABLE : CS_ST_RUNNING, CS_R_NONE, 0, 0, &err));
+    assert_true(cs_mb_finish(&mb, t + 10, &err));
+    uint32_t gi;
+    assert_true(cs_model_g_find(&m, 7, &gi));
+    const cs_goroutine *g = &m.g[gi];
+    assert_int_equal(g->span_count, AGAIN_A + AGAIN_B);
+    for (uint32_t k = 0; k < g->span_count; k++) {
+        int64_t want = k < AGAIN_A ? 1010 + 10 * (int64_t)k : again + 10 + 10 * (int64_t)(k - AGAIN_A);
+        if (cs_span_t0(&m, g->span_first + k) != want)
+            fail_msg("span %u of goroutine 7 starts at %lld, not %lld", k,
+                     (long long)cs_span_t0(&m, g->span_first + k), (long long)want);
+    }
+    cs_mb_deinit(&mb);
+    cs_model_deinit(&m);
+}
+
 /* A model of more than a million spans is laid out in two halves of the
  * columns, on two threads or (decoding with -j 1) one after the other: 257
  * goroutines take turns, so one of them has spans on both sides of the
@@ -1214,6 +1255,7 @@ int main(void)
         cmocka_unit_test(ids_keep_one_place),
         cmocka_unit_test(stats_rows_sort_by_goid_stably),
         cmocka_unit_test(spans_keep_their_ends),
+        cmocka_unit_test(spans_written_after_a_goroutine_ends_stay),
         cmocka_unit_test(spans_laid_out_in_two_halves),
         cmocka_unit_test(a_goroutine_made_again_keeps_its_spans_in_order),
         cmocka_unit_test(parts_joined_build_what_one_builder_does),
