@@ -1,14 +1,14 @@
 /* core/build.c — the model builder of build.h: its calls, the goroutines'
  * cursors, the join of a part, and the chunks. Each goroutine's spans are
  * appended in time order to chunks of its own, which grow as it has more
- * (CHUNK_MIN to CS__MB_CHUNK_MAX spans; a small one moves to a bigger one
- * when full, chunk_move), so the hot path is an append; build_lay.c lays
- * them out in the model's columns as the goroutine ends, or at
- * cs_mb_finish. A chunk keeps its starts in 32 bits over the first one's (a start
- * further off begins a new chunk). A span's end is kept only when its
- * goroutine's next span does not begin there (model.h: far ends); in the
- * model its start is in 32 bits over its block's earliest start (model.h:
- * wide starts). */
+ * (CHUNK_MIN to CS__MB_CHUNK_MAX spans and the rest of a page; a small one
+ * moves to a bigger one when full, chunk_move), so the hot path is an
+ * append; build_lay.c lays them out in the model's columns as the
+ * goroutine ends, or at cs_mb_finish. A chunk keeps its starts in 32 bits
+ * over the first one's (a start further off begins a new chunk). A span's
+ * end is kept only when its goroutine's next span does not begin there
+ * (model.h: far ends); in the model its start is in 32 bits over its
+ * block's earliest start (model.h: wide starts). */
 #include "build_int.h"
 
 #include <string.h>
@@ -226,18 +226,54 @@ static bool chunk_move(cs_mb *mb, cs_mb_cur *c, cs_err *err)
     return true;
 }
 
+/* The room of c's last chunk past its last span, *n bytes: pages faulted
+ * in ahead there (chunk_ahead) hold nothing. */
+static uint8_t *chunk_unwritten(const cs_mb_cur *c, size_t *n)
+{
+    uint8_t *end = cs__mb_rec(c->last) + (size_t)c->k_n * CS__MB_REC;
+    *n = (size_t)((uint8_t *)c->last + cs__mb_chunk_room(c->last->cap) - end);
+    return end;
+}
+
+/* c's last chunk left behind for good, another to follow it: its count in
+ * its header, and its pages past its last span given back. One that a far
+ * start cuts short (a span 2^32 ns or more after the chunk's base) had
+ * kept up to 16 KB faulted in ahead: in a trace longer than 4.3 s every
+ * goroutine leaves such a chunk every 4.3 s (the 85 MB Go 1.19 ring's
+ * thousand goroutines two each, 12 MB of its peak). */
+static void chunk_leave(cs_mb_cur *c)
+{
+    size_t n;
+    uint8_t *at = chunk_unwritten(c, &n);
+    c->last->n = c->k_n;
+    cs_release(at, n);
+}
+
+/* The spans a chunk of cap spans holds in the whole pages it takes: one
+ * of a page or more fills its last page. Its 24-byte header put 5 bytes a
+ * span for 2^n of them just past a page's end from 1024 spans on, so each
+ * such chunk had a page faulted in ahead and never written (13 MB of the
+ * 117 MB Go 1.25 ring's pictures' peak, its 1000 goroutines' 12,000
+ * chunks). */
+static uint32_t chunk_fill(uint32_t cap)
+{
+    size_t room = cs__mb_chunk_room(cap);
+    return room < cs_page_bytes() ? cap : (uint32_t)((room - sizeof(cs_mb_chunk)) / CS__MB_REC);
+}
+
 /* A new last chunk for c, its starts over c's open span's: twice as big
- * as the spans the last one took, within CHUNK_MIN..CS__MB_CHUNK_MAX (one cut
- * short by a far start does not make the next bigger). */
+ * as the spans the last one took, within CHUNK_MIN..CS__MB_CHUNK_MAX and
+ * the rest of its last page (one cut short by a far start does not make
+ * the next bigger). */
 static bool chunk_add(cs_mb *mb, cs_mb_cur *c, cs_err *err)
 {
     uint32_t cap = c->last ? 2 * c->k_n : CHUNK_MIN;
-    cap = cap < CHUNK_MIN ? CHUNK_MIN : cap > CS__MB_CHUNK_MAX ? CS__MB_CHUNK_MAX : cap;
+    cap = chunk_fill(cap < CHUNK_MIN ? CHUNK_MIN : cap > CS__MB_CHUNK_MAX ? CS__MB_CHUNK_MAX : cap);
     cs_mb_chunk *k = chunk_take(mb, cap, err);
     if (!k)
         return false;
     if (c->last)
-        c->last->n = c->k_n;
+        chunk_leave(c);
     *k = (cs_mb_chunk){.prev = c->last, .base = c->t0, .cap = cap};
     c->last = k, c->k_base = c->t0, c->k_n = 0, c->k_cap = cap;
     chunk_ahead(c);
@@ -702,7 +738,7 @@ static bool join_known(cs_mb *mb, uint32_t gi, const cs_mb *b, uint32_t j, const
             if (ca->n_spans && ca->last_t1 != cs__mb_rec_t0(first, 0) && !far_add(mb, gi, ca->n_spans - 1, ca->last_t1, err))
                 return false;
             if (ca->last)
-                ca->last->n = ca->k_n;
+                chunk_leave(ca);
             first->prev = ca->last;
             ca->last = cb->last, ca->k_n = cb->k_n, ca->k_cap = cb->k_cap, ca->k_base = cb->k_base;
         }
@@ -870,15 +906,16 @@ static bool is_system(const char *name, bool named, uint32_t spans)
 /* The pages of c's last chunk faulted in ahead (chunk_ahead) that no span
  * was written to, to r: given back before the spans are laid out, since
  * the columns are made while the chunks are still held, and 16 KB ahead in
- * each of a thousand goroutines' last chunks was 16 MB of that peak. Only
- * a live cursor's: the place of one that ended may still name a chunk that
- * its goroutine, given a state again in another place, writes on in. */
+ * each of a thousand goroutines' last chunks was 16 MB of that peak. Also
+ * those of a chunk whose pages ahead reached its end. Only a live
+ * cursor's: the place of one that ended may still name a chunk that its
+ * goroutine, given a state again in another place, writes on in. */
 static void chunk_trim(cs_releases *r, const cs_mb_cur *c)
 {
-    if (!c->last || c->k_cap == c->last->cap)
-        return;
-    uint8_t *end = cs__mb_rec(c->last) + (size_t)c->k_n * CS__MB_REC;
-    cs_release_add(r, end, (size_t)((uint8_t *)c->last + cs__mb_chunk_room(c->last->cap) - end));
+    size_t n;
+    uint8_t *at = c->last ? chunk_unwritten(c, &n) : NULL;
+    if (at)
+        cs_release_add(r, at, n);
 }
 
 bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)

@@ -5,6 +5,7 @@
 #include "testlib.h"
 
 #include "../core/build.h"
+#include "../core/build_int.h"
 #include "../core/ids.h"
 #include "../core/map.h"
 #include "../core/stats.h"
@@ -177,6 +178,69 @@ static void spans_written_after_a_goroutine_ends_stay(void **st)
             fail_msg("span %u of goroutine 7 starts at %lld, not %lld", k,
                      (long long)cs_span_t0(&m, g->span_first + k), (long long)want);
     }
+    cs_mb_deinit(&mb);
+    cs_model_deinit(&m);
+}
+
+/* A goroutine's chunks of a page or more fill their whole pages, room for
+ * no span more left at their end; and one that a far start leaves behind
+ * (a span 2^32 ns or more after the chunk's base) gives back the pages it
+ * faulted in ahead past its last span. Every span reads back as given. */
+#define CUT_A 2900u /* in a chunk of four pages, its first page written */
+#define CUT_B 3000u
+static int64_t cut_t(uint32_t i) { return 1000 + 10 * (int64_t)i + (i >= CUT_A ? 5000000000 : 0); }
+
+static void chunks_fill_their_pages_and_give_back_what_a_cut_leaves(void **st)
+{
+    (void)st;
+    cs_model m;
+    cs_mb mb;
+    cs_err err = {0};
+    cs_model_init(&m);
+    assert_true(cs_mb_init(&mb, &m, &err));
+    for (uint32_t i = 0; i < CUT_A; i++)
+        assert_true(cs_mb_set(&mb, cut_t(i), 7, i % 2 ? CS_ST_RUNNABLE : CS_ST_RUNNING, CS_R_NONE, 0, 0, &err));
+    uint32_t gi;
+    assert_true(cs_model_g_find(&m, 7, &gi));
+    const cs_mb_cur *c = &mb.cur[mb.gref[gi].slot];
+    cs_mb_chunk *cut = c->last;
+    size_t page = cs_page_bytes();
+    uintptr_t past = ((uintptr_t)cs__mb_rec(cut) + (size_t)c->k_n * CS__MB_REC + page - 1) & ~(uintptr_t)(page - 1);
+    uintptr_t end = (uintptr_t)cut + cs__mb_chunk_room(cut->cap);
+    if (end < past + page)
+        fail_msg("the chunk of %u spans has no whole page past its %u spans", cut->cap, c->k_n);
+    size_t n = (end - past) / page, ahead = 0;
+    uint32_t at_cut = c->k_n;
+    unsigned char in[64];
+    assert_true(n <= sizeof in);
+    assert_int_equal(mincore((void *)past, n * page, in), 0);
+    for (size_t i = 0; i < n; i++)
+        ahead += in[i] & 1;
+    for (uint32_t i = CUT_A; i < CUT_A + CUT_B; i++)
+        assert_true(cs_mb_set(&mb, cut_t(i), 7, i % 2 ? CS_ST_RUNNABLE : CS_ST_RUNNING, CS_R_NONE, 0, 0, &err));
+    c = &mb.cur[mb.gref[gi].slot];
+    uint32_t cut_n = 0;
+    for (const cs_mb_chunk *k = c->last; k; k = k->prev)
+        cut_n = k->prev == cut ? k->prev->n : cut_n;
+    assert_int_equal(cut_n, at_cut + 1); /* the far start closed the open span, then began a chunk */
+    assert_int_equal(mincore((void *)past, n * page, in), 0);
+    for (size_t i = 0; i < n; i++)
+        if (in[i] & 1)
+            fail_msg("page %zu of %zu past the cut chunk's last span is in memory", i, n);
+    if (!ahead)
+        print_message("this kernel faults no page in ahead: the pages past the cut were never in memory\n");
+    for (const cs_mb_chunk *k = c->last->prev; k; k = k->prev) {
+        size_t room = cs__mb_chunk_room(k->cap), left = room - sizeof *k - (size_t)k->cap * CS__MB_REC;
+        if (room >= page && left >= CS__MB_REC)
+            fail_msg("a chunk of %u spans leaves %zu bytes of its %zu", k->cap, left, room);
+    }
+    assert_true(cs_mb_finish(&mb, cut_t(CUT_A + CUT_B), &err));
+    const cs_goroutine *g = &m.g[gi];
+    assert_int_equal(g->span_count, CUT_A + CUT_B);
+    for (uint32_t k = 0; k < g->span_count; k++)
+        if (cs_span_t0(&m, g->span_first + k) != cut_t(k))
+            fail_msg("span %u starts at %lld, not %lld", k, (long long)cs_span_t0(&m, g->span_first + k),
+                     (long long)cut_t(k));
     cs_mb_deinit(&mb);
     cs_model_deinit(&m);
 }
@@ -1256,6 +1320,7 @@ int main(void)
         cmocka_unit_test(stats_rows_sort_by_goid_stably),
         cmocka_unit_test(spans_keep_their_ends),
         cmocka_unit_test(spans_written_after_a_goroutine_ends_stay),
+        cmocka_unit_test(chunks_fill_their_pages_and_give_back_what_a_cut_leaves),
         cmocka_unit_test(spans_laid_out_in_two_halves),
         cmocka_unit_test(a_goroutine_made_again_keeps_its_spans_in_order),
         cmocka_unit_test(parts_joined_build_what_one_builder_does),
