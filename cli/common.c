@@ -263,7 +263,12 @@ bool cli_decode(const cli_trace_opts *o, cs_file *f, cs_model *m, cs_stats *s, c
 
 bool cli_traffic(const cli_trace_opts *o, cs_model *m, cs_err *err)
 {
-    return o->no_model || (o->drawn_only ? trf_build_drawn(m, err) : trf_build(m, err));
+    if (o->no_model)
+        return true;
+    if (!(o->drawn_only ? trf_build_drawn(m, err) : trf_build(m, err)))
+        return false;
+    cs_model_fit(m); /* the model is whole: nothing is added to it from here on */
+    return true;
 }
 
 void cli_unload(cs_file *f, cs_model *m, cs_stats *s)

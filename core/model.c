@@ -460,6 +460,19 @@ void cs_model_before_traffic_free(cs_model *out)
     memset(out, 0, sizeof *out);
 }
 
+/* A table that grows is mapped in whole huge pages (core/alloc.c), so up
+ * to 2 MB past its last element was faulted in when that was written: the
+ * span columns, the messages and their times each held a part of a huge
+ * page that nothing would write. */
+void cs_model_fit(cs_model *m)
+{
+#define FIT_TABLE(field, used, cap)                                                        \
+    if (m->field && (size_t)(cap) > (size_t)(used))                                        \
+        cs_release(m->field + (used), ((size_t)(cap) - (size_t)(used)) * sizeof *m->field);
+    MODEL_TABLES(FIT_TABLE, m)
+#undef FIT_TABLE
+}
+
 size_t cs_model_bytes(const cs_model *m)
 {
     size_t n = 0;

@@ -74,6 +74,8 @@
  *   uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t)
  *       index of g's first span that ends after t (g's span end when none)
  *   size_t cs_model_bytes(const cs_model *m)      bytes its tables use (filled part, for figures)
+ *   void cs_model_fit(cs_model *m)   the pages of each table past what it holds given back
+ *       (its room stays: what is added later faults them in again)
  *   bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err)
  *       out: m as it is drawn while traffic/ works on it (the viewer's first picture):
  *       its own copy of m's strings (traffic/ interns more, and may move them), no
@@ -472,6 +474,7 @@ bool cs_model_g_find(const cs_model *m, uint64_t goid, uint32_t *out);
 uint32_t cs_model_msg_from(const cs_model *m, int64_t t);
 uint32_t cs_model_span_after(const cs_model *m, const cs_goroutine *g, int64_t t);
 size_t cs_model_bytes(const cs_model *m);
+void cs_model_fit(cs_model *m);
 bool cs_model_before_traffic(const cs_model *m, cs_model *out, cs_err *err);
 void cs_model_before_traffic_free(cs_model *out);
 /* Sets the time of element i of column c to t, its 32 bits at lo, the
