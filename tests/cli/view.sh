@@ -215,12 +215,14 @@ echo "p into an unwritable folder: viewer running, $d pixels of status near the 
 [ "${d%.*}" -gt 100 ] 2>/dev/null || fail "no status message after a failed screenshot ($d)"
 # zoomed in to a third of the trace, Home and play: playback runs on past
 # the window (which pages along) to the trace's end, 10 s in all, so 4.5 s
-# later the clock still moves
+# later the clock still moves: a stopped clock changes no pixel, a running
+# one at least a digit (44 pixels when a loaded machine draws the ASan
+# build a few frames a second)
 for i in 1 2 3 4 5; do xdotool click 4; sleep 0.1; done
 xdotool key Home space; sleep 4.5; shot z0; sleep 1; shot z1
 d=$(differ_in z0 z1 "230x26+0+0")
 echo "zoomed playback after 4.5 s: $d pixels of the clock changed in a second"
-[ "${d%.*}" -gt 50 ] 2>/dev/null || fail "playback of a zoomed window stopped at the window's end ($d)"
+[ "${d%.*}" -gt 20 ] 2>/dev/null || fail "playback of a zoomed window stopped at the window's end ($d)"
 # a loop range ([ then ] 0.7 s later: a second is not a whole number of
 # loops): past the trace's end the playback still runs, round the loop. A
 # stopped clock changes no pixel; a running one at least a digit, about 40
