@@ -912,10 +912,11 @@ static bool is_system(const char *name, bool named, uint32_t spans)
  * goroutine, given a state again in another place, writes on in. */
 static void chunk_trim(cs_releases *r, const cs_mb_cur *c)
 {
+    if (!c->last)
+        return;
     size_t n;
-    uint8_t *at = c->last ? chunk_unwritten(c, &n) : NULL;
-    if (at)
-        cs_release_add(r, at, n);
+    uint8_t *at = chunk_unwritten(c, &n);
+    cs_release_add(r, at, n);
 }
 
 bool cs_mb_finish(cs_mb *mb, int64_t t_end, cs_err *err)

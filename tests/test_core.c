@@ -141,6 +141,12 @@ static void spans_keep_their_ends(void **st)
     cs_model_deinit(&m);
 }
 
+/* Goroutine 7's span i, from t: running and runnable in turn. */
+static void turn(cs_mb *mb, int64_t t, uint32_t i, cs_err *err)
+{
+    assert_true(cs_mb_set(mb, t, 7, i % 2 ? CS_ST_RUNNABLE : CS_ST_RUNNING, CS_R_NONE, 0, 0, err));
+}
+
 /* A goroutine that ends in a part's builder (made before the part, so its
  * spans stay in its chunks) gives its cursor's place back, and when it is
  * given a state again takes another's place and writes on in its last
@@ -161,12 +167,12 @@ static void spans_written_after_a_goroutine_ends_stay(void **st)
     assert_true(cs_mb_set(&mb, 5, 8, CS_ST_RUNNING, CS_R_NONE, 0, 0, &err));
     int64_t t = 1000;
     for (uint32_t i = 0; i < AGAIN_A; i++) /* goroutine 7: its last chunk's pages faulted in ahead */
-        assert_true(cs_mb_set(&mb, t += 10, 7, i % 2 ? CS_ST_RUNNABLE : CS_ST_RUNNING, CS_R_NONE, 0, 0, &err));
+        turn(&mb, t += 10, i, &err);
     assert_true(cs_mb_set(&mb, t += 10, 7, CS_ST_NONE, CS_R_NONE, 0, 0, &err));
     assert_true(cs_mb_set(&mb, t += 10, 8, CS_ST_NONE, CS_R_NONE, 0, 0, &err)); /* 8's place: the next taken */
     int64_t again = t += 10;
     for (uint32_t i = 0; i < AGAIN_B; i++)
-        assert_true(cs_mb_set(&mb, t += 10, 7, i % 2 ? CS_ST_RUNNABLE : CS_ST_RUNNING, CS_R_NONE, 0, 0, &err));
+        turn(&mb, t += 10, i, &err);
     assert_true(cs_mb_finish(&mb, t + 10, &err));
     uint32_t gi;
     assert_true(cs_model_g_find(&m, 7, &gi));
@@ -199,7 +205,7 @@ static void chunks_fill_their_pages_and_give_back_what_a_cut_leaves(void **st)
     cs_model_init(&m);
     assert_true(cs_mb_init(&mb, &m, &err));
     for (uint32_t i = 0; i < CUT_A; i++)
-        assert_true(cs_mb_set(&mb, cut_t(i), 7, i % 2 ? CS_ST_RUNNABLE : CS_ST_RUNNING, CS_R_NONE, 0, 0, &err));
+        turn(&mb, cut_t(i), i, &err);
     uint32_t gi;
     assert_true(cs_model_g_find(&m, 7, &gi));
     const cs_mb_cur *c = &mb.cur[mb.gref[gi].slot];
@@ -217,7 +223,7 @@ static void chunks_fill_their_pages_and_give_back_what_a_cut_leaves(void **st)
     for (size_t i = 0; i < n; i++)
         ahead += in[i] & 1;
     for (uint32_t i = CUT_A; i < CUT_A + CUT_B; i++)
-        assert_true(cs_mb_set(&mb, cut_t(i), 7, i % 2 ? CS_ST_RUNNABLE : CS_ST_RUNNING, CS_R_NONE, 0, 0, &err));
+        turn(&mb, cut_t(i), i, &err);
     c = &mb.cur[mb.gref[gi].slot];
     uint32_t cut_n = 0;
     for (const cs_mb_chunk *k = c->last; k; k = k->prev)
